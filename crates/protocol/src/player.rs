@@ -1,0 +1,132 @@
+//! What a bot implements: the `Player` trait. The protocol loop does all the
+//! talking; a player only declares its options and picks moves.
+
+use std::time::{Duration, Instant};
+
+use aboure_engine::{Move, Position};
+
+/// The type of an option a bot declares in the handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// An integer between `min` and `max` inclusive.
+    Int {
+        /// Default value.
+        default: i64,
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// `true` or `false`.
+    Bool {
+        /// Default value.
+        default: bool,
+    },
+    /// Free text (no newline).
+    String {
+        /// Default value.
+        default: String,
+    },
+    /// One of a fixed set of words.
+    Choice {
+        /// Default value, one of `choices`.
+        default: String,
+        /// The accepted values.
+        choices: Vec<String>,
+    },
+}
+
+/// An option a bot accepts: a name (one word) and its type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The option's name: letters, digits, `-` and `_`.
+    pub name: String,
+    /// Its type, default and range.
+    pub kind: OptionKind,
+}
+
+/// Both sides' clocks for a Fischer (base plus increment) time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the mover's clock.
+    pub time: Duration,
+    /// The mover's increment, added after each of its moves.
+    pub increment: Duration,
+    /// Time left on the opponent's clock.
+    pub opponent_time: Duration,
+    /// The opponent's increment.
+    pub opponent_increment: Duration,
+}
+
+/// What a `go` asks for: any combination of limits; none means "until stop".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Fischer clocks, when the game has them.
+    pub clock: Option<Clock>,
+    /// A fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// Search at most this deep (plies).
+    pub depth: Option<u32>,
+    /// Search at most this many nodes.
+    pub nodes: Option<u64>,
+}
+
+/// Search information a bot may report while thinking; every field optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Depth reached, in plies.
+    pub depth: Option<u32>,
+    /// Score in seeds from the mover's view (final margin expected).
+    pub score: Option<i32>,
+    /// Nodes searched so far.
+    pub nodes: Option<u64>,
+    /// Time spent so far.
+    pub time: Option<Duration>,
+    /// Principal variation, the bot's expected line from here.
+    pub pv: Vec<Move>,
+    /// Free text.
+    pub string: Option<String>,
+}
+
+/// The search in progress: when the move was asked for, whether the arbiter
+/// said `stop`, and a way to report information. Given to [`Player::choose`].
+pub trait Search {
+    /// When the `go` arrived: the bot's clock started then.
+    fn started(&self) -> Instant;
+    /// True once the arbiter sent `stop` (or `quit`): answer at once.
+    fn stopped(&self) -> bool;
+    /// Sends an `info` line to the arbiter.
+    fn info(&mut self, info: &SearchInfo);
+}
+
+/// A bot. Implement this and hand it to the protocol loop, which handles the
+/// handshake, options, pings, positions, `stop` and `quit`.
+pub trait Player {
+    /// The name announced in the handshake.
+    fn name(&self) -> String;
+    /// The author announced in the handshake.
+    fn author(&self) -> String;
+    /// The options this bot accepts.
+    fn options(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+    /// Sets an option; the value was already checked against its
+    /// [`OptionSpec`]. An `Err` is reported to the arbiter as an `info string`.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let _ = value;
+        Err(format!("unknown option {name}"))
+    }
+    /// A new game starts: forget game-specific state if any.
+    fn new_game(&mut self) {}
+    /// Picks a move for `position`, which has at least one legal sowing (the
+    /// loop answers forced passes itself). `history` holds the positions of
+    /// the game before this one, oldest first, for repetition handling.
+    /// Must return a legal move; return promptly once `search.stopped()`.
+    fn choose(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: &Limits,
+        search: &mut dyn Search,
+    ) -> Move;
+}
