@@ -1,1 +1,65 @@
-fn main() {}
+//! The `aboure` command: parses the command line and hands each subcommand to
+//! the library that does the work. Nothing here knows the rules or the
+//! protocol; errors become messages and exit codes.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod apply;
+mod bench;
+mod bot;
+mod check_bot;
+mod perft;
+mod report;
+mod run;
+mod solve;
+
+/// Run Djenon-aboure bots against each other and measure how strong they are.
+#[derive(Parser)]
+#[command(name = "aboure", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a tournament from a TOML file.
+    Run(run::Args),
+    /// Rate the games of one or more results files.
+    Report(report::Args),
+    /// Run a built-in reference bot on stdin/stdout.
+    Bot(bot::Args),
+    /// Check that a bot speaks the protocol correctly.
+    CheckBot(check_bot::Args),
+    /// Solve a position exactly.
+    Solve(solve::Args),
+    /// Count the move sequences of each length from a position.
+    Perft(perft::Args),
+    /// Play moves from a position and print each position reached.
+    Apply(apply::Args),
+    /// Measure the speed of the engine or the arbiter.
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Bot(args) => bot::run(args),
+        Command::CheckBot(args) => check_bot::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Apply(args) => apply::run(args),
+        Command::Bench(args) => bench::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("aboure: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
