@@ -22,11 +22,14 @@ enum What {
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
     },
+    /// Arbiter overhead per move against a bare pipe round trip.
+    Arbiter,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Engine { seconds } => engine(Duration::from_secs_f64(seconds)),
+        What::Arbiter => crate::bench_arbiter::run()?,
     }
     Ok(ExitCode::SUCCESS)
 }

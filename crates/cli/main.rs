@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod apply;
 mod bench;
+mod bench_arbiter;
 mod bot;
 mod check_bot;
 mod perft;

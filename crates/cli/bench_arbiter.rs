@@ -1,0 +1,5 @@
+//! (being written)
+
+pub fn run() -> anyhow::Result<()> {
+    anyhow::bail!("not available yet")
+}
