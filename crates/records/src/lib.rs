@@ -1,1 +1,58 @@
-//! (being written)
+//! The results files of aboure tournaments.
+//!
+//! `aboure run` appends one [`GameRecord`] per finished game to `games.jsonl`
+//! (one JSON object per line, flushed and synced to disk before the next game
+//! starts), so a crash or a power cut loses at most the game being written.
+//! `aboure report` reads those files back, and also plain CSV files with the
+//! header `south,north,result`, so results from elsewhere can be rated too.
+//! This crate is the one place that knows the format; it is its own crate so
+//! the arbiter that writes it and the report that reads it agree by
+//! construction.
+//!
+//! # The schema of a line of `games.jsonl`
+//!
+//! | key | type | meaning |
+//! |---|---|---|
+//! | `id` | string | stable game id, e.g. `r0003-p12-g1` (pairing 3, pair 12, second game) |
+//! | `pairing` | [string, string] | the two bot names in schedule order |
+//! | `pair` | integer | game pair number within the pairing |
+//! | `game` | 0 or 1 | game within the pair (colours swapped in game 1) |
+//! | `opening` | object | `index`, `moves` (opening plies) and `position` (a set-up start, if any) |
+//! | `south`, `north` | string | bot names by side (South moves first from `startpos`) |
+//! | `start` | string | position the game began from (`startpos` or RULES.md notation) |
+//! | `moves` | [string] | every move from `start`: opening plies, bot moves, forced passes |
+//! | `plies` | [object] | aligned with `moves`: `by` (`opening`, `bot`, `forced`), `time_ms` (arbiter-measured), `clock_ms` (mover's clock left after the move), `info` (the bot's last `info` for it) |
+//! | `score` | [int, int] | final seeds of South and North |
+//! | `result` | string | `1-0`, `0-1` or `1/2-1/2` from South's view |
+//! | `termination` | string | see [`Termination`] |
+//! | `loser` | `south`/`north` | the side that forfeited, for forfeits |
+//! | `detail` | string | human text: the offending line, the overrun, the exit status |
+//! | `time_control` | [string, string] | South's and North's time control |
+//! | `started` | string | RFC 3339 UTC time the game started |
+//! | `duration_ms` | number | wall time of the game |
+//!
+//! Unknown keys are ignored on reading, so later versions can add fields.
+//!
+//! ```
+//! use aboure_records::{parse_games, GameResult};
+//!
+//! let text = concat!(
+//!     r#"{"id":"x","pairing":["a","b"],"pair":0,"game":0,"south":"a","north":"b","#,
+//!     r#""result":"1-0","termination":"natural"}"#, "\n",
+//! );
+//! let results = parse_games(text.as_bytes(), "games.jsonl".as_ref());
+//! assert_eq!(results.games[0].result, GameResult::SouthWins);
+//! assert!(results.problems.is_empty());
+//! ```
+#![deny(missing_docs)]
+
+mod csv;
+mod reader;
+mod record;
+mod writer;
+
+pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
+pub use record::{
+    GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
+};
+pub use writer::GamesWriter;

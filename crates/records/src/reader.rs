@@ -1,0 +1,160 @@
+//! Reading results files: `games.jsonl` and CSV, never panicking on any bytes.
+//!
+//! A results file may end in a partial line after a crash or a power cut; that
+//! is a [`Problem`] (the game is simply not there), not an error, so a report
+//! can still be made and `aboure run --resume` can cut the line away and
+//! replay the game.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::record::GameRecord;
+
+/// The games read from a file, and what was wrong with it.
+#[derive(Clone, Debug, Default)]
+pub struct Results {
+    /// The games, in file order.
+    pub games: Vec<GameRecord>,
+    /// Lines that could not be read, with their location.
+    pub problems: Vec<Problem>,
+    /// Length in bytes of the part of the file made of complete lines (a
+    /// truncated last line starts here).
+    pub complete_len: u64,
+}
+
+/// A line that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line number.
+    pub line: usize,
+    /// What kind of problem.
+    pub kind: ProblemKind,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// The kinds of [`Problem`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The last line has no newline: it was being written when the writer
+    /// stopped. The game it held is not counted.
+    TruncatedLastLine,
+    /// A complete line that is not a valid record.
+    Malformed,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            ProblemKind::TruncatedLastLine => "truncated last line (ignored)",
+            ProblemKind::Malformed => "malformed line",
+        };
+        write!(
+            f,
+            "{}:{}: {what}: {}",
+            self.path.display(),
+            self.line,
+            self.message
+        )
+    }
+}
+
+/// The file could not be read at all.
+#[derive(Debug)]
+pub struct ReadError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    pub source: std::io::Error,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read {}: {}", self.path.display(), self.source)
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// Reads a results file: JSON lines, or CSV if the name ends in `.csv` or the
+/// first line is a CSV header starting with `south,north`.
+pub fn read_games(path: &Path) -> Result<Results, ReadError> {
+    let bytes = std::fs::read(path).map_err(|source| ReadError {
+        path: path.to_owned(),
+        source,
+    })?;
+    Ok(parse_games(&bytes, path))
+}
+
+/// Parses the bytes of a results file; `path` is only used in problems and to
+/// recognise CSV by its extension.
+pub fn parse_games(bytes: &[u8], path: &Path) -> Results {
+    let is_csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+        || crate::csv::looks_like_csv(bytes);
+    if is_csv {
+        crate::csv::parse(bytes, path)
+    } else {
+        parse_jsonl(bytes, path)
+    }
+}
+
+fn parse_jsonl(bytes: &[u8], path: &Path) -> Results {
+    let mut results = Results::default();
+    let mut offset = 0usize;
+    for (index, chunk) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let line_no = index + 1;
+        let complete = chunk.last() == Some(&b'\n');
+        if !complete {
+            // Written lines always end in a newline: this one was cut short.
+            results.problems.push(Problem {
+                path: path.to_owned(),
+                line: line_no,
+                kind: ProblemKind::TruncatedLastLine,
+                message: format!("{} bytes without a newline", chunk.len()),
+            });
+            break;
+        }
+        offset += chunk.len();
+        let line = trim_ascii(chunk);
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_slice::<GameRecord>(line) {
+            Ok(game) => results.games.push(game),
+            Err(err) => results.problems.push(Problem {
+                path: path.to_owned(),
+                line: line_no,
+                kind: ProblemKind::Malformed,
+                message: err.to_string(),
+            }),
+        }
+    }
+    results.complete_len = offset as u64;
+    results
+}
+
+pub(crate) fn trim_ascii(mut bytes: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = bytes {
+        if first.is_ascii_whitespace() {
+            bytes = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = bytes {
+        if last.is_ascii_whitespace() {
+            bytes = rest;
+        } else {
+            break;
+        }
+    }
+    bytes
+}
