@@ -6,8 +6,9 @@ use crate::board::{Board, SowEnd};
 use crate::moves::{Move, MoveList};
 use crate::{Side, PITS, ROW, TOTAL_SEEDS};
 
-/// A legal Djenon-aboure position. Its invariants hold by construction: the
-/// seeds on the board and in the captures add up to 48, and captures are even.
+/// A Djenon-aboure position. Its invariant holds by construction: the seeds on
+/// the board and in the captures add up to 48. (Positions need not be
+/// reachable from the start: set-up positions for study are welcome.)
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) board: Board,
@@ -23,14 +24,6 @@ pub enum InvalidPosition {
         /// What they add up to.
         total: u32,
     },
-    /// A side's capture count is odd, which no game can reach (captures take
-    /// pits of 2 or 4).
-    OddCapture {
-        /// The side whose capture count is odd.
-        side: Side,
-        /// The count.
-        seeds: u8,
-    },
 }
 
 impl fmt::Display for InvalidPosition {
@@ -39,10 +32,6 @@ impl fmt::Display for InvalidPosition {
             InvalidPosition::Total { total } => write!(
                 f,
                 "the pits and captures hold {total} seeds in all, but the game has {TOTAL_SEEDS}"
-            ),
-            InvalidPosition::OddCapture { side, seeds } => write!(
-                f,
-                "{side} has captured {seeds} seeds, an odd number, which no game can reach (captures take pits of 2 or 4)"
             ),
         }
     }
@@ -128,14 +117,6 @@ impl Position {
             pits.iter().map(|&n| n as u32).sum::<u32>() + captured[0] as u32 + captured[1] as u32;
         if total != TOTAL_SEEDS as u32 {
             return Err(InvalidPosition::Total { total });
-        }
-        for s in Side::BOTH {
-            if captured[s.index()] % 2 == 1 {
-                return Err(InvalidPosition::OddCapture {
-                    side: s,
-                    seeds: captured[s.index()],
-                });
-            }
         }
         Ok(Position {
             board: Board::from_pits(pits),
