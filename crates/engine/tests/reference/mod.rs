@@ -3,6 +3,9 @@
 //! and an endless sowing is found by remembering every state seen in the move.
 //! The engine is checked against it.
 
+// Each test binary uses a different part of it.
+#![allow(dead_code)]
+
 use std::collections::HashSet;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -58,7 +61,7 @@ impl RefPos {
         };
         let mut next = self.clone();
         if pits[last] == 2 || pits[last] == 4 {
-            let mut taken = vec![false; 12];
+            let mut taken = [false; 12];
             let mut at = last;
             while !taken[at] && (pits[at] == 2 || pits[at] == 4) {
                 next.captured[self.side] += pits[at];
