@@ -9,6 +9,7 @@
 //! |-------------|--------------------------------------------------------------|
 //! | `random`    | a uniformly random legal move                                |
 //! | `greedy`    | the biggest capture now, ties by a simple evaluation         |
+//! | `alphabeta` | iterative-deepening alpha-beta search                        |
 //!
 //! ```
 //! use aboure_bots::{builtin, BUILTIN};
@@ -21,13 +22,18 @@
 //! ```
 #![deny(missing_docs)]
 
+mod alphabeta;
 pub mod budget;
+pub mod eval;
 mod greedy;
+pub mod negamax;
 mod options;
 mod random;
+mod table;
 
 use aboure_protocol::Player;
 
+pub use alphabeta::AlphaBetaPlayer;
 pub use greedy::{tie_break, GreedyPlayer};
 pub use options::FRESH_SEED;
 pub use random::RandomPlayer;
@@ -36,7 +42,7 @@ pub use random::RandomPlayer;
 pub const AUTHOR: &str = "the aboure project";
 
 /// The names [`builtin`] knows, weakest first.
-pub const BUILTIN: &[&str] = &["random", "greedy"];
+pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta"];
 
 /// A reference bot by name, with its default options, or `None` for a name
 /// not in [`BUILTIN`].
@@ -44,6 +50,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn Player + Send>> {
     Some(match name {
         "random" => Box::new(RandomPlayer::default()),
         "greedy" => Box::new(GreedyPlayer::default()),
+        "alphabeta" => Box::new(AlphaBetaPlayer::default()),
         _ => return None,
     })
 }

@@ -1,0 +1,129 @@
+//! `alphabeta`: the depth-first search bot (see [`crate::negamax`] for the
+//! search itself). This file is the player: options, the table that lives
+//! from move to move, and what to do with the limits of a `go`.
+
+use std::time::Duration;
+
+use aboure_engine::{Move, Position};
+use aboure_protocol::{Limits, OptionKind, OptionSpec, Player, Search};
+
+use crate::budget::Budget;
+use crate::negamax::{Outcome, Searcher, Settings, MAX_DEPTH};
+use crate::options::{int_option, parse_int, unknown};
+use crate::table::Table;
+use crate::AUTHOR;
+
+/// Default transposition table size, MB.
+pub const DEFAULT_HASH_MB: i64 = 16;
+/// Largest transposition table size, MB.
+pub const MAX_HASH_MB: i64 = 4096;
+
+/// Iterative-deepening alpha-beta with a transposition table.
+///
+/// Options:
+/// - `depth` (int, default 0 = no limit): the deepest iteration, in plies,
+///   on top of any `go depth`.
+/// - `hash` (int, MB, default 16): the transposition table's size.
+/// - `quiescence` (bool, default true): follow captures past the horizon.
+pub struct AlphaBetaPlayer {
+    table: Table,
+    depth: u32,
+    settings: Settings,
+    last: Option<Outcome>,
+}
+
+impl AlphaBetaPlayer {
+    /// A player with a table of `hash_mb` MB and the default settings.
+    pub fn new(hash_mb: usize) -> AlphaBetaPlayer {
+        AlphaBetaPlayer {
+            table: Table::new(hash_mb),
+            depth: 0,
+            settings: Settings::default(),
+            last: None,
+        }
+    }
+
+    /// Replaces the search settings (evaluation weights, quiescence).
+    pub fn with_settings(mut self, settings: Settings) -> AlphaBetaPlayer {
+        self.settings = settings;
+        self
+    }
+
+    /// What the last search found.
+    pub fn last_search(&self) -> Option<&Outcome> {
+        self.last.as_ref()
+    }
+}
+
+impl Default for AlphaBetaPlayer {
+    fn default() -> AlphaBetaPlayer {
+        AlphaBetaPlayer::new(DEFAULT_HASH_MB as usize)
+    }
+}
+
+impl Player for AlphaBetaPlayer {
+    fn name(&self) -> String {
+        format!("aboure alphabeta {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn author(&self) -> String {
+        AUTHOR.to_owned()
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        vec![
+            int_option("depth", 0, 0, MAX_DEPTH as i64),
+            int_option("hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+            OptionSpec {
+                name: "quiescence".to_owned(),
+                kind: OptionKind::Bool { default: true },
+            },
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "depth" => self.depth = parse_int(name, value, 0, MAX_DEPTH as i64)? as u32,
+            "hash" => self.table = Table::new(parse_int(name, value, 1, MAX_HASH_MB)? as usize),
+            "quiescence" => {
+                self.settings.quiescence = match value.trim() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("option quiescence: `{value}` is not true or false")),
+                }
+            }
+            _ => return Err(unknown("alphabeta", name)),
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.table.clear();
+        self.last = None;
+    }
+
+    fn choose(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: &Limits,
+        search: &mut dyn Search,
+    ) -> Move {
+        let budget = Budget::new(limits, search.started());
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH);
+        if self.depth > 0 {
+            max_depth = max_depth.min(self.depth);
+        }
+        let out = Searcher::new(&mut self.table, search, budget, self.settings, history)
+            .run(position, max_depth.max(1));
+        if budget.is_infinite() && self.depth == 0 {
+            // `go` without limits: the answer waits for `stop`.
+            while !search.stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let best = out.best;
+        self.last = Some(out);
+        best
+    }
+}

@@ -1,0 +1,139 @@
+//! The `alphabeta` bot against a plain minimax in small endgames, and its
+//! depth limit and reports.
+
+mod common;
+
+use aboure_bots::eval::SCALE;
+use aboure_bots::AlphaBetaPlayer;
+use aboure_engine::{Move, Position, Side};
+use aboure_protocol::{Limits, Player};
+use common::Local;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The exact future value (final margin from here, for the mover) by plain
+/// minimax, or `None` if a line is longer than `plies` (a possible cycle).
+fn minimax(pos: &Position, plies: u32) -> Option<i32> {
+    let (_, kids, n) = pos.children();
+    let me = pos.side_to_move();
+    if n == 0 {
+        return Some(pos.row_seeds(me) as i32 - pos.row_seeds(!me) as i32);
+    }
+    if plies == 0 {
+        return None;
+    }
+    let mut best = i32::MIN;
+    for child in &kids[..n] {
+        let gain = child.captured(me) as i32 - pos.captured(me) as i32;
+        best = best.max(gain - minimax(child, plies - 1)?);
+    }
+    Some(best)
+}
+
+/// A random position with `seeds` seeds on the board (an even number).
+fn endgame(rng: &mut SmallRng, seeds: u32) -> Position {
+    loop {
+        let mut pits = [0u8; 12];
+        for _ in 0..seeds {
+            pits[rng.gen_range(0..12)] += 1;
+        }
+        let caught = 48 - seeds as u8;
+        let south = (caught / 2) & !1;
+        let side = if rng.gen_bool(0.5) {
+            Side::South
+        } else {
+            Side::North
+        };
+        let pos = Position::new(pits, side, [south, caught - south]).unwrap();
+        if pos.legal_moves().iter().any(|m| *m != Move::Pass) {
+            return pos;
+        }
+    }
+}
+
+#[test]
+fn finds_the_exact_best_move_in_small_endgames() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut checked = 0;
+    let mut bot = AlphaBetaPlayer::new(1);
+    for i in 0..800 {
+        let pos = endgame(&mut rng, [6, 8, 10, 12][i % 4]);
+        let Some(best) = minimax(&pos, 40) else {
+            continue;
+        };
+        let me = pos.side_to_move();
+        bot.new_game();
+        let m = bot.choose(&pos, &[], &Limits::default_depth(), &mut Local::new());
+        let out = bot.last_search().unwrap();
+        let after = pos.after(m).unwrap();
+        let gain = after.captured(me) as i32 - pos.captured(me) as i32;
+        let value = gain - minimax(&after, 40).unwrap();
+        assert_eq!(value, best, "{pos}: played {m} worth {value}, best {best}");
+        if pos.legal_moves().len() == 1 {
+            // Played at once, without a search.
+            continue;
+        }
+        assert!(out.solved, "{pos}: not solved at depth {}", out.depth);
+        let margin = pos.captured(me) as i32 - pos.captured(!me) as i32;
+        assert_eq!(out.score, (best + margin) * SCALE, "{pos}");
+        checked += 1;
+    }
+    assert!(checked > 200, "only {checked} endgames checked");
+}
+
+trait DefaultDepth {
+    fn default_depth() -> Limits;
+}
+
+impl DefaultDepth for Limits {
+    /// Deep enough to reach the end of any of these endgames.
+    fn default_depth() -> Limits {
+        Limits {
+            depth: Some(60),
+            ..Limits::default()
+        }
+    }
+}
+
+#[test]
+fn depth_limit_is_honoured_and_reported() {
+    for d in 1..=6 {
+        let mut bot = AlphaBetaPlayer::default();
+        let mut search = Local::new();
+        let limits = Limits {
+            depth: Some(d),
+            ..Limits::default()
+        };
+        let pos = Position::startpos();
+        let m = bot.choose(&pos, &[], &limits, &mut search);
+        assert!(pos.is_legal(m));
+        let depths: Vec<u32> = search.infos.iter().filter_map(|i| i.depth).collect();
+        assert_eq!(depths, (1..=d).collect::<Vec<_>>());
+        let last = search.infos.last().unwrap();
+        assert_eq!(
+            last.pv.first(),
+            Some(&m),
+            "the pv starts with the move played"
+        );
+        assert!(last.pv.len() <= d as usize);
+        assert!(last.nodes.unwrap() > 0);
+    }
+    // The `depth` option caps it too.
+    let mut bot = AlphaBetaPlayer::default();
+    bot.set_option("depth", "2").unwrap();
+    let mut search = Local::new();
+    bot.choose(&Position::startpos(), &[], &Limits::default(), &mut search);
+    assert_eq!(search.infos.last().unwrap().depth, Some(2));
+}
+
+#[test]
+fn node_limit_is_honoured() {
+    let mut bot = AlphaBetaPlayer::default();
+    let limits = Limits {
+        nodes: Some(5000),
+        ..Limits::default()
+    };
+    bot.choose(&Position::startpos(), &[], &limits, &mut Local::new());
+    let nodes = bot.last_search().unwrap().nodes;
+    assert!(nodes <= 5000, "{nodes} nodes");
+}
