@@ -31,6 +31,7 @@ mod arbiter_message;
 mod bot_message;
 mod error;
 mod player;
+mod serve;
 mod tokens;
 
 pub use arbiter_message::{
@@ -39,3 +40,4 @@ pub use arbiter_message::{
 pub use bot_message::BotMessage;
 pub use error::ParseMessageError;
 pub use player::{Clock, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo};
+pub use serve::{serve, serve_stdio};

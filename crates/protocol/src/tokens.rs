@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-/// Spaces and tabs separate tokens; `\r` may end a line.
+/// Spaces and tabs separate tokens; `\r` and `\n` may end a line.
 fn is_blank(c: char) -> bool {
-    c == ' ' || c == '\t' || c == '\r'
+    c == ' ' || c == '\t' || c == '\r' || c == '\n'
 }
 
 /// A cursor over the tokens of one line.
