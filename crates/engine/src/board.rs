@@ -33,6 +33,30 @@ static RANGE: [[u128; PITS]; PITS] = {
     table
 };
 
+/// `LAP[p][n]`: the mask added by a lap of `n` seeds from `p` (after `p` was
+/// emptied), and the pit the last seed falls into. 12 x 49 entries, 9 KiB:
+/// one load replaces the divisions of the lap arithmetic.
+static LAP: [[(u128, u8); TOTAL + 1]; PITS] = {
+    let mut table = [[(0u128, 0u8); TOTAL + 1]; PITS];
+    let mut p = 0;
+    while p < PITS {
+        let mut n = 1;
+        while n <= TOTAL {
+            let full = n / PITS;
+            let rest = n % PITS;
+            table[p][n] = (
+                ONES * full as u128 + RANGE[p][rest],
+                ((p + n - 1) % PITS) as u8,
+            );
+            n += 1;
+        }
+        p += 1;
+    }
+    table
+};
+
+const TOTAL: usize = crate::TOTAL_SEEDS as usize;
+
 /// Laps sown before the exact cycle check starts. Almost every move ends well
 /// before this, so the common case pays nothing for the check.
 const CYCLE_CHECK_AFTER: u32 = 24;
@@ -89,11 +113,11 @@ impl Board {
     /// Bit `i` set when pit `first + i` holds at least two seeds.
     #[inline]
     pub(crate) fn movable(self, first: usize) -> u8 {
-        let mut mask = 0u8;
-        for i in 0..crate::ROW {
-            mask |= ((self.get(first + i) >= 2) as u8) << i;
-        }
-        mask
+        // Each byte is at most 48, so adding 126 sets its top bit exactly when
+        // it holds 2 or more; the multiplication gathers the six top bits.
+        let row = (self.0 >> (first * 8)) as u64 & 0xffff_ffff_ffff;
+        let high = (row + 0x7e7e_7e7e_7e7e) & 0x8080_8080_8080;
+        ((high >> 7).wrapping_mul(0x0102_0408_1020_0000) >> 56) as u8
     }
 
     /// Sows from `start` (which must hold at least two seeds) with relays until
@@ -138,13 +162,10 @@ impl Board {
     #[inline(always)]
     pub(crate) fn lap(&mut self, pit: usize) -> usize {
         let n = self.take(pit) as usize;
-        debug_assert!(n >= 2);
-        let full = n / PITS;
-        let rest = n - full * PITS;
-        self.0 += ONES * full as u128 + RANGE[pit][rest];
-        let last = pit + n - 1;
-        // n <= 48, so at most four wraps.
-        last % PITS
+        debug_assert!((2..=TOTAL).contains(&n));
+        let (mask, last) = LAP[pit][n];
+        self.0 += mask;
+        last as usize
     }
 
     /// Takes the 2 or 4 seeds of `last` and of every pit before it (walking
@@ -169,6 +190,13 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn movable_marks_pits_with_two_or_more() {
+        let b = Board::from_pits([2, 1, 0, 48, 3, 1, 1, 2, 0, 0, 5, 47]);
+        assert_eq!(b.movable(0), 0b011001);
+        assert_eq!(b.movable(6), 0b110010);
+    }
 
     #[test]
     fn row_sums() {
