@@ -1,0 +1,218 @@
+//! Rémi Coulom's minorization-maximization for BayesElo's model.
+//!
+//! The model: with `gamma_i = 10^(r_i/400)`, `theta_w = 10^(advantage/400)`
+//! and `theta_d = 10^(draw_elo/400)`, the first player `i` beats `j` with
+//! probability `theta_w g_i / (theta_w g_i + theta_d g_j)`, loses with
+//! probability `g_j / (theta_d theta_w g_i + g_j)`, and draws otherwise.
+//! Each MM step maximizes a minorizing surrogate of the log-likelihood in
+//! closed form, so the likelihood never decreases and no step size is
+//! needed. The updates, their order (players from last to first, each using
+//! the already updated gammas of higher-numbered players, then `theta_w`,
+//! then `theta_d`) and the convergence test are those of BayesElo's
+//! `CBradleyTerry::MinorizationMaximization`.
+
+/// Results condensed by ordered pair: `w[i * n + j]` counts games where `i`
+/// moved first against `j` and won; `d` draws, `l` losses. Counts are real
+/// numbers because a prior adds fractional virtual draws.
+#[derive(Clone, Debug)]
+pub(crate) struct Condensed {
+    pub n: usize,
+    pub w: Vec<f64>,
+    pub d: Vec<f64>,
+    pub l: Vec<f64>,
+    /// For each player, the opponents it met (either colour).
+    pub opponents: Vec<Vec<usize>>,
+}
+
+impl Condensed {
+    pub fn new(n: usize) -> Condensed {
+        Condensed {
+            n,
+            w: vec![0.0; n * n],
+            d: vec![0.0; n * n],
+            l: vec![0.0; n * n],
+            opponents: vec![Vec::new(); n],
+        }
+    }
+
+    /// Games between `i` (first) and `j` (second).
+    pub fn games(&self, i: usize, j: usize) -> f64 {
+        let k = i * self.n + j;
+        self.w[k] + self.d[k] + self.l[k]
+    }
+
+    /// Rebuilds the opponent lists from the counts.
+    pub fn index_opponents(&mut self) {
+        let n = self.n;
+        for i in 0..n {
+            self.opponents[i] = (0..n)
+                .filter(|&j| j != i && self.games(i, j) + self.games(j, i) > 0.0)
+                .collect();
+        }
+    }
+
+    /// BayesElo's `AddPrior`: each player spreads `prior` virtual draws over
+    /// its opponents in proportion to the games played against each, half
+    /// with each colour, and its opponents receive the same games.
+    pub fn add_prior(&mut self, prior: f64) {
+        let n = self.n;
+        let true_games: Vec<f64> = (0..n)
+            .map(|i| (0..n).map(|j| self.games(i, j) + self.games(j, i)).sum())
+            .collect();
+        let pair_games: Vec<f64> = (0..n * n)
+            .map(|k| self.games(k / n, k % n) + self.games(k % n, k / n))
+            .collect();
+        for i in 0..n {
+            if true_games[i] == 0.0 {
+                continue;
+            }
+            let per_game = prior * 0.25 / true_games[i];
+            for j in 0..n {
+                if j == i || pair_games[i * n + j] == 0.0 {
+                    continue;
+                }
+                let extra = per_game * pair_games[i * n + j];
+                // BayesElo adds `extra` to d_ij and d_ji of both players'
+                // records, which hold each game twice; here each is once.
+                self.d[i * n + j] += extra;
+                self.d[j * n + i] += extra;
+            }
+        }
+    }
+}
+
+/// Parameters of the model in multiplicative form.
+#[derive(Clone, Debug)]
+pub(crate) struct Gammas {
+    pub gamma: Vec<f64>,
+    pub theta_w: f64,
+    pub theta_d: f64,
+}
+
+/// Outcome of the iterations.
+pub(crate) struct MmRun {
+    pub params: Gammas,
+    pub iterations: usize,
+    pub converged: bool,
+}
+
+/// Runs MM from all gammas 1 (and thetas 1 when fitted, else the given
+/// values) until the largest relative change of a gamma and the largest
+/// absolute change of a theta fall below `epsilon`.
+pub(crate) fn minorization_maximization(
+    c: &Condensed,
+    fit_w: Option<f64>,
+    fit_d: Option<f64>,
+    epsilon: f64,
+    max_iterations: usize,
+) -> MmRun {
+    let n = c.n;
+    // `fit_*` is None when the parameter is fitted, else its fixed theta.
+    let mut theta_w = fit_w.unwrap_or(1.0);
+    let mut theta_d = fit_d.unwrap_or(1.0);
+    let mut gamma = vec![1.0; n];
+    let mut next = vec![1.0; n];
+    let mut iterations = 0;
+    let mut converged = false;
+    while iterations < max_iterations {
+        iterations += 1;
+        // Gammas, last player first, Gauss-Seidel style as BayesElo.
+        for p in (0..n).rev() {
+            let mut a = 0.0;
+            let mut b = 0.0;
+            let gp = gamma[p];
+            for &o in &c.opponents[p] {
+                let go = if o > p { next[o] } else { gamma[o] };
+                let (po, op) = (p * n + o, o * n + p);
+                let (w_ij, d_ij, l_ij) = (c.w[po], c.d[po], c.l[po]);
+                let (w_ji, d_ji, l_ji) = (c.w[op], c.d[op], c.l[op]);
+                a += w_ij + d_ij + l_ji + d_ji;
+                b += (d_ij + w_ij) * theta_w / (theta_w * gp + theta_d * go)
+                    + (d_ij + l_ij) * theta_d * theta_w / (theta_d * theta_w * gp + go)
+                    + (d_ji + w_ji) * theta_d / (theta_w * go + theta_d * gp)
+                    + (d_ji + l_ji) / (theta_d * theta_w * go + gp);
+            }
+            next[p] = a / b;
+        }
+        std::mem::swap(&mut gamma, &mut next);
+        let mut diff = gamma
+            .iter()
+            .zip(&next)
+            .map(|(x, y)| (x - y).abs() / (x + y))
+            .fold(0.0, f64::max);
+
+        if fit_w.is_none() {
+            let (mut num, mut den) = (0.0, 0.0);
+            for i in 0..n {
+                for &j in &c.opponents[i] {
+                    let k = i * n + j;
+                    let (gi, gj) = (gamma[i], gamma[j]);
+                    num += c.w[k] + c.d[k];
+                    den += (c.d[k] + c.w[k]) * gi / (theta_w * gi + theta_d * gj)
+                        + (c.d[k] + c.l[k]) * theta_d * gi / (theta_d * theta_w * gi + gj);
+                }
+            }
+            let new = num / den;
+            diff = diff.max((theta_w - new).abs());
+            theta_w = new;
+        }
+
+        if fit_d.is_none() {
+            let (mut num, mut den) = (0.0, 0.0);
+            for i in 0..n {
+                for &j in &c.opponents[i] {
+                    let k = i * n + j;
+                    let (gi, gj) = (gamma[i], gamma[j]);
+                    num += c.d[k];
+                    den += (c.d[k] + c.w[k]) * gj / (theta_w * gi + theta_d * gj)
+                        + (c.d[k] + c.l[k]) * theta_w * gi / (theta_d * theta_w * gi + gj);
+                }
+            }
+            let ratio = num / den;
+            let new = ratio + (ratio * ratio + 1.0).sqrt();
+            diff = diff.max((theta_d - new).abs());
+            theta_d = new;
+        }
+
+        if !diff.is_finite() {
+            break;
+        }
+        if diff < epsilon {
+            converged = true;
+            break;
+        }
+    }
+    MmRun {
+        params: Gammas {
+            gamma,
+            theta_w,
+            theta_d,
+        },
+        iterations,
+        converged,
+    }
+}
+
+/// Log-likelihood of the condensed results under the given parameters.
+pub(crate) fn log_likelihood(c: &Condensed, p: &Gammas) -> f64 {
+    let n = c.n;
+    let mut total = 0.0;
+    for i in 0..n {
+        for j in 0..n {
+            let k = i * n + j;
+            if i == j || c.games(i, j) == 0.0 {
+                continue;
+            }
+            let (a, b) = (p.theta_w * p.gamma[i], p.gamma[j]);
+            let win = a / (a + p.theta_d * b);
+            let loss = b / (p.theta_d * a + b);
+            let draw = 1.0 - win - loss;
+            for (count, prob) in [(c.w[k], win), (c.d[k], draw), (c.l[k], loss)] {
+                if count > 0.0 {
+                    total += count * prob.ln();
+                }
+            }
+        }
+    }
+    total
+}

@@ -1,0 +1,235 @@
+//! The sequential probability ratio test, as fishtest runs it.
+//!
+//! An SPRT answers "is the change worth `elo1` rather than `elo0`?" with
+//! error rates fixed in advance and, on average, far fewer games than a
+//! fixed-length match. fishtest's GSPRT (see [`crate::llr`] for the maths)
+//! accepts H1 when the log-likelihood ratio rises above
+//! `ln((1 - beta) / alpha)` and H0 when it falls below
+//! `ln(beta / (1 - alpha))`. Bounds are in normalized Elo by default (the
+//! number of games needed then hardly depends on the draw ratio), or in
+//! logistic Elo. fishtest adds a dynamic overshoot correction on top; this
+//! crate does not, so its decisions are the classical, slightly conservative
+//! ones.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::elo::{score_from_elo, NELO_PER_T};
+use crate::llr::{llr_expectation, llr_t_value};
+use crate::pentanomial::Pentanomial;
+use crate::wdl::Wdl;
+
+/// The scale of the SPRT's Elo bounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum EloModel {
+    /// Normalized Elo (fishtest's default, `LLR_normalized`).
+    #[default]
+    Normalized,
+    /// Logistic Elo (`LLR_logistic`).
+    Logistic,
+}
+
+/// What the test concludes so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SprtDecision {
+    /// Neither bound crossed: play on.
+    Continue,
+    /// The LLR fell below the lower bound: the change is not worth `elo1`.
+    AcceptH0,
+    /// The LLR rose above the upper bound: the change is worth at least `elo0`.
+    AcceptH1,
+}
+
+/// The state of a test after some results.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SprtStatus {
+    /// The log-likelihood ratio of H1 against H0 (0 without results).
+    pub llr: f64,
+    /// Lower bound, `ln(beta / (1 - alpha))`.
+    pub lower: f64,
+    /// Upper bound, `ln((1 - beta) / alpha)`.
+    pub upper: f64,
+    /// The decision these numbers give.
+    pub decision: SprtDecision,
+}
+
+/// Invalid SPRT parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SprtError {
+    /// `alpha` or `beta` is not strictly between 0 and 1, or they sum to 1 or more.
+    ErrorRates {
+        /// The offending alpha.
+        alpha: f64,
+        /// The offending beta.
+        beta: f64,
+    },
+    /// The bounds are not finite or `elo0 >= elo1`.
+    EloBounds {
+        /// The offending elo0.
+        elo0: f64,
+        /// The offending elo1.
+        elo1: f64,
+    },
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::ErrorRates { alpha, beta } => write!(
+                f,
+                "SPRT error rates alpha={alpha}, beta={beta}: each must be in (0, 1) and alpha + beta < 1"
+            ),
+            SprtError::EloBounds { elo0, elo1 } => write!(
+                f,
+                "SPRT bounds elo0={elo0}, elo1={elo1}: need finite values with elo0 < elo1"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
+/// A configured SPRT: hypotheses, error rates and Elo model.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    model: EloModel,
+}
+
+impl Sprt {
+    /// A test of H0 `elo = elo0` against H1 `elo = elo1`, with false
+    /// positive rate `alpha` and false negative rate `beta`.
+    pub fn new(
+        elo0: f64,
+        elo1: f64,
+        alpha: f64,
+        beta: f64,
+        model: EloModel,
+    ) -> Result<Sprt, SprtError> {
+        let rate_ok = |x: f64| x > 0.0 && x < 1.0;
+        if !(rate_ok(alpha) && rate_ok(beta) && alpha + beta < 1.0) {
+            return Err(SprtError::ErrorRates { alpha, beta });
+        }
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+            return Err(SprtError::EloBounds { elo0, elo1 });
+        }
+        // Logistic bounds must map to scores strictly inside (0, 1).
+        if model == EloModel::Logistic {
+            let ok = |e: f64| {
+                let s = score_from_elo(e);
+                s > 0.0 && s < 1.0
+            };
+            if !(ok(elo0) && ok(elo1)) {
+                return Err(SprtError::EloBounds { elo0, elo1 });
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+        })
+    }
+
+    /// H0's Elo.
+    pub fn elo0(&self) -> f64 {
+        self.elo0
+    }
+
+    /// H1's Elo.
+    pub fn elo1(&self) -> f64 {
+        self.elo1
+    }
+
+    /// False positive rate.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// False negative rate.
+    pub fn beta(&self) -> f64 {
+        self.beta
+    }
+
+    /// The Elo model of the bounds.
+    pub fn model(&self) -> EloModel {
+        self.model
+    }
+
+    /// `ln(beta / (1 - alpha))`: below it, H0 is accepted.
+    pub fn lower_bound(&self) -> f64 {
+        (self.beta / (1.0 - self.alpha)).ln()
+    }
+
+    /// `ln((1 - beta) / alpha)`: above it, H1 is accepted.
+    pub fn upper_bound(&self) -> f64 {
+        ((1.0 - self.beta) / self.alpha).ln()
+    }
+
+    /// The LLR of game-pair counts (fishtest with pentanomial results).
+    pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
+        self.llr(&p.counts())
+    }
+
+    /// The LLR of W/D/L counts (fishtest with trinomial results).
+    pub fn llr_trinomial(&self, w: &Wdl) -> f64 {
+        self.llr(&[w.losses, w.draws, w.wins])
+    }
+
+    /// `counts` from worst to best outcome, 3 or 5 bins.
+    fn llr(&self, counts: &[u64]) -> f64 {
+        let value = match self.model {
+            EloModel::Logistic => {
+                llr_expectation(counts, score_from_elo(self.elo0), score_from_elo(self.elo1))
+            }
+            EloModel::Normalized => {
+                // A pair's t-value is sqrt(2) times a game's.
+                let k = if counts.len() == 5 {
+                    std::f64::consts::SQRT_2
+                } else {
+                    1.0
+                };
+                llr_t_value(
+                    counts,
+                    self.elo0 / NELO_PER_T * k,
+                    self.elo1 / NELO_PER_T * k,
+                )
+            }
+        };
+        // Without results (or with a degenerate solve) there is no evidence.
+        value.filter(|x| x.is_finite()).unwrap_or(0.0)
+    }
+
+    /// LLR, bounds and decision for game-pair counts.
+    pub fn status_pentanomial(&self, p: &Pentanomial) -> SprtStatus {
+        self.status(self.llr_pentanomial(p))
+    }
+
+    /// LLR, bounds and decision for W/D/L counts.
+    pub fn status_trinomial(&self, w: &Wdl) -> SprtStatus {
+        self.status(self.llr_trinomial(w))
+    }
+
+    /// Bounds and decision for a given LLR.
+    pub fn status(&self, llr: f64) -> SprtStatus {
+        let (lower, upper) = (self.lower_bound(), self.upper_bound());
+        let decision = if llr >= upper {
+            SprtDecision::AcceptH1
+        } else if llr <= lower {
+            SprtDecision::AcceptH0
+        } else {
+            SprtDecision::Continue
+        };
+        SprtStatus {
+            llr,
+            lower,
+            upper,
+            decision,
+        }
+    }
+}
