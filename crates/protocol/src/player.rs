@@ -153,3 +153,37 @@ pub trait Player {
         search: &mut dyn Search,
     ) -> Move;
 }
+
+/// A boxed player is a player, so a bot chosen at run time
+/// (`Box<dyn Player + Send>`) can be handed to the loop as it is.
+impl<P: Player + ?Sized> Player for Box<P> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+
+    fn author(&self) -> String {
+        (**self).author()
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        (**self).options()
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        (**self).set_option(name, value)
+    }
+
+    fn new_game(&mut self) {
+        (**self).new_game()
+    }
+
+    fn choose(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: &Limits,
+        search: &mut dyn Search,
+    ) -> Move {
+        (**self).choose(position, history, limits, search)
+    }
+}

@@ -284,3 +284,13 @@ fn a_closed_output_ends_the_loop_with_an_error() {
     .unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
 }
+
+#[test]
+fn a_boxed_player_is_served() {
+    let boxed: Box<dyn Player + Send> = Box::new(player(Style::Report));
+    let mut out = Vec::new();
+    serve(boxed, Cursor::new("aboure 1\n"), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("id name Test  Player\n"), "{out}");
+    assert!(out.ends_with("aboureok\n"), "{out}");
+}
