@@ -23,6 +23,30 @@ use crate::{
 /// Runs the protocol for `player` on the arbiter's lines from `input`,
 /// writing only protocol lines to `output`, until `quit` or the end of the
 /// input. Returns an error only when reading or writing fails.
+///
+/// ```
+/// use aboure_engine::{Move, Position};
+/// use aboure_protocol::{serve, Limits, Player, Search};
+///
+/// /// Plays the first legal move.
+/// struct First;
+///
+/// impl Player for First {
+///     fn name(&self) -> String { "First".into() }
+///     fn author(&self) -> String { "Me".into() }
+///     fn choose(&mut self, p: &Position, _: &[Position], _: &Limits, _: &mut dyn Search) -> Move {
+///         p.legal_moves()[0]
+///     }
+/// }
+///
+/// let input = "aboure 1\nposition startpos moves 2\ngo movetime 10\n";
+/// let mut output = Vec::new();
+/// serve(First, input.as_bytes(), &mut output).unwrap();
+/// assert_eq!(
+///     String::from_utf8(output).unwrap(),
+///     "id name First\nid author Me\naboureok\nbestmove 6\n"
+/// );
+/// ```
 pub fn serve<P, R, W>(player: P, input: R, output: W) -> io::Result<()>
 where
     P: Player + Send,
