@@ -10,6 +10,7 @@
 //! | `random`    | a uniformly random legal move                                |
 //! | `greedy`    | the biggest capture now, ties by a simple evaluation         |
 //! | `alphabeta` | iterative-deepening alpha-beta search                        |
+//! | `mcts`      | UCT Monte Carlo tree search over random playouts             |
 //!
 //! ```
 //! use aboure_bots::{builtin, BUILTIN};
@@ -23,9 +24,11 @@
 #![deny(missing_docs)]
 
 mod alphabeta;
+mod any;
 pub mod budget;
 pub mod eval;
 mod greedy;
+mod mcts;
 pub mod negamax;
 mod options;
 mod random;
@@ -34,7 +37,9 @@ mod table;
 use aboure_protocol::Player;
 
 pub use alphabeta::AlphaBetaPlayer;
+pub use any::{AnyPlayer, OptionError};
 pub use greedy::{tie_break, GreedyPlayer};
+pub use mcts::MctsPlayer;
 pub use options::FRESH_SEED;
 pub use random::RandomPlayer;
 
@@ -42,7 +47,7 @@ pub use random::RandomPlayer;
 pub const AUTHOR: &str = "the aboure project";
 
 /// The names [`builtin`] knows, weakest first.
-pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta"];
+pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
 
 /// A reference bot by name, with its default options, or `None` for a name
 /// not in [`BUILTIN`].
@@ -51,6 +56,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn Player + Send>> {
         "random" => Box::new(RandomPlayer::default()),
         "greedy" => Box::new(GreedyPlayer::default()),
         "alphabeta" => Box::new(AlphaBetaPlayer::default()),
+        "mcts" => Box::new(MctsPlayer::default()),
         _ => return None,
     })
 }
