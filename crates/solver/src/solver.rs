@@ -1,0 +1,205 @@
+//! The public face of the solver: one table, many questions.
+
+use aboure_engine::{Move, Position};
+
+use crate::lookahead::Lookahead;
+use crate::search::{gain, move_code, order, Abort, Search, INFINITY};
+use crate::table::{Bounds, Table};
+
+/// Exact values of Djenon-aboure positions under perfect play.
+///
+/// The value of a position is the final seed margin of the side to move:
+/// what it will capture from now on plus what its row holds at the end,
+/// minus the same for the opponent. Seeds captured before the position do
+/// not count, so the value depends only on the board and the side to move.
+///
+/// The solver owns its transposition table and keeps it between calls, so
+/// solving the positions of one game one after the other costs little more
+/// than solving the first.
+///
+/// ```
+/// use aboure_engine::Position;
+/// use aboure_solver::Solver;
+///
+/// let mut solver = Solver::new(16);
+/// let pos: Position = "0,0,0,0,0,3/0,0,0,0,0,1 s 22 22".parse().unwrap();
+/// // South's only move sows 5: one seed stays, the last makes pit 7 hold 1,
+/// // and neither side can sow again: North's row holds 3, South's 1.
+/// assert_eq!(solver.value(&pos), -2);
+/// ```
+pub struct Solver {
+    table: Table,
+    nodes: u64,
+}
+
+/// What a search with a stop callback found.
+type Outcome<T> = Result<T, Abort>;
+
+impl Solver {
+    /// A solver whose table takes about `table_mb` megabytes (16 bytes a
+    /// position; rounded down to a power of two).
+    pub fn new(table_mb: usize) -> Solver {
+        Solver {
+            table: Table::new(table_mb),
+            nodes: 0,
+        }
+    }
+
+    /// The exact value of `pos` for the side to move.
+    pub fn value(&mut self, pos: &Position) -> i32 {
+        match self.value_search(pos, u64::MAX, None) {
+            Ok(v) => v,
+            Err(_) => unreachable!("a search without budget or stop cannot abort"),
+        }
+    }
+
+    /// The exact value of `pos`, or `None` if proving it would take more
+    /// than `node_budget` nodes. What was proven stays in the table, so a
+    /// later call with a larger budget starts further ahead.
+    pub fn value_within(&mut self, pos: &Position, node_budget: u64) -> Option<i32> {
+        self.value_search(pos, node_budget, None).ok()
+    }
+
+    /// The exact value of every legal move of `pos`, best first (moves of
+    /// equal value in pit order). A move's value is the seeds it captures
+    /// minus the value of the position it leads to, so the best move's value
+    /// is the position's value and the loss of a move is the difference.
+    /// Empty when the game is over.
+    pub fn move_values(&mut self, pos: &Position) -> Vec<(Move, i32)> {
+        match self.run(u64::MAX, None, |s| {
+            let (moves, next, n) = pos.children();
+            s.push(pos);
+            let mut values = Vec::with_capacity(n);
+            for i in 0..n {
+                let g = gain(pos, &next[i]);
+                values.push((
+                    moves[i],
+                    g - s.negamax(&next[i], -INFINITY, INFINITY)?.value,
+                ));
+            }
+            values.sort_by_key(|&(_, v)| -v);
+            Ok(values)
+        }) {
+            Ok(values) => values,
+            Err(_) => unreachable!("a search without budget or stop cannot abort"),
+        }
+    }
+
+    /// The best move of `pos` with its exact value, or, when `should_stop`
+    /// returns true before the value is proven, the best move found so far
+    /// with `None`. The fallback comes from a depth-limited search that
+    /// scores its horizon as an adjudicated end and uses every exact value
+    /// already in the table. `None` only when the game is over.
+    ///
+    /// The exact search and the fallback take turns with growing budgets
+    /// (the exact one keeps what it proved in the table), so an early stop
+    /// still gets a sensible move and an unhurried call an exact one.
+    pub fn best_move(
+        &mut self,
+        pos: &Position,
+        should_stop: &dyn Fn() -> bool,
+    ) -> Option<(Move, Option<i32>)> {
+        let (moves, _, n) = pos.children();
+        if n == 0 {
+            return None;
+        }
+        let mut fallback = moves[0];
+        let mut depth = 1;
+        let mut budget = 1u64 << 14;
+        loop {
+            if depth <= MAX_LOOKAHEAD {
+                let mut look = Lookahead::new(&self.table, should_stop);
+                let found = look.best(pos, depth);
+                self.nodes += look.nodes;
+                match found {
+                    Ok((m, _)) => fallback = m,
+                    Err(_) => return Some((fallback, None)),
+                }
+                depth += 1;
+            }
+            match self.run(budget, Some(should_stop), |s| root_best(s, pos)) {
+                Ok((m, v)) => return Some((m, Some(v))),
+                Err(Abort::Stopped) => return Some((fallback, None)),
+                Err(Abort::Budget) => budget = budget.saturating_mul(2),
+            }
+        }
+    }
+
+    /// Nodes searched by this solver since it was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Positions whose bounds the table holds, and how many it can hold.
+    pub fn table_usage(&self) -> (usize, usize) {
+        (self.table.len(), self.table.capacity())
+    }
+
+    /// Forgets every stored bound.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    fn value_search(
+        &mut self,
+        pos: &Position,
+        limit: u64,
+        stop: Option<&dyn Fn() -> bool>,
+    ) -> Outcome<i32> {
+        self.run(limit, stop, |s| {
+            Ok(s.negamax(pos, -INFINITY, INFINITY)?.value)
+        })
+    }
+
+    /// Runs `f` on a search over the table; if that search met a repeated
+    /// position, whose score depends on the path, runs it again without the
+    /// table so that no stored bound can hide a repetition.
+    fn run<T>(
+        &mut self,
+        limit: u64,
+        stop: Option<&dyn Fn() -> bool>,
+        f: impl Fn(&mut Search<'_>) -> Outcome<T>,
+    ) -> Outcome<T> {
+        let mut s = Search::new(&mut self.table, true, limit, stop);
+        let found = f(&mut s);
+        let (nodes, repeated) = (s.nodes, s.repeated);
+        self.nodes += nodes;
+        if !repeated {
+            return found;
+        }
+        found?;
+        let mut s = Search::new(&mut self.table, false, limit, stop);
+        let found = f(&mut s);
+        self.nodes += s.nodes;
+        found
+    }
+}
+
+/// Deepest lookahead tried by `best_move`: games from the start last at most
+/// 46 plies.
+const MAX_LOOKAHEAD: u32 = 64;
+
+/// The best move of `pos` (which has one) and its exact value.
+fn root_best(s: &mut Search<'_>, pos: &Position) -> Outcome<(Move, i32)> {
+    let (moves, next, n) = pos.children();
+    let tt_best = s.probe(pos).map_or(crate::table::NONE, |b| b.best);
+    let idx = order(pos, &moves, &next, n, tt_best);
+    s.push(pos);
+    let mut best = (moves[idx[0]], -INFINITY);
+    for &i in &idx[..n] {
+        let g = gain(pos, &next[i]);
+        let v = g - s.negamax(&next[i], -INFINITY, g - best.1)?.value;
+        if v > best.1 {
+            best = (moves[i], v);
+        }
+    }
+    s.store(
+        pos,
+        Bounds {
+            lower: best.1,
+            upper: best.1,
+            best: move_code(best.0),
+        },
+    );
+    Ok(best)
+}
