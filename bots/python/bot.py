@@ -178,7 +178,9 @@ class Searcher:
     is the seed margin (mover's score minus the opponent's) at the end of the
     line searched."""
 
-    def __init__(self, deadline, max_depth, max_nodes, stop, rng, report):
+    def __init__(self, started, deadline, max_depth, max_nodes, stop, rng,
+                 report):
+        self.started = started  # when the `go` arrived
         self.deadline = deadline  # time.monotonic() value, or None
         self.max_depth = max_depth
         self.max_nodes = max_nodes  # or None
@@ -198,7 +200,7 @@ class Searcher:
             raise OutOfTime()
 
     def choose(self, position):
-        started = time.monotonic()
+        started = self.started
         moves = position.children()
         self.rng.shuffle(moves)  # the seed option picks among equal moves
         best = moves[0][0]
@@ -215,6 +217,9 @@ class Searcher:
             self.report(depth, score, self.nodes, elapsed, line)
             if not self.cut:
                 break  # every line reached the end of the game: exact
+            if self.deadline is not None and \
+                    time.monotonic() - started > (self.deadline - started) / 2:
+                break  # the next depth would not finish in time
         return best
 
     def root(self, moves, depth):
@@ -256,8 +261,8 @@ def evaluate(position):
 
 
 def time_budget(limits, side):
-    """Seconds to think, or None: a movetime, or a share of the clock,
-    minus a margin for Python's own delays."""
+    """Seconds to think, or None when only depth, nodes or `stop` limit the
+    search: the movetime, or a share of the clock, minus a margin."""
     budgets = []
     if "movetime" in limits:
         budgets.append(limits["movetime"])
@@ -268,7 +273,9 @@ def time_budget(limits, side):
     if not budgets:
         return None
     ms = min(budgets)
-    return max(ms * 0.5, ms - 30) / 1000.0
+    # Keep a tenth, and at least 25 ms, for the answer to travel and for
+    # a busy machine; never plan on less than a third of the allowance.
+    return max(ms - max(25, ms / 10), ms * 0.3) / 1000.0
 
 
 # ---------------------------------------------------------------------------
@@ -398,20 +405,22 @@ class Bot:
             raise ValueError("stime ntime sinc ninc come together")
         if self.thinking():
             raise ValueError("already thinking")
+        started = time.monotonic()  # the arbiter's clock is running
         position = self.position
         moves = position.legal_moves()
         if moves in (["pass"], []):
             self.send("bestmove pass")  # never asked, but never stuck either
             return
         budget = time_budget(limits, position.side)
-        deadline = None if budget is None else time.monotonic() + budget
+        deadline = None if budget is None else started + budget
         max_depth = min(limits.get("depth", 64), self.options["depth"])
         if self.thread is not None:
             self.thread.join()  # finished, or about to
         self.stop.clear()
         self.busy = True
-        searcher = Searcher(deadline, max(max_depth, 1), limits.get("nodes"),
-                            self.stop, self.rng, self.report)
+        searcher = Searcher(started, deadline, max(max_depth, 1),
+                            limits.get("nodes"), self.stop, self.rng,
+                            self.report)
         self.thread = threading.Thread(target=self.think, args=(searcher, position))
         self.thread.start()
 
