@@ -2,10 +2,12 @@
 //!
 //! Head-to-head figures cannot rank more than two bots consistently; a
 //! Bradley-Terry model gives every player one number such that differences
-//! predict results. This is Rémi Coulom's BayesElo model (a draw parameter
-//! and a first-move advantage on top of the player ratings, see
-//! [`crate::mm`]), fitted by maximum likelihood with his MM algorithm, like
-//! BayesElo's `mm 1 1` (the advantage and the draw parameter fitted too).
+//! predict results. This is Rémi Coulom's BayesElo model: with
+//! `g_i = 10^(r_i/400)`, `tw = 10^(advantage/400)`, `td = 10^(draw_elo/400)`,
+//! the first player `i` beats `j` with probability `tw g_i / (tw g_i + td g_j)`,
+//! loses with probability `g_j / (td tw g_i + g_j)` and draws otherwise. It is
+//! fitted by maximum likelihood with his minorization-maximization algorithm,
+//! like BayesElo's `mm 1 1` (the advantage and the draw parameter fitted too).
 //!
 //! Differences from BayesElo's defaults, on purpose: no prior unless asked
 //! (BayesElo adds 2 virtual draws per player; [`BradleyTerryOptions::prior`]

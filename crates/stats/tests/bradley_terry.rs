@@ -100,6 +100,29 @@ fn two_players_match_the_closed_form() {
 }
 
 #[test]
+fn without_draws_the_model_is_plain_bradley_terry() {
+    // 30 wins and 10 losses: 400 log10(3) apart, draw parameter 0, and the
+    // printed scale is then 1.
+    let mut g = games(0, 1, Win, 15);
+    g.extend(games(1, 0, Loss, 15));
+    g.extend(games(0, 1, Loss, 5));
+    g.extend(games(1, 0, Win, 5));
+    let r = fit(2, &g, &BradleyTerryOptions::default()).unwrap();
+    assert!(
+        (r.ratings[0] - r.ratings[1] - 400.0 * 3f64.log10()).abs() < 1e-6,
+        "{r:?}"
+    );
+    assert!(r.draw_elo.abs() < 1e-9 && r.advantage.abs() < 1e-6);
+    assert!((r.scale - 1.0).abs() < 1e-12);
+    // The variance of a logistic difference over 40 games: 1 / (n p (1 - p))
+    // in natural-log units, i.e. per player a quarter of it after centring.
+    let x = std::f64::consts::LN_10 / 400.0;
+    let var_diff = 1.0 / (40.0 * 0.75 * 0.25) / (x * x);
+    assert!((r.covariance[0][0] - var_diff / 4.0).abs() < 1e-6 * var_diff);
+    assert!((r.errors[0] - 1.959963984540054 * (var_diff / 4.0).sqrt()).abs() < 1e-6);
+}
+
+#[test]
 fn symmetric_results_give_equal_ratings() {
     let mut g = Vec::new();
     for (i, j) in [(0, 1), (1, 2), (2, 0), (1, 0), (2, 1), (0, 2)] {

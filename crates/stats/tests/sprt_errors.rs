@@ -136,14 +136,14 @@ fn logistic_trinomial_error_rates() {
 #[test]
 #[ignore = "large run, see module docs"]
 fn large_error_rate_runs() {
-    let runs = 10_000;
-    let sprt = Sprt::new(0.0, 15.0, 0.05, 0.05, EloModel::Normalized).unwrap();
-    let h0 = pentanomial_runs(&sprt, strength_for_pair_nelo(0.0), runs, 2, 31);
-    let h1 = pentanomial_runs(&sprt, strength_for_pair_nelo(15.0), runs, 2, 32);
+    let runs = 4000;
+    let sprt = Sprt::new(0.0, 20.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+    let h0 = pentanomial_runs(&sprt, strength_for_pair_nelo(0.0), runs, 4, 31);
+    let h1 = pentanomial_runs(&sprt, strength_for_pair_nelo(20.0), runs, 4, 32);
     check_error_rates("normalized pentanomial, large", &sprt, runs, h0, h1);
-    let sprt = Sprt::new(-5.0, 5.0, 0.05, 0.05, EloModel::Logistic).unwrap();
-    let h0 = pentanomial_runs(&sprt, strength_for_pair_logistic(-5.0), runs, 2, 33);
-    let h1 = pentanomial_runs(&sprt, strength_for_pair_logistic(5.0), runs, 2, 34);
+    let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05, EloModel::Logistic).unwrap();
+    let h0 = pentanomial_runs(&sprt, strength_for_pair_logistic(0.0), runs, 4, 33);
+    let h1 = pentanomial_runs(&sprt, strength_for_pair_logistic(10.0), runs, 4, 34);
     check_error_rates("logistic pentanomial, large", &sprt, runs, h0, h1);
 }
 
