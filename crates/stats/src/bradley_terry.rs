@@ -32,6 +32,11 @@ use crate::mm::{log_likelihood, minorization_maximization, Condensed, Gammas};
 use crate::result::GameResult;
 use crate::wdl::Wdl;
 
+/// BayesElo's stopping rule for `mm` (its `Epsilon` default). The default
+/// tolerance here is far tighter, so that the fit is the maximum itself;
+/// BayesElo's printed ratings are within a few hundredths of an Elo of it.
+pub const BAYESELO_TOLERANCE: f64 = 1e-5;
+
 /// One game between two players, given by their indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Game {
@@ -100,8 +105,9 @@ pub struct BradleyTerryOptions {
     pub anchor: Anchor,
     /// The scale of reported ratings and intervals.
     pub scale: RatingScale,
-    /// Stop when no gamma changes by more than this relative amount and no
-    /// theta by more than this amount in one iteration.
+    /// Stop when no gamma changes by more than this relative amount
+    /// (`|g - g'| / (g + g')`) and no theta by more than this amount in one
+    /// iteration (BayesElo: [`BAYESELO_TOLERANCE`]).
     pub tolerance: f64,
     /// Give up after this many iterations.
     pub max_iterations: usize,
