@@ -294,3 +294,50 @@ fn a_boxed_player_is_served() {
     assert!(out.starts_with("id name Test  Player\n"), "{out}");
     assert!(out.ends_with("aboureok\n"), "{out}");
 }
+
+mod any_input {
+    use super::*;
+    use aboure_protocol::BotMessage;
+    use proptest::prelude::*;
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("aboure 1".to_string()),
+            Just("isready".to_string()),
+            Just("newgame".to_string()),
+            Just("stop".to_string()),
+            Just("go".to_string()),
+            Just("go depth 2".to_string()),
+            Just("position startpos moves 2 8".to_string()),
+            "setoption name (depth|fast|x) value [a-z0-9 -]{0,6}",
+            "position (startpos|set) [0-9,/ sn]{0,30}( moves( [0-9]{1,2}| pass){0,6})?",
+            "go( (stime|ntime|sinc|ninc|movetime|depth|nodes) [0-9]{1,4}){0,5}",
+            "\\PC{0,30}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever arrives, the loop writes only well-formed protocol
+        /// lines and at most one bestmove per go.
+        #[test]
+        fn writes_only_protocol_lines(lines in prop::collection::vec(line(), 0..20)) {
+            let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            let gos = lines.iter().filter(|l| l.trim_start().starts_with("go")).count();
+            let mut out = Vec::new();
+            serve(player(Style::Report), Cursor::new(input), &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let mut bestmoves = 0;
+            for l in out.lines() {
+                let msg = l.parse::<BotMessage>();
+                prop_assert!(
+                    matches!(msg, Ok(ref m) if !matches!(m, BotMessage::Unknown(_))),
+                    "not a protocol line: {}", l
+                );
+                bestmoves += matches!(msg, Ok(BotMessage::BestMove(_))) as usize;
+            }
+            prop_assert!(bestmoves <= gos);
+        }
+    }
+}
