@@ -95,6 +95,24 @@ impl Budget {
         }
     }
 
+    /// The same budget with its time cut to `share` (0..=1) of what was
+    /// left: for a search that must leave time for another after it.
+    pub fn share(&self, share: f64) -> Budget {
+        let now = Instant::now();
+        let cut = |t: Option<Instant>| {
+            t.map(|t| {
+                now + t
+                    .saturating_duration_since(now)
+                    .mul_f64(share.clamp(0.0, 1.0))
+            })
+        };
+        Budget {
+            soft: cut(self.soft),
+            hard: cut(self.hard),
+            ..*self
+        }
+    }
+
     /// When the search started.
     pub fn started(&self) -> Instant {
         self.started
@@ -254,5 +272,18 @@ mod tests {
         assert!(b.past_hard());
         assert!(b.past_soft());
         assert!(Budget::new(&Limits::default(), start).is_infinite());
+        let long = Budget::new(
+            &Limits {
+                movetime: Some(ms(60_000)),
+                ..Limits::default()
+            },
+            start,
+        );
+        let short = long.share(0.0);
+        assert!(short.past_hard() && !long.past_hard());
+        assert!(long.share(0.5).hard.unwrap() < long.hard.unwrap());
+        assert!(Budget::new(&Limits::default(), start)
+            .share(0.5)
+            .is_infinite());
     }
 }

@@ -11,6 +11,7 @@
 //! | `greedy`    | the biggest capture now, ties by a simple evaluation         |
 //! | `alphabeta` | iterative-deepening alpha-beta search                        |
 //! | `mcts`      | UCT Monte Carlo tree search over random playouts             |
+//! | `perfect`   | the exact best move, from the solver                          |
 //!
 //! ```
 //! use aboure_bots::{builtin, BUILTIN};
@@ -31,6 +32,7 @@ mod greedy;
 mod mcts;
 pub mod negamax;
 mod options;
+mod perfect;
 mod random;
 mod table;
 
@@ -41,13 +43,14 @@ pub use any::{AnyPlayer, OptionError};
 pub use greedy::{tie_break, GreedyPlayer};
 pub use mcts::MctsPlayer;
 pub use options::FRESH_SEED;
+pub use perfect::PerfectPlayer;
 pub use random::RandomPlayer;
 
 /// The author every reference bot announces.
 pub const AUTHOR: &str = "the aboure project";
 
 /// The names [`builtin`] knows, weakest first.
-pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
+pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta", "mcts", "perfect"];
 
 /// A reference bot by name, with its default options, or `None` for a name
 /// not in [`BUILTIN`].
@@ -57,6 +60,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn Player + Send>> {
         "greedy" => Box::new(GreedyPlayer::default()),
         "alphabeta" => Box::new(AlphaBetaPlayer::default()),
         "mcts" => Box::new(MctsPlayer::default()),
+        "perfect" => Box::new(PerfectPlayer::default()),
         _ => return None,
     })
 }

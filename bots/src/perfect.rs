@@ -1,0 +1,149 @@
+//! `perfect`: exact play from the solver (`aboure-solver`).
+//!
+//! With time to spare it proves the best move and plays it. Under a clock it
+//! may not finish, early in a game, so it first gives the `alphabeta` search
+//! a quarter of the time and plays that move if the solver runs out of time
+//! (the solver's own fallback is a plainer search). The solver's table keeps
+//! exact bounds that hold for any game (values depend only on the board and
+//! the side to move), so it is kept from game to game and each solve makes
+//! the next ones cheaper.
+
+use std::time::Duration;
+
+use aboure_engine::{Move, Position};
+use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo};
+use aboure_solver::Solver;
+
+use crate::budget::Budget;
+use crate::eval::{captured_margin, SCALE};
+use crate::negamax::{Searcher, Settings, MAX_DEPTH};
+use crate::options::{int_option, parse_int, unknown};
+use crate::table::Table;
+use crate::AUTHOR;
+
+/// Default solver table size, MB.
+pub const DEFAULT_SOLVER_MB: i64 = 64;
+/// Size of the fallback search's table, MB.
+const FALLBACK_MB: usize = 4;
+/// The share of a timed move given to the fallback search.
+const FALLBACK_SHARE: f64 = 0.25;
+
+/// Exact play.
+///
+/// Option `hash` (int, MB, default 64): the solver's table.
+///
+/// Limits: time limits and `stop` are honoured; `depth` and `nodes` do not
+/// apply to an exact solve and are ignored: with only those, it solves to
+/// the end (from the start position that takes seconds).
+pub struct PerfectPlayer {
+    solver: Solver,
+    fallback: Table,
+}
+
+impl PerfectPlayer {
+    /// A player whose solver table takes `megabytes` MB.
+    pub fn new(megabytes: usize) -> PerfectPlayer {
+        PerfectPlayer {
+            solver: Solver::new(megabytes),
+            fallback: Table::new(FALLBACK_MB),
+        }
+    }
+}
+
+impl Default for PerfectPlayer {
+    fn default() -> PerfectPlayer {
+        PerfectPlayer::new(DEFAULT_SOLVER_MB as usize)
+    }
+}
+
+impl Player for PerfectPlayer {
+    fn name(&self) -> String {
+        format!("aboure perfect {}", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn author(&self) -> String {
+        AUTHOR.to_owned()
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        vec![int_option("hash", DEFAULT_SOLVER_MB, 1, 16384)]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "hash" => {
+                self.solver = Solver::new(parse_int(name, value, 1, 16384)? as usize);
+                Ok(())
+            }
+            _ => Err(unknown("perfect", name)),
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.fallback.clear();
+    }
+
+    fn choose(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: &Limits,
+        search: &mut dyn Search,
+    ) -> Move {
+        let moves = position.legal_moves();
+        if moves.len() <= 1 {
+            return moves.first().copied().unwrap_or(Move::Pass);
+        }
+        let timed = Limits {
+            depth: None,
+            nodes: None,
+            ..*limits
+        };
+        let budget = Budget::new(&timed, search.started());
+        let mut fallback = None;
+        if !budget.is_infinite() {
+            let out = Searcher::new(
+                &mut self.fallback,
+                search,
+                budget.share(FALLBACK_SHARE),
+                Settings::default(),
+                history,
+            )
+            .run(position, MAX_DEPTH);
+            if out.solved {
+                // The search reached the end of every line: already exact
+                // (repetitions aside, which the solver treats the same way).
+                return out.best;
+            }
+            fallback = Some(out.best);
+        }
+        let found = {
+            let search = &*search;
+            self.solver
+                .best_move(position, &|| search.stopped() || budget.past_hard())
+        };
+        let me = position.side_to_move();
+        let best = match found {
+            Some((m, Some(value))) => {
+                search.info(&SearchInfo {
+                    score: Some(value + captured_margin(position, me) / SCALE),
+                    nodes: Some(self.solver.nodes()),
+                    time: Some(budget.elapsed()),
+                    pv: vec![m],
+                    string: Some("exact".to_owned()),
+                    ..SearchInfo::default()
+                });
+                m
+            }
+            Some((m, None)) => fallback.unwrap_or(m),
+            None => moves[0],
+        };
+        if *limits == Limits::default() {
+            // `go` without limits: the answer waits for `stop`.
+            while !search.stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        best
+    }
+}
