@@ -61,6 +61,7 @@ impl Game {
 
 /// The scale ratings are reported in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RatingScale {
     /// As BayesElo prints them after `mm`: raw ratings times
     /// [`crate::elo::bayeselo_scale`] of the fitted draw parameter, which
@@ -73,6 +74,7 @@ pub enum RatingScale {
 
 /// Where the ratings are pinned (the model only fixes differences).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Anchor {
     /// Mean rating 0, as BayesElo before its offset.
     #[default]
@@ -109,7 +111,9 @@ pub struct BradleyTerryOptions {
     /// (`|g - g'| / (g + g')`) and no theta by more than this amount in one
     /// iteration (BayesElo: [`BAYESELO_TOLERANCE`]).
     pub tolerance: f64,
-    /// Give up after this many iterations.
+    /// Give up after this many iterations (BayesElo: 10000). Well-posed
+    /// fits take tens to a few hundred; running out usually means the
+    /// maximum does not exist (see [`RatingError::NoConvergence`]).
     pub max_iterations: usize,
 }
 
@@ -125,7 +129,7 @@ impl Default for BradleyTerryOptions {
             anchor: Anchor::Mean,
             scale: RatingScale::BayesElo,
             tolerance: 1e-12,
-            max_iterations: 200_000,
+            max_iterations: 10_000,
         }
     }
 }
@@ -208,7 +212,12 @@ pub enum RatingError {
         /// `"draw_elo"` or `"advantage"`.
         parameter: &'static str,
     },
-    /// The iterations did not converge within the limit.
+    /// The iterations did not converge within the limit. Short of a limit
+    /// set too low, this means the likelihood has no maximum: ratings, the
+    /// draw parameter or the advantage drift slowly towards infinity (as
+    /// when a pair's only decisive game was won by the first player, so the
+    /// advantage can explain it entirely). Fixing the draw and advantage
+    /// parameters and adding a prior always gives finite ratings.
     NoConvergence {
         /// Iterations run.
         iterations: usize,
@@ -248,9 +257,10 @@ impl fmt::Display for RatingError {
                 f,
                 "the {parameter} parameter is infinite on these results (fix it or add a prior)"
             ),
-            RatingError::NoConvergence { iterations } => {
-                write!(f, "the rating fit did not converge in {iterations} iterations")
-            }
+            RatingError::NoConvergence { iterations } => write!(
+                f,
+                "the rating fit did not converge in {iterations} iterations: on these results the ratings or the draw/advantage parameters drift towards infinity; fix those parameters and add a prior"
+            ),
         }
     }
 }

@@ -40,6 +40,7 @@ impl Interval {
 
 /// An Elo-like quantity that may have no finite value.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Estimate {
     /// A finite estimate with its interval.
     Finite(Interval),

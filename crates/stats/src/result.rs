@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// The result of one game from the point of view of a chosen player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GameResult {
     /// The player won.
     Win,

@@ -22,6 +22,7 @@ use crate::wdl::Wdl;
 
 /// The scale of the SPRT's Elo bounds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EloModel {
     /// Normalized Elo (fishtest's default, `LLR_normalized`).
     #[default]
@@ -32,6 +33,7 @@ pub enum EloModel {
 
 /// What the test concludes so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SprtDecision {
     /// Neither bound crossed: play on.
     Continue,

@@ -5,6 +5,7 @@
 
 use aboure_stats::simulate::BayesEloModel;
 use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, GameResult, RatingError, RatingScale};
+use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -542,4 +543,57 @@ fn prior_spreads_virtual_draws_like_bayeselo() {
     let grad = gradient(&f, &x, 1e-3);
     assert!(grad[0].abs() < 1e-7 && grad[1].abs() < 1e-7, "{grad:?}");
     assert!(r.ratings[0] > 0.0);
+}
+
+fn result_of(k: u8) -> GameResult {
+    [Win, Draw, Loss][k as usize % 3]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    // Any small set of games either fits to finite numbers or is refused
+    // with a reason, never a panic or a NaN. With the draw and advantage
+    // parameters held and BayesElo's prior, connected results always fit.
+    #[test]
+    fn fits_or_explains(
+        players in 2usize..6,
+        raw_games in proptest::collection::vec((0usize..6, 0usize..6, 0u8..3), 0..40),
+    ) {
+        let games: Vec<Game> = raw_games
+            .iter()
+            .filter(|(a, b, _)| a % players != b % players)
+            .map(|&(a, b, r)| Game::new(a % players, b % players, result_of(r)))
+            .collect();
+        let held = BradleyTerryOptions {
+            fit_advantage: false,
+            fit_draw_elo: false,
+            prior: Some(2.0),
+            ..Default::default()
+        };
+        let configurations = [
+            BradleyTerryOptions::default(),
+            BradleyTerryOptions { prior: Some(2.0), ..Default::default() },
+            held,
+        ];
+        for options in configurations {
+            match fit(players, &games, &options) {
+                Ok(r) => {
+                    for i in 0..players {
+                        prop_assert!(r.ratings[i].is_finite());
+                        prop_assert!(r.errors[i].is_finite() && r.errors[i] >= 0.0);
+                        for j in 0..players {
+                            prop_assert!((0.0..=1.0).contains(&r.los[i][j]));
+                        }
+                    }
+                    prop_assert!(r.draw_elo.is_finite() && r.advantage.is_finite());
+                }
+                Err(RatingError::NoGames { .. } | RatingError::Disconnected { .. }) => {}
+                Err(e) => {
+                    prop_assert!(options != held, "{}", e);
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
+        }
+    }
 }
