@@ -27,6 +27,10 @@ ROW = 6
 TOTAL_SEEDS = 48
 SOUTH, NORTH = 0, 1
 
+# (pits, pit) of the sowings found endless so far: finding one again would
+# cost as much as the first time.
+ENDLESS = set()
+
 
 # ---------------------------------------------------------------------------
 # 1. Rules
@@ -73,21 +77,30 @@ class Position:
             ",".join(map(str, self.pits[ROW:])),
             "sn"[self.side], self.captured[0], self.captured[1])
 
-    def sow(self, pit):
+    def sow(self, pit, check=None):
         """Sows from `pit` with relays. Returns (board, captured seeds), or
-        None when the sowing never ends."""
+        None when the sowing never ends. Some sowings relay for tens of
+        thousands of laps before they repeat, so `check`, if given, is called
+        every 256 laps (a search uses it to stop on time)."""
         board = list(self.pits)
         seen = set()
+        laps = 0
         while True:
             state = (tuple(board), pit)
             if state in seen:
                 return None  # the same state twice within one move: endless
             seen.add(state)
+            laps += 1
+            if check is not None and laps % 256 == 0:
+                check()
             seeds = board[pit]
             board[pit] = 0
-            # The first seed goes back into the pit it came from.
-            for i in range(seeds):
-                board[(pit + i) % PITS] += 1
+            # One seed in each pit from `pit` itself on: whole rounds first.
+            rounds, rest = divmod(seeds, PITS)
+            if rounds:
+                board = [n + rounds for n in board]
+            for i in range(pit, pit + rest):
+                board[i % PITS] += 1
             last = (pit + seeds - 1) % PITS
             if board[last] == 1:
                 return board, 0  # it was empty: the turn ends
@@ -95,22 +108,36 @@ class Position:
                 return board, capture(board, last)
             pit = last  # 3 or 5+: relay, lift that pit and sow on
 
-    def children(self, side=None):
-        """The legal sowings of `side` (default: the mover) and the positions
-        they lead to, as a list of (pit, Position)."""
-        side = self.side if side is None else side
+    def child(self, pit, check=None):
+        """The position after the mover sows from `pit`, or None if that is
+        not a legal sowing (not the mover's, fewer than 2 seeds, endless)."""
+        if pit // ROW != self.side or self.pits[pit] < 2:
+            return None
+        key = (self.pits, pit)
+        if key in ENDLESS:
+            return None
+        sown = self.sow(pit, check)
+        if sown is None:
+            ENDLESS.add(key)
+            return None
+        board, taken = sown
+        captured = list(self.captured)
+        captured[self.side] += taken
+        return Position(board, 1 - self.side, captured)
+
+    def children(self, check=None):
+        """The mover's legal sowings and the positions they lead to, as a
+        list of (pit, Position)."""
         result = []
-        for pit in range(side * ROW, side * ROW + ROW):
-            if self.pits[pit] < 2:
-                continue
-            sown = self.sow(pit)
-            if sown is None:
-                continue
-            board, taken = sown
-            captured = list(self.captured)
-            captured[side] += taken
-            result.append((pit, Position(board, 1 - side, captured)))
+        for pit in range(self.side * ROW, self.side * ROW + ROW):
+            child = self.child(pit, check)
+            if child is not None:
+                result.append((pit, child))
         return result
+
+    def passed(self):
+        """The same position with the other side to move."""
+        return Position(self.pits, 1 - self.side, self.captured)
 
     def legal_moves(self):
         """Pit numbers, or ["pass"] when the mover has no sowing but the
@@ -118,21 +145,21 @@ class Position:
         moves = [pit for pit, _ in self.children()]
         if moves:
             return moves
-        if self.children(1 - self.side):
+        if self.passed().children():
             return ["pass"]
         return []
 
     def play(self, move):
         """The position after `move` (a pit number or "pass"); ValueError if
-        it is not legal."""
+        the sowing is not legal. A pass is taken on trust: proving that every
+        sowing of the mover is endless can take a while, and the arbiter only
+        sends the passes it has checked."""
         if move == "pass":
-            if self.legal_moves() != ["pass"]:
-                raise ValueError("pass is not legal here")
-            return Position(self.pits, 1 - self.side, self.captured)
-        for pit, child in self.children():
-            if pit == move:
-                return child
-        raise ValueError("move %s is not legal in %s" % (move, self))
+            return self.passed()
+        child = self.child(move)
+        if child is None:
+            raise ValueError("move %s is not legal in %s" % (move, self))
+        return child
 
     def score(self):
         """Each side's captures plus the seeds in its row: the final score
@@ -191,7 +218,11 @@ class Searcher:
         self.cut = False  # True when some line was cut at the depth limit
 
     def check(self):
+        """Counts a node; raises OutOfTime when a limit is reached."""
         self.nodes += 1
+        self.check_time()
+
+    def check_time(self):
         if self.stop.is_set():
             raise OutOfTime()
         if self.max_nodes is not None and self.nodes >= self.max_nodes:
@@ -199,9 +230,31 @@ class Searcher:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise OutOfTime()
 
+    def root_moves(self, position):
+        """The legal sowings at the root. Once one is known, the limits
+        apply again: a pit whose sowing is still relaying at the deadline is
+        left out (a long relay is usually an endless one)."""
+        moves = []
+
+        def check():
+            if moves:
+                self.check_time()
+
+        for pit in range(position.side * ROW, position.side * ROW + ROW):
+            try:
+                child = position.child(pit, check)
+            except OutOfTime:
+                break
+            if child is not None:
+                moves.append((pit, child))
+        return moves
+
     def choose(self, position):
+        """The move to play: a pit, or "pass" if there is no sowing."""
         started = self.started
-        moves = position.children()
+        moves = self.root_moves(position)
+        if not moves:
+            return "pass"  # never asked by the arbiter, but never stuck
         self.rng.shuffle(moves)  # the seed option picks among equal moves
         best = moves[0][0]
         for depth in range(1, self.max_depth + 1):
@@ -236,11 +289,11 @@ class Searcher:
         if depth == 0:
             self.cut = True
             return evaluate(position), []
-        moves = position.children()
+        moves = position.children(self.check_time)
         if not moves:
-            if not position.children(1 - position.side):
+            passed = position.passed()
+            if not passed.children(self.check_time):
                 return evaluate(position), []  # the game is over
-            passed = Position(position.pits, 1 - position.side, position.captured)
             score, rest = self.negamax(passed, depth - 1, -beta, -alpha)
             return -score, ["pass"] + rest
         line = []
@@ -407,10 +460,6 @@ class Bot:
             raise ValueError("already thinking")
         started = time.monotonic()  # the arbiter's clock is running
         position = self.position
-        moves = position.legal_moves()
-        if moves in (["pass"], []):
-            self.send("bestmove pass")  # never asked, but never stuck either
-            return
         budget = time_budget(limits, position.side)
         deadline = None if budget is None else started + budget
         max_depth = min(limits.get("depth", 64), self.options["depth"])
