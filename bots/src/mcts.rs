@@ -83,7 +83,9 @@ impl MctsPlayer {
         MctsPlayer {
             rng: rng_for(seed),
             exploration,
-            nodes: Vec::new(),
+            // Reserved, not touched: pages are mapped as the tree grows, and
+            // the search never stops to copy the tree to a bigger vector.
+            nodes: Vec::with_capacity(MAX_NODES),
         }
     }
 

@@ -119,8 +119,11 @@ impl Player for PerfectPlayer {
         }
         let found = {
             let search = &*search;
+            // The soft deadline: an unfinished solve is thrown away (though
+            // what it proved stays in the table), so it gets the time the
+            // move was planned to take, not the most it could take.
             self.solver
-                .best_move(position, &|| search.stopped() || budget.past_hard())
+                .best_move(position, &|| search.stopped() || budget.past_soft())
         };
         let me = position.side_to_move();
         let best = match found {
