@@ -1,11 +1,38 @@
-//! (being written)
+//! `aboure solve`: the exact value of a position and of each of its moves.
 
 use std::process::ExitCode;
+use std::time::Instant;
 
-/// (being written)
+use aboure_engine::Position;
+use aboure_solver::Solver;
+
+/// Solve a position exactly: its value (the final seed margin for the side
+/// to move, counting seeds still on the board) and the value of every move.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The position to solve (RULES.md notation, or `startpos`).
+    #[arg(long, default_value = "startpos")]
+    position: Position,
+    /// Size of the transposition table in megabytes.
+    #[arg(long, default_value_t = 64)]
+    table_mb: usize,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not available yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut solver = Solver::new(args.table_mb);
+    let start = Instant::now();
+    let value = solver.value(&args.position);
+    let moves = solver.move_values(&args.position);
+    let elapsed = start.elapsed();
+    println!("value {value}");
+    for (m, v) in moves {
+        println!("move {m} {v}");
+    }
+    let nodes = solver.nodes();
+    println!(
+        "time {:.3}s nodes {nodes} nps {:.0}",
+        elapsed.as_secs_f64(),
+        nodes as f64 / elapsed.as_secs_f64().max(1e-9)
+    );
+    Ok(ExitCode::SUCCESS)
 }
