@@ -6,15 +6,19 @@
 //! the value of the position it leads to. Every value therefore lies within
 //! plus or minus the seeds on the board, which bounds the search window.
 //!
-//! Repetition. A position that repeats one on the current search path is
-//! scored as an adjudicated end (the difference of the rows), like the
-//! tournament rules score a repeated position. Such a score depends on the
-//! path, not on the position, so nothing computed from one is stored in the
-//! table; and a search that met one is redone without the table (see
-//! `Solver`), which makes it exact under that rule. From the start position
-//! no repetition is reachable at all (the reachable game graph is acyclic,
-//! see `examples/figures.rs`), and the check costs a few comparisons: only
-//! positions since the last capture can repeat.
+//! No position can repeat within a game, from any position, so the game
+//! graph is acyclic and a value stored for a board holds whatever path led
+//! there (no graph-history interaction). The reason: a sowing never empties
+//! a pit it does not capture (a lifted pit gets the first seed back at
+//! once), so a move without capture leaves every occupied pit occupied, and
+//! its last seed lands in a pit that was empty: the number of occupied pits
+//! grows. A capture takes seeds off the board for good. A forced pass
+//! changes neither, but is followed by a sowing (the opponent can sow, or
+//! there would be no pass). So (seeds on the board, minus occupied pits)
+//! strictly decreases over any two plies, and no board comes back.
+//! `tests/acyclic.rs` checks the step of this argument on random positions;
+//! `examples/figures.rs` finds no cycle in the whole graph reachable from
+//! the start.
 
 use aboure_engine::{Move, Position, Side, ROW};
 
@@ -33,13 +37,6 @@ pub(crate) enum Abort {
     Budget,
     /// The caller asked to stop.
     Stopped,
-}
-
-/// A searched value and whether it rests on a repetition of the search path.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Scored {
-    pub(crate) value: i32,
-    pub(crate) path_dependent: bool,
 }
 
 /// Seeds still on the board.
@@ -99,68 +96,42 @@ pub(crate) fn order(
     idx
 }
 
-/// One search: the table, the path from the root and the counters.
+/// One search: the table and the counters.
 pub(crate) struct Search<'a> {
     table: &'a mut Table,
-    use_table: bool,
-    /// Hashes and board seeds of the positions from the root to the node.
-    path: Vec<(u64, i32)>,
     pub(crate) nodes: u64,
     limit: u64,
     stop: Option<&'a dyn Fn() -> bool>,
-    /// True once some position repeated one on the path.
-    pub(crate) repeated: bool,
 }
 
 impl<'a> Search<'a> {
     pub(crate) fn new(
         table: &'a mut Table,
-        use_table: bool,
         limit: u64,
         stop: Option<&'a dyn Fn() -> bool>,
     ) -> Search<'a> {
         Search {
             table,
-            use_table,
-            path: Vec::with_capacity(128),
             nodes: 0,
             limit,
             stop,
-            repeated: false,
         }
     }
 
-    /// Puts `pos` on the path, as the root of the searches that follow.
-    pub(crate) fn push(&mut self, pos: &Position) {
-        self.path.push((pos.hash(), board_seeds(pos)));
-    }
-
-    /// The proven bounds on `pos`, if the table is in use and knows them.
+    /// The proven bounds on `pos`, if the table knows them.
     pub(crate) fn probe(&self, pos: &Position) -> Option<Bounds> {
-        if self.use_table {
-            self.table.probe(pos.hash())
-        } else {
-            None
-        }
+        self.table.probe(pos.hash())
     }
 
-    /// Stores proven bounds on a root whose search did not depend on the path.
+    /// Stores proven bounds on `pos`, found by this search so far.
     pub(crate) fn store(&mut self, pos: &Position, bounds: Bounds) {
-        if self.use_table && !self.repeated {
-            let nodes = self.nodes;
-            self.table.store(pos.hash(), bounds, nodes);
-        }
+        self.table.store(pos.hash(), bounds, self.nodes);
     }
 
     /// The exact value of `pos` if it lies strictly between `alpha` and
     /// `beta`; otherwise an upper bound at most `alpha` or a lower bound at
     /// least `beta` (fail-soft).
-    pub(crate) fn negamax(
-        &mut self,
-        pos: &Position,
-        alpha: i32,
-        beta: i32,
-    ) -> Result<Scored, Abort> {
+    pub(crate) fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32) -> Result<i32, Abort> {
         self.nodes += 1;
         if self.nodes > self.limit {
             return Err(Abort::Budget);
@@ -172,76 +143,38 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let hash = pos.hash();
-        let seeds = board_seeds(pos);
-        // Only positions since the last capture can repeat this one.
-        for &(h, s) in self.path.iter().rev() {
-            if s != seeds {
-                break;
-            }
-            if h == hash {
-                self.repeated = true;
-                return Ok(Scored {
-                    value: end_value(pos),
-                    path_dependent: true,
-                });
-            }
-        }
         let (moves, next, n) = pos.children();
         if n == 0 {
-            return Ok(Scored {
-                value: end_value(pos),
-                path_dependent: false,
-            });
+            return Ok(end_value(pos));
         }
-        let (mut alpha, mut beta) = (alpha, beta);
+        let seeds = board_seeds(pos);
         if seeds <= alpha {
-            return Ok(Scored {
-                value: seeds,
-                path_dependent: false,
-            });
+            return Ok(seeds);
         }
         if -seeds >= beta {
-            return Ok(Scored {
-                value: -seeds,
-                path_dependent: false,
-            });
+            return Ok(-seeds);
         }
+        let (mut alpha, mut beta) = (alpha, beta);
+        let hash = pos.hash();
         let mut tt_best = NONE;
-        if self.use_table {
-            if let Some(b) = self.table.probe(hash) {
-                let known = |value| Scored {
-                    value,
-                    path_dependent: false,
-                };
-                if b.lower >= beta || b.lower == b.upper {
-                    return Ok(known(b.lower));
-                }
-                if b.upper <= alpha {
-                    return Ok(known(b.upper));
-                }
-                alpha = alpha.max(b.lower);
-                beta = beta.min(b.upper);
-                tt_best = b.best;
+        if let Some(b) = self.table.probe(hash) {
+            if b.lower >= beta || b.lower == b.upper {
+                return Ok(b.lower);
             }
+            if b.upper <= alpha {
+                return Ok(b.upper);
+            }
+            alpha = alpha.max(b.lower);
+            beta = beta.min(b.upper);
+            tt_best = b.best;
         }
         let idx = order(pos, &moves, &next, n, tt_best);
         let start_nodes = self.nodes;
-        self.path.push((hash, seeds));
         let mut best = -INFINITY;
         let mut best_i = idx[0];
-        let mut dependent = false;
         for &i in &idx[..n] {
             let g = gain(pos, &next[i]);
-            let r = match self.negamax(&next[i], g - beta, g - alpha.max(best)) {
-                Ok(r) => r,
-                Err(e) => {
-                    self.path.pop();
-                    return Err(e);
-                }
-            };
-            dependent |= r.path_dependent;
-            let v = g - r.value;
+            let v = g - self.negamax(&next[i], g - beta, g - alpha.max(best))?;
             if v > best {
                 best = v;
                 best_i = i;
@@ -250,32 +183,26 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.path.pop();
-        if self.use_table && !dependent {
-            let bounds = if best <= alpha {
-                Bounds {
-                    lower: -seeds,
-                    upper: best,
-                    best: NONE,
-                }
-            } else if best >= beta {
-                Bounds {
-                    lower: best,
-                    upper: seeds,
-                    best: move_code(moves[best_i]),
-                }
-            } else {
-                Bounds {
-                    lower: best,
-                    upper: best,
-                    best: move_code(moves[best_i]),
-                }
-            };
-            self.table.store(hash, bounds, self.nodes - start_nodes + 1);
-        }
-        Ok(Scored {
-            value: best,
-            path_dependent: dependent,
-        })
+        let bounds = if best <= alpha {
+            Bounds {
+                lower: -seeds,
+                upper: best,
+                best: NONE,
+            }
+        } else if best >= beta {
+            Bounds {
+                lower: best,
+                upper: seeds,
+                best: move_code(moves[best_i]),
+            }
+        } else {
+            Bounds {
+                lower: best,
+                upper: best,
+                best: move_code(moves[best_i]),
+            }
+        };
+        self.table.store(hash, bounds, self.nodes - start_nodes + 1);
+        Ok(best)
     }
 }

@@ -68,14 +68,10 @@ impl Solver {
     pub fn move_values(&mut self, pos: &Position) -> Vec<(Move, i32)> {
         match self.run(u64::MAX, None, |s| {
             let (moves, next, n) = pos.children();
-            s.push(pos);
             let mut values = Vec::with_capacity(n);
             for i in 0..n {
                 let g = gain(pos, &next[i]);
-                values.push((
-                    moves[i],
-                    g - s.negamax(&next[i], -INFINITY, INFINITY)?.value,
-                ));
+                values.push((moves[i], g - s.negamax(&next[i], -INFINITY, INFINITY)?));
             }
             values.sort_by_key(|&(_, v)| -v);
             Ok(values)
@@ -146,29 +142,17 @@ impl Solver {
         limit: u64,
         stop: Option<&dyn Fn() -> bool>,
     ) -> Outcome<i32> {
-        self.run(limit, stop, |s| {
-            Ok(s.negamax(pos, -INFINITY, INFINITY)?.value)
-        })
+        self.run(limit, stop, |s| s.negamax(pos, -INFINITY, INFINITY))
     }
 
-    /// Runs `f` on a search over the table; if that search met a repeated
-    /// position, whose score depends on the path, runs it again without the
-    /// table so that no stored bound can hide a repetition.
+    /// Runs `f` on a search over the table and counts its nodes.
     fn run<T>(
         &mut self,
         limit: u64,
         stop: Option<&dyn Fn() -> bool>,
-        f: impl Fn(&mut Search<'_>) -> Outcome<T>,
+        f: impl FnOnce(&mut Search<'_>) -> Outcome<T>,
     ) -> Outcome<T> {
-        let mut s = Search::new(&mut self.table, true, limit, stop);
-        let found = f(&mut s);
-        let (nodes, repeated) = (s.nodes, s.repeated);
-        self.nodes += nodes;
-        if !repeated {
-            return found;
-        }
-        found?;
-        let mut s = Search::new(&mut self.table, false, limit, stop);
+        let mut s = Search::new(&mut self.table, limit, stop);
         let found = f(&mut s);
         self.nodes += s.nodes;
         found
@@ -184,11 +168,10 @@ fn root_best(s: &mut Search<'_>, pos: &Position) -> Outcome<(Move, i32)> {
     let (moves, next, n) = pos.children();
     let tt_best = s.probe(pos).map_or(crate::table::NONE, |b| b.best);
     let idx = order(pos, &moves, &next, n, tt_best);
-    s.push(pos);
     let mut best = (moves[idx[0]], -INFINITY);
     for &i in &idx[..n] {
         let g = gain(pos, &next[i]);
-        let v = g - s.negamax(&next[i], -INFINITY, g - best.1)?.value;
+        let v = g - s.negamax(&next[i], -INFINITY, g - best.1)?;
         if v > best.1 {
             best = (moves[i], v);
         }
