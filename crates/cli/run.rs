@@ -1,11 +1,315 @@
-//! (being written)
+//! `aboure run CONFIG.toml`: plays a tournament with a progress bar, live
+//! standings and failures, then prints the standings table. All the work is
+//! in `aboure-arbiter`; this file parses arguments, wires progress and
+//! Ctrl-C, and prints.
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
-/// (being written)
+use aboure_arbiter::{sprt, standings, Config, Event, Format, RunOptions, Shard, Summary};
+use aboure_records::GameRecord;
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Run a tournament from a TOML file.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The tournament file (see configs/README.md).
+    config: PathBuf,
+    /// Output folder (default: out/<config file stem>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue an interrupted run in the output folder.
+    #[arg(long)]
+    resume: bool,
+    /// Games played at once (default: from the file, else half the cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Play only slice K of N (e.g. 3/8) of the schedule.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Log every protocol line of every bot to out/logs/NAME.protocol.log.
+    #[arg(long)]
+    log_protocol: bool,
+    /// More log output (-v info, -vv debug, -vvv trace).
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Less output: no progress bar, errors only.
+    #[arg(short, long)]
+    quiet: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not available yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let config = aboure_arbiter::load(&args.config)?;
+    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let out_dir = match &args.out {
+        Some(dir) => dir.clone(),
+        None => {
+            let stem = args.config.file_stem().unwrap_or_default();
+            PathBuf::from("out").join(stem)
+        }
+    };
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
+    };
+    init_logging(&args, bar.clone());
+
+    let stop_rule = match config.format {
+        Format::Sprt => {
+            let test = sprt::test(&config.sprt).map_err(anyhow::Error::msg)?;
+            let [a, b] = [&config.bots[0].name, &config.bots[1].name];
+            Some(sprt::stop_rule(test, a.clone(), b.clone()))
+        }
+        _ => None,
+    };
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let progress = Progress {
+        bar: bar.clone(),
+        names: names.clone(),
+        games: Mutex::new(Vec::new()),
+        quiet: args.quiet,
+    };
+    let progress = Arc::new(progress);
+    let observer = {
+        let progress = progress.clone();
+        Arc::new(move |event: &Event| progress.on(event))
+    };
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let (interrupt_tx, interrupt) = tokio::sync::watch::channel(false);
+    let options = RunOptions {
+        out_dir: out_dir.clone(),
+        resume: args.resume,
+        concurrency: args.concurrency,
+        shard,
+        log_protocol: args.log_protocol,
+        aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
+        interrupt,
+        observer,
+        stop_rule,
+    };
+    let summary = runtime.block_on(async {
+        let bar = bar.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                bar.println("interrupted: stopping the bots (Ctrl-C again to quit at once)");
+                let _ = interrupt_tx.send(true);
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            }
+        });
+        aboure_arbiter::run(&config, options).await
+    });
+    bar.finish_and_clear();
+    let summary = summary?;
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+
+    print_table(&config, &summary);
+    if summary.interrupted {
+        eprintln!(
+            "interrupted after {} of {} games; they are saved in {}",
+            summary.games.len(),
+            summary.scheduled,
+            summary.games_path.display()
+        );
+        let mut resume = format!(
+            "aboure run {} --out {} --resume",
+            args.config.display(),
+            out_dir.display()
+        );
+        if let Some(s) = &args.shard {
+            resume += &format!(" --shard {s}");
+        }
+        eprintln!("to continue: {resume}");
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Live progress: the bar, standings in its message, forfeits printed above.
+struct Progress {
+    bar: ProgressBar,
+    names: Vec<String>,
+    games: Mutex<Vec<GameRecord>>,
+    quiet: bool,
+}
+
+impl Progress {
+    fn on(&self, event: &Event) {
+        match event {
+            Event::Started { total, previous } => {
+                self.bar.set_length(*total as u64);
+                self.bar.set_position(previous.len() as u64);
+                self.bar.reset_eta();
+                self.bar.set_style(
+                    ProgressStyle::with_template(
+                        "{bar:30} {pos}/{len} games, eta {eta} | {wide_msg}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                if let Ok(mut games) = self.games.lock() {
+                    games.extend(previous.iter().cloned());
+                }
+                if !previous.is_empty() && !self.quiet {
+                    self.bar.println(format!(
+                        "resuming: {} of {total} games already played",
+                        previous.len()
+                    ));
+                }
+                self.update();
+            }
+            Event::GameStarted { .. } => {}
+            Event::GameFinished(game) => {
+                if let Some(loser) = game.forfeited_by() {
+                    self.bar.println(format!(
+                        "game {} ({} - {}): {loser} loses by {}: {}",
+                        game.id,
+                        game.south,
+                        game.north,
+                        game.termination,
+                        game.detail.as_deref().unwrap_or("")
+                    ));
+                }
+                if let Ok(mut games) = self.games.lock() {
+                    games.push((**game).clone());
+                }
+                self.bar.inc(1);
+                self.update();
+            }
+            Event::Stopped(reason) => self.bar.println(format!("stopping: {reason}")),
+            Event::Interrupted => {}
+        }
+    }
+
+    fn update(&self) {
+        let Ok(games) = self.games.lock() else { return };
+        let table = standings(self.names.iter().map(String::as_str), &games);
+        let mut msg: Vec<String> = table
+            .iter()
+            .map(|s| format!("{} {}", s.name, s.points))
+            .collect();
+        let failures: u32 = table.iter().map(|s| s.failure_count()).sum();
+        if failures > 0 {
+            msg.push(format!("failures {failures}"));
+        }
+        self.bar.set_message(msg.join("  "));
+    }
+}
+
+/// The end-of-run table: points, W/D/L and failures per bot (and the SPRT
+/// verdict). One function, so a richer report can replace it.
+fn print_table(config: &Config, summary: &Summary) {
+    let names = config.bots.iter().map(|b| b.name.as_str());
+    let table = standings(names, &summary.games);
+    let width = table.iter().map(|s| s.name.len()).max().unwrap_or(4).max(4);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{:>3}  {:<width$}  {:>7}  {:>5}  {:>5}  {:>5}  {:>5}  failures",
+        "#", "bot", "points", "games", "wins", "draws", "losses"
+    );
+    for (i, s) in table.iter().enumerate() {
+        let failures: Vec<String> = s.failures.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let _ = writeln!(
+            out,
+            "{:>3}  {:<width$}  {:>7.1}  {:>5}  {:>5}  {:>5}  {:>5}  {}",
+            i + 1,
+            s.name,
+            s.points,
+            s.games,
+            s.wins,
+            s.draws,
+            s.losses,
+            if failures.is_empty() {
+                "-".to_owned()
+            } else {
+                failures.join(", ")
+            }
+        );
+    }
+    for s in table.iter().filter(|s| s.fails_often()) {
+        let _ = writeln!(
+            out,
+            "WARNING: {} forfeited {} of its {} games; see its logs in {}",
+            s.name,
+            s.failure_count(),
+            s.games,
+            summary
+                .games_path
+                .parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join("logs")
+                .display()
+        );
+    }
+    if config.format == Format::Sprt {
+        if let Ok(test) = sprt::test(&config.sprt) {
+            let (a, b) = (&config.bots[0].name, &config.bots[1].name);
+            let (status, counts) = sprt::status(&test, a, &summary.games);
+            let _ = writeln!(out, "pairs (LL, LD, WL+DD, WD, WW): {:?}", counts.counts());
+            let _ = writeln!(out, "{}", sprt::describe(&test, a, b, &status));
+        }
+    }
+    if let Some(reason) = &summary.stopped {
+        let _ = writeln!(out, "stopped early: {reason}");
+    }
+    let _ = writeln!(
+        out,
+        "{} games in {} ({} played now)",
+        summary.games.len(),
+        summary.games_path.display(),
+        summary.played
+    );
+}
+
+fn init_logging(args: &Args, bar: ProgressBar) {
+    use tracing_subscriber::EnvFilter;
+    let level = match (args.quiet, args.verbose) {
+        (true, _) => "error",
+        (false, 0) => "warn",
+        (false, 1) => "info",
+        (false, 2) => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(move || BarWriter {
+            bar: bar.clone(),
+            buf: Vec::new(),
+        })
+        .try_init();
+}
+
+/// Writes log lines to stderr without tearing the progress bar.
+struct BarWriter {
+    bar: ProgressBar,
+    buf: Vec<u8>,
+}
+
+impl Write for BarWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for BarWriter {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        self.bar.suspend(|| {
+            let _ = std::io::stderr().write_all(&buf);
+        });
+    }
 }

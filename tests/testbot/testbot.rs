@@ -1,3 +1,189 @@
-//! A bot that misbehaves on purpose, for the end-to-end tests (being written).
+//! A bot that misbehaves on purpose, for the end-to-end tests of `aboure
+//! run` and for `aboure bench arbiter`. It speaks the protocol honestly
+//! (random legal moves) except in the way its mode asks:
+//!
+//! ```text
+//! aboure-testbot [MODE] [--at N] [--ms MS] [--seed S]
+//!   random        honest random mover (the default)
+//!   instant       first legal move at once, reporting its own measured time
+//!   echo          echoes every input line (a bare pipe round trip)
+//!   hang          never answers its N-th go (default N = 1)
+//!   crash         exits with status 3 at its N-th go
+//!   illegal       answers an illegal move at its N-th go
+//!   garbage       prints junk lines before every answer (but moves legally)
+//!   badmove       answers `bestmove banana` at its N-th go
+//!   slow          sleeps MS milliseconds before answering its N-th go
+//!   nohandshake   never sends aboureok
+//!   twice         answers its N-th go twice
+//!   longline      prints a line of 1 MB without a newline at its N-th go
+//!   orphan        starts a child `sleep 1000` at start-up, then hangs at go N
+//! ```
+//! N counts `go` messages over the life of the process.
 
-fn main() {}
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use aboure_engine::{Move, Position};
+
+struct Args {
+    mode: String,
+    at: u64,
+    ms: u64,
+    seed: u64,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        mode: "random".to_owned(),
+        at: 1,
+        ms: 0,
+        seed: 1,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let num = |it: &mut dyn Iterator<Item = String>| {
+            it.next().and_then(|v| v.parse().ok()).unwrap_or(0)
+        };
+        match arg.as_str() {
+            "--at" => a.at = num(&mut it),
+            "--ms" => a.ms = num(&mut it),
+            "--seed" => a.seed = num(&mut it),
+            mode => a.mode = mode.to_owned(),
+        }
+    }
+    a
+}
+
+/// A tiny xorshift: no dependency, reproducible.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn position(line: &str) -> Option<Position> {
+    let rest = line.strip_prefix("position")?.trim();
+    let (start, moves) = match rest.split_once("moves") {
+        Some((s, m)) => (s.trim(), m.trim()),
+        None => (rest, ""),
+    };
+    let mut pos = match start.strip_prefix("set") {
+        Some(p) => p.trim().parse().ok()?,
+        None => Position::startpos(),
+    };
+    for m in moves.split_whitespace() {
+        pos.play(m.parse::<Move>().ok()?).ok()?;
+    }
+    Some(pos)
+}
+
+fn main() {
+    let args = args();
+    let mut rng = Rng(args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    let mut pos = Position::startpos();
+    let mut gos = 0u64;
+    let mut orphan = None;
+    if args.mode == "orphan" {
+        orphan = std::process::Command::new("sleep").arg("1000").spawn().ok();
+    }
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let received = Instant::now();
+        let line = line.trim();
+        if args.mode == "echo" {
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+            continue;
+        }
+        let word = line.split_whitespace().next().unwrap_or("");
+        match word {
+            "aboure" => {
+                if args.mode == "nohandshake" {
+                    continue;
+                }
+                let _ = writeln!(out, "id name testbot {}", args.mode);
+                let _ = writeln!(out, "id author aboure tests");
+                let _ = writeln!(out, "aboureok");
+            }
+            "isready" => {
+                if args.mode != "nohandshake" {
+                    let _ = writeln!(out, "readyok");
+                }
+            }
+            "position" => match position(line) {
+                Some(p) => pos = p,
+                None => eprintln!("testbot: cannot read {line:?}"),
+            },
+            "go" => {
+                gos += 1;
+                let here = gos == args.at;
+                let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                if legal.is_empty() {
+                    eprintln!("testbot: asked to move in a finished game");
+                    continue;
+                }
+                let mut mv = if args.mode == "instant" {
+                    legal[0]
+                } else {
+                    legal[rng.below(legal.len())]
+                };
+                match args.mode.as_str() {
+                    "hang" | "orphan" if here => loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    },
+                    "crash" if here => {
+                        let _ = out.flush();
+                        std::process::exit(3);
+                    }
+                    "illegal" if here => {
+                        // A pit of the opponent's row is never legal.
+                        let theirs = if pos.side_to_move() == aboure_engine::Side::South {
+                            7
+                        } else {
+                            1
+                        };
+                        mv = Move::sow(theirs).unwrap_or(mv);
+                    }
+                    "badmove" if here => {
+                        let _ = writeln!(out, "bestmove banana");
+                        let _ = out.flush();
+                        continue;
+                    }
+                    "garbage" => {
+                        let _ = writeln!(out, "\u{1}\u{7f} ¿qué? bestmovex 3 ready okay");
+                        let _ = writeln!(out, "info depth many");
+                        let _ = writeln!(out, "   ");
+                    }
+                    "slow" if here => std::thread::sleep(Duration::from_millis(args.ms)),
+                    "longline" if here => {
+                        let junk = vec![b'x'; 1 << 20];
+                        let _ = out.write_all(&junk);
+                        let _ = out.flush();
+                        continue;
+                    }
+                    _ => {}
+                }
+                if args.mode == "instant" {
+                    let us = received.elapsed().as_micros();
+                    let _ = writeln!(out, "info depth 1 nodes 1 string self_us {us}");
+                }
+                let _ = writeln!(out, "bestmove {mv}");
+                if args.mode == "twice" && here {
+                    let _ = writeln!(out, "bestmove {mv}");
+                }
+            }
+            "quit" => break,
+            _ => {}
+        }
+        let _ = out.flush();
+    }
+    if let Some(mut child) = orphan {
+        let _ = child.kill();
+    }
+}

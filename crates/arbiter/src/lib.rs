@@ -1,1 +1,42 @@
-//! (being written)
+//! The arbiter: runs Djenon-aboure tournaments between bot subprocesses.
+//!
+//! A tournament file ([`config`]) names bots (any command, or a built-in
+//! reference bot) and how they meet; [`schedule`] turns it into a
+//! deterministic list of games, each opening played twice with colours
+//! swapped; [`run`] plays them with bots as subprocesses speaking the
+//! line protocol, measures each move on a monotonic clock, turns every
+//! failure (time, illegal move, crash, garbage, a hung start-up) into a
+//! recorded loss, and appends every finished game durably to `games.jsonl`
+//! so an interrupted run can be resumed.
+//!
+//! Pure logic (config validation, schedule, openings, clocks, adjudication,
+//! standings) is separate from the I/O (processes, games, the tournament)
+//! and tested without processes.
+#![deny(missing_docs)]
+
+pub mod adjudication;
+pub mod bench;
+pub mod clock;
+pub mod config;
+mod error;
+pub mod event;
+pub mod game;
+pub mod lines;
+pub mod opening;
+pub mod output;
+pub mod process;
+pub mod schedule;
+pub mod sprt;
+pub mod standings;
+pub mod tournament;
+
+pub use adjudication::Adjudication;
+pub use clock::{Clock, Limit, TimeControl};
+pub use config::{
+    load, parse, BotCommand, BotConfig, Config, Format, Restart, SprtConfig, SprtModel,
+};
+pub use error::{ConfigError, RunError};
+pub use event::Event;
+pub use schedule::{schedule, GameSpec, Shard};
+pub use standings::{standings, Standing};
+pub use tournament::{default_concurrency, run, Observer, RunOptions, StopRule, Summary};

@@ -1,0 +1,1 @@
+//! Benchmarks (being written).

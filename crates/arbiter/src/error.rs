@@ -1,0 +1,87 @@
+//! The arbiter's errors. Failures of bots are not errors (they are results,
+//! recorded as losses); these are the reasons a tournament cannot run.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A problem in the tournament file, located by line and key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line (0 when the problem is not at one place).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The key, e.g. `bot[1].command` (empty if unknown).
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.column)?;
+        }
+        if !self.key.is_empty() {
+            write!(f, ": {}", self.key)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Why a run could not start or continue.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The tournament file is wrong.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The output folder already holds results and `--resume` was not given.
+    #[error("{path} already holds {games} finished games: pass --resume to continue that run, or choose another --out")]
+    ResultsExist {
+        /// The results file.
+        path: PathBuf,
+        /// Games in it.
+        games: usize,
+    },
+    /// `--resume` with a tournament file that changes what the games are.
+    #[error("cannot resume {dir}: the tournament file changed what the games would be (fingerprint {found} in run.json, {expected} now); changed: {what}. Use the original file, or another --out")]
+    ConfigChanged {
+        /// The output folder.
+        dir: PathBuf,
+        /// The fingerprint on disk.
+        found: String,
+        /// The fingerprint of the current file.
+        expected: String,
+        /// Which parts differ, as far as can be told.
+        what: String,
+    },
+    /// A results line in the middle of the file is damaged.
+    #[error("cannot resume: {0} (fix or remove that line)")]
+    DamagedResults(String),
+    /// A bad `--shard`.
+    #[error("bad --shard {0:?}: expected K/N with 1 <= K <= N, e.g. 2/8")]
+    Shard(String),
+    /// Another invalid run option.
+    #[error("{0}")]
+    Options(String),
+    /// Reading or writing the output folder failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done, and to which file.
+        context: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+impl RunError {
+    pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> RunError {
+        let context = context.into();
+        move |source| RunError::Io { context, source }
+    }
+}

@@ -1,0 +1,31 @@
+//! What a run reports while it goes, for progress displays. The library
+//! sends events to an observer; it never prints.
+
+use aboure_records::GameRecord;
+
+/// Something that happened during a run.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// The run starts.
+    Started {
+        /// Games in this run (this shard), finished ones included.
+        total: usize,
+        /// Games already finished in a previous run (resumed).
+        previous: Vec<GameRecord>,
+    },
+    /// A game starts.
+    GameStarted {
+        /// Its id.
+        id: String,
+        /// Bot playing South.
+        south: String,
+        /// Bot playing North.
+        north: String,
+    },
+    /// A game finished and is safely on disk.
+    GameFinished(Box<GameRecord>),
+    /// The stop rule ended the run early (e.g. an SPRT decided).
+    Stopped(String),
+    /// The run was interrupted; games in progress are abandoned.
+    Interrupted,
+}

@@ -1,0 +1,296 @@
+//! Playing one game between two running bots: the opening, forced passes,
+//! each bot's moves under its clock, adjudication, and every failure turned
+//! into a recorded loss. The arbiter's own work (building positions,
+//! recording) happens outside the timed window of each move.
+
+use std::time::{Instant, SystemTime};
+
+use aboure_engine::{Move, Position, Side};
+use aboure_protocol::{ArbiterMessage, Clocks, GameSoFar, Go, Start};
+use aboure_records::{
+    GameRecord, GameResult, Mover, OpeningRecord, PlyRecord, SideName, Termination,
+};
+
+use crate::adjudication::{Adjudication, Adjudicator};
+use crate::clock::{ms, Clock, Limit, TimeControl};
+use crate::opening::Opening;
+use crate::process::{BotFailure, BotProcess};
+use crate::schedule::GameSpec;
+
+/// What a game needs besides its bots.
+#[derive(Clone, Debug)]
+pub struct GameSetup<'a> {
+    /// The scheduled game.
+    pub spec: &'a GameSpec,
+    /// Bot names, by index.
+    pub names: [&'a str; 2],
+    /// South's and North's time controls.
+    pub time_controls: [TimeControl; 2],
+    /// The opening.
+    pub opening: &'a Opening,
+    /// The opening's index.
+    pub opening_index: u32,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+/// A game being recorded.
+pub struct GameLog<'a> {
+    setup: GameSetup<'a>,
+    started: SystemTime,
+    t0: Instant,
+    moves: Vec<Move>,
+    plies: Vec<PlyRecord>,
+}
+
+impl<'a> GameLog<'a> {
+    /// Starts the record of a game now.
+    pub fn new(setup: GameSetup<'a>) -> GameLog<'a> {
+        GameLog {
+            setup,
+            started: SystemTime::now(),
+            t0: Instant::now(),
+            moves: Vec::new(),
+            plies: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, mv: Move, ply: PlyRecord) {
+        self.moves.push(mv);
+        self.plies.push(ply);
+    }
+
+    /// The finished record.
+    pub fn finish(
+        self,
+        position: &Position,
+        termination: Termination,
+        failure: Option<(Side, BotFailure)>,
+    ) -> GameRecord {
+        let s = &self.setup;
+        let score = position.score();
+        let (result, loser, detail) = match &failure {
+            Some((side, f)) => {
+                let loser = SideName::from(*side);
+                (
+                    GameResult::forfeit_by(loser),
+                    Some(loser),
+                    Some(f.detail.clone()),
+                )
+            }
+            None => (GameResult::from_score(score), None, None),
+        };
+        let termination = failure.as_ref().map_or(termination, |(_, f)| f.kind);
+        GameRecord {
+            id: s.spec.id.clone(),
+            pairing: [
+                s.names_by_index(s.spec.bots[0]),
+                s.names_by_index(s.spec.bots[1]),
+            ],
+            pair: s.spec.pair,
+            game: s.spec.game,
+            opening: OpeningRecord {
+                index: s.opening_index,
+                moves: s.opening.moves.iter().map(ToString::to_string).collect(),
+                position: s.opening.position.map(|p| p.to_string()),
+            },
+            south: s.names[0].to_owned(),
+            north: s.names[1].to_owned(),
+            start: s.opening.start_text(),
+            moves: self.moves.iter().map(ToString::to_string).collect(),
+            plies: self.plies,
+            score: Some(score),
+            result,
+            termination,
+            loser,
+            detail,
+            time_control: [
+                s.time_controls[0].to_string(),
+                s.time_controls[1].to_string(),
+            ],
+            started: humantime::format_rfc3339_millis(self.started).to_string(),
+            duration_ms: ms(self.t0.elapsed()),
+        }
+    }
+}
+
+impl GameSetup<'_> {
+    fn names_by_index(&self, bot: usize) -> String {
+        if bot == self.spec.south {
+            self.names[0].to_owned()
+        } else {
+            self.names[1].to_owned()
+        }
+    }
+}
+
+/// A game that could not start: `side`'s bot failed to start.
+pub fn forfeit_at_start(setup: GameSetup<'_>, side: Side, failure: BotFailure) -> GameRecord {
+    let position = setup.opening.start();
+    GameLog::new(setup).finish(&position, failure.kind, Some((side, failure)))
+}
+
+/// Plays a game between `bots` (South, North), both already started and
+/// told `newgame`. Returns the record and the side whose bot failed, if one
+/// did (that bot must be killed, not reused).
+pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameRecord, Option<Side>) {
+    let mut log = GameLog::new(setup.clone());
+    let start = setup.opening.start();
+    let wire_start = match setup.opening.position {
+        Some(p) => Start::Set(p),
+        None => Start::StartPos,
+    };
+    let mut pos = start;
+    let mut adjudicator = Adjudicator::new(setup.adjudication, &pos);
+    let mut clocks = setup.time_controls.map(Clock::new);
+
+    for &m in &setup.opening.moves {
+        pos.play_unchecked(m);
+        log.push(m, ply(Mover::Opening));
+        if let Some(end) = ended(&pos, &mut adjudicator) {
+            return (log.finish(&pos, end, None), None);
+        }
+    }
+    loop {
+        if pos.is_game_over() {
+            return (log.finish(&pos, Termination::Natural, None), None);
+        }
+        let legal = pos.legal_moves();
+        if legal[..] == [Move::Pass] {
+            pos.play_unchecked(Move::Pass);
+            log.push(Move::Pass, ply(Mover::Forced));
+        } else {
+            let side = pos.side_to_move();
+            let me = side.index();
+            let bot = &mut *bots[me];
+            let go = go_message(&clocks, side);
+            let position = ArbiterMessage::Position(GameSoFar {
+                start: wire_start,
+                moves: log.moves.clone(),
+            });
+            let answer = match bot.check_unasked().await {
+                Ok(()) => bot.think(&position, &go, clocks[me].deadline()).await,
+                Err(f) => Err(f),
+            };
+            let answer = answer.and_then(|a| match clocks[me].charge(a.elapsed) {
+                Ok(()) => Ok(a),
+                Err(overrun) => Err(BotFailure {
+                    kind: Termination::TimeForfeit,
+                    detail: overrun.to_string(),
+                }),
+            });
+            let answer = answer.and_then(|a| {
+                if pos.is_legal(a.mv) {
+                    Ok(a)
+                } else {
+                    Err(BotFailure {
+                        kind: Termination::IllegalMove,
+                        detail: format!("bestmove {} is not legal in {pos}", a.mv),
+                    })
+                }
+            });
+            match answer {
+                Ok(a) => {
+                    pos.play_unchecked(a.mv);
+                    log.push(
+                        a.mv,
+                        PlyRecord {
+                            by: Mover::Bot,
+                            time_ms: Some(ms(a.elapsed)),
+                            clock_ms: clocks[me].remaining().map(ms),
+                            info: (!a.info.is_empty()).then_some(a.info),
+                        },
+                    );
+                }
+                Err(failure) => {
+                    tracing::info!(game = %setup.spec.id, bot = %bot.name(), kind = %failure.kind, detail = %failure.detail, "bot forfeits");
+                    return (
+                        log.finish(&pos, failure.kind, Some((side, failure))),
+                        Some(side),
+                    );
+                }
+            }
+        }
+        if let Some(end) = ended(&pos, &mut adjudicator) {
+            return (log.finish(&pos, end, None), None);
+        }
+    }
+}
+
+fn ply(by: Mover) -> PlyRecord {
+    PlyRecord {
+        by,
+        time_ms: None,
+        clock_ms: None,
+        info: None,
+    }
+}
+
+fn ended(pos: &Position, adjudicator: &mut Adjudicator) -> Option<Termination> {
+    if pos.is_game_over() {
+        Some(Termination::Natural)
+    } else {
+        adjudicator.after_ply(pos)
+    }
+}
+
+/// The `go` for `mover` given both clocks.
+pub fn go_message(clocks: &[Clock; 2], mover: Side) -> ArbiterMessage {
+    let me = &clocks[mover.index()];
+    let mut go = Go::default();
+    match me.control().limit {
+        Limit::Fischer { .. } => {
+            let mut wire = Clocks::default();
+            for side in [Side::South, Side::North] {
+                let c = &clocks[side.index()];
+                // A side without a Fischer clock is shown with the mover's.
+                let (time, inc) = match c.remaining() {
+                    Some(t) => (t, c.increment()),
+                    None => (me.remaining().unwrap_or_default(), me.increment()),
+                };
+                wire.time[side.index()] = time;
+                wire.increment[side.index()] = inc;
+            }
+            go.clocks = Some(wire);
+        }
+        Limit::Movetime(t) => go.movetime = Some(t),
+        Limit::Depth { depth, .. } => go.depth = Some(depth),
+        Limit::Nodes { nodes, .. } => go.nodes = Some(nodes),
+    }
+    ArbiterMessage::Go(go)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn go_carries_both_fischer_clocks() {
+        let tc = |base| TimeControl {
+            limit: Limit::Fischer {
+                base: Duration::from_millis(base),
+                increment: Duration::from_millis(10),
+            },
+            margin: Duration::ZERO,
+        };
+        let clocks = [Clock::new(tc(1000)), Clock::new(tc(2000))];
+        assert_eq!(
+            go_message(&clocks, Side::North).to_string(),
+            "go stime 1000 ntime 2000 sinc 10 ninc 10"
+        );
+    }
+
+    #[test]
+    fn go_for_movetime() {
+        let tc = TimeControl {
+            limit: Limit::Movetime(Duration::from_millis(100)),
+            margin: Duration::ZERO,
+        };
+        let clocks = [Clock::new(tc), Clock::new(tc)];
+        assert_eq!(
+            go_message(&clocks, Side::South).to_string(),
+            "go movetime 100"
+        );
+    }
+}

@@ -1,0 +1,204 @@
+//! The output folder: `games.jsonl` (results, appended durably), `run.json`
+//! (what the run is, with a fingerprint of everything that defines the
+//! games) and `logs/` (per-bot stderr and protocol logs). Resuming checks the
+//! fingerprint so results of different tournaments are never mixed.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use aboure_records::{read_games, GameRecord, GamesWriter, ProblemKind};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::config::{BotCommand, Config, Format};
+use crate::error::RunError;
+use crate::opening::OpeningSource;
+use crate::schedule::Shard;
+
+/// The canonical description of what the games are: bots, commands,
+/// options, time controls, openings, seed, format, pairs, adjudication. Not
+/// concurrency, output options or the SPRT bounds (which decide when to
+/// stop, not what each game is).
+pub fn schedule_identity(config: &Config) -> Value {
+    let bots: Vec<Value> = config
+        .bots
+        .iter()
+        .map(|b| {
+            let run = match &b.run {
+                BotCommand::Builtin(n) => json!({ "builtin": n }),
+                BotCommand::Command(c) => json!({ "command": c }),
+            };
+            json!({
+                "name": b.name,
+                "run": run,
+                "options": b.options,
+                "time_control": b.time_control.to_string(),
+            })
+        })
+        .collect();
+    let format = match config.format {
+        Format::RoundRobin => json!("round-robin"),
+        Format::Gauntlet(g) => json!({ "gauntlet": config.bots[g].name }),
+        Format::Sprt => json!("sprt"),
+    };
+    let openings = match &config.openings {
+        OpeningSource::Random { plies } => json!({ "random_plies": plies }),
+        OpeningSource::File(list) => json!(list
+            .iter()
+            .map(|o| format!(
+                "{} moves {}",
+                o.start_text(),
+                o.moves
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ))
+            .collect::<Vec<_>>()),
+    };
+    json!({
+        "format": format,
+        "pairs": config.pairs,
+        "seed": config.seed,
+        "openings": openings,
+        "adjudication": {
+            "max_plies": config.adjudication.max_plies,
+            "repetitions": config.adjudication.repetitions,
+        },
+        "bots": bots,
+    })
+}
+
+/// SHA-256 of the canonical identity, in hex.
+pub fn fingerprint(identity: &Value) -> String {
+    let digest = Sha256::digest(identity.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// An output folder ready for a run.
+pub struct Output {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Per-bot logs.
+    pub logs: PathBuf,
+    /// The results file, open for appending.
+    pub writer: GamesWriter,
+    /// Games finished by earlier runs.
+    pub previous: Vec<GameRecord>,
+    /// Things worth telling the user (a truncated line cut away, ...).
+    pub notes: Vec<String>,
+}
+
+impl Output {
+    /// Ids of the games already finished.
+    pub fn done(&self) -> HashSet<String> {
+        self.previous.iter().map(|g| g.id.clone()).collect()
+    }
+}
+
+/// Prepares `dir` for a run of `config`: a fresh folder, or with `resume` an
+/// earlier run of the same tournament to continue.
+pub fn prepare(
+    dir: &Path,
+    config: &Config,
+    resume: bool,
+    shard: Option<Shard>,
+) -> Result<Output, RunError> {
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs)
+        .map_err(RunError::io(format!("cannot create {}", logs.display())))?;
+    let games_path = dir.join("games.jsonl");
+    let run_path = dir.join("run.json");
+    let identity = schedule_identity(config);
+    let print = fingerprint(&identity);
+    let mut notes = Vec::new();
+    let mut previous = Vec::new();
+    let has_games = std::fs::metadata(&games_path).is_ok_and(|m| m.len() > 0);
+    if has_games {
+        let results = read_games(&games_path).map_err(|e| RunError::Io {
+            context: format!("cannot read {}", games_path.display()),
+            source: e.source,
+        })?;
+        if !resume {
+            return Err(RunError::ResultsExist {
+                path: games_path,
+                games: results.games.len(),
+            });
+        }
+        let old: Value = std::fs::read(&run_path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .ok_or_else(|| {
+                RunError::DamagedResults(format!(
+                    "{} is missing or unreadable, so it cannot be checked that {} holds games of this tournament",
+                    run_path.display(),
+                    games_path.display()
+                ))
+            })?;
+        let found = old["fingerprint"].as_str().unwrap_or("").to_owned();
+        if found != print {
+            return Err(RunError::ConfigChanged {
+                dir: dir.to_owned(),
+                found,
+                expected: print,
+                what: differences(&old["identity"], &identity),
+            });
+        }
+        for p in &results.problems {
+            match p.kind {
+                ProblemKind::TruncatedLastLine => {
+                    notes.push(format!("{p}: cut away; that game will be played again"));
+                    let file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&games_path)
+                        .and_then(|f| f.set_len(results.complete_len).map(|()| f))
+                        .and_then(|f| f.sync_all());
+                    file.map_err(RunError::io(format!(
+                        "cannot truncate {}",
+                        games_path.display()
+                    )))?;
+                }
+                ProblemKind::Malformed => return Err(RunError::DamagedResults(p.to_string())),
+            }
+        }
+        previous = results.games;
+    } else {
+        let run = json!({
+            "aboure_version": env!("CARGO_PKG_VERSION"),
+            "config_file": config.path.display().to_string(),
+            "shard": shard.map(|s| s.to_string()),
+            "created": humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            "fingerprint": print,
+            "identity": identity,
+        });
+        let text = serde_json::to_string_pretty(&run).unwrap_or_default();
+        std::fs::write(&run_path, text + "\n")
+            .map_err(RunError::io(format!("cannot write {}", run_path.display())))?;
+    }
+    let writer = GamesWriter::append(&games_path).map_err(RunError::io(format!(
+        "cannot open {}",
+        games_path.display()
+    )))?;
+    Ok(Output {
+        dir: dir.to_owned(),
+        logs,
+        writer,
+        previous,
+        notes,
+    })
+}
+
+fn differences(old: &Value, new: &Value) -> String {
+    let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
+        return "unknown (run.json has no identity)".to_owned();
+    };
+    let mut keys: Vec<&str> = new
+        .iter()
+        .filter(|(k, v)| old.get(*k) != Some(*v))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if keys.is_empty() {
+        keys.push("unknown");
+    }
+    keys.join(", ")
+}

@@ -1,0 +1,380 @@
+//! Running a tournament: `concurrency` workers take games from the schedule,
+//! each game owning its two bot processes for its duration; every finished
+//! game is written and synced to `games.jsonl` before its worker starts the
+//! next one. An interrupt stops new games, abandons those in progress (they
+//! are replayed by `--resume`) and shuts the bots down.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use aboure_engine::Side;
+use aboure_records::{GameRecord, GamesWriter};
+use tokio::sync::watch;
+
+use crate::config::{BotCommand, Config, Restart};
+use crate::error::RunError;
+use crate::event::Event;
+use crate::game::{forfeit_at_start, play, GameSetup};
+use crate::output::prepare;
+use crate::process::{BotFailure, BotLogs, BotProcess, Launch};
+use crate::schedule::{schedule, GameSpec, Shard};
+
+/// Time a bot gets to exit after `quit` before it is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Decides after each game whether to stop early (an SPRT crossing a bound);
+/// given every game finished so far, returns the reason to stop.
+pub type StopRule = Box<dyn FnMut(&[GameRecord]) -> Option<String> + Send>;
+
+/// Receives [`Event`]s.
+pub type Observer = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// How to run (everything that is not the tournament itself).
+pub struct RunOptions {
+    /// The output folder.
+    pub out_dir: PathBuf,
+    /// Continue an earlier run in `out_dir`.
+    pub resume: bool,
+    /// Games at once (overrides the config).
+    pub concurrency: Option<usize>,
+    /// Play only this slice of the schedule.
+    pub shard: Option<Shard>,
+    /// Log every protocol line.
+    pub log_protocol: bool,
+    /// The `aboure` binary, for built-in bots (`aboure bot NAME`).
+    pub aboure_exe: PathBuf,
+    /// Set to true to interrupt the run.
+    pub interrupt: watch::Receiver<bool>,
+    /// Progress events go here.
+    pub observer: Observer,
+    /// Early stopping.
+    pub stop_rule: Option<StopRule>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Every finished game of this run's schedule (earlier runs included).
+    pub games: Vec<GameRecord>,
+    /// Games in the schedule (this shard).
+    pub scheduled: usize,
+    /// Games finished by this invocation.
+    pub played: usize,
+    /// True if interrupted before the schedule was done.
+    pub interrupted: bool,
+    /// Why the stop rule ended the run, if it did.
+    pub stopped: Option<String>,
+    /// Notes from preparing the output folder.
+    pub notes: Vec<String>,
+    /// The results file.
+    pub games_path: PathBuf,
+}
+
+/// Concurrency when neither the command line nor the file says: half the
+/// cores rounded up (two bots per game).
+pub fn default_concurrency() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.div_ceil(2)
+}
+
+struct Shared {
+    queue: Mutex<VecDeque<GameSpec>>,
+    state: Mutex<State>,
+    writer: Arc<Mutex<GamesWriter>>,
+    stop: watch::Sender<bool>,
+}
+
+struct State {
+    games: Vec<GameRecord>,
+    played: usize,
+    stop_rule: Option<StopRule>,
+    stopped: Option<String>,
+}
+
+/// Runs the tournament `config` with `options`.
+pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
+    if options.shard.is_some() && config.format == crate::config::Format::Sprt {
+        return Err(RunError::Options(
+            "--shard cannot split an SPRT: it decides after each game pair".to_owned(),
+        ));
+    }
+    let output = prepare(&options.out_dir, config, options.resume, options.shard)?;
+    for note in &output.notes {
+        tracing::warn!("{note}");
+    }
+    let mut games = schedule(config);
+    if let Some(shard) = options.shard {
+        games = shard.select(games);
+    }
+    let scheduled = games.len();
+    let done = output.done();
+    let previous: Vec<GameRecord> = output
+        .previous
+        .iter()
+        .filter(|g| games.iter().any(|s| s.id == g.id))
+        .cloned()
+        .collect();
+    let todo: VecDeque<GameSpec> = games
+        .into_iter()
+        .filter(|g| !done.contains(&g.id))
+        .collect();
+    (options.observer)(&Event::Started {
+        total: scheduled,
+        previous: previous.clone(),
+    });
+
+    let mut launches = Vec::new();
+    for bot in &config.bots {
+        let logs = BotLogs::new(Some(&output.logs), &bot.name, options.log_protocol)
+            .map_err(RunError::io(format!("cannot open logs of {}", bot.name)))?;
+        let (program, args) = match &bot.run {
+            BotCommand::Builtin(name) => (
+                options.aboure_exe.clone(),
+                vec!["bot".to_owned(), name.clone()],
+            ),
+            BotCommand::Command(c) => (PathBuf::from(&c[0]), c[1..].to_vec()),
+        };
+        launches.push(Launch {
+            name: bot.name.clone(),
+            program,
+            args,
+            workdir: bot.workdir.clone(),
+            env: bot.env.clone(),
+            options: bot.options.clone(),
+            startup_timeout: config.startup_timeout,
+            logs: Arc::new(logs),
+        });
+    }
+
+    let (stop, _) = watch::channel(false);
+    let shared = Arc::new(Shared {
+        queue: Mutex::new(todo),
+        state: Mutex::new(State {
+            games: previous,
+            played: 0,
+            stop_rule: options.stop_rule,
+            stopped: None,
+        }),
+        writer: Arc::new(Mutex::new(output.writer)),
+        stop,
+    });
+    if let Some(reason) = check_stop(&shared) {
+        (options.observer)(&Event::Stopped(reason));
+    }
+    let concurrency = options
+        .concurrency
+        .or(config.concurrency)
+        .unwrap_or_else(default_concurrency)
+        .max(1);
+    let config = Arc::new(config.clone());
+    let launches = Arc::new(launches);
+    let mut workers = Vec::new();
+    for _ in 0..concurrency {
+        let worker = Worker {
+            config: config.clone(),
+            launches: launches.clone(),
+            shared: shared.clone(),
+            interrupt: options.interrupt.clone(),
+            observer: options.observer.clone(),
+            pool: HashMap::new(),
+        };
+        workers.push(tokio::spawn(worker.run()));
+    }
+    let mut result = Ok(());
+    for w in workers {
+        match w.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => result = Err(e),
+            Err(e) => {
+                result = Err(RunError::Options(format!("a game task failed: {e}")));
+            }
+        }
+    }
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    result?;
+    let interrupted = *options.interrupt.borrow();
+    if interrupted {
+        (options.observer)(&Event::Interrupted);
+    }
+    let state = shared
+        .state
+        .lock()
+        .map_err(|_| RunError::Options("state lock poisoned".into()))?;
+    let games_path = output.dir.join("games.jsonl");
+    Ok(Summary {
+        games: state.games.clone(),
+        scheduled,
+        played: state.played,
+        interrupted,
+        stopped: state.stopped.clone(),
+        notes: output.notes,
+        games_path,
+    })
+}
+
+fn check_stop(shared: &Shared) -> Option<String> {
+    let mut state = shared.state.lock().ok()?;
+    let state = &mut *state;
+    if state.stopped.is_some() {
+        return None;
+    }
+    let reason = state.stop_rule.as_mut()?(&state.games)?;
+    state.stopped = Some(reason.clone());
+    let _ = shared.stop.send(true);
+    Some(reason)
+}
+
+struct Worker {
+    config: Arc<Config>,
+    launches: Arc<Vec<Launch>>,
+    shared: Arc<Shared>,
+    interrupt: watch::Receiver<bool>,
+    observer: Observer,
+    /// Idle processes kept for reuse (`restart = "never"`).
+    pool: HashMap<usize, BotProcess>,
+}
+
+impl Worker {
+    async fn run(mut self) -> Result<(), RunError> {
+        let result = self.games().await;
+        for (_, bot) in self.pool.drain() {
+            bot.quit(QUIT_GRACE).await;
+        }
+        result
+    }
+
+    async fn games(&mut self) -> Result<(), RunError> {
+        loop {
+            if *self.interrupt.borrow() || *self.shared.stop.borrow() {
+                return Ok(());
+            }
+            let Some(spec) = self
+                .shared
+                .queue
+                .lock()
+                .ok()
+                .and_then(|mut q| q.pop_front())
+            else {
+                return Ok(());
+            };
+            (self.observer)(&Event::GameStarted {
+                id: spec.id.clone(),
+                south: self.config.bots[spec.south].name.clone(),
+                north: self.config.bots[spec.north].name.clone(),
+            });
+            let mut seats: [Option<BotProcess>; 2] = [None, None];
+            let mut interrupt = self.interrupt.clone();
+            let record = tokio::select! {
+                record = self.game(&spec, &mut seats) => Some(record),
+                _ = interrupt.wait_for(|&i| i) => None,
+            };
+            let Some(record) = record else {
+                for bot in seats.into_iter().flatten() {
+                    bot.quit(QUIT_GRACE).await;
+                }
+                return Ok(());
+            };
+            // Return healthy processes to the pool, or shut them down.
+            for (bot, seat) in [spec.south, spec.north].into_iter().zip(seats) {
+                if let Some(process) = seat {
+                    if self.config.restart == Restart::Never {
+                        self.pool.insert(bot, process);
+                    } else {
+                        process.quit(QUIT_GRACE).await;
+                    }
+                }
+            }
+            self.record(record).await?;
+        }
+    }
+
+    async fn record(&mut self, record: GameRecord) -> Result<(), RunError> {
+        let writer = self.shared.writer.clone();
+        let line = record.clone();
+        let written = tokio::task::spawn_blocking(move || {
+            let mut w = writer
+                .lock()
+                .map_err(|_| std::io::Error::other("writer lock poisoned"))?;
+            let path = w.path().display().to_string();
+            w.write(&line)
+                .map_err(|e| (path, e))
+                .map_err(|(p, e)| std::io::Error::new(e.kind(), format!("{p}: {e}")))
+        })
+        .await
+        .map_err(|e| RunError::Options(format!("writer task failed: {e}")))?;
+        written.map_err(RunError::io("cannot write a game result"))?;
+        if let Ok(mut state) = self.shared.state.lock() {
+            state.games.push(record.clone());
+            state.played += 1;
+        }
+        (self.observer)(&Event::GameFinished(Box::new(record)));
+        if let Some(reason) = check_stop(&self.shared) {
+            (self.observer)(&Event::Stopped(reason));
+        }
+        Ok(())
+    }
+
+    /// Starts (or reuses) both bots and plays the game. The processes are
+    /// left in `seats` unless they failed (then they are killed here).
+    async fn game(&mut self, spec: &GameSpec, seats: &mut [Option<BotProcess>; 2]) -> GameRecord {
+        let config = &self.config;
+        let opening = config.openings.opening(config.seed, spec.pair);
+        let ids = [spec.south, spec.north];
+        let setup = GameSetup {
+            spec,
+            names: ids.map(|i| config.bots[i].name.as_str()),
+            time_controls: ids.map(|i| config.bots[i].time_control),
+            opening: &opening,
+            opening_index: spec.pair,
+            adjudication: config.adjudication,
+        };
+        let reused = ids.map(|i| self.pool.remove(&i));
+        let [south, north] = reused;
+        let (south, north) = tokio::join!(
+            ready(south, &self.launches[ids[0]]),
+            ready(north, &self.launches[ids[1]]),
+        );
+        let mut failure = None;
+        for (side, started) in [(Side::South, south), (Side::North, north)] {
+            match started {
+                Ok(process) => seats[side.index()] = Some(process),
+                Err(f) => {
+                    failure.get_or_insert((side, f));
+                }
+            }
+        }
+        if let Some((side, f)) = failure {
+            return forfeit_at_start(setup, side, f);
+        }
+        let [Some(south), Some(north)] = seats else {
+            unreachable!("both seats are filled when neither failed")
+        };
+        let (record, failed) = play(setup, [south, north]).await;
+        if let Some(side) = failed {
+            if let Some(mut bot) = seats[side.index()].take() {
+                bot.kill().await;
+            }
+        }
+        record
+    }
+}
+
+/// A bot ready for a new game: a reused process told `newgame`, or a fresh
+/// one after its handshake.
+async fn ready(reused: Option<BotProcess>, launch: &Launch) -> Result<BotProcess, BotFailure> {
+    let mut process = match reused {
+        Some(p) => p,
+        None => BotProcess::start(launch).await?,
+    };
+    match process.new_game().await {
+        Ok(()) => Ok(process),
+        Err(f) => {
+            process.kill().await;
+            Err(f)
+        }
+    }
+}
