@@ -3,9 +3,11 @@
 //! Each iteration walks down the tree by UCB1, expands a leaf on its second
 //! visit, plays one random game to the end from there and credits every node
 //! on the way with the result, from the view of the side that moved into it.
-//! A result is mostly win/draw/loss (what a game is scored on) with a little
-//! of the final margin mixed in, which breaks ties between equally winning
-//! lines in favour of the bigger win. The move played is the most visited.
+//! The reward mixes the result (1 win, 1/2 draw, 0 loss) with the final
+//! seed margin scaled to 0..1, at [`DEFAULT_MARGIN_SHARE`] of margin:
+//! against the solver's exact values, a share of 0.6 lost fewer seeds a
+//! move than 0.1 or 0.3 and no more results, while 1 (margin only) began to
+//! lose results. The move played is the most visited.
 //!
 //! Nodes keep no positions: the walk replays moves from the root, which
 //! costs less than the memory would. The tree stops growing at
@@ -23,8 +25,9 @@ use crate::AUTHOR;
 pub const MAX_NODES: usize = 1 << 21;
 /// Default exploration constant, in hundredths.
 pub const DEFAULT_EXPLORATION: i64 = 50;
-/// Share of the final margin in a playout's reward (the rest is the result).
-const MARGIN_SHARE: f64 = 0.1;
+/// Default share of the final margin in a playout's reward (the rest is the
+/// result).
+pub const DEFAULT_MARGIN_SHARE: f64 = 0.6;
 /// Iterations between two looks at the clock and the stop flag (a power of
 /// two).
 const POLL_EVERY: u64 = 64;
@@ -74,6 +77,7 @@ impl Node {
 pub struct MctsPlayer {
     rng: SmallRng,
     exploration: f64,
+    margin_share: f64,
     nodes: Vec<Node>,
 }
 
@@ -83,13 +87,21 @@ impl MctsPlayer {
         MctsPlayer {
             rng: rng_for(seed),
             exploration,
+            margin_share: DEFAULT_MARGIN_SHARE,
             // Reserved, not touched: pages are mapped as the tree grows, and
             // the search never stops to copy the tree to a bigger vector.
             nodes: Vec::with_capacity(MAX_NODES),
         }
     }
 
-    fn reward(score: [u8; 2], side: Side) -> (f32, f32) {
+    /// Sets the share (0..=1) of the final margin in a playout's reward; the
+    /// rest is the result (1 win, 1/2 draw, 0 loss).
+    pub fn with_margin_share(mut self, share: f64) -> MctsPlayer {
+        self.margin_share = share.clamp(0.0, 1.0);
+        self
+    }
+
+    fn reward(&self, score: [u8; 2], side: Side) -> (f32, f32) {
         let margin = score[side.index()] as f64 - score[(!side).index()] as f64;
         let result = if margin > 0.0 {
             1.0
@@ -98,7 +110,8 @@ impl MctsPlayer {
         } else {
             0.5
         };
-        let r = (1.0 - MARGIN_SHARE) * result + MARGIN_SHARE * (0.5 + margin / 96.0);
+        let share = self.margin_share;
+        let r = (1.0 - share) * result + share * (0.5 + margin / 96.0);
         (r as f32, margin as f32)
     }
 
@@ -167,7 +180,7 @@ impl MctsPlayer {
             // always alternate sides (a pass included), so it is the
             // opposite of the side to move at node i.
             let mover = !side_after;
-            let (r, m) = MctsPlayer::reward(score, mover);
+            let (r, m) = self.reward(score, mover);
             let node = &mut self.nodes[i];
             node.visits += 1;
             node.reward += r;

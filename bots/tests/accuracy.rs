@@ -83,6 +83,32 @@ fn measure(bots: [(&mut dyn Player, Limits); 2], games: usize, solver: &mut Solv
 
 #[test]
 #[ignore]
+fn mcts_settings() {
+    let mut solver = Solver::new(256);
+    for playouts in [300u64, 3000] {
+        for c in [0.25, 0.5, 1.0] {
+            let share = 0.6;
+            let mut m = MctsPlayer::new(c, 3).with_margin_share(share);
+            let mut a = AlphaBetaPlayer::default();
+            let la = Limits {
+                nodes: Some(1500),
+                ..Limits::default()
+            };
+            let lm = Limits {
+                nodes: Some(playouts),
+                ..Limits::default()
+            };
+            let [x, _] = measure([(&mut m, lm), (&mut a, la)], 200, &mut solver);
+            println!(
+                "{}",
+                x.describe(&format!("mcts {playouts} c {c} share {share}"))
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore]
 fn loss_against_perfect_play() {
     let mut solver = Solver::new(256);
     for (ab, playouts) in [(1_500u64, 300u64), (15_000, 3_000)] {

@@ -57,7 +57,7 @@ fn greedy_beats_random() {
     stronger(
         ("greedy", &mut g, none()),
         ("random", &mut r, none()),
-        100,
+        200,
         1,
     );
 }
@@ -69,7 +69,7 @@ fn alphabeta_beats_greedy() {
     stronger(
         ("alphabeta", &mut a, nodes(2000)),
         ("greedy", &mut g, none()),
-        60,
+        150,
         2,
     );
 }
@@ -81,7 +81,7 @@ fn mcts_beats_greedy() {
     stronger(
         ("mcts", &mut m, nodes(500)),
         ("greedy", &mut g, none()),
-        60,
+        150,
         3,
     );
 }
