@@ -105,7 +105,7 @@ impl Player for AlphaBetaPlayer {
     fn choose(
         &mut self,
         position: &Position,
-        history: &[Position],
+        _history: &[Position],
         limits: &Limits,
         search: &mut dyn Search,
     ) -> Move {
@@ -114,7 +114,7 @@ impl Player for AlphaBetaPlayer {
         if self.depth > 0 {
             max_depth = max_depth.min(self.depth);
         }
-        let out = Searcher::new(&mut self.table, search, budget, self.settings, history)
+        let out = Searcher::new(&mut self.table, search, budget, self.settings)
             .run(position, max_depth.max(1));
         if budget.is_infinite() && self.depth == 0 {
             // `go` without limits: the answer waits for `stop`.

@@ -4,14 +4,14 @@
 //! quiescence search at the horizon.
 //!
 //! Values are future values (see [`crate::eval`]): a move is worth the seeds
-//! it captures minus the child's value. Finished games are scored exactly. A
-//! position repeated on the path (game history included) is scored as the
-//! adjudicated end the arbiter would give it; such a value depends on the
-//! path, so it never counts as solved. Only positions with as many seeds on
-//! the board can repeat (a capture removes seeds for good), which keeps the
-//! repetition scan short.
+//! it captures minus the child's value. Finished games are scored exactly.
+//! No position can repeat within a game (a move without capture ends in a
+//! pit that was empty, so it adds an occupied pit and empties none; a
+//! capture removes seeds for good: the argument is in the solver's search
+//! docs), so the search keeps no path and a stored value holds whatever
+//! line led to its position.
 
-use aboure_engine::{Move, Position, TOTAL_SEEDS};
+use aboure_engine::{Move, Position};
 use aboure_protocol::{Search, SearchInfo};
 
 use crate::budget::Budget;
@@ -71,21 +71,12 @@ pub struct Searcher<'a> {
     settings: Settings,
     /// History heuristic, by side and pit.
     history: [[u32; 12]; 2],
-    /// Hashes and seeds on the board of the positions on the path (game
-    /// history first), for repetitions.
-    path: Vec<(u64, u8)>,
     nodes: u64,
-    /// Counts leaves whose value is not exact (horizon, repetition, inexact
-    /// table hits): unchanged over a subtree means the subtree is solved.
+    /// Counts leaves whose value is not exact (horizon, inexact table hits):
+    /// unchanged over a subtree means the subtree is solved.
     inexact: u64,
     can_abort: bool,
     aborted: bool,
-}
-
-fn board_seeds(pos: &Position) -> u8 {
-    TOTAL_SEEDS
-        - pos.captured(aboure_engine::Side::South)
-        - pos.captured(aboure_engine::Side::North)
 }
 
 impl<'a> Searcher<'a> {
@@ -95,7 +86,6 @@ impl<'a> Searcher<'a> {
         search: &'a mut dyn Search,
         budget: Budget,
         settings: Settings,
-        history: &[Position],
     ) -> Searcher<'a> {
         Searcher {
             table,
@@ -103,7 +93,6 @@ impl<'a> Searcher<'a> {
             budget,
             settings,
             history: [[0; 12]; 2],
-            path: history.iter().map(|p| (p.hash(), board_seeds(p))).collect(),
             nodes: 0,
             inexact: 0,
             can_abort: false,
@@ -128,18 +117,6 @@ impl<'a> Searcher<'a> {
             self.poll();
         }
         !self.aborted
-    }
-
-    fn repeats(&self, hash: u64, seeds: u8) -> bool {
-        for &(h, s) in self.path.iter().rev() {
-            if s != seeds {
-                return false;
-            }
-            if h == hash {
-                return true;
-            }
-        }
-        false
     }
 
     /// Searches `root` by iterative deepening and returns the best move.
@@ -219,15 +196,10 @@ impl<'a> Searcher<'a> {
         if n == 0 {
             return (terminal(pos), None);
         }
-        let hash = pos.hash();
-        let seeds = board_seeds(pos);
-        if ply > 0 && self.repeats(hash, seeds) {
-            self.inexact += 1;
-            return (terminal(pos), None);
-        }
         if depth <= 0 {
             return (self.quiesce(pos, 0, alpha, beta), None);
         }
+        let hash = pos.hash();
         let mut table_move = None;
         if let Some(e) = self.table.probe(hash) {
             table_move = e.best;
@@ -264,7 +236,6 @@ impl<'a> Searcher<'a> {
 
         let alpha0 = alpha;
         let before = self.inexact;
-        self.path.push((hash, seeds));
         let mut best = -INFINITY;
         let mut best_move = None;
         for (k, &i) in order[..n].iter().enumerate() {
@@ -299,7 +270,6 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        self.path.pop();
         if self.aborted {
             return (best, best_move);
         }

@@ -86,7 +86,7 @@ impl Player for PerfectPlayer {
     fn choose(
         &mut self,
         position: &Position,
-        history: &[Position],
+        _history: &[Position],
         limits: &Limits,
         search: &mut dyn Search,
     ) -> Move {
@@ -107,7 +107,6 @@ impl Player for PerfectPlayer {
                 search,
                 budget.share(FALLBACK_SHARE),
                 Settings::default(),
-                history,
             )
             .run(position, MAX_DEPTH);
             if out.solved {
