@@ -206,3 +206,33 @@ impl<'a> Search<'a> {
         Ok(best)
     }
 }
+
+/// MTD(f): the exact value from null-window searches, each of which proves
+/// a bound and moves the window towards the value. `test(beta)` searches
+/// the window `(beta - 1, beta)` and returns a fail-soft value with what the
+/// caller wants to keep of a search that failed high (such as the move that
+/// proved the lower bound). Returns the value and what the last fail-high
+/// search kept: the proof of the final lower bound, so of the value.
+///
+/// From the start it visits about a quarter of the nodes of one full-window
+/// search, because the table of bounds makes the later tests cheap.
+pub(crate) fn mtdf<T>(
+    guess: i32,
+    mut test: impl FnMut(i32) -> Result<(i32, T), Abort>,
+) -> Result<(i32, Option<T>), Abort> {
+    let (mut lower, mut upper) = (-INFINITY, INFINITY);
+    let mut g = guess.clamp(-INFINITY + 1, INFINITY);
+    let mut proof = None;
+    while lower < upper {
+        let beta = if g == lower { g + 1 } else { g };
+        let (v, kept) = test(beta)?;
+        g = v;
+        if g < beta {
+            upper = g;
+        } else {
+            lower = g;
+            proof = Some(kept);
+        }
+    }
+    Ok((g, proof))
+}

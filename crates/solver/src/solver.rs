@@ -3,7 +3,7 @@
 use aboure_engine::{Move, Position};
 
 use crate::lookahead::Lookahead;
-use crate::search::{gain, move_code, order, Abort, Search, INFINITY};
+use crate::search::{board_seeds, gain, move_code, mtdf, order, Abort, Search, INFINITY};
 use crate::table::{Bounds, Table};
 
 /// Exact values of Djenon-aboure positions under perfect play.
@@ -71,7 +71,7 @@ impl Solver {
             let mut values = Vec::with_capacity(n);
             for i in 0..n {
                 let g = gain(pos, &next[i]);
-                values.push((moves[i], g - s.negamax(&next[i], -INFINITY, INFINITY)?));
+                values.push((moves[i], g - child_value(s, &next[i])?));
             }
             values.sort_by_key(|&(_, v)| -v);
             Ok(values)
@@ -142,7 +142,7 @@ impl Solver {
         limit: u64,
         stop: Option<&dyn Fn() -> bool>,
     ) -> Outcome<i32> {
-        self.run(limit, stop, |s| s.negamax(pos, -INFINITY, INFINITY))
+        self.run(limit, stop, |s| child_value(s, pos))
     }
 
     /// Runs `f` on a search over the table and counts its nodes.
@@ -163,26 +163,52 @@ impl Solver {
 /// 46 plies.
 const MAX_LOOKAHEAD: u32 = 64;
 
+/// The exact value of `pos`, by MTD(f) from a first guess of a draw.
+fn child_value(s: &mut Search<'_>, pos: &Position) -> Outcome<i32> {
+    Ok(mtdf(0, |beta| Ok((s.negamax(pos, beta - 1, beta)?, ())))?.0)
+}
+
 /// The best move of `pos` (which has one) and its exact value.
 fn root_best(s: &mut Search<'_>, pos: &Position) -> Outcome<(Move, i32)> {
+    let (value, best) = mtdf(0, |beta| root_test(s, pos, beta - 1, beta))?;
+    match best {
+        Some(m) => Ok((m, value)),
+        // MTD(f) ends on a lower bound proven by a search that failed high.
+        None => unreachable!("MTD(f) ended without a proven lower bound"),
+    }
+}
+
+/// A fail-soft alpha-beta search of the root `pos` (which has a move) that
+/// also returns the best move it found.
+fn root_test(s: &mut Search<'_>, pos: &Position, alpha: i32, beta: i32) -> Outcome<(i32, Move)> {
     let (moves, next, n) = pos.children();
     let tt_best = s.probe(pos).map_or(crate::table::NONE, |b| b.best);
     let idx = order(pos, &moves, &next, n, tt_best);
-    let mut best = (moves[idx[0]], -INFINITY);
+    let mut best = (-INFINITY, moves[idx[0]]);
     for &i in &idx[..n] {
         let g = gain(pos, &next[i]);
-        let v = g - s.negamax(&next[i], -INFINITY, g - best.1)?;
-        if v > best.1 {
-            best = (moves[i], v);
+        let v = g - s.negamax(&next[i], g - beta, g - alpha.max(best.0))?;
+        if v > best.0 {
+            best = (v, moves[i]);
+            if v >= beta {
+                break;
+            }
         }
     }
-    s.store(
-        pos,
-        Bounds {
-            lower: best.1,
-            upper: best.1,
-            best: move_code(best.0),
-        },
-    );
+    if best.0 > alpha {
+        let (lower, upper) = if best.0 >= beta {
+            (best.0, board_seeds(pos))
+        } else {
+            (best.0, best.0)
+        };
+        s.store(
+            pos,
+            Bounds {
+                lower,
+                upper,
+                best: move_code(best.1),
+            },
+        );
+    }
     Ok(best)
 }
