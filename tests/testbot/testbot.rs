@@ -13,10 +13,11 @@
 //!   garbage       prints junk lines before every answer (but moves legally)
 //!   badmove       answers `bestmove banana` at its N-th go
 //!   slow          sleeps MS milliseconds before answering its N-th go
+//!   sleepy        sleeps MS milliseconds before every answer (moves randomly)
 //!   nohandshake   never sends aboureok
 //!   twice         answers its N-th go twice
 //!   longline      prints a line of 1 MB without a newline at its N-th go
-//!   orphan        starts a child `sleep 1000` at start-up, then hangs at go N
+//!   orphan        starts a child `sleep 31415` at start-up, then hangs at go N
 //! ```
 //! N counts `go` messages over the life of the process.
 
@@ -90,7 +91,10 @@ fn main() {
     let mut gos = 0u64;
     let mut orphan = None;
     if args.mode == "orphan" {
-        orphan = std::process::Command::new("sleep").arg("1000").spawn().ok();
+        orphan = std::process::Command::new("sleep")
+            .arg("31415")
+            .spawn()
+            .ok();
     }
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
@@ -111,10 +115,8 @@ fn main() {
                 let _ = writeln!(out, "id author aboure tests");
                 let _ = writeln!(out, "aboureok");
             }
-            "isready" => {
-                if args.mode != "nohandshake" {
-                    let _ = writeln!(out, "readyok");
-                }
+            "isready" if args.mode != "nohandshake" => {
+                let _ = writeln!(out, "readyok");
             }
             "position" => match position(line) {
                 Some(p) => pos = p,
@@ -161,6 +163,7 @@ fn main() {
                         let _ = writeln!(out, "   ");
                     }
                     "slow" if here => std::thread::sleep(Duration::from_millis(args.ms)),
+                    "sleepy" => std::thread::sleep(Duration::from_millis(args.ms)),
                     "longline" if here => {
                         let junk = vec![b'x'; 1 << 20];
                         let _ = out.write_all(&junk);

@@ -17,7 +17,7 @@ pub enum Line {
     Text(String),
     /// A line longer than `max` bytes; its first bytes for the record.
     TooLong {
-        /// Its length in bytes.
+        /// Bytes of it seen when the limit was passed.
         len: usize,
         /// The start of it.
         start: String,
@@ -30,7 +30,8 @@ pub struct LineReader<R> {
     reader: BufReader<R>,
     max: usize,
     pending: Vec<u8>,
-    overlong: usize,
+    /// Inside an overlong line already reported: skip to its end.
+    skipping: bool,
 }
 
 impl<R: AsyncRead + Unpin> LineReader<R> {
@@ -40,60 +41,60 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             reader: BufReader::with_capacity(16 * 1024, inner),
             max,
             pending: Vec::new(),
-            overlong: 0,
+            skipping: false,
         }
     }
 
-    fn take(&mut self, bytes: &[u8]) {
-        if self.overlong > 0 {
-            self.overlong += bytes.len();
-        } else if self.pending.len() + bytes.len() > self.max {
-            self.overlong = self.pending.len() + bytes.len();
-            self.pending.truncate(80);
-        } else {
-            self.pending.extend_from_slice(bytes);
-        }
-    }
-
-    fn finish(&mut self) -> Line {
-        let line = if self.overlong > 0 {
-            Line::TooLong {
-                len: self.overlong,
-                start: String::from_utf8_lossy(&self.pending[..self.pending.len().min(80)])
-                    .into_owned(),
-            }
-        } else {
-            let mut text = String::from_utf8_lossy(&self.pending).into_owned();
-            if text.ends_with('\r') {
-                text.pop();
-            }
-            Line::Text(text)
-        };
-        self.pending.clear();
-        self.overlong = 0;
-        line
-    }
-
-    /// The next line, or `None` at the end of the stream.
+    /// The next line, or `None` at the end of the stream. A line longer
+    /// than the limit is reported as soon as the limit is passed (its end
+    /// may never come); the rest of it is skipped by later calls.
     pub async fn next_line(&mut self) -> std::io::Result<Option<Line>> {
         loop {
             let buf = self.reader.fill_buf().await?;
             if buf.is_empty() {
-                if self.pending.is_empty() && self.overlong == 0 {
+                if self.pending.is_empty() {
                     return Ok(None);
                 }
-                return Ok(Some(self.finish()));
+                return Ok(Some(self.text()));
             }
-            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-                let chunk = buf[..i].to_vec();
-                self.reader.consume(i + 1);
-                self.take(&chunk);
-                return Ok(Some(self.finish()));
+            let newline = buf.iter().position(|&b| b == b'\n');
+            let chunk = &buf[..newline.unwrap_or(buf.len())];
+            let used = chunk.len() + usize::from(newline.is_some());
+            if self.skipping {
+                // Skipping the rest of an overlong line.
+                self.reader.consume(used);
+                if newline.is_some() {
+                    self.skipping = false;
+                }
+                continue;
             }
-            let chunk = buf.to_vec();
-            self.reader.consume(chunk.len());
-            self.take(&chunk);
+            if self.pending.len() + chunk.len() > self.max {
+                let len = self.pending.len() + chunk.len();
+                let room = self.max.saturating_sub(self.pending.len()).min(80);
+                self.pending
+                    .extend_from_slice(&chunk[..room.min(chunk.len())]);
+                let start = String::from_utf8_lossy(&self.pending[..self.pending.len().min(80)])
+                    .into_owned();
+                self.pending.clear();
+                self.skipping = newline.is_none();
+                self.reader.consume(used);
+                return Ok(Some(Line::TooLong { len, start }));
+            }
+            self.pending.extend_from_slice(chunk);
+            self.reader.consume(used);
+            if newline.is_some() {
+                return Ok(Some(self.text()));
+            }
         }
+    }
+
+    fn text(&mut self) -> Line {
+        let mut text = String::from_utf8_lossy(&self.pending).into_owned();
+        self.pending.clear();
+        if text.ends_with('\r') {
+            text.pop();
+        }
+        Line::Text(text)
     }
 }
 
@@ -122,7 +123,20 @@ mod tests {
         let mut input = vec![b'x'; 100_000];
         input.extend_from_slice(b"\nok\n");
         let lines = all(&input, 1000).await;
-        assert!(matches!(&lines[0], Line::TooLong { len: 100_000, .. }));
+        assert!(
+            matches!(&lines[0], Line::TooLong { len, .. } if *len > 1000),
+            "{lines:?}"
+        );
         assert_eq!(lines[1], Line::Text("ok".to_owned()));
+        assert_eq!(lines.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn an_endless_line_is_reported_before_its_end() {
+        // A reader that never ends: the report must come without an end.
+        let endless = tokio::io::repeat(b'y');
+        let mut r = LineReader::new(endless, 4096);
+        let line = r.next_line().await.unwrap().unwrap();
+        assert!(matches!(line, Line::TooLong { .. }));
     }
 }

@@ -1,0 +1,480 @@
+//! End-to-end tests of `aboure run`: real tournaments between real processes
+//! (the misbehaving test bot and the reference bots), real files, the real
+//! binary. Time controls are short and games few, so this stays fast.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const ABOURE: &str = env!("CARGO_BIN_EXE_aboure");
+const TESTBOT: &str = env!("CARGO_BIN_EXE_aboure-testbot");
+
+/// A fresh folder for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("aboure-run-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A `[[bot]]` table running the test bot with `args`.
+fn testbot(name: &str, args: &str) -> String {
+    let mut command = vec![format!("{TESTBOT:?}")];
+    command.extend(args.split_whitespace().map(|a| format!("{a:?}")));
+    format!(
+        "[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+        command.join(", ")
+    )
+}
+
+fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("tournament.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn aboure(args: &[&str]) -> Output {
+    Command::new(ABOURE)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+fn run(config: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    aboure(&args)
+}
+
+fn games(out: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn show(output: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn sleepers() -> usize {
+    let mut n = 0;
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
+            if cmd == b"sleep\x0031415\x00" {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn every_misbehaviour_is_a_recorded_loss_and_the_tournament_finishes() {
+    let dir = folder("misbehave");
+    let mut text = String::from(
+        "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"honest\"\npairs = 1\nconcurrency = 2\nstartup-timeout = \"500ms\"\n\
+         [time-control]\nbase = \"400ms\"\nincrement = \"10ms\"\nmargin = \"30ms\"\n",
+    );
+    text += &testbot("honest", "random --seed 7");
+    for mode in [
+        "hang",
+        "crash",
+        "illegal",
+        "badmove",
+        "garbage",
+        "nohandshake",
+        "twice",
+        "longline",
+        "orphan",
+    ] {
+        text += &testbot(mode, &format!("{mode} --at 1"));
+    }
+    text += &testbot("overrun", "slow --at 1 --ms 60");
+    text += "[bot.time-control]\nmovetime = \"20ms\"\nmargin = \"10ms\"\n";
+    text += "[[bot]]\nname = \"missing\"\ncommand = [\"/nonexistent/aboure-bot\"]\n";
+    // The orphan bot starts `sleep 31415`: it must die with its bot.
+    let config = write_config(&dir, &text);
+    let before = sleepers();
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 11 * 2, "{}", show(&output));
+
+    let expected: HashMap<&str, &str> = [
+        ("hang", "time_forfeit"),
+        ("orphan", "time_forfeit"),
+        ("overrun", "time_forfeit"),
+        ("crash", "crash"),
+        ("illegal", "illegal_move"),
+        ("badmove", "illegal_move"),
+        ("nohandshake", "startup_failure"),
+        ("missing", "startup_failure"),
+        ("longline", "protocol_violation"),
+    ]
+    .into_iter()
+    .collect();
+    for g in &games {
+        let other = if g["south"] == "honest" {
+            &g["north"]
+        } else {
+            &g["south"]
+        };
+        let other = other.as_str().unwrap();
+        let termination = g["termination"].as_str().unwrap();
+        let loser = g["loser"].as_str().map(|side| g[side].as_str().unwrap());
+        assert_ne!(loser, Some("honest"), "the honest bot never forfeits: {g}");
+        match (other, expected.get(other)) {
+            (_, Some(&kind)) => {
+                assert_eq!(termination, kind, "game against {other}: {g}");
+                assert_eq!(loser, Some(other), "{g}");
+                assert!(g["detail"].as_str().is_some_and(|d| !d.is_empty()), "{g}");
+            }
+            ("garbage", None) => {
+                assert!(
+                    ["natural", "max_plies", "repetition"].contains(&termination),
+                    "{g}"
+                );
+            }
+            ("twice", None) => {
+                // Caught before its next go; a game may end before that.
+                let its_moves = bot_moves_by(g, "twice");
+                if its_moves >= 2 || termination != "natural" {
+                    assert_eq!(termination, "protocol_violation", "{g}");
+                }
+            }
+            _ => panic!("unexpected bot {other}"),
+        }
+    }
+    // The time forfeit of the hanging bot came after its time plus margin.
+    let hang = games.iter().find(|g| g["south"] == "hang").unwrap();
+    assert!(
+        hang["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("no bestmove within"),
+        "{hang}"
+    );
+    assert!(sleepers() <= before, "the orphan's child outlived its bot");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("WARNING: hang forfeited 2 of its 2 games"),
+        "{stdout}"
+    );
+    let stderr_log =
+        std::fs::read_to_string(out.join("logs/honest.stderr.log")).unwrap_or_default();
+    assert!(stderr_log.is_empty(), "{stderr_log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn bot_moves_by(game: &Value, name: &str) -> usize {
+    let side = if game["south"] == name { 0 } else { 1 };
+    let start_side = 0; // every game here starts from startpos, South to move
+    let mut pos_side = start_side;
+    let mut count = 0;
+    for ply in game["plies"].as_array().unwrap() {
+        if ply["by"] == "bot" && pos_side == side {
+            count += 1;
+        }
+        pos_side = 1 - pos_side;
+    }
+    // The forfeited move itself is not in the list.
+    count + usize::from(game["loser"].is_string())
+}
+
+#[test]
+fn games_record_everything_the_schema_promises() {
+    let dir = folder("schema");
+    let text = format!(
+        "[tournament]\npairs = 2\nconcurrency = 2\n[openings]\nplies = 3\n[time-control]\nbase = \"2s\"\nincrement = \"20ms\"\n{}{}{}",
+        testbot("a", "random --seed 1"),
+        testbot("b", "random --seed 2"),
+        testbot("c", "instant"),
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &["--log-protocol"]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 3 * 2 * 2);
+    let ids: HashSet<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), games.len());
+    for g in &games {
+        let moves = g["moves"].as_array().unwrap();
+        let plies = g["plies"].as_array().unwrap();
+        assert_eq!(moves.len(), plies.len(), "{g}");
+        assert_eq!(
+            &moves[..3],
+            g["opening"]["moves"].as_array().unwrap().as_slice()
+        );
+        assert!(plies[..3].iter().all(|p| p["by"] == "opening"));
+        // Replay the moves: the recorded score is the position's.
+        let mut pos = aboure_engine::Position::startpos();
+        for m in moves {
+            pos.play(m.as_str().unwrap().parse().unwrap()).unwrap();
+        }
+        assert!(pos.is_game_over(), "{g}");
+        let score = pos.score();
+        assert_eq!(g["score"], serde_json::json!([score[0], score[1]]));
+        let result = pos.outcome().unwrap().result_str();
+        assert_eq!(g["result"], result);
+        assert_eq!(g["termination"], "natural");
+        for p in plies.iter().filter(|p| p["by"] == "bot") {
+            assert!(p["time_ms"].as_f64().unwrap() >= 0.0);
+            assert!(p["clock_ms"].as_f64().unwrap() > 0.0);
+        }
+        for p in plies.iter().filter(|p| p["by"] == "forced") {
+            assert!(p["time_ms"].is_null());
+        }
+        // Both games of a pair share the opening, colours swapped.
+        let partner = games
+            .iter()
+            .find(|o| {
+                o["pairing"] == g["pairing"] && o["pair"] == g["pair"] && o["game"] != g["game"]
+            })
+            .unwrap();
+        assert_eq!(partner["opening"], g["opening"]);
+        assert_eq!(partner["south"], g["north"]);
+    }
+    let instant = games.iter().find(|g| g["south"] == "c").unwrap();
+    let info = instant["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|p| p.get("info"))
+        .unwrap();
+    assert_eq!(info["depth"], 1, "{instant}");
+    assert!(info["string"].as_str().unwrap().starts_with("self_us"));
+    let log = std::fs::read_to_string(out.join("logs/a.protocol.log")).unwrap();
+    assert!(log.contains("> aboure 1") && log.contains("< aboureok") && log.contains("> go stime"));
+    let run_json: Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run_json["fingerprint"].as_str().unwrap().len(), 64);
+    // The same seed gives the same openings in another run.
+    let again = dir.join("again");
+    assert!(run(&config, &again, &["--concurrency", "1"])
+        .status
+        .success());
+    let openings = |gs: &[Value]| {
+        let mut v: Vec<String> = gs
+            .iter()
+            .map(|g| format!("{} {}", g["id"], g["opening"]))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(openings(&games), openings(&self::games(&again)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn reference_bots_play_a_round_robin() {
+    let dir = folder("builtin");
+    let text = "[tournament]\npairs = 1\nconcurrency = 2\n[time-control]\nmovetime = \"20ms\"\nmargin = \"100ms\"\n\
+                [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n[[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n\
+                [[bot]]\nname = \"alphabeta\"\nbuiltin = \"alphabeta\"\n";
+    let config = write_config(&dir, text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert!(g["loser"].is_null(), "a reference bot forfeited: {g}");
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("alphabeta") && stdout.contains("6 games in"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn slow_match(dir: &Path, pairs: u32) -> PathBuf {
+    let text = format!(
+        "[tournament]\npairs = {pairs}\nconcurrency = 2\nrestart = \"never\"\n[time-control]\nbase = \"5s\"\n{}{}",
+        testbot("x", "sleepy --ms 4 --seed 3"),
+        testbot("y", "sleepy --ms 4 --seed 4"),
+    );
+    write_config(dir, &text)
+}
+
+fn ids_once(out: &Path, expected: usize) {
+    let games = games(out);
+    let ids: HashSet<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), games.len(), "a game was recorded twice");
+    assert_eq!(games.len(), expected);
+}
+
+#[test]
+fn a_killed_run_resumes_and_records_every_game_exactly_once() {
+    let dir = folder("resume");
+    let config = slow_match(&dir, 8);
+    let out = dir.join("out");
+    let mut child = Command::new(ABOURE)
+        .args([
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let games_path = out.join("games.jsonl");
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&games_path).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no games recorded");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let before = games(&out).len();
+    assert!(before < 16, "the run finished before it was killed");
+    // A power cut in the middle of a line.
+    let mut bytes = std::fs::read(&games_path).unwrap();
+    bytes.extend_from_slice(br#"{"id":"r0000-p07-g1","pairing":["x""#);
+    std::fs::write(&games_path, bytes).unwrap();
+
+    let refused = run(&config, &out, &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--resume"),
+        "{}",
+        show(&refused)
+    );
+
+    let resumed = Command::new(ABOURE)
+        .args([
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--resume",
+        ])
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", show(&resumed));
+    assert!(
+        String::from_utf8_lossy(&resumed.stderr).contains("truncated last line"),
+        "{}",
+        show(&resumed)
+    );
+    ids_once(&out, 16);
+    // Nothing left to play: resuming again changes nothing.
+    assert!(run(&config, &out, &["--resume"]).status.success());
+    ids_once(&out, 16);
+
+    // A changed tournament is refused.
+    let changed = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("pairs = 8", "pairs = 9");
+    std::fs::write(&config, changed).unwrap();
+    let refused = run(&config, &out, &["--resume"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("changed") && stderr.contains("pairs"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_split_the_schedule_without_overlap() {
+    let dir = folder("shard");
+    let config = slow_match(&dir, 3);
+    let mut all = Vec::new();
+    for k in 1..=2 {
+        let out = dir.join(format!("out{k}"));
+        let output = run(&config, &out, &["--shard", &format!("{k}/2")]);
+        assert!(output.status.success(), "{}", show(&output));
+        let ids: Vec<String> = games(&out)
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(ids.len() % 2, 0, "pairs stay together");
+        all.extend(ids);
+    }
+    let unique: HashSet<&String> = all.iter().collect();
+    assert_eq!(unique.len(), 6);
+    assert_eq!(all.len(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ctrl_c_keeps_finished_games_and_explains_how_to_resume() {
+    let dir = folder("ctrlc");
+    let config = slow_match(&dir, 20);
+    let out = dir.join("out");
+    let child = Command::new(ABOURE)
+        .args([
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let games_path = out.join("games.jsonl");
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&games_path).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no games recorded");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: plain kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--resume"), "{stderr}");
+    let n = games(&out).len();
+    assert!((2..40).contains(&n));
+    assert!(run(&config, &out, &["--resume"]).status.success());
+    ids_once(&out, 40);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn config_errors_name_file_line_and_key() {
+    let dir = folder("config");
+    let config = write_config(
+        &dir,
+        "[tournament]\npairs = 0\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n",
+    );
+    let output = run(&config, &dir.join("out"), &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("tournament.toml:2:9: tournament.pairs: 0 is out of range"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.join("out").exists(),
+        "nothing is written for a bad config"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
