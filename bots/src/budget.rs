@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 use aboure_protocol::Limits;
 
 /// The smallest safety margin kept back from any time limit: process
-/// scheduling and pipe latency on a loaded machine.
-pub const MIN_OVERHEAD: Duration = Duration::from_millis(3);
+/// scheduling and pipe latency on a loaded machine (measured: a few ms on a
+/// busy two-core machine, sometimes more).
+pub const MIN_OVERHEAD: Duration = Duration::from_millis(5);
 /// The largest safety margin: beyond this, more margin only wastes time.
 pub const MAX_OVERHEAD: Duration = Duration::from_millis(50);
 /// The share of the remaining clock a move may plan on, as a divisor: games
@@ -34,10 +35,10 @@ pub struct Allotment {
     pub hard: Option<Duration>,
 }
 
-/// The safety margin kept back from a time limit `t`: a twentieth of it,
+/// The safety margin kept back from a time limit `t`: a tenth of it,
 /// between [`MIN_OVERHEAD`] and [`MAX_OVERHEAD`], but never more than half.
 pub fn overhead(t: Duration) -> Duration {
-    (t / 20).clamp(MIN_OVERHEAD, MAX_OVERHEAD).min(t / 2)
+    (t / 10).clamp(MIN_OVERHEAD, MAX_OVERHEAD).min(t / 2)
 }
 
 /// The thinking time that `limits` allow (depth and node limits are not
@@ -195,7 +196,7 @@ mod tests {
             movetime: Some(ms(10)),
             ..Limits::default()
         });
-        assert_eq!(a.hard, Some(ms(7)));
+        assert_eq!(a.hard, Some(ms(5)));
         // Long ones the maximum.
         let a = allot(&Limits {
             movetime: Some(ms(10_000)),
@@ -221,6 +222,9 @@ mod tests {
         let a = allot(&clock(10_000, 100));
         assert_eq!(a.soft, Some(ms(9_950) / 16 + ms(75)));
         assert_eq!(a.hard, Some(ms(9_950) / 4 + ms(75)));
+        // 300 ms: usable 270 ms.
+        let a = allot(&clock(300, 0));
+        assert_eq!(a.hard, Some(ms(270) / 4));
     }
 
     #[test]
@@ -244,8 +248,8 @@ mod tests {
         let mut limits = clock(60_000, 0);
         limits.movetime = Some(ms(100));
         let a = allot(&limits);
-        assert_eq!(a.hard, Some(ms(95)));
-        assert_eq!(a.soft, Some(ms(95)));
+        assert_eq!(a.hard, Some(ms(90)));
+        assert_eq!(a.soft, Some(ms(90)));
     }
 
     #[test]

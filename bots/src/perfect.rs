@@ -79,10 +79,6 @@ impl Player for PerfectPlayer {
         }
     }
 
-    fn new_game(&mut self) {
-        self.fallback.clear();
-    }
-
     fn choose(
         &mut self,
         position: &Position,
