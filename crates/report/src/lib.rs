@@ -1,1 +1,95 @@
-//! (being written)
+//! Reports of aboure tournaments: which bot is stronger, by how much, and
+//! how sure we are.
+//!
+//! [`Report::build`] turns game records (from `games.jsonl` or CSV, see
+//! `aboure-records`) into one model; [`Report::text`], [`Report::json`] and
+//! [`Report::html`] only format it, so the three always agree. Ratings are
+//! BayesElo's Bradley-Terry model with 95% intervals from the covariance;
+//! head-to-head figures are fastchess's W/D/L and game-pair (pentanomial)
+//! statistics; an SPRT run shows fishtest's log-likelihood ratio. When a
+//! number does not exist (one game, a bot that never scored, groups of bots
+//! that never met), the report says so in words and leaves the number out.
+//!
+//! ```
+//! use aboure_records::GameRecord;
+//! use aboure_report::{Report, ReportOptions};
+//!
+//! let line = r#"{"id":"g1","pairing":["a","b"],"pair":0,"game":0,"south":"a","north":"b","result":"1-0","termination":"natural"}"#;
+//! let game: GameRecord = serde_json::from_str(line).unwrap();
+//! let report = Report::build(&[game], &ReportOptions::default());
+//! assert!(report.text().contains("a conceded no point to b"));
+//! assert_eq!(report.json()["players"][0]["name"], "a");
+//! ```
+//!
+//! # The JSON report (`aboure report --format json`), schema version 1
+//!
+//! Numbers that do not exist are `null`, never `inf` or `NaN`. Elo figures
+//! are in BayesElo's printed scale (ratings), or logistic and normalized Elo
+//! (head to head). Bots are listed best first everywhere.
+//!
+//! | key | type | meaning |
+//! |---|---|---|
+//! | `schema_version` | integer | 1; bumped when a field changes meaning or disappears |
+//! | `games`, `pairs` | integer | games counted (duplicates once), complete game pairs |
+//! | `files` | [string] | the results files read |
+//! | `warnings` | [string] | problems in the files (`file:line: ...`) and duplicate ids |
+//! | `players` | [player] | the standings, best first (below) |
+//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (`[name, elo]` or `null`) |
+//! | `los` | object | `players` and `matrix`: `matrix[i][j]` is the likelihood that `players[i]` is stronger than `players[j]` (`null` unless both rated in one group) |
+//! | `crosstable` | object | `players` and `cells`: `cells[i][j]` is `null` or `{games, points, wins, draws, losses, pentanomial}` of the row bot against the column bot |
+//! | `pairings` | [pairing] | every two bots that met (below) |
+//! | `failures` | [object] | games lost by forfeit: `game` (id), `bot`, `kind` (`time`, `illegal`, `crash`, `other`), `termination`, `detail` |
+//! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `path` (LLR after each complete pair) |
+//! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
+//!
+//! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval),
+//! `group` (1-based; ratings compare only within a group), `games`, `wins`,
+//! `draws`, `losses`, `points`, `score` and `draw_ratio` (per game),
+//! `failures` (`time`, `illegal`, `crash`, `other`: forfeits by kind).
+//!
+//! A *pairing*: `players` (two names; figures are from the first's view),
+//! `games`, `wins`, `draws`, `losses`, `points`, `pentanomial` (`ll`, `ld`,
+//! `wl`, `dd`, `wd`, `ww`: complete pairs by outcome), `pairs`,
+//! `unpaired_games`, and `trinomial_stats` (games as independent samples)
+//! and `pentanomial_stats` (pairs; `null` without one), each a *summary*:
+//! `games`, `score`, `draw_ratio`, `elo`, `nelo` (each a *figure*), `los`.
+//!
+//! A *figure*: `value`, `low`, `high` (95% interval; an end is `null` when
+//! unbounded) and `special`: `null`, or `"+inf"` / `"-inf"` (every point /
+//! no point scored) or `"undefined"`, with `value` then `null`.
+//!
+//! *accuracy*: `players` (per bot: `name`, `moves` analysed, `average_loss`
+//! in seeds per move, `perfect` moves and `perfect_ratio`, `blunders`),
+//! `games` (per analysed game: `game` id, `first_decisive_mistake` or
+//! `null`, and `moves`: per ply, `null` for plies not counted, else
+//! `{ply, bot, played, value, best, best_value, loss, blunder}`),
+//! `analysed_games`, `skipped_games`, `positions`, `nodes`. A move's value is
+//! the final seed margin its side reaches with perfect play after it; the
+//! loss is the best value minus it; a blunder turns a reachable win into a
+//! draw or loss, or a draw into a loss. Opening plies and forced passes are
+//! not counted.
+#![deny(missing_docs)]
+
+mod accuracy;
+mod figure;
+mod html;
+mod input;
+mod json;
+mod options;
+mod pairings;
+mod ratings;
+mod report;
+mod sprt;
+mod text;
+
+pub use accuracy::AccuracyReport;
+pub use figure::{Figure, Summary};
+pub use input::{load, Input, InputError};
+pub use options::{AccuracyOptions, ReportOptions, SprtSettings};
+pub use pairings::Pairing;
+pub use ratings::RatingStatus;
+pub use report::{
+    failure_kind, Cell, Crosstable, Failure, FailureCounts, LosMatrix, PlayerLine, RatingsSummary,
+    Report, SCHEMA_VERSION,
+};
+pub use sprt::SprtReport;

@@ -1,0 +1,145 @@
+//! Reading and merging results files.
+//!
+//! A report may combine the shards of one run, or several runs: a game id
+//! seen twice is the same game read twice (a shard copied twice, a file
+//! given twice) and is counted once, with a warning naming both files. Game
+//! pairs are matched within one file only, so pair numbers of different
+//! runs never mix.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use aboure_records::{read_games, GameRecord, ReadError, Results};
+
+use crate::options::SprtSettings;
+
+/// Games from one or more results files, ready to report on.
+#[derive(Clone, Debug, Default)]
+pub struct Input {
+    /// The games, each counted once, in reading order.
+    pub games: Vec<GameRecord>,
+    /// For each game, the index of the file it came from (in `files`).
+    pub sources: Vec<usize>,
+    /// The files read.
+    pub files: Vec<PathBuf>,
+    /// Problems found in the files and duplicate ids, one line each, saying
+    /// which file and line.
+    pub warnings: Vec<String>,
+}
+
+impl Input {
+    /// Games of one run (all from the same file, or from no file at all).
+    pub fn from_games(games: &[GameRecord]) -> Input {
+        Input {
+            games: games.to_vec(),
+            sources: vec![0; games.len()],
+            files: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Adds the games of a parsed file, skipping ids already present.
+    pub fn add(&mut self, path: &Path, results: Results) {
+        let index = self.files.len();
+        self.files.push(path.to_owned());
+        for problem in &results.problems {
+            self.warnings.push(problem.to_string());
+        }
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (i, g) in self.games.iter().enumerate() {
+            seen.entry(g.id.as_str()).or_insert(self.sources[i]);
+        }
+        // Duplicates grouped by the file that had them first.
+        let mut duplicates: Vec<(usize, Vec<String>)> = Vec::new();
+        let mut fresh = Vec::new();
+        let mut fresh_ids: HashMap<String, ()> = HashMap::new();
+        for game in results.games {
+            let first = seen
+                .get(game.id.as_str())
+                .copied()
+                .or_else(|| fresh_ids.contains_key(&game.id).then_some(index));
+            match first {
+                Some(file) => match duplicates.iter_mut().find(|(f, _)| *f == file) {
+                    Some((_, ids)) => ids.push(game.id),
+                    None => duplicates.push((file, vec![game.id])),
+                },
+                None => {
+                    fresh_ids.insert(game.id.clone(), ());
+                    fresh.push(game);
+                }
+            }
+        }
+        for (file, ids) in duplicates {
+            let shown: Vec<&str> = ids.iter().take(3).map(String::as_str).collect();
+            let more = if ids.len() > 3 { ", ..." } else { "" };
+            self.warnings.push(format!(
+                "{}: {} game id{} already read from {} ({}{more}): counted once",
+                path.display(),
+                ids.len(),
+                if ids.len() == 1 { "" } else { "s" },
+                self.files[file].display(),
+                shown.join(", "),
+            ));
+        }
+        self.sources.resize(self.sources.len() + fresh.len(), index);
+        self.games.extend(fresh);
+    }
+}
+
+/// A results file could not be read, or its `run.json` made no sense.
+#[derive(Debug)]
+pub enum InputError {
+    /// The file could not be read.
+    Read(ReadError),
+    /// `run.json` is there but unreadable or inconsistent.
+    RunJson {
+        /// The `run.json`.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Read(e) => e.fmt(f),
+            InputError::RunJson { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Reads every file in `paths`, merging them; also looks for a `run.json`
+/// beside each file and returns the SPRT it describes, if any.
+pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputError> {
+    let mut input = Input::default();
+    let mut sprt = None;
+    for path in paths {
+        let results = read_games(path).map_err(InputError::Read)?;
+        input.add(path, results);
+        let run_path = path
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join("run.json");
+        let Ok(bytes) = std::fs::read(&run_path) else {
+            continue;
+        };
+        let value: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| InputError::RunJson {
+                path: run_path.clone(),
+                message: format!("not valid JSON: {e}"),
+            })?;
+        if let Some(found) =
+            SprtSettings::from_run_json(&value).map_err(|message| InputError::RunJson {
+                path: run_path.clone(),
+                message,
+            })?
+        {
+            sprt.get_or_insert(found);
+        }
+    }
+    Ok((input, sprt))
+}

@@ -1,0 +1,100 @@
+//! What a report is asked to do, validated once: anchors, the SPRT of the
+//! run, and how much exact analysis to spend on accuracy.
+
+use aboure_stats::{EloModel, Sprt, SprtError};
+use serde_json::Value;
+
+/// How to build a [`crate::Report`].
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// Pin one bot's rating (`--anchor NAME=ELO`); by default ratings are
+    /// centred on 0.
+    pub anchor: Option<(String, f64)>,
+    /// The SPRT the run was playing, if any (see [`SprtSettings::from_run_json`]).
+    pub sprt: Option<SprtSettings>,
+    /// Per-move accuracy from the exact solver; `None` to skip it.
+    pub accuracy: Option<AccuracyOptions>,
+}
+
+/// An SPRT between two bots: the test and its hypotheses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtSettings {
+    /// The configured test.
+    pub sprt: Sprt,
+}
+
+impl SprtSettings {
+    /// Reads the `[sprt]` section of a `run.json` written by `aboure run`.
+    ///
+    /// Looks for an object with `elo0`, `elo1`, `alpha`, `beta` (and an
+    /// optional `model`, `normalized` or `logistic`) under `sprt`,
+    /// `config.sprt` or `identity.sprt`. `Ok(None)` when the run is not an
+    /// SPRT (no such section, or a `format` other than `sprt`).
+    pub fn from_run_json(run: &Value) -> Result<Option<SprtSettings>, String> {
+        let format = ["format", "/config/format", "/identity/format"]
+            .iter()
+            .find_map(|k| {
+                if k.starts_with('/') {
+                    run.pointer(k)
+                } else {
+                    run.get(k)
+                }
+            })
+            .and_then(Value::as_str);
+        if format.is_some_and(|f| f != "sprt") {
+            return Ok(None);
+        }
+        let section = ["/sprt", "/config/sprt", "/identity/sprt"]
+            .iter()
+            .find_map(|k| run.pointer(k).filter(|v| v.is_object()));
+        let Some(section) = section else {
+            return Ok(None);
+        };
+        let number = |key: &str| {
+            section
+                .get(key)
+                .and_then(Value::as_f64)
+                .ok_or_else(|| format!("run.json: sprt.{key} is missing or not a number"))
+        };
+        let model = match section.get("model").and_then(Value::as_str) {
+            None | Some("normalized") => EloModel::Normalized,
+            Some("logistic") => EloModel::Logistic,
+            Some(other) => {
+                return Err(format!(
+                    "run.json: sprt.model {other:?} is not \"normalized\" or \"logistic\""
+                ))
+            }
+        };
+        let sprt = Sprt::new(
+            number("elo0")?,
+            number("elo1")?,
+            number("alpha")?,
+            number("beta")?,
+            model,
+        )
+        .map_err(|e: SprtError| format!("run.json: {e}"))?;
+        Ok(Some(SprtSettings { sprt }))
+    }
+}
+
+/// Bounds on the exact analysis behind accuracy figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccuracyOptions {
+    /// Solver nodes the whole analysis may spend; games not analysed when it
+    /// runs out are counted as skipped.
+    pub node_budget: u64,
+    /// Transposition table size in megabytes, shared by all positions.
+    pub table_mb: usize,
+    /// Print progress on stderr.
+    pub progress: bool,
+}
+
+impl Default for AccuracyOptions {
+    fn default() -> Self {
+        AccuracyOptions {
+            node_budget: 2_000_000_000,
+            table_mb: 256,
+            progress: false,
+        }
+    }
+}

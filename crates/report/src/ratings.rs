@@ -1,0 +1,238 @@
+//! One rating per bot, or the reason there is none.
+//!
+//! Bradley-Terry ratings exist only for players linked by games, and are
+//! finite only when no group of players took every point from another. A
+//! report must not print numbers that mean nothing, so each of those cases
+//! becomes a status and a sentence; players in separate groups are rated
+//! within their group, and the report says the groups are not comparable.
+//! A draw or first-move parameter that cannot be fitted (every game drawn,
+//! South never lost) is held at BayesElo's default instead, with a note.
+
+use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, RatingError};
+use serde::Serialize;
+
+/// Why the ratings are what they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingStatus {
+    /// Every player is rated on one scale.
+    Ok,
+    /// Fewer than two players.
+    TooFewPlayers,
+    /// Groups of players with no chain of games between them: ratings are
+    /// comparable only within a group.
+    Disconnected,
+    /// Some group took every point from another: no finite ratings (for
+    /// that group, when also disconnected).
+    Unbounded,
+    /// The fit failed for another reason (the message says which).
+    Failed,
+}
+
+/// The ratings of all players.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Rated {
+    pub status: RatingStatus,
+    /// Sentences for the reader, in order.
+    pub messages: Vec<String>,
+    /// Rating and 95% half-width of each player, if rated.
+    pub elo: Vec<Option<(f64, f64)>>,
+    /// Group of each player (index into `groups`).
+    pub group: Vec<usize>,
+    /// Groups of players linked by games, by smallest index.
+    pub groups: Vec<Vec<usize>>,
+    /// `los[i][j]`, when both are rated in the same group.
+    pub los: Vec<Vec<Option<f64>>>,
+    /// BayesElo's first-move advantage and draw parameter (raw scale), when
+    /// one fit covers everybody.
+    pub advantage: Option<f64>,
+    /// See `advantage`.
+    pub draw_elo: Option<f64>,
+}
+
+pub(crate) fn rate(names: &[String], games: &[Game], anchor: Option<(usize, f64)>) -> Rated {
+    let n = names.len();
+    let mut rated = Rated {
+        status: RatingStatus::Ok,
+        messages: Vec::new(),
+        elo: vec![None; n],
+        group: vec![0; n],
+        groups: vec![(0..n).collect()],
+        los: vec![vec![None; n]; n],
+        advantage: None,
+        draw_elo: None,
+    };
+    if n < 2 {
+        rated.status = RatingStatus::TooFewPlayers;
+        rated
+            .messages
+            .push("fewer than two bots played: there is nothing to rate".to_owned());
+        return rated;
+    }
+    let groups = linked_groups(n, games);
+    for (g, members) in groups.iter().enumerate() {
+        for &p in members {
+            rated.group[p] = g;
+        }
+    }
+    if groups.len() > 1 {
+        rated.status = RatingStatus::Disconnected;
+        let listed: Vec<String> = groups
+            .iter()
+            .enumerate()
+            .map(|(g, m)| format!("group {}: {}", g + 1, join(names, m)))
+            .collect();
+        rated.messages.push(format!(
+            "no chain of games links these groups, so ratings are comparable only within a group ({})",
+            listed.join("; ")
+        ));
+    }
+    rated.groups = groups.clone();
+    let single = groups.len() == 1;
+    for members in &groups {
+        if members.len() < 2 {
+            continue;
+        }
+        let local = |p: usize| members.iter().position(|&m| m == p);
+        let sub: Vec<Game> = games
+            .iter()
+            .filter_map(|g| Some(Game::new(local(g.first)?, local(g.second)?, g.result)))
+            .collect();
+        let anchor = anchor
+            .and_then(|(p, elo)| local(p).map(|p| (p, elo)))
+            .map_or(Anchor::Mean, |(player, rating)| Anchor::Player {
+                player,
+                rating,
+            });
+        match fit_group(&sub, members.len(), anchor) {
+            Ok((ratings, notes)) => {
+                rated.messages.extend(notes);
+                for (a, &i) in members.iter().enumerate() {
+                    rated.elo[i] = Some((ratings.ratings[a], ratings.errors[a]));
+                    for (b, &j) in members.iter().enumerate() {
+                        rated.los[i][j] = Some(ratings.los[a][b]);
+                    }
+                }
+                if single {
+                    rated.advantage = Some(ratings.advantage);
+                    rated.draw_elo = Some(ratings.draw_elo);
+                }
+            }
+            Err(RatingError::Unbounded { groups: strong }) => {
+                if rated.status == RatingStatus::Ok {
+                    rated.status = RatingStatus::Unbounded;
+                }
+                let global: Vec<Vec<usize>> = strong
+                    .iter()
+                    .map(|g| g.iter().map(|&a| members[a]).collect())
+                    .collect();
+                rated.messages.push(unbounded_sentence(names, &global));
+            }
+            Err(e) => {
+                if rated.status == RatingStatus::Ok {
+                    rated.status = RatingStatus::Failed;
+                }
+                rated
+                    .messages
+                    .push(format!("no ratings for {}: {e}", join(names, members)));
+            }
+        }
+    }
+    rated
+}
+
+/// Fits one connected group, holding a parameter fixed when it cannot be
+/// fitted.
+fn fit_group(
+    games: &[Game],
+    n: usize,
+    anchor: Anchor,
+) -> Result<(aboure_stats::Ratings, Vec<String>), RatingError> {
+    let mut options = BradleyTerryOptions {
+        anchor,
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    for _ in 0..3 {
+        match fit(n, games, &options) {
+            Err(RatingError::ParameterUnbounded {
+                parameter: "advantage",
+            }) => {
+                options.fit_advantage = false;
+                notes.push(
+                    "the first-move advantage cannot be fitted on these results (one colour never lost or never won); it is held at 0".to_owned(),
+                );
+            }
+            Err(RatingError::ParameterUnbounded {
+                parameter: "draw_elo",
+            }) => {
+                options.fit_draw_elo = false;
+                notes.push(format!(
+                    "the draw parameter cannot be fitted on these results (no decisive game); it is held at BayesElo's default {}",
+                    options.draw_elo
+                ));
+            }
+            Err(RatingError::NoConvergence { .. }) if options.fit_advantage => {
+                options.fit_advantage = false;
+                notes.push(
+                    "the fit with a first-move advantage did not converge on these results; the advantage is held at 0".to_owned(),
+                );
+            }
+            Err(RatingError::NoConvergence { .. }) if options.fit_draw_elo => {
+                options.fit_draw_elo = false;
+                notes.push(format!(
+                    "the fit did not converge with a fitted draw parameter; it is held at BayesElo's default {}",
+                    options.draw_elo
+                ));
+            }
+            other => return other.map(|r| (r, notes)),
+        }
+    }
+    fit(n, games, &options).map(|r| (r, notes))
+}
+
+fn unbounded_sentence(names: &[String], strong: &[Vec<usize>]) -> String {
+    let describe = |g: &Vec<usize>| join(names, g);
+    let order: Vec<String> = strong.iter().map(describe).collect();
+    format!(
+        "ratings would be infinitely apart: {} conceded no point to {}, so no Elo is given (strongest first: {})",
+        describe(&strong[0]),
+        strong[1..].iter().map(describe).collect::<Vec<_>>().join(", "),
+        order.join(" > ")
+    )
+}
+
+fn join(names: &[String], members: &[usize]) -> String {
+    members
+        .iter()
+        .map(|&i| names[i].as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Players linked by a chain of games, each group sorted, by smallest member.
+fn linked_groups(n: usize, games: &[Game]) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for g in games {
+        let (a, b) = (root(&mut parent, g.first), root(&mut parent, g.second));
+        parent[a.max(b)] = a.min(b);
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut index = vec![usize::MAX; n];
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        if index[r] == usize::MAX {
+            index[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[index[r]].push(i);
+    }
+    groups
+}

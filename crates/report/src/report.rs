@@ -1,0 +1,407 @@
+//! The report model: every figure the outputs show, computed once from the
+//! games. Text, JSON and HTML only format it.
+
+use std::collections::HashMap;
+
+use aboure_records::{GameRecord, Termination};
+use aboure_stats::{Game, Pentanomial, Wdl};
+use serde::Serialize;
+
+use crate::accuracy::{analyse, AccuracyReport};
+use crate::input::Input;
+use crate::options::ReportOptions;
+use crate::pairings::{game_pairs, pairing, result_for, Pairing};
+use crate::ratings::{rate, RatingStatus};
+use crate::sprt::{sprt_report, SprtReport};
+
+/// Version of the JSON schema (see the crate docs); bumped when a field
+/// changes meaning or disappears.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A tournament's results, rated and summarised.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// Games counted (duplicates once).
+    pub games: u64,
+    /// Complete game pairs.
+    pub pairs: u64,
+    /// The results files read.
+    pub files: Vec<String>,
+    /// Problems in the files and duplicate ids, and notes about the ratings.
+    pub warnings: Vec<String>,
+    /// The bots, best first.
+    pub players: Vec<PlayerLine>,
+    /// How the ratings came out.
+    pub ratings: RatingsSummary,
+    /// Likelihood of superiority between rated bots.
+    pub los: LosMatrix,
+    /// Results of each bot against each other.
+    pub crosstable: Crosstable,
+    /// Every pair of bots that met, with head-to-head statistics.
+    pub pairings: Vec<Pairing>,
+    /// Every game lost by forfeit.
+    pub failures: Vec<Failure>,
+    /// The SPRT, for a run with `format = "sprt"`.
+    pub sprt: Option<SprtReport>,
+    /// Per-move accuracy against the exact solver, when analysed.
+    pub accuracy: Option<AccuracyReport>,
+    /// The games themselves, for the HTML game list and viewer.
+    #[serde(skip)]
+    pub records: Vec<GameRecord>,
+}
+
+/// One bot's line in the standings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerLine {
+    /// 1 for the best.
+    pub rank: usize,
+    /// The bot's name.
+    pub name: String,
+    /// Rating (`null` when there is none, see `ratings.status`).
+    pub elo: Option<f64>,
+    /// Lower end of the 95% interval.
+    pub elo_low: Option<f64>,
+    /// Upper end of the 95% interval.
+    pub elo_high: Option<f64>,
+    /// Group of bots linked by games (1-based); ratings compare within a group.
+    pub group: usize,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Points (wins plus half the draws).
+    pub points: f64,
+    /// Points per game.
+    pub score: f64,
+    /// Draws per game.
+    pub draw_ratio: f64,
+    /// Games lost by forfeit, by kind.
+    pub failures: FailureCounts,
+}
+
+/// Forfeits of one bot by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FailureCounts {
+    /// Out of time.
+    pub time: u64,
+    /// Illegal or unparsable move.
+    pub illegal: u64,
+    /// Crashed, exited or closed its pipe.
+    pub crash: u64,
+    /// Protocol violation, start-up failure, resource limit.
+    pub other: u64,
+}
+
+impl FailureCounts {
+    /// All forfeits.
+    pub fn total(&self) -> u64 {
+        self.time + self.illegal + self.crash + self.other
+    }
+}
+
+/// The kind of forfeit a termination is, as the standings count it.
+pub fn failure_kind(t: Termination) -> &'static str {
+    match t {
+        Termination::TimeForfeit => "time",
+        Termination::IllegalMove => "illegal",
+        Termination::Crash => "crash",
+        _ => "other",
+    }
+}
+
+/// The fit as a whole.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingsSummary {
+    /// `ok`, `too_few_players`, `disconnected`, `unbounded` or `failed`.
+    pub status: RatingStatus,
+    /// What the reader should know, in words.
+    pub messages: Vec<String>,
+    /// Groups of bots linked by games.
+    pub groups: Vec<Vec<String>>,
+    /// BayesElo's first-move advantage (South's edge, raw model scale).
+    pub first_move_advantage: Option<f64>,
+    /// BayesElo's draw parameter (raw model scale).
+    pub draw_elo: Option<f64>,
+    /// The anchored bot and its rating, if any.
+    pub anchor: Option<(String, f64)>,
+}
+
+/// `matrix[i][j]`: likelihood that `players[i]` is stronger than
+/// `players[j]` (`null` when not both rated in one group).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LosMatrix {
+    /// The bots, in standings order.
+    pub players: Vec<String>,
+    /// The likelihoods.
+    pub matrix: Vec<Vec<Option<f64>>>,
+}
+
+/// Results of each bot (row) against each other (column).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Crosstable {
+    /// The bots, in standings order.
+    pub players: Vec<String>,
+    /// `cells[i][j]`: row bot's results against the column bot, `null`
+    /// when they did not meet (and on the diagonal).
+    pub cells: Vec<Vec<Option<Cell>>>,
+}
+
+/// One crosstable cell.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    /// Games played.
+    pub games: u64,
+    /// Points of the row bot.
+    pub points: f64,
+    /// Wins of the row bot.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses of the row bot.
+    pub losses: u64,
+    /// Complete pairs from the row bot's view.
+    pub pentanomial: Pentanomial,
+}
+
+/// A game lost by forfeit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Failure {
+    /// The game id.
+    pub game: String,
+    /// The bot that forfeited.
+    pub bot: String,
+    /// `time`, `illegal`, `crash` or `other`.
+    pub kind: &'static str,
+    /// The termination as recorded.
+    pub termination: Termination,
+    /// What happened, as recorded.
+    pub detail: Option<String>,
+}
+
+impl Report {
+    /// The report of one run's games (as the arbiter has them at the end).
+    pub fn build(games: &[GameRecord], options: &ReportOptions) -> Report {
+        Report::from_input(&Input::from_games(games), options)
+    }
+
+    /// The report of games read from files (see [`crate::load`]).
+    pub fn from_input(input: &Input, options: &ReportOptions) -> Report {
+        let games = &input.games;
+        let mut names: Vec<String> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for g in games {
+            for name in [&g.pairing[0], &g.pairing[1], &g.south, &g.north] {
+                if !index.contains_key(name) {
+                    index.insert(name.clone(), names.len());
+                    names.push(name.clone());
+                }
+            }
+        }
+        let n = names.len();
+        let mut warnings = input.warnings.clone();
+
+        let mut wdl = vec![vec![Wdl::default(); n]; n];
+        let mut penta = vec![vec![Pentanomial::default(); n]; n];
+        let mut failures_of = vec![FailureCounts::default(); n];
+        let mut failures = Vec::new();
+        let mut fit_games = Vec::new();
+        for g in games {
+            let (s, t) = (index[&g.south], index[&g.north]);
+            if s == t {
+                warnings.push(format!(
+                    "game {}: {} played itself; not counted",
+                    g.id, g.south
+                ));
+                continue;
+            }
+            let r = result_for(g, &g.south);
+            wdl[s][t].add(r);
+            wdl[t][s].add(!r);
+            fit_games.push(Game::new(s, t, r));
+            if let Some(bot) = g.forfeited_by().filter(|_| g.termination.is_forfeit()) {
+                let kind = failure_kind(g.termination);
+                let c = &mut failures_of[index[bot]];
+                match kind {
+                    "time" => c.time += 1,
+                    "illegal" => c.illegal += 1,
+                    "crash" => c.crash += 1,
+                    _ => c.other += 1,
+                }
+                failures.push(Failure {
+                    game: g.id.clone(),
+                    bot: bot.to_owned(),
+                    kind,
+                    termination: g.termination,
+                    detail: g.detail.clone(),
+                });
+            }
+        }
+        let (pairs, paired) = game_pairs(games, &input.sources, |name| index[name]);
+        for p in &pairs {
+            let [a, b] = p.players;
+            penta[a][b].add_pair(p.results[0], p.results[1]);
+            penta[b][a].add_pair(!p.results[0], !p.results[1]);
+        }
+
+        let anchor = options
+            .anchor
+            .as_ref()
+            .and_then(|(name, elo)| match index.get(name) {
+                Some(&i) => Some((i, *elo)),
+                None => {
+                    warnings.push(format!(
+                        "anchor {name:?} played no game here; ratings are centred on 0"
+                    ));
+                    None
+                }
+            });
+        let rated = rate(&names, &fit_games, anchor);
+
+        // Standings order: by group, then rating, then score.
+        let totals: Vec<Wdl> = (0..n)
+            .map(|i| {
+                let mut t = Wdl::default();
+                for w in &wdl[i] {
+                    t += *w;
+                }
+                t
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        let key = |i: usize| {
+            (
+                rated.elo[i].map_or(f64::NEG_INFINITY, |e| e.0),
+                totals[i].score().unwrap_or(0.0),
+            )
+        };
+        order.sort_by(|&a, &b| {
+            rated.group[a].cmp(&rated.group[b]).then_with(|| {
+                let (ka, kb) = (key(a), key(b));
+                kb.0.total_cmp(&ka.0)
+                    .then(kb.1.total_cmp(&ka.1))
+                    .then(names[a].cmp(&names[b]))
+            })
+        });
+        let players: Vec<PlayerLine> = order
+            .iter()
+            .enumerate()
+            .map(|(rank, &i)| {
+                let t = totals[i];
+                let games = t.games();
+                PlayerLine {
+                    rank: rank + 1,
+                    name: names[i].clone(),
+                    elo: rated.elo[i].map(|e| e.0),
+                    elo_low: rated.elo[i].map(|e| e.0 - e.1),
+                    elo_high: rated.elo[i].map(|e| e.0 + e.1),
+                    group: rated.group[i] + 1,
+                    games,
+                    wins: t.wins,
+                    draws: t.draws,
+                    losses: t.losses,
+                    points: t.points(),
+                    score: t.score().unwrap_or(0.0),
+                    draw_ratio: if games > 0 {
+                        t.draws as f64 / games as f64
+                    } else {
+                        0.0
+                    },
+                    failures: failures_of[i],
+                }
+            })
+            .collect();
+        let ordered_names: Vec<String> = order.iter().map(|&i| names[i].clone()).collect();
+        let crosstable = Crosstable {
+            players: ordered_names.clone(),
+            cells: order
+                .iter()
+                .map(|&i| {
+                    order
+                        .iter()
+                        .map(|&j| {
+                            let w = wdl[i][j];
+                            (w.games() > 0).then_some(Cell {
+                                games: w.games(),
+                                points: w.points(),
+                                wins: w.wins,
+                                draws: w.draws,
+                                losses: w.losses,
+                                pentanomial: penta[i][j],
+                            })
+                        })
+                        .collect()
+                })
+                .collect(),
+        };
+        let los = LosMatrix {
+            players: ordered_names,
+            matrix: order
+                .iter()
+                .map(|&i| order.iter().map(|&j| rated.los[i][j]).collect())
+                .collect(),
+        };
+        // Pairings by first meeting; the first-named bot is the earlier one.
+        let mut unpaired = vec![vec![0u64; n]; n];
+        for (i, g) in games.iter().enumerate() {
+            if !paired[i] {
+                let (s, t) = (index[&g.south], index[&g.north]);
+                unpaired[s.min(t)][s.max(t)] += 1;
+            }
+        }
+        let mut pairings = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if wdl[a][b].games() > 0 {
+                    pairings.push(pairing(
+                        [&names[a], &names[b]],
+                        wdl[a][b],
+                        penta[a][b],
+                        unpaired[a][b],
+                    ));
+                }
+            }
+        }
+        let sprt = options
+            .sprt
+            .as_ref()
+            .and_then(|s| sprt_report(s, &names, &pairs));
+        let accuracy = options.accuracy.map(|o| analyse(games, &o));
+        Report {
+            schema_version: SCHEMA_VERSION,
+            games: fit_games.len() as u64,
+            pairs: pairs.len() as u64,
+            files: input
+                .files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect(),
+            warnings,
+            players,
+            ratings: RatingsSummary {
+                status: rated.status,
+                messages: rated.messages,
+                groups: rated
+                    .groups
+                    .iter()
+                    .map(|g| g.iter().map(|&i| names[i].clone()).collect())
+                    .collect(),
+                first_move_advantage: rated.advantage,
+                draw_elo: rated.draw_elo,
+                anchor: anchor.map(|(i, elo)| (names[i].clone(), elo)),
+            },
+            los,
+            crosstable,
+            pairings,
+            failures,
+            sprt,
+            accuracy,
+            records: games.clone(),
+        }
+    }
+}

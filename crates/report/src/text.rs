@@ -1,0 +1,249 @@
+//! The plain-text report: what `aboure report` prints and what `aboure run`
+//! prints at the end. Fixed-width tables, one decimal, signs on Elo; the
+//! snapshot test pins it down.
+
+use std::fmt::Write;
+
+use crate::figure::{signed, Summary};
+use crate::ratings::RatingStatus;
+use crate::report::Report;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn summary_line(s: &Summary) -> String {
+    let los = s.los.map_or("undefined".to_owned(), pct);
+    format!("Elo {}, nElo {}, LOS {los}", s.elo.text(), s.nelo.text())
+}
+
+impl Report {
+    /// The report as text.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        self.write_text(&mut out)
+            .expect("writing to a String cannot fail");
+        out
+    }
+
+    fn write_text(&self, out: &mut String) -> std::fmt::Result {
+        writeln!(
+            out,
+            "{} games, {} complete game pairs, {} bots",
+            self.games,
+            self.pairs,
+            self.players.len()
+        )?;
+        if self.players.is_empty() {
+            return Ok(());
+        }
+        self.write_standings(out)?;
+        self.write_crosstable(out)?;
+        self.write_pairings(out)?;
+        self.write_sprt(out)?;
+        self.write_failures(out)?;
+        self.write_accuracy(out)?;
+        Ok(())
+    }
+
+    fn write_standings(&self, out: &mut String) -> std::fmt::Result {
+        let width = self
+            .players
+            .iter()
+            .map(|p| p.name.len())
+            .max()
+            .unwrap_or(3)
+            .max(3);
+        let grouped = self.ratings.groups.len() > 1;
+        writeln!(out)?;
+        write!(out, "Rank  {:<width$}", "Bot")?;
+        if grouped {
+            write!(out, "  Group")?;
+        }
+        writeln!(
+            out,
+            "     Elo    95% interval      Games   Score   Draws   Time  Illegal  Crash  Other"
+        )?;
+        for p in &self.players {
+            write!(out, "{:>4}  {:<width$}", p.rank, p.name)?;
+            if grouped {
+                write!(out, "  {:>5}", p.group)?;
+            }
+            let (elo, interval) = match (p.elo, p.elo_low, p.elo_high) {
+                (Some(e), Some(l), Some(h)) => {
+                    (signed(e), format!("[{}, {}]", signed(l), signed(h)))
+                }
+                _ => ("-".to_owned(), "-".to_owned()),
+            };
+            writeln!(
+                out,
+                "  {elo:>6}  {interval:<18}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}  {:>5}",
+                p.games,
+                pct(p.score),
+                pct(p.draw_ratio),
+                p.failures.time,
+                p.failures.illegal,
+                p.failures.crash,
+                p.failures.other
+            )?;
+        }
+        let r = &self.ratings;
+        writeln!(out)?;
+        match r.status {
+            RatingStatus::Ok => writeln!(
+                out,
+                "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the covariance.",
+                match &r.anchor {
+                    Some((name, elo)) => format!("anchored at {name} = {elo}"),
+                    None => "centred on 0".to_owned(),
+                }
+            )?,
+            RatingStatus::Disconnected => {
+                writeln!(out, "Ratings: NOT comparable across groups (see below).")?
+            }
+            _ => writeln!(out, "Ratings: none (see below).")?,
+        }
+        for m in &r.messages {
+            writeln!(out, "  Note: {m}")?;
+        }
+        match (r.first_move_advantage, r.draw_elo) {
+            (Some(a), Some(d)) => writeln!(
+                out,
+                "First-move advantage {}, draw Elo {d:.1} (BayesElo's model scale)",
+                signed(a)
+            )?,
+            _ => writeln!(out, "First-move advantage and draw Elo: not fitted")?,
+        }
+        Ok(())
+    }
+
+    fn write_crosstable(&self, out: &mut String) -> std::fmt::Result {
+        let c = &self.crosstable;
+        let width = c.players.iter().map(|p| p.len()).max().unwrap_or(3).max(3);
+        let cells: Vec<Vec<String>> = c
+            .cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|cell| {
+                        cell.map_or("-".to_owned(), |x| format!("{}/{}", x.points, x.games))
+                    })
+                    .collect()
+            })
+            .collect();
+        let col = cells
+            .iter()
+            .flatten()
+            .map(String::len)
+            .chain(c.players.iter().map(|_| 3))
+            .max()
+            .unwrap_or(3);
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Crosstable (points of the row bot against the column bot / games)"
+        )?;
+        write!(out, "{:<width$}", "")?;
+        for i in 0..c.players.len() {
+            write!(out, "  {:>col$}", format!("#{}", i + 1))?;
+        }
+        writeln!(out)?;
+        for (i, row) in cells.iter().enumerate() {
+            write!(out, "{:<width$}", c.players[i])?;
+            for cell in row {
+                write!(out, "  {cell:>col$}")?;
+            }
+            writeln!(out, "   #{}", i + 1)?;
+        }
+        Ok(())
+    }
+
+    fn write_pairings(&self, out: &mut String) -> std::fmt::Result {
+        writeln!(out)?;
+        writeln!(out, "Head to head (figures from the first bot's view)")?;
+        for p in &self.pairings {
+            writeln!(
+                out,
+                "{} vs {}: {} game{}, +{} ={} -{}, {} points ({})",
+                p.players[0],
+                p.players[1],
+                p.games,
+                if p.games == 1 { "" } else { "s" },
+                p.wins,
+                p.draws,
+                p.losses,
+                p.points,
+                pct(p.points / p.games.max(1) as f64)
+            )?;
+            writeln!(out, "  games: {}", summary_line(&p.trinomial_stats))?;
+            let c = &p.pentanomial;
+            match &p.pentanomial_stats {
+                Some(s) => writeln!(
+                    out,
+                    "  pairs: {} (LL {} LD {} WL {} DD {} WD {} WW {}), {}",
+                    p.pairs,
+                    c.ll,
+                    c.ld,
+                    c.wl,
+                    c.dd,
+                    c.wd,
+                    c.ww,
+                    summary_line(s)
+                )?,
+                None => writeln!(out, "  pairs: none complete")?,
+            }
+            if p.unpaired_games > 0 {
+                writeln!(out, "  games outside a complete pair: {}", p.unpaired_games)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn write_sprt(&self, out: &mut String) -> std::fmt::Result {
+        let Some(s) = &self.sprt else { return Ok(()) };
+        let decision = match s.decision {
+            "accept_h1" => "H1 accepted",
+            "accept_h0" => "H0 accepted",
+            _ => "continue",
+        };
+        writeln!(out)?;
+        writeln!(
+            out,
+            "SPRT {} vs {}: elo0 {} elo1 {} ({}), alpha {} beta {}",
+            s.test, s.baseline, s.elo0, s.elo1, s.model, s.alpha, s.beta
+        )?;
+        writeln!(
+            out,
+            "  LLR {:.3} in [{:.3}, {:.3}] after {} pairs: {decision}",
+            s.llr, s.lower, s.upper, s.pairs
+        )
+    }
+
+    fn write_failures(&self, out: &mut String) -> std::fmt::Result {
+        if self.failures.is_empty() {
+            return Ok(());
+        }
+        const SHOWN: usize = 20;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Failures: {} games lost by forfeit",
+            self.failures.len()
+        )?;
+        for f in self.failures.iter().take(SHOWN) {
+            write!(out, "  {} {} {}", f.game, f.bot, f.termination)?;
+            match &f.detail {
+                Some(d) => writeln!(out, ": {d}")?,
+                None => writeln!(out)?,
+            }
+        }
+        if self.failures.len() > SHOWN {
+            writeln!(out, "  ... and {} more", self.failures.len() - SHOWN)?;
+        }
+        Ok(())
+    }
+
+    fn write_accuracy(&self, _out: &mut String) -> std::fmt::Result {
+        Ok(())
+    }
+}
