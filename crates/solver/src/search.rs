@@ -14,8 +14,9 @@
 //! its last seed lands in a pit that was empty: the number of occupied pits
 //! grows. A capture takes seeds off the board for good. A forced pass
 //! changes neither, but is followed by a sowing (the opponent can sow, or
-//! there would be no pass). So (seeds on the board, minus occupied pits)
-//! strictly decreases over any two plies, and no board comes back.
+//! there would be no pass). So every sowing decreases the pair (seeds on
+//! the board, empty pits) in lexicographic order, passes leave it alone and
+//! never follow each other, and no position comes back.
 //! `tests/acyclic.rs` checks the step of this argument on random positions;
 //! `examples/figures.rs` finds no cycle in the whole graph reachable from
 //! the start.
