@@ -25,6 +25,8 @@ use crate::AUTHOR;
 pub const DEFAULT_SOLVER_MB: i64 = 64;
 /// Size of the fallback search's table, MB.
 const FALLBACK_MB: usize = 4;
+/// Nodes of the solve that warms the table up when the player is made.
+const WARM_UP_NODES: u64 = 200_000;
 /// The share of a timed move given to the fallback search.
 const FALLBACK_SHARE: f64 = 0.25;
 
@@ -44,10 +46,19 @@ impl PerfectPlayer {
     /// A player whose solver table takes `megabytes` MB.
     pub fn new(megabytes: usize) -> PerfectPlayer {
         PerfectPlayer {
-            solver: Solver::new(megabytes),
+            solver: warmed(megabytes),
             fallback: Table::new(FALLBACK_MB),
         }
     }
+}
+
+/// A solver whose table has been used once from the start position: its
+/// memory may come lazily from the operating system, a page at a time on
+/// first touch, and that cost belongs before the first move, not in it.
+fn warmed(megabytes: usize) -> Solver {
+    let mut solver = Solver::new(megabytes);
+    let _ = solver.value_within(&Position::startpos(), WARM_UP_NODES);
+    solver
 }
 
 impl Default for PerfectPlayer {
@@ -72,7 +83,7 @@ impl Player for PerfectPlayer {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "hash" => {
-                self.solver = Solver::new(parse_int(name, value, 1, 16384)? as usize);
+                self.solver = warmed(parse_int(name, value, 1, 16384)? as usize);
                 Ok(())
             }
             _ => Err(unknown("perfect", name)),
