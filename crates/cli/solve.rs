@@ -16,14 +16,29 @@ pub struct Args {
     /// Size of the transposition table in megabytes.
     #[arg(long, default_value_t = 64)]
     table_mb: usize,
+    /// Give up after this many nodes (exit status 1).
+    #[arg(long)]
+    max_nodes: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut solver = Solver::new(args.table_mb);
     let start = Instant::now();
-    let value = solver.value(&args.position);
-    let moves = solver.move_values(&args.position);
+    let budget = args.max_nodes.unwrap_or(u64::MAX);
+    let solved = solver
+        .value_within(&args.position, budget)
+        .and_then(|value| {
+            let left = budget.saturating_sub(solver.nodes());
+            Some((value, solver.move_values_within(&args.position, left)?))
+        });
     let elapsed = start.elapsed();
+    let Some((value, moves)) = solved else {
+        println!(
+            "unsolved within {budget} nodes ({:.3}s)",
+            elapsed.as_secs_f64()
+        );
+        return Ok(ExitCode::from(1));
+    };
     println!("value {value}");
     for (m, v) in moves {
         println!("move {m} {v}");

@@ -66,19 +66,20 @@ impl Solver {
     /// is the position's value and the loss of a move is the difference.
     /// Empty when the game is over.
     pub fn move_values(&mut self, pos: &Position) -> Vec<(Move, i32)> {
-        match self.run(u64::MAX, None, |s| {
-            let (moves, next, n) = pos.children();
-            let mut values = Vec::with_capacity(n);
-            for i in 0..n {
-                let g = gain(pos, &next[i]);
-                values.push((moves[i], g - child_value(s, &next[i])?));
-            }
-            values.sort_by_key(|&(_, v)| -v);
-            Ok(values)
-        }) {
+        match self.move_values_search(pos, u64::MAX) {
             Ok(values) => values,
             Err(_) => unreachable!("a search without budget or stop cannot abort"),
         }
+    }
+
+    /// [`Solver::move_values`], or `None` if proving them would take more
+    /// than `node_budget` nodes.
+    pub fn move_values_within(
+        &mut self,
+        pos: &Position,
+        node_budget: u64,
+    ) -> Option<Vec<(Move, i32)>> {
+        self.move_values_search(pos, node_budget).ok()
     }
 
     /// The best move of `pos` with its exact value, or, when `should_stop`
@@ -143,6 +144,19 @@ impl Solver {
         stop: Option<&dyn Fn() -> bool>,
     ) -> Outcome<i32> {
         self.run(limit, stop, |s| child_value(s, pos))
+    }
+
+    fn move_values_search(&mut self, pos: &Position, limit: u64) -> Outcome<Vec<(Move, i32)>> {
+        self.run(limit, None, |s| {
+            let (moves, next, n) = pos.children();
+            let mut values = Vec::with_capacity(n);
+            for i in 0..n {
+                let g = gain(pos, &next[i]);
+                values.push((moves[i], g - child_value(s, &next[i])?));
+            }
+            values.sort_by_key(|&(_, v)| -v);
+            Ok(values)
+        })
     }
 
     /// Runs `f` on a search over the table and counts its nodes.
