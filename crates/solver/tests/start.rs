@@ -35,6 +35,12 @@ fn budgeted_solve_of_the_start_fails_then_succeeds() {
     assert_eq!(solver.value_within(&start, u64::MAX), Some(4));
     // Everything is in the table now: a tiny budget is enough.
     assert_eq!(solver.value_within(&start, 10), Some(4));
+
+    let mut solver = Solver::new(64);
+    assert_eq!(solver.move_values_within(&start, 1000), None);
+    let values = solver.move_values_within(&start, u64::MAX).unwrap();
+    assert_eq!(values, solver.move_values(&start));
+    assert_eq!(values[0], (sow(4), 4));
 }
 
 #[test]
