@@ -5,13 +5,23 @@
 //! run it over stdin/stdout (`aboure bot NAME`) and tests can call it
 //! in-process. [`builtin`] makes one by name:
 //!
-//! | name        | plays                                                        |
-//! |-------------|--------------------------------------------------------------|
-//! | `random`    | a uniformly random legal move                                |
-//! | `greedy`    | the biggest capture now, ties by a simple evaluation         |
-//! | `alphabeta` | iterative-deepening alpha-beta search                        |
-//! | `mcts`      | UCT Monte Carlo tree search over random playouts             |
-//! | `perfect`   | the exact best move, from the solver                          |
+//! | name        | plays                                           | options                      |
+//! |-------------|-------------------------------------------------|------------------------------|
+//! | `random`    | a uniformly random legal move                   | `seed`                       |
+//! | `greedy`    | the biggest capture now, ties by a simple eval  | `seed`                       |
+//! | `alphabeta` | iterative-deepening alpha-beta search           | `depth`, `hash`, `quiescence`|
+//! | `mcts`      | UCT Monte Carlo tree search over random games   | `exploration`, `seed`        |
+//! | `perfect`   | the exact best move, from the solver            | `hash`                       |
+//!
+//! `seed` 0 (the default) seeds from the operating system, so two unseeded
+//! instances differ; any other value makes the bot reproducible.
+//!
+//! Measured in-process (`tests/ladder.rs`, `tests/accuracy.rs`): greedy
+//! beats random, alphabeta and mcts beat greedy by wide margins; alphabeta
+//! and mcts score evenly against each other at equal time, but alphabeta
+//! loses fewer seeds against perfect play and solves the start position in
+//! about 0.1 s, after which it plays as `perfect` does. Every search bot
+//! keeps a safety margin from its time limit ([`budget`]).
 //!
 //! ```
 //! use aboure_bots::{builtin, BUILTIN};
@@ -49,7 +59,7 @@ pub use random::RandomPlayer;
 /// The author every reference bot announces.
 pub const AUTHOR: &str = "the aboure project";
 
-/// The names [`builtin`] knows, weakest first.
+/// The names [`builtin`] knows, roughly weakest first.
 pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta", "mcts", "perfect"];
 
 /// A reference bot by name, with its default options, or `None` for a name

@@ -30,7 +30,7 @@ pub const DEFAULT_EXPLORATION: i64 = 50;
 pub const DEFAULT_MARGIN_SHARE: f64 = 0.6;
 /// Iterations between two looks at the clock and the stop flag (a power of
 /// two).
-const POLL_EVERY: u64 = 64;
+const POLL_EVERY: u64 = 32;
 /// Playouts for a `go depth D` with no time or node limit, per ply of depth.
 pub const PLAYOUTS_PER_DEPTH: u64 = 10_000;
 

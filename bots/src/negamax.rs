@@ -22,7 +22,7 @@ use crate::table::{Bound, Table, SOLVED};
 pub const MAX_DEPTH: u32 = 120;
 /// How many nodes pass between two looks at the clock and the stop flag (a
 /// power of two).
-const POLL_EVERY: u64 = 1024;
+const POLL_EVERY: u64 = 256;
 /// Larger than any value.
 const INFINITY: i32 = 1_000_000;
 /// How many captures in a row the quiescence search follows.

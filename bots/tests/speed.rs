@@ -41,3 +41,37 @@ fn search_speed_from_the_start() {
         info.pv
     );
 }
+
+/// How long each bot's answers take at 10 ms a move, in-process: the
+/// budget keeps 5 ms back for the pipes and the arbiter.
+#[test]
+#[ignore]
+fn answer_times_at_ten_milliseconds() {
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(10)),
+        ..Limits::default()
+    };
+    for name in aboure_bots::BUILTIN {
+        let mut times = Vec::new();
+        let mut bot = aboure_bots::builtin(name).unwrap();
+        let mut pos = Position::startpos();
+        while !pos.is_game_over() {
+            let moves = pos.legal_moves();
+            let m = if moves.len() == 1 {
+                moves[0]
+            } else {
+                let t = Instant::now();
+                let m = bot.choose(&pos, &[], &limits, &mut Local::new());
+                times.push(t.elapsed().as_secs_f64() * 1000.0);
+                m
+            };
+            pos.play(m).unwrap();
+        }
+        let max = times.iter().cloned().fold(0.0, f64::max);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        println!(
+            "{name}: {} moves, mean {mean:.2} ms, max {max:.2} ms",
+            times.len()
+        );
+    }
+}
