@@ -29,35 +29,29 @@ pub(crate) const PASS: u8 = 12;
 /// `Bounds::best` when no move is known.
 pub(crate) const NONE: u8 = 255;
 
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
-struct Entry {
-    /// The full hash; zero marks an empty entry (a real hash of zero is
-    /// simply never stored, see `store`).
-    key: u64,
-    /// lower (i8) | upper (i8) << 8 | best << 16 | work << 24.
-    data: u64,
+/// One entry: `[key, data]`. The key is the full hash, zero for an empty
+/// entry (a real hash of zero is simply never stored, see `store`); the data
+/// packs lower (i8) | upper (i8) << 8 | best << 16 | work << 24. Plain
+/// words, so that a new table is zeroed memory the system hands out lazily.
+type Entry = [u64; 2];
+
+fn unpack(data: u64) -> Bounds {
+    Bounds {
+        lower: data as u8 as i8 as i32,
+        upper: (data >> 8) as u8 as i8 as i32,
+        best: (data >> 16) as u8,
+    }
 }
 
-impl Entry {
-    fn bounds(self) -> Bounds {
-        Bounds {
-            lower: self.data as u8 as i8 as i32,
-            upper: (self.data >> 8) as u8 as i8 as i32,
-            best: (self.data >> 16) as u8,
-        }
-    }
+fn work(data: u64) -> u8 {
+    (data >> 24) as u8
+}
 
-    fn work(self) -> u8 {
-        (self.data >> 24) as u8
-    }
-
-    fn pack(b: Bounds, work: u8) -> u64 {
-        (b.lower as i8 as u8 as u64)
-            | ((b.upper as i8 as u8 as u64) << 8)
-            | ((b.best as u64) << 16)
-            | ((work as u64) << 24)
-    }
+fn pack(b: Bounds, work: u8) -> u64 {
+    (b.lower as i8 as u8 as u64)
+        | ((b.upper as i8 as u8 as u64) << 8)
+        | ((b.best as u64) << 16)
+        | ((work as u64) << 24)
 }
 
 /// A fixed-size table of proven bounds.
@@ -79,7 +73,7 @@ impl Table {
             buckets *= 2;
         }
         Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            entries: vec![[0; 2]; buckets * BUCKET],
             mask: buckets - 1,
             filled: 0,
         }
@@ -99,8 +93,8 @@ impl Table {
         let b = self.bucket(hash) * BUCKET;
         self.entries[b..b + BUCKET]
             .iter()
-            .find(|e| e.key == hash)
-            .map(|e| e.bounds())
+            .find(|e| e[0] == hash)
+            .map(|e| unpack(e[1]))
     }
 
     /// Records proven bounds for `hash`, intersecting them with what the
@@ -111,11 +105,11 @@ impl Table {
         if hash == 0 {
             return;
         }
-        let work = (64 - nodes.leading_zeros()) as u8;
+        let cost = (64 - nodes.leading_zeros()) as u8;
         let b = self.bucket(hash) * BUCKET;
         let bucket = &mut self.entries[b..b + BUCKET];
-        if let Some(e) = bucket.iter_mut().find(|e| e.key == hash) {
-            let old = e.bounds();
+        if let Some(e) = bucket.iter_mut().find(|e| e[0] == hash) {
+            let old = unpack(e[1]);
             let merged = Bounds {
                 lower: old.lower.max(bounds.lower),
                 upper: old.upper.min(bounds.upper),
@@ -125,10 +119,10 @@ impl Table {
                     bounds.best
                 },
             };
-            e.data = Entry::pack(merged, work.max(e.work()));
+            e[1] = pack(merged, cost.max(work(e[1])));
             return;
         }
-        let victim = match bucket.iter().position(|e| e.key == 0) {
+        let victim = match bucket.iter().position(|e| e[0] == 0) {
             Some(i) => {
                 self.filled += 1;
                 i
@@ -136,22 +130,19 @@ impl Table {
             None => {
                 let mut i = 0;
                 for (j, e) in bucket.iter().enumerate() {
-                    if e.work() < bucket[i].work() {
+                    if work(e[1]) < work(bucket[i][1]) {
                         i = j;
                     }
                 }
                 i
             }
         };
-        bucket[victim] = Entry {
-            key: hash,
-            data: Entry::pack(bounds, work),
-        };
+        bucket[victim] = [hash, pack(bounds, cost)];
     }
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.entries.fill([0; 2]);
         self.filled = 0;
     }
 
