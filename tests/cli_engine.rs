@@ -30,7 +30,12 @@ fn perft_prints_one_line_per_depth() {
 
 #[test]
 fn perft_from_a_position() {
-    let o = aboure(&["perft", "2", "--position", "1,0,1,0,1,1/2,0,0,0,0,0 s 20 22"]);
+    let o = aboure(&[
+        "perft",
+        "2",
+        "--position",
+        "1,0,1,0,1,1/2,0,0,0,0,0 s 20 22",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     // A forced pass is one ply; after North's only move the game is over.
     assert_eq!(stdout(&o), "perft 1 1\nperft 2 1\n");
@@ -60,7 +65,10 @@ fn apply_refuses_an_illegal_move_naming_the_legal_ones() {
     assert_eq!(stdout(&o), "5,1,2,6,6,0/5,5,5,1,5,5 n 2 0\n");
     let err = stderr(&o);
     assert!(err.contains("move 2 of 2"), "{err}");
-    assert!(err.contains("move 3 is not legal; legal moves: 6 7 8 10 11"), "{err}");
+    assert!(
+        err.contains("move 3 is not legal; legal moves: 6 7 8 10 11"),
+        "{err}"
+    );
 }
 
 #[test]
