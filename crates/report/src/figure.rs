@@ -66,6 +66,17 @@ impl Figure {
     }
 }
 
+impl Figure {
+    /// Like [`Figure::text`], with `+∞` and `−∞` for the infinite cases.
+    pub fn short(&self) -> String {
+        match (self.value, self.special) {
+            (None, Some("+inf")) => "+∞".to_owned(),
+            (None, Some("-inf")) => "−∞".to_owned(),
+            _ => self.text(),
+        }
+    }
+}
+
 /// Score, Elo, nElo and LOS of one side of a pairing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {

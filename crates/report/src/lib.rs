@@ -81,8 +81,9 @@ mod ratings;
 mod report;
 mod sprt;
 mod text;
+mod viewer;
 
-pub use accuracy::AccuracyReport;
+pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, Summary};
 pub use input::{load, Input, InputError};
 pub use options::{AccuracyOptions, ReportOptions, SprtSettings};

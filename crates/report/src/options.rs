@@ -92,8 +92,8 @@ pub struct AccuracyOptions {
 impl Default for AccuracyOptions {
     fn default() -> Self {
         AccuracyOptions {
-            node_budget: 2_000_000_000,
-            table_mb: 256,
+            node_budget: 500_000_000,
+            table_mb: 64,
             progress: false,
         }
     }
