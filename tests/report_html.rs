@@ -169,7 +169,7 @@ fn position_after(game: &GameRecord, plies: usize) -> Position {
 #[test]
 fn standings_plot_and_game_list_render() {
     let games_file = fixture("round-robin/games.jsonl");
-    let page = make_report(&[games_file.clone()]);
+    let page = make_report(std::slice::from_ref(&games_file));
     let dom = dump_dom(&page, "");
     assert!(dom.contains("id=\"standings\""));
     let plot = &dom[dom.find("id=\"rating-plot\"").expect("rating plot")..];
