@@ -14,7 +14,7 @@ pub struct Args {
     #[arg(long, default_value = "startpos")]
     position: Position,
     /// Size of the transposition table in megabytes.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 16)]
     table_mb: usize,
     /// Give up after this many nodes (exit status 1).
     #[arg(long)]
