@@ -1,11 +1,112 @@
-//! (being written)
+//! `aboure check-bot -- COMMAND [ARGS...]`: runs the conformance suite of
+//! `aboure-check` on a bot and prints one line per check, the exchange that
+//! failed, and a summary. Exits 0 only when every check passes.
 
+use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
+use std::time::Duration;
 
-/// (being written)
+use aboure_check::{Check, CheckOutcome, Config, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
+
+/// Most lines of a failing exchange printed (the latest ones).
+const SHOWN_LINES: usize = 40;
+
+/// Check that a bot speaks the protocol: handshake, options, positions,
+/// every time control, stop, isready while thinking, quit, a full game.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Limit on answers that have no clock of their own (aboureok, readyok,
+    /// bestmove after stop or for depth/nodes, the exit after quit), in ms.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT.as_millis() as u64)]
+    timeout: u64,
+    /// How far a timed answer (movetime, clocks) may overrun its time, in ms.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_MARGIN.as_millis() as u64)]
+    margin: u64,
+    /// Run only this check (repeatable; `--list` shows the names).
+    #[arg(long = "check", value_name = "NAME")]
+    checks: Vec<String>,
+    /// List the checks and what each asserts, then exit.
+    #[arg(long)]
+    list: bool,
+    /// Also print what passing checks observed and their transcripts.
+    #[arg(long, short)]
+    verbose: bool,
+    /// The bot's command and its arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND", required_unless_present = "list")]
+    command: Vec<OsString>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not available yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.list {
+        for check in Check::ALL {
+            println!("{:<24} {}", check.name(), check.what());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut config = Config::new(args.command)?;
+    config.timeout = Duration::from_millis(args.timeout);
+    config.margin = Duration::from_millis(args.margin);
+    if !args.checks.is_empty() {
+        config.checks = args
+            .checks
+            .iter()
+            .map(|name| name.parse::<Check>())
+            .collect::<Result<_, _>>()?;
+    }
+    let verbose = args.verbose;
+    let report = aboure_check::run(&config, |outcome| {
+        let mut out = std::io::stdout().lock();
+        let _ = print_outcome(&mut out, outcome, verbose).and_then(|()| out.flush());
+    })?;
+    let mut summary = format!("{} passed, {} failed", report.passed(), report.failed());
+    if report.skipped() > 0 {
+        summary += &format!(", {} skipped", report.skipped());
+    }
+    println!("\n{summary}");
+    Ok(if report.all_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn print_outcome(out: &mut impl Write, o: &CheckOutcome, verbose: bool) -> std::io::Result<()> {
+    match &o.status {
+        Status::Pass => writeln!(out, "PASS {}", o.name)?,
+        Status::Fail { reason, .. } => writeln!(out, "FAIL {}: {reason}", o.name)?,
+        Status::Skip { reason } => writeln!(out, "SKIP {}: {reason}", o.name)?,
+    }
+    for warning in &o.warnings {
+        writeln!(out, "     warning: {warning}")?;
+    }
+    if verbose {
+        for detail in &o.details {
+            writeln!(out, "     {detail}")?;
+        }
+    }
+    let shown = match o.status {
+        Status::Fail { .. } => o.failing_exchange(),
+        _ if verbose => o.transcript.entries(),
+        _ => &[],
+    };
+    if !shown.is_empty() {
+        let hidden = match o.status {
+            Status::Fail { .. } => shown.len().saturating_sub(SHOWN_LINES),
+            _ => 0,
+        };
+        if hidden > 0 {
+            writeln!(out, "       ... ({hidden} earlier lines)")?;
+        }
+        for entry in &shown[hidden..] {
+            writeln!(out, "       {entry}")?;
+        }
+    }
+    if o.failed() && !o.stderr.is_empty() {
+        writeln!(out, "     the bot's last lines on stderr:")?;
+        for line in &o.stderr {
+            writeln!(out, "       {line}")?;
+        }
+    }
+    Ok(())
 }

@@ -1,1 +1,87 @@
-//! (being written)
+//! A conformance suite for aboure bots: runs a bot as a real subprocess
+//! through scripted protocol exchanges and says, check by check, where it
+//! breaks the protocol, before a tournament finds out the hard way.
+//!
+//! A bot author runs `aboure check-bot -- COMMAND [ARGS...]`; this crate does
+//! the work and returns a [`SuiteReport`]: one [`CheckOutcome`] per
+//! [`Check`], each with its status, warnings, observations and the
+//! [`Transcript`] of what was said, timed from the start of the check.
+//!
+//! The bot is started the way the arbiter starts it (its own process group,
+//! stderr drained, lines bounded). A check that passes and leaves the bot
+//! idle with its options untouched hands it to the next check (which pings
+//! it first), so a slow-starting bot is not started twenty times; after a
+//! failure, or a check that changes options or ends the bot, the next check
+//! starts a new one, so one failure never hides behind another. If the
+//! handshake check fails, the others are skipped: none of them can start.
+//!
+//! ```no_run
+//! use aboure_check::{run, Config};
+//!
+//! let config = Config::new(["python3", "bots/python/bot.py"]).unwrap();
+//! let report = run(&config, |outcome| println!("{} {:?}", outcome.name, outcome.status)).unwrap();
+//! assert!(report.all_passed());
+//! ```
+#![deny(missing_docs)]
+
+mod checks;
+mod config;
+mod outcome;
+mod process;
+mod scenario;
+mod session;
+mod transcript;
+
+pub use checks::{Check, UnknownCheck};
+pub use config::{Config, EmptyCommand, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
+pub use outcome::{CheckOutcome, Status, SuiteReport};
+pub use transcript::{Direction, Entry, Transcript};
+
+use session::Session;
+
+/// Runs the configured checks in order, calling `on_outcome` as each one
+/// ends (for progress output).
+pub async fn run_async(config: &Config, mut on_outcome: impl FnMut(&CheckOutcome)) -> SuiteReport {
+    let mut report = SuiteReport::default();
+    let mut handshake_failed = false;
+    let mut spare = None;
+    for &check in &config.checks {
+        let outcome = if handshake_failed {
+            CheckOutcome {
+                name: check.name(),
+                status: Status::Skip {
+                    reason: "the handshake check failed".to_owned(),
+                },
+                details: Vec::new(),
+                warnings: Vec::new(),
+                transcript: Transcript::default(),
+                stderr: Vec::new(),
+            }
+        } else {
+            let mut session = Session::new(config, spare.take());
+            let result = check.run(&mut session).await;
+            let (outcome, left) = session
+                .finish(check.name(), result, check.leaves_bot_reusable())
+                .await;
+            spare = left;
+            outcome
+        };
+        if check == Check::Handshake && outcome.failed() {
+            handshake_failed = true;
+        }
+        on_outcome(&outcome);
+        report.outcomes.push(outcome);
+    }
+    if let Some(left) = spare {
+        left.kill().await;
+    }
+    report
+}
+
+/// [`run_async`] on a runtime of its own.
+pub fn run(config: &Config, on_outcome: impl FnMut(&CheckOutcome)) -> std::io::Result<SuiteReport> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(runtime.block_on(run_async(config, on_outcome)))
+}

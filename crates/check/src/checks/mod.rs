@@ -1,0 +1,323 @@
+//! The checks of the suite. Each drives one part of the protocol and
+//! asserts what the protocol requires there; [`Check::what`] says what.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use aboure_protocol::{GameSoFar, Go, Start};
+
+use crate::session::{ms, Answer, Session, Step};
+
+mod game;
+mod lifecycle;
+mod positions;
+mod setup;
+mod thinking;
+mod time;
+
+/// One check of the suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Check {
+    /// `aboure 1` -> ids, well-formed options, `aboureok`.
+    Handshake,
+    /// Every declared option set to its default and to another value.
+    Options,
+    /// Unknown commands and bad option values do not kill the bot.
+    BadInput,
+    /// `isready` -> `readyok`, once and many times in a row.
+    Ping,
+    /// `newgame` between games.
+    NewGame,
+    /// `position startpos` with and without moves.
+    PositionStartpos,
+    /// `position set ...` with and without moves.
+    PositionSet,
+    /// `pass` in the move history.
+    ForcedPass,
+    /// A position with a single legal sowing.
+    OneLegalMove,
+    /// `go stime .. ntime .. sinc .. ninc ..` with each side to move.
+    GoClock,
+    /// `go movetime`.
+    GoMovetime,
+    /// `go depth`.
+    GoDepth,
+    /// `go nodes`.
+    GoNodes,
+    /// `go` without limits, then `stop`.
+    GoInfinite,
+    /// `isready` while thinking.
+    IsReadyWhileThinking,
+    /// `stop` during a long search, and `stop` when idle.
+    Stop,
+    /// Exactly one `bestmove` per `go`.
+    SingleBestmove,
+    /// `quit` -> exit.
+    Quit,
+    /// `quit` while thinking -> exit.
+    QuitWhileThinking,
+    /// End of input -> exit.
+    EndOfInput,
+    /// Short full games against random replies.
+    FullGame,
+}
+
+impl Check {
+    /// Every check, in the order the suite runs them.
+    pub const ALL: [Check; 21] = [
+        Check::Handshake,
+        Check::Options,
+        Check::BadInput,
+        Check::Ping,
+        Check::NewGame,
+        Check::PositionStartpos,
+        Check::PositionSet,
+        Check::ForcedPass,
+        Check::OneLegalMove,
+        Check::GoClock,
+        Check::GoMovetime,
+        Check::GoDepth,
+        Check::GoNodes,
+        Check::GoInfinite,
+        Check::IsReadyWhileThinking,
+        Check::Stop,
+        Check::SingleBestmove,
+        Check::FullGame,
+        Check::Quit,
+        Check::QuitWhileThinking,
+        Check::EndOfInput,
+    ];
+
+    /// The check's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Handshake => "handshake",
+            Check::Options => "options",
+            Check::BadInput => "bad-input",
+            Check::Ping => "ping",
+            Check::NewGame => "newgame",
+            Check::PositionStartpos => "position-startpos",
+            Check::PositionSet => "position-set",
+            Check::ForcedPass => "forced-pass",
+            Check::OneLegalMove => "one-legal-move",
+            Check::GoClock => "go-clock",
+            Check::GoMovetime => "go-movetime",
+            Check::GoDepth => "go-depth",
+            Check::GoNodes => "go-nodes",
+            Check::GoInfinite => "go-infinite",
+            Check::IsReadyWhileThinking => "isready-while-thinking",
+            Check::Stop => "stop",
+            Check::SingleBestmove => "single-bestmove",
+            Check::Quit => "quit",
+            Check::QuitWhileThinking => "quit-while-thinking",
+            Check::EndOfInput => "end-of-input",
+            Check::FullGame => "full-game",
+        }
+    }
+
+    /// What the check asserts, in one sentence.
+    pub fn what(self) -> &'static str {
+        match self {
+            Check::Handshake => {
+                "`aboure 1` is answered by one `id name`, one `id author`, well-formed \
+                 `option` lines with distinct names and `aboureok`, within the time-out, \
+                 with no line that does not parse (`info` and unknown lines only warn)"
+            }
+            Check::Options => {
+                "each declared option set to its default and to another valid value \
+                 leaves the bot alive, answering `isready`, and playing a legal move"
+            }
+            Check::BadInput => {
+                "an unknown command, a `setoption` of an undeclared option and an \
+                 out-of-range value leave the bot alive and answering `isready`"
+            }
+            Check::Ping => "`isready` gets `readyok` once, and 20 times in a row",
+            Check::NewGame => "`newgame` between games is accepted; each game gets a legal move",
+            Check::PositionStartpos => {
+                "`position startpos` with no moves and with moves (each side to move) \
+                 gets a legal `bestmove` within the `movetime`"
+            }
+            Check::PositionSet => {
+                "`position set ...` (North to move, odd captures, a big pit, an almost \
+                 empty board, moves after the set-up) gets a legal `bestmove`"
+            }
+            Check::ForcedPass => {
+                "games with `pass` in the move list (at the end, and followed by more \
+                 moves) get a legal `bestmove`"
+            }
+            Check::OneLegalMove => {
+                "a position with a single legal sowing gets exactly that move, in time"
+            }
+            Check::GoClock => {
+                "`go stime .. ntime .. sinc .. ninc ..` with South and with North to \
+                 move is answered legally within the mover's own time plus the margin"
+            }
+            Check::GoMovetime => {
+                "`go movetime` is answered legally within the movetime plus the margin"
+            }
+            Check::GoDepth => "`go depth` is answered legally within the time-out",
+            Check::GoNodes => "`go nodes` is answered legally within the time-out",
+            Check::GoInfinite => {
+                "`go` without limits, then `stop`, gets one legal `bestmove` within the time-out"
+            }
+            Check::IsReadyWhileThinking => {
+                "during a `go` without limits, `isready` gets `readyok` (before `stop`), \
+                 then `stop` gets the `bestmove`"
+            }
+            Check::Stop => {
+                "`stop` during a long `go movetime` gets a legal `bestmove` within the \
+                 time-out; `stop` while idle is ignored (no `bestmove`)"
+            }
+            Check::SingleBestmove => {
+                "after a `bestmove`, nothing claims a second one: not later, not after \
+                 a `stop`, not before the next `readyok`"
+            }
+            Check::Quit => {
+                "`quit` makes the bot exit within the time-out (the exit status is reported)"
+            }
+            Check::QuitWhileThinking => {
+                "`quit` during a `go` without limits makes the bot exit within the time-out"
+            }
+            Check::EndOfInput => "closing the bot's input makes it exit within the time-out",
+            Check::FullGame => {
+                "two short games from the start (the bot as South, then as North) against \
+                 random replies, on a clock: every answer legal and in time"
+            }
+        }
+    }
+
+    /// True when a bot that passed this check is left idle, with its
+    /// options as it announced them, fit for the next check.
+    pub fn leaves_bot_reusable(self) -> bool {
+        !matches!(
+            self,
+            Check::Options
+                | Check::BadInput
+                | Check::Quit
+                | Check::QuitWhileThinking
+                | Check::EndOfInput
+        )
+    }
+
+    /// Runs the check.
+    pub(crate) async fn run(self, s: &mut Session<'_>) -> Step<()> {
+        match self {
+            Check::Handshake => setup::handshake(s).await,
+            Check::Options => setup::options(s).await,
+            Check::BadInput => setup::bad_input(s).await,
+            Check::Ping => setup::ping(s).await,
+            Check::NewGame => setup::new_game(s).await,
+            Check::PositionStartpos => positions::startpos(s).await,
+            Check::PositionSet => positions::set_up(s).await,
+            Check::ForcedPass => positions::forced_pass(s).await,
+            Check::OneLegalMove => positions::one_legal_move(s).await,
+            Check::GoClock => time::clock(s).await,
+            Check::GoMovetime => time::movetime(s).await,
+            Check::GoDepth => time::depth(s).await,
+            Check::GoNodes => time::nodes(s).await,
+            Check::GoInfinite => thinking::infinite(s).await,
+            Check::IsReadyWhileThinking => thinking::isready_while_thinking(s).await,
+            Check::Stop => thinking::stop(s).await,
+            Check::SingleBestmove => thinking::single_bestmove(s).await,
+            Check::Quit => lifecycle::quit(s).await,
+            Check::QuitWhileThinking => lifecycle::quit_while_thinking(s).await,
+            Check::EndOfInput => lifecycle::end_of_input(s).await,
+            Check::FullGame => game::full_game(s).await,
+        }
+    }
+}
+
+/// A name that is not a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCheck(pub String);
+
+impl std::fmt::Display for UnknownCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
+        write!(
+            f,
+            "there is no check `{}`; the checks are: {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownCheck {}
+
+impl FromStr for Check {
+    type Err = UnknownCheck;
+
+    fn from_str(name: &str) -> Result<Check, UnknownCheck> {
+        Check::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| UnknownCheck(name.to_owned()))
+    }
+}
+
+/// The `go movetime` most checks use: long enough for any bot to answer,
+/// short enough to keep the suite quick.
+pub(crate) const MOVETIME: Duration = Duration::from_millis(100);
+
+/// Sends `game` with `go movetime`, expects a legal answer within the
+/// movetime plus the margin, then pings (which catches a second answer).
+pub(crate) async fn legal_answer(
+    s: &mut Session<'_>,
+    game: &GameSoFar,
+    movetime: Duration,
+) -> Step<Answer> {
+    let go = Go {
+        movetime: Some(movetime),
+        ..Go::default()
+    };
+    let margin = s.config().margin;
+    let limit_text = format!(
+        "the movetime of {} plus the margin of {}",
+        ms(movetime),
+        ms(margin)
+    );
+    let answer = s.think(game, go, movetime + margin, &limit_text).await?;
+    s.ready().await?;
+    s.detail(format!(
+        "{}: bestmove {} after {}",
+        describe_game(game),
+        answer.mv,
+        ms(answer.elapsed)
+    ));
+    Ok(answer)
+}
+
+/// A game in a few words, for details: where it starts and how many moves.
+pub(crate) fn describe_game(game: &GameSoFar) -> String {
+    let start = match game.start {
+        Start::StartPos => "startpos".to_owned(),
+        Start::Set(p) => format!("set {p}"),
+    };
+    match game.moves.len() {
+        0 => start,
+        n => format!("{start} + {n} moves"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_distinct_and_parse_back() {
+        for c in Check::ALL {
+            assert_eq!(c.name().parse::<Check>(), Ok(c));
+            assert_eq!(
+                Check::ALL.iter().filter(|d| d.name() == c.name()).count(),
+                1
+            );
+            assert!(!c.what().is_empty());
+        }
+        let err = "pong".parse::<Check>().unwrap_err().to_string();
+        assert!(
+            err.contains("`pong`") && err.contains("handshake, options"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! What to check and how strictly: the bot's command, the limits the suite
+//! applies, and which checks to run.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::time::Duration;
+
+use crate::Check;
+
+/// How long a bot may take for anything that has no clock of its own
+/// (`aboureok`, `readyok`, `bestmove` after `stop` or for `go depth`, the
+/// exit after `quit`), unless told otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What a timed answer may overrun its limit by, unless told otherwise: the
+/// arbiter's default margin.
+pub const DEFAULT_MARGIN: Duration = Duration::from_millis(50);
+
+/// A suite run: the bot to start and the limits to apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The program to run (looked up on `PATH` like a shell does).
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// The limit on answers without a clock of their own.
+    pub timeout: Duration,
+    /// The margin on answers with a clock (`movetime`, the clocks).
+    pub margin: Duration,
+    /// The checks to run, in this order.
+    pub checks: Vec<Check>,
+}
+
+/// A command line that does not name a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmptyCommand;
+
+impl fmt::Display for EmptyCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no bot command given (expected `-- COMMAND [ARGS...]`)")
+    }
+}
+
+impl std::error::Error for EmptyCommand {}
+
+impl Config {
+    /// Every check with the default limits, for the bot started by
+    /// `command` (the program, then its arguments).
+    pub fn new<I, S>(command: I) -> Result<Config, EmptyCommand>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        let mut command = command.into_iter().map(Into::into);
+        let program = command.next().ok_or(EmptyCommand)?;
+        if program.is_empty() {
+            return Err(EmptyCommand);
+        }
+        Ok(Config {
+            program,
+            args: command.collect(),
+            timeout: DEFAULT_TIMEOUT,
+            margin: DEFAULT_MARGIN,
+            checks: Check::ALL.to_vec(),
+        })
+    }
+
+    /// The command as a person would type it, for messages.
+    pub fn command_line(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_word_is_the_program() {
+        let c = Config::new(["python3", "bot.py", "--fast"]).unwrap();
+        assert_eq!(c.program, "python3");
+        assert_eq!(c.args, ["bot.py", "--fast"]);
+        assert_eq!(c.command_line(), "python3 bot.py --fast");
+        assert_eq!(c.checks, Check::ALL);
+    }
+
+    #[test]
+    fn an_empty_command_is_refused() {
+        assert_eq!(Config::new(Vec::<String>::new()), Err(EmptyCommand));
+        assert_eq!(Config::new([""]), Err(EmptyCommand));
+    }
+}
