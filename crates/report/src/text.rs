@@ -243,7 +243,73 @@ impl Report {
         Ok(())
     }
 
-    fn write_accuracy(&self, _out: &mut String) -> std::fmt::Result {
+    fn write_accuracy(&self, out: &mut String) -> std::fmt::Result {
+        let Some(a) = &self.accuracy else {
+            return Ok(());
+        };
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Accuracy against the exact solver: {} games analysed, {} skipped{}",
+            a.analysed_games,
+            a.skipped_games,
+            if a.budget_exhausted {
+                " (the analysis budget ran out)"
+            } else {
+                ""
+            }
+        )?;
+        let width = a
+            .players
+            .iter()
+            .map(|p| p.name.len())
+            .max()
+            .unwrap_or(3)
+            .max(3);
+        writeln!(
+            out,
+            "{:<width$}  Moves  Loss/move  Perfect  Blunders",
+            "Bot"
+        )?;
+        for p in &a.players {
+            writeln!(
+                out,
+                "{:<width$}  {:>5}  {:>9.2}  {:>7}  {:>8}",
+                p.name,
+                p.moves,
+                p.average_loss,
+                pct(p.perfect_ratio),
+                p.blunders
+            )?;
+        }
+        let mistakes: Vec<_> = a
+            .games
+            .iter()
+            .filter_map(|g| g.first_decisive_mistake.as_ref().map(|m| (&g.game, m)))
+            .collect();
+        writeln!(
+            out,
+            "First decisive mistakes: {} of {} games",
+            mistakes.len(),
+            a.games.len()
+        )?;
+        const SHOWN: usize = 10;
+        for (game, m) in mistakes.iter().take(SHOWN) {
+            writeln!(
+                out,
+                "  {game} ply {}: {} played {} ({} -> {}), best {} (loses {})",
+                m.ply + 1,
+                m.bot,
+                m.played,
+                m.could_reach,
+                m.reaches,
+                m.best.join(" or "),
+                m.loss
+            )?;
+        }
+        if mistakes.len() > SHOWN {
+            writeln!(out, "  ... and {} more", mistakes.len() - SHOWN)?;
+        }
         Ok(())
     }
 }
