@@ -1,0 +1,192 @@
+//! `aboure check-bot` fails misbehaving bots on the right checks, and only
+//! those. Each bot in `tests/check_bot_fixtures/` is a small Python proxy
+//! that runs a real reference bot and breaks one rule of the protocol on
+//! the way. These tests need `python3` on the PATH.
+
+#[path = "check_bot_fixtures/support.rs"]
+mod support;
+
+use support::{check_bot, fixture, Run, ABOURE, PATIENT};
+
+/// Runs the misbehaving bot `script` in front of `aboure bot BOT`.
+fn misbehaving(flags: &[&str], script: &str, bot: &str) -> Run {
+    check_bot(flags, &["python3", &fixture(script), ABOURE, "bot", bot])
+}
+
+fn assert_fails(run: &Run, checks: &[&str], reason: &str) {
+    for check in checks {
+        let line = run.line(check);
+        assert!(
+            line.starts_with(&format!("FAIL {check}: ")) && line.contains(reason),
+            "{check} should fail with `{reason}`:\n{}",
+            run.dump()
+        );
+    }
+    assert_eq!(run.code, Some(1), "{}", run.dump());
+}
+
+#[test]
+fn a_bot_that_never_sends_aboureok_fails_the_handshake_and_nothing_else_runs() {
+    let run = misbehaving(&["--timeout", "1500"], "no_aboureok.py", "random");
+    assert_fails(&run, &["handshake"], "no aboureok within 1500 ms");
+    assert_eq!(run.with_status("FAIL"), ["handshake"], "{}", run.dump());
+    assert_eq!(
+        run.with_status("PASS"),
+        Vec::<&str>::new(),
+        "{}",
+        run.dump()
+    );
+    assert_eq!(run.summary(), "0 passed, 1 failed, 20 skipped");
+    // The exchange is shown: what was sent, what came back, the time-out.
+    for shown in [
+        "> aboure 1",
+        "< id name aboure random",
+        "! no aboureok within 1500 ms",
+    ] {
+        assert!(run.stdout.contains(shown), "{shown}:\n{}", run.dump());
+    }
+}
+
+#[test]
+fn a_bot_that_answers_illegal_moves_fails_every_check_that_asks_for_one() {
+    let run = misbehaving(&PATIENT, "illegal_move.py", "greedy");
+    let asking = [
+        "options",
+        "bad-input",
+        "newgame",
+        "position-startpos",
+        "position-set",
+        "forced-pass",
+        "one-legal-move",
+        "go-clock",
+        "go-movetime",
+        "go-depth",
+        "go-nodes",
+        "single-bestmove",
+        "full-game",
+    ];
+    assert_fails(&run, &asking, "illegal move `bestmove ");
+    for check in ["handshake", "ping", "quit", "end-of-input"] {
+        assert_eq!(run.status(check), "PASS", "{check}:\n{}", run.dump());
+    }
+    // The reason names the position and the legal moves.
+    let line = run.line("position-startpos");
+    assert!(
+        line.contains("in 4,4,4,4,4,4/4,4,4,4,4,4 s 0 0 (South to move); legal moves: 0 1 2 3 4 5"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_bot_that_ignores_stop_fails_the_checks_that_stop_it() {
+    let run = misbehaving(
+        &["--margin", "2000", "--timeout", "3000"],
+        "ignores_stop.py",
+        "mcts",
+    );
+    assert_fails(
+        &run,
+        &["go-infinite", "isready-while-thinking", "stop"],
+        "no bestmove within the time-out of 3000 ms after stop",
+    );
+    assert_eq!(
+        run.with_status("FAIL"),
+        ["go-infinite", "isready-while-thinking", "stop"],
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn a_bot_that_crashes_on_position_set_fails_where_set_up_positions_are_sent() {
+    let run = misbehaving(&PATIENT, "crashes_on_set.py", "random");
+    let set_up = ["newgame", "position-set", "forced-pass", "one-legal-move"];
+    assert_fails(&run, &set_up, "exited with status 3");
+    assert_eq!(run.with_status("FAIL"), set_up, "{}", run.dump());
+    // Its last words on stderr are shown with the failure.
+    assert!(
+        run.stdout
+            .contains("crashes_on_set: cannot read 'position set"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn a_bot_that_answers_twice_fails_the_single_bestmove_check() {
+    let run = misbehaving(&PATIENT, "answers_twice.py", "random");
+    assert_fails(&run, &["single-bestmove"], "was not asked for");
+    assert_eq!(run.status("handshake"), "PASS", "{}", run.dump());
+    assert_eq!(run.status("ping"), "PASS", "{}", run.dump());
+}
+
+#[test]
+fn a_bot_that_ignores_quit_fails_the_quit_checks_only() {
+    let run = misbehaving(
+        &["--margin", "2000", "--timeout", "2000"],
+        "ignores_quit.py",
+        "random",
+    );
+    assert_fails(
+        &run,
+        &["quit", "quit-while-thinking"],
+        "still running 2000 ms after quit",
+    );
+    assert_eq!(
+        run.with_status("FAIL"),
+        ["quit", "quit-while-thinking"],
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn unknown_lines_and_bad_info_are_warnings_not_failures() {
+    let run = misbehaving(&PATIENT, "chatty.py", "random");
+    assert_eq!(
+        run.with_status("FAIL"),
+        Vec::<&str>::new(),
+        "{}",
+        run.dump()
+    );
+    assert_eq!(run.code, Some(0), "{}", run.dump());
+    for warning in [
+        "warning: unknown line `thinking hard` (ignored)",
+        "warning: info line that does not parse: `info depth many`",
+    ] {
+        assert!(run.stdout.contains(warning), "{warning}:\n{}", run.dump());
+    }
+}
+
+#[test]
+fn a_command_that_does_not_exist_fails_the_handshake_with_the_reason() {
+    let run = check_bot(&[], &["/nonexistent/aboure-bot"]);
+    assert_fails(
+        &run,
+        &["handshake"],
+        "cannot start `/nonexistent/aboure-bot`",
+    );
+}
+
+#[test]
+fn an_unknown_check_name_is_refused_with_the_names() {
+    let run = check_bot(&["--check", "pong"], &[ABOURE, "bot", "random"]);
+    assert_eq!(run.code, Some(2), "{}", run.dump());
+    assert!(
+        run.stderr
+            .contains("there is no check `pong`; the checks are: handshake,"),
+        "{}",
+        run.dump()
+    );
+}
+
+#[test]
+fn chosen_checks_run_alone() {
+    let run = check_bot(
+        &["--check", "ping", "--check", "quit"],
+        &[ABOURE, "bot", "random"],
+    );
+    assert_eq!(run.with_status("PASS"), ["ping", "quit"], "{}", run.dump());
+    assert_eq!(run.summary(), "2 passed, 0 failed");
+    assert_eq!(run.code, Some(0));
+}
