@@ -8,6 +8,7 @@
 //! the side to move), so it is kept from game to game and each solve makes
 //! the next ones cheaper.
 
+use std::cell::Cell;
 use std::time::Duration;
 
 use aboure_engine::{Move, Position};
@@ -25,6 +26,9 @@ use crate::AUTHOR;
 pub const DEFAULT_SOLVER_MB: i64 = 64;
 /// Size of the fallback search's table, MB.
 const FALLBACK_MB: usize = 4;
+/// About how many nodes the solver searches between two looks at its stop
+/// flag; a node limit is honoured to within this.
+const SOLVER_POLL_NODES: u64 = 1024;
 /// Nodes of the solve that warms the table up when the player is made.
 const WARM_UP_NODES: u64 = 200_000;
 /// The share of a timed move given to the fallback search.
@@ -34,8 +38,9 @@ const FALLBACK_SHARE: f64 = 0.25;
 ///
 /// Option `hash` (int, MB, default 64): the solver's table.
 ///
-/// Limits: time limits and `stop` are honoured; `depth` and `nodes` do not
-/// apply to an exact solve and are ignored: with only those, it solves to
+/// Limits: time limits, `nodes` (to within about a thousand: the solver looks
+/// at its stop flag that often) and `stop` are honoured; `depth` does not
+/// apply to an exact solve and is ignored: with only a depth, it solves to
 /// the end (from the start position that takes seconds).
 pub struct PerfectPlayer {
     solver: Solver,
@@ -101,35 +106,37 @@ impl Player for PerfectPlayer {
         if moves.len() <= 1 {
             return moves.first().copied().unwrap_or(Move::Pass);
         }
-        let timed = Limits {
+        // A depth limit means nothing to an exact solve.
+        let limits_here = Limits {
             depth: None,
-            nodes: None,
             ..*limits
         };
-        let budget = Budget::new(&timed, search.started());
+        let budget = Budget::new(&limits_here, search.started());
         let mut fallback = None;
         if !budget.is_infinite() {
-            let out = Searcher::new(
-                &mut self.fallback,
-                search,
-                budget.share(FALLBACK_SHARE),
-                Settings::default(),
-            )
-            .run(position, MAX_DEPTH);
+            let mut share = budget.share(FALLBACK_SHARE);
+            share.nodes = budget.nodes.map(|n| (n as f64 * FALLBACK_SHARE) as u64);
+            let out = Searcher::new(&mut self.fallback, search, share, Settings::default())
+                .run(position, MAX_DEPTH);
             if out.solved {
-                // The search reached the end of every line: already exact
-                // (repetitions aside, which the solver treats the same way).
+                // The search reached the end of every line: already exact.
                 return out.best;
             }
             fallback = Some(out.best);
         }
         let found = {
             let search = &*search;
+            let polls = Cell::new(0u64);
             // The soft deadline: an unfinished solve is thrown away (though
             // what it proved stays in the table), so it gets the time the
             // move was planned to take, not the most it could take.
-            self.solver
-                .best_move(position, &|| search.stopped() || budget.past_soft())
+            let stop = || {
+                polls.set(polls.get() + 1);
+                search.stopped()
+                    || budget.past_soft()
+                    || budget.out_of_nodes(polls.get() * SOLVER_POLL_NODES)
+            };
+            self.solver.best_move(position, &stop)
         };
         let me = position.side_to_move();
         let best = match found {

@@ -31,8 +31,9 @@ fn plays_a_best_move_when_it_has_the_time() {
             continue;
         }
         let mut search = Local::new();
+        // A depth limit does not apply to an exact solve: it solves to the end.
         let limits = Limits {
-            nodes: Some(1),
+            depth: Some(1),
             ..Limits::default()
         };
         let m = bot.choose(&pos, &[], &limits, &mut search);
@@ -50,4 +51,19 @@ fn plays_a_best_move_when_it_has_the_time() {
         assert_eq!(info.string.as_deref(), Some("exact"));
         checked += 1;
     }
+}
+
+#[test]
+fn node_limit_is_honoured() {
+    // A small limit ends the solve early (or not at all, if the table
+    // already holds the answer); either way a legal move comes back.
+    let mut bot = PerfectPlayer::new(16);
+    let mut search = Local::new();
+    let limits = Limits {
+        nodes: Some(4096),
+        ..Limits::default()
+    };
+    let pos = Position::startpos();
+    let m = bot.choose(&pos, &[], &limits, &mut search);
+    assert!(pos.is_legal(m));
 }
