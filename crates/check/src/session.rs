@@ -411,12 +411,11 @@ impl<'c> Session<'c> {
     /// Waits for the outstanding `go`'s answer: a legal `bestmove` at most
     /// `limit` after the `go` (`limit_text` says where the limit comes from).
     pub async fn await_bestmove(&mut self, limit: Duration, limit_text: &str) -> Step<Answer> {
-        let Some(pending) = self.pending else {
-            return self.await_answer(Instant::now(), limit_text).await;
+        let deadline = match self.pending {
+            Some(pending) => pending.sent_at + limit,
+            None => Instant::now(),
         };
-        let answer = self
-            .await_answer(pending.sent_at + limit, limit_text)
-            .await?;
+        let answer = self.await_answer(deadline, limit_text).await?;
         if answer.elapsed > limit {
             return Err(Failure(format!(
                 "bestmove {} came after {}, over {limit_text}",

@@ -128,8 +128,9 @@ impl Check {
                  leaves the bot alive, answering `isready`, and playing a legal move"
             }
             Check::BadInput => {
-                "an unknown command, a `setoption` of an undeclared option and an \
-                 out-of-range value leave the bot alive and answering `isready`"
+                "an unknown command, a `setoption` of an undeclared option or with an \
+                 out-of-range value, an empty line and an `isready` padded with blanks \
+                 leave the bot alive, answering `isready` and playing a legal move"
             }
             Check::Ping => "`isready` gets `readyok` once, and 20 times in a row",
             Check::NewGame => "`newgame` between games is accepted; each game gets a legal move",

@@ -1,0 +1,194 @@
+//! The suite against tiny bots written as shell scripts, each wrong in one
+//! way: what fails, with which reason, and what the transcript shows.
+
+use std::time::Duration;
+
+use aboure_check::{run, Check, CheckOutcome, Config, Direction, Status, SuiteReport};
+
+/// A well-behaved bot for the checks that need no moves.
+const PINGER: &str = r#"while read -r line; do
+  case "$line" in
+    "aboure 1") echo "id name pinger"; echo "id author shell"; echo aboureok ;;
+    isready) echo readyok ;;
+    quit) exit 0 ;;
+  esac
+done"#;
+
+fn suite(script: &str, checks: &[Check]) -> SuiteReport {
+    let mut config = Config::new(["sh", "-c", script]).unwrap();
+    config.timeout = Duration::from_millis(2000);
+    config.checks = checks.to_vec();
+    run(&config, |_| {}).unwrap()
+}
+
+fn handshake(script: &str) -> CheckOutcome {
+    let report = suite(script, &[Check::Handshake]);
+    report.outcomes[0].clone()
+}
+
+fn reason(outcome: &CheckOutcome) -> &str {
+    match &outcome.status {
+        Status::Fail { reason, .. } => reason,
+        other => panic!("expected a failure, got {other:?}: {outcome:#?}"),
+    }
+}
+
+/// The answer to `aboure 1` (after reading it), then `readyok` to each
+/// `isready`.
+fn answering(lines: &[&str]) -> String {
+    let echoes: Vec<String> = lines.iter().map(|l| format!("echo '{l}'")).collect();
+    format!(
+        "read -r line; {}; while read -r line; do [ \"$line\" = isready ] && echo readyok; done",
+        echoes.join("; ")
+    )
+}
+
+#[test]
+fn a_well_behaved_shell_bot_passes_what_it_implements() {
+    let checks = [
+        Check::Handshake,
+        Check::Ping,
+        Check::Quit,
+        Check::EndOfInput,
+    ];
+    let report = suite(PINGER, &checks);
+    assert!(report.all_passed(), "{report:#?}");
+    assert_eq!(report.passed(), 4);
+    let quit = report.outcome("quit").unwrap();
+    assert!(
+        quit.details
+            .iter()
+            .any(|d| d.starts_with("exited with status 0")),
+        "{quit:#?}"
+    );
+}
+
+#[test]
+fn a_bot_that_exits_at_once_fails_with_its_exit_status() {
+    let outcome = handshake("exit 7");
+    assert!(
+        reason(&outcome).contains("exited with status 7"),
+        "{outcome:#?}"
+    );
+}
+
+#[test]
+fn an_overlong_line_fails() {
+    let outcome =
+        handshake("read -r line; head -c 100000 /dev/zero | tr '\\0' x; echo; cat > /dev/null");
+    assert!(
+        reason(&outcome).starts_with("a line of 100000 bytes (the limit is 65536)"),
+        "{outcome:#?}"
+    );
+}
+
+#[test]
+fn a_bestmove_during_the_handshake_was_not_asked_for() {
+    let outcome = handshake(&answering(&[
+        "id name a",
+        "id author b",
+        "bestmove 3",
+        "aboureok",
+    ]));
+    assert!(
+        reason(&outcome).starts_with("`bestmove 3` was not asked for"),
+        "{outcome:#?}"
+    );
+}
+
+#[test]
+fn a_malformed_option_fails_and_quotes_the_line() {
+    let outcome = handshake(&answering(&[
+        "id name a",
+        "id author b",
+        "option name x type int default 5 min 9 max 1",
+        "aboureok",
+    ]));
+    let reason = reason(&outcome);
+    assert!(
+        reason.starts_with(
+            "a line that does not parse: `option name x type int default 5 min 9 max 1`"
+        ),
+        "{reason}"
+    );
+}
+
+#[test]
+fn ids_must_come_once_each() {
+    let no_author = handshake(&answering(&["id name a", "aboureok"]));
+    assert_eq!(reason(&no_author), "no `id author` before `aboureok`");
+    let twice = handshake(&answering(&[
+        "id name a",
+        "id name b",
+        "id author c",
+        "aboureok",
+    ]));
+    assert_eq!(reason(&twice), "`id name` sent twice");
+    let options = handshake(&answering(&[
+        "id name a",
+        "id author c",
+        "option name x type bool default true",
+        "option name x type bool default false",
+        "aboureok",
+    ]));
+    assert_eq!(reason(&options), "option `x` declared twice");
+}
+
+#[test]
+fn unknown_lines_and_bad_info_only_warn() {
+    let outcome = handshake(&answering(&[
+        "hello there",
+        "id name a",
+        "info depth lots",
+        "id author b",
+        "aboureok",
+    ]));
+    assert!(outcome.passed(), "{outcome:#?}");
+    assert_eq!(
+        outcome.warnings,
+        [
+            "unknown line `hello there` (ignored)",
+            "info line that does not parse: `info depth lots`: depth `lots` is not an unsigned number",
+        ]
+    );
+}
+
+#[test]
+fn a_silent_bot_times_out_and_the_transcript_shows_the_exchange() {
+    let outcome = handshake("cat > /dev/null");
+    assert_eq!(reason(&outcome), "no aboureok within 2000 ms");
+    let exchange = outcome.failing_exchange();
+    let shown: Vec<(Direction, &str)> = exchange
+        .iter()
+        .map(|e| (e.direction, e.text.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (Direction::Sent, "aboure 1"),
+            (Direction::Event, "no aboureok within 2000 ms"),
+        ]
+    );
+    let waited = exchange[1].at - exchange[0].at;
+    assert!(waited >= Duration::from_millis(2000), "{waited:?}");
+}
+
+#[test]
+fn after_a_failed_handshake_the_other_checks_are_skipped() {
+    let report = suite("exit 0", &[Check::Handshake, Check::Ping]);
+    assert_eq!(report.failed(), 1);
+    assert_eq!(report.skipped(), 1);
+    assert!(!report.all_passed());
+    assert!(matches!(report.outcomes[1].status, Status::Skip { .. }));
+}
+
+#[test]
+fn a_bot_that_ignores_quit_is_reported_and_killed() {
+    let stubborn = PINGER.replace("quit) exit 0 ;;", "quit) ;;");
+    let report = suite(&stubborn, &[Check::Quit]);
+    let outcome = &report.outcomes[0];
+    assert_eq!(
+        reason(outcome),
+        "the bot was still running 2000 ms after quit"
+    );
+}
