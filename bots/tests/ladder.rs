@@ -135,3 +135,20 @@ fn alphabeta_against_mcts_by_nodes() {
         );
     }
 }
+
+/// The search bots against exact play at 10 ms a move.
+#[test]
+#[ignore]
+fn search_bots_against_perfect() {
+    let t = movetime(10);
+    let mut p = aboure_bots::PerfectPlayer::default();
+    let mut a = AlphaBetaPlayer::default();
+    let mut m = MctsPlayer::new(0.5, 41);
+    for (name, bot) in [("alphabeta", &mut a as &mut dyn Player), ("mcts", &mut m)] {
+        let res = play_match(bot, &mut p, &t, &t, 100, OPENING_PLIES, 42);
+        println!(
+            "{}",
+            res.describe(&format!("{name} 10 ms"), "perfect 10 ms")
+        );
+    }
+}
