@@ -215,6 +215,16 @@ fn standings_plot_and_game_list_render() {
         "no game opened without a fragment"
     );
 
+    // The filters, set from the fragment.
+    let rows = |fragment: &str| dump_dom(&page, fragment).matches("<tr data-game=").count();
+    assert_eq!(rows("#bot=slow&termination=time_forfeit"), 1);
+    let lost_by_slow = games
+        .iter()
+        .filter(|g| g.points_of("slow") == Some(0.0))
+        .count();
+    assert_eq!(rows("#bot=slow&result=loss"), lost_by_slow);
+    assert_eq!(rows("#bot=random"), 16);
+
     screenshot(&page, "", "full-page.png", "1200,3000", &[]);
     screenshot(&page, "#only=standings", "standings.png", "1000,700", &[]);
     screenshot(&page, "#only=crosstable", "crosstable.png", "1000,700", &[]);

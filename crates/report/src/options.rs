@@ -92,7 +92,7 @@ pub struct AccuracyOptions {
 impl Default for AccuracyOptions {
     fn default() -> Self {
         AccuracyOptions {
-            node_budget: 500_000_000,
+            node_budget: 100_000_000,
             table_mb: 64,
             progress: false,
         }

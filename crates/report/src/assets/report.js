@@ -214,6 +214,12 @@
       s.classList.toggle("solo", s.id === params.only);
     });
     if (params.only) document.body.dataset.only = params.only; else delete document.body.dataset.only;
+    // `bot=`, `result=` (win, loss, draw) and `termination=` set the list's filters.
+    var filtered = false;
+    [["bot", "filter-bot"], ["result", "filter-result"], ["termination", "filter-termination"]].forEach(function (f) {
+      if (params[f[0]] !== undefined) { $(f[1]).value = params[f[0]]; filtered = true; }
+    });
+    if (filtered) renderList();
     if (!params.game || !byId[params.game]) return;
     current = byId[params.game];
     var n = parseInt(params.ply || "0", 10);
