@@ -71,8 +71,9 @@ fn csv_results_and_anchor() {
 
 #[test]
 fn sprt_state_from_run_json() {
-    let games = fixture("sprt/games.jsonl");
-    let (ok, stdout, stderr) = aboure(&["--no-accuracy", games.to_str().unwrap()]);
+    // The run's folder stands for its games.jsonl.
+    let folder = fixture("sprt");
+    let (ok, stdout, stderr) = aboure(&["--no-accuracy", folder.to_str().unwrap()]);
     assert!(ok, "{stderr}");
     assert!(
         stdout.contains("LLR 0.050 in [-2.944, 2.944] after 12 pairs: continue"),

@@ -112,12 +112,16 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// Reads every file in `paths`, merging them; also looks for a `run.json`
-/// beside each file and returns the SPRT it describes, if any.
+/// Reads every file in `paths` (a folder means its `games.jsonl`), merging
+/// them; also looks for a `run.json` beside each file and returns the SPRT
+/// it describes, if any.
 pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputError> {
     let mut input = Input::default();
     let mut sprt = None;
     for path in paths {
+        // A run's output folder stands for its games.jsonl.
+        let folder = path.join("games.jsonl");
+        let path = if path.is_dir() { &folder } else { path };
         let results = read_games(path).map_err(InputError::Read)?;
         input.add(path, results);
         let run_path = path

@@ -62,12 +62,15 @@
 //! in seeds per move, `perfect` moves and `perfect_ratio`, `blunders`),
 //! `games` (per analysed game: `game` id, `first_decisive_mistake` or
 //! `null`, and `moves`: per ply, `null` for plies not counted, else
-//! `{ply, bot, played, value, best, best_value, loss, blunder}`),
-//! `analysed_games`, `skipped_games`, `positions`, `nodes`. A move's value is
-//! the final seed margin its side reaches with perfect play after it; the
-//! loss is the best value minus it; a blunder turns a reachable win into a
-//! draw or loss, or a draw into a loss. Opening plies and forced passes are
-//! not counted.
+//! `{ply, bot, played, value, best, best_value, loss, could_reach, reaches,
+//! blunder}`), `analysed_games`, `skipped_games`, `budget_exhausted`,
+//! `positions`, `nodes`. Per bot also `total_loss`. A move's value is the
+//! margin of seeds still to come that its side reaches with perfect play
+//! after it; the loss is the best value minus it; `could_reach` and
+//! `reaches` (`win`, `draw`, `loss`) add the seeds already captured; a
+//! blunder turns a reachable win into a draw or loss, or a draw into a loss.
+//! Opening plies, forced passes and positions with one legal move are not
+//! counted.
 #![deny(missing_docs)]
 
 mod accuracy;
