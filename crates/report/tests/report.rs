@@ -479,3 +479,31 @@ fn no_games_is_not_an_error() {
     assert_eq!(report.text(), "0 games, 0 complete game pairs, 0 bots\n");
     assert_eq!(report.json()["players"], Value::Array(vec![]));
 }
+
+#[test]
+fn html_escapes_names_and_survives_no_games() {
+    let evil = "</script><b>x&y\"'";
+    let mut games = [game("1", "e", "b", "1-0"), game("2", "b", "e", "1/2-1/2")];
+    for g in &mut games {
+        let [p0, p1] = &mut g.pairing;
+        for name in [&mut g.south, &mut g.north, p0, p1] {
+            if name == "e" {
+                *name = evil.to_owned();
+            }
+        }
+    }
+    let report = Report::build(&games, &ReportOptions::default());
+    let html = report.html();
+    assert!(
+        !html.contains("</script><b>"),
+        "a name broke out of the page"
+    );
+    assert!(html.contains("&lt;/script&gt;&lt;b&gt;x&amp;y&quot;&#39;"));
+    assert_eq!(
+        html.matches("</script>").count(),
+        2,
+        "the data and the script"
+    );
+    let empty = Report::build(&[], &ReportOptions::default()).html();
+    assert!(empty.contains("0 games, 0 complete game pairs, 0 bots"));
+}
