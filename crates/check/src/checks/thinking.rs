@@ -78,6 +78,16 @@ pub(super) async fn isready_while_thinking(s: &mut Session<'_>) -> Step<()> {
         s.expect(&what, sent + timeout, |m| *m == BotMessage::ReadyOk)
             .await?;
         if let Some(answer) = s.take_answer() {
+            if answer.at <= sent {
+                // It answered before the ping went out: not a ping problem.
+                note_early(s, &answer);
+                s.detail(
+                    "readyok while thinking could not be checked further: the bot stopped thinking",
+                );
+                s.send(&ArbiterMessage::Stop).await?;
+                s.ready().await?;
+                return Ok(());
+            }
             return Err(crate::session::Failure(format!(
                 "readyok came only after bestmove {}, with no stop sent: the bot \
                  seems not to read its input while it thinks",
