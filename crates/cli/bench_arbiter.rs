@@ -1,5 +1,61 @@
-//! (being written)
+//! `aboure bench arbiter`: the arbiter's cost per move against a bare pipe
+//! round trip, the time it charges bots beyond their own measurement, and
+//! its memory with 64 games at once (see `aboure_arbiter::bench`).
+
+use aboure_arbiter::bench::{clean, measure, scratch, BenchSetup};
+use anyhow::Context;
 
 pub fn run() -> anyhow::Result<()> {
-    anyhow::bail!("not available yet")
+    let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
+    // The test bot is built next to `aboure` (`cargo build --release` builds both).
+    let testbot = exe.with_file_name("aboure-testbot");
+    anyhow::ensure!(
+        testbot.exists(),
+        "{} not found: build it with `cargo build --release --bins`",
+        testbot.display()
+    );
+    let bot = testbot.display().to_string();
+    let setup = BenchSetup {
+        instant_bot: vec![bot.clone(), "instant".to_owned()],
+        echo: vec![bot, "echo".to_owned()],
+        aboure_exe: exe,
+        scratch: scratch(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let report = runtime.block_on(measure(&setup));
+    clean(&setup.scratch);
+    let report = report.map_err(anyhow::Error::msg)?;
+    let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
+    println!(
+        "pipe round trip (median)          {:8.1} us",
+        us(report.pipe_round_trip)
+    );
+    println!(
+        "arbiter per move (in games, 1 game) {:6.1} us  ({} moves)",
+        us(report.per_move),
+        report.moves
+    );
+    println!(
+        "ratio per move / round trip        {:8.2} (goal: within 3)",
+        report.per_move.as_secs_f64() / report.pipe_round_trip.as_secs_f64()
+    );
+    match (report.overhead_median, report.overhead_p99) {
+        (Some(m), Some(p)) => {
+            println!(
+                "charged - bot's own time, median   {:8.1} us (2 games at once; goal under 1000)",
+                us(m)
+            );
+            println!("charged - bot's own time, p99      {:8.1} us", us(p));
+        }
+        _ => println!("charged - bot's own time: no self-timed moves"),
+    }
+    if let Some(rss) = report.rss_64_games {
+        println!(
+            "peak RSS with 64 games at once     {:8.1} MB (goal under 100)",
+            rss as f64 / 1e6
+        );
+    }
+    Ok(())
 }

@@ -258,8 +258,14 @@ fn print_table(config: &Config, summary: &Summary) {
             let _ = writeln!(out, "{}", sprt::describe(&test, a, b, &status));
         }
     }
-    if let Some(reason) = &summary.stopped {
-        let _ = writeln!(out, "stopped early: {reason}");
+    match &summary.stopped {
+        Some(_) if config.format == Format::Sprt => {
+            let _ = writeln!(out, "stopped early: the test decided");
+        }
+        Some(reason) => {
+            let _ = writeln!(out, "stopped early: {reason}");
+        }
+        None => {}
     }
     let _ = writeln!(
         out,

@@ -176,8 +176,10 @@ fn main() {
                     let us = received.elapsed().as_micros();
                     let _ = writeln!(out, "info depth 1 nodes 1 string self_us {us}");
                 }
-                let _ = writeln!(out, "bestmove {mv}");
                 if args.mode == "twice" && here {
+                    // One write, so both answers arrive together.
+                    let _ = write!(out, "bestmove {mv}\nbestmove {mv}\n");
+                } else {
                     let _ = writeln!(out, "bestmove {mv}");
                 }
             }

@@ -1,1 +1,216 @@
-//! Benchmarks (being written).
+//! Measuring the arbiter: its cost per move against a bare pipe round trip,
+//! the time it charges a bot beyond what the bot measured itself, and its
+//! memory with many games at once. `aboure bench arbiter` prints these; they
+//! are benchmarks, never assertions.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use aboure_records::{GameRecord, Mover};
+
+use crate::tournament::{run, RunOptions};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchSetup {
+    /// A bot that answers at once and reports its own time as
+    /// `info string self_us N` (the test bot's `instant` mode).
+    pub instant_bot: Vec<String>,
+    /// A program that echoes each input line.
+    pub echo: Vec<String>,
+    /// The `aboure` binary (for built-in bots, unused by the defaults).
+    pub aboure_exe: PathBuf,
+    /// Scratch folder for the runs' output.
+    pub scratch: PathBuf,
+}
+
+/// The figures.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    /// Median bare round trip of a line through an echoing child.
+    pub pipe_round_trip: Duration,
+    /// Wall time inside games per bot move, one game at a time.
+    pub per_move: Duration,
+    /// Bot moves measured.
+    pub moves: usize,
+    /// Median of (time charged - time the bot measured), 2 games at once.
+    pub overhead_median: Option<Duration>,
+    /// 99th percentile of the same.
+    pub overhead_p99: Option<Duration>,
+    /// Peak resident memory of this process with 64 games at once, bytes.
+    pub rss_64_games: Option<u64>,
+}
+
+/// Median round trip of `rounds` lines through `echo`, with blocking I/O
+/// and nothing else in the way.
+pub fn pipe_round_trip(echo: &[String], rounds: usize) -> std::io::Result<Duration> {
+    let mut child = Command::new(&echo[0])
+        .args(&echo[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| std::io::Error::other("no stdin"))?;
+    let mut stdout = BufReader::new(
+        child
+            .stdout
+            .take()
+            .ok_or_else(|| std::io::Error::other("no stdout"))?,
+    );
+    let mut times = Vec::with_capacity(rounds);
+    let mut line = String::new();
+    for _ in 0..rounds {
+        let t = Instant::now();
+        stdin.write_all(b"go stime 1000 ntime 1000 sinc 10 ninc 10\n")?;
+        stdin.flush()?;
+        line.clear();
+        stdout.read_line(&mut line)?;
+        times.push(t.elapsed());
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    times.sort();
+    Ok(times[times.len() / 2])
+}
+
+fn config_text(bot: &[String], pairs: u32, concurrency: usize) -> String {
+    let command: Vec<String> = bot.iter().map(|a| format!("{a:?}")).collect();
+    let command = command.join(", ");
+    format!(
+        "[tournament]\npairs = {pairs}\nconcurrency = {concurrency}\nrestart = \"never\"\n\
+         [openings]\nplies = 0\n[time-control]\nbase = \"60s\"\n\
+         [[bot]]\nname = \"one\"\ncommand = [{command}]\n[[bot]]\nname = \"two\"\ncommand = [{command}]\n"
+    )
+}
+
+async fn tournament(
+    setup: &BenchSetup,
+    name: &str,
+    pairs: u32,
+    concurrency: usize,
+) -> Result<Vec<GameRecord>, String> {
+    let dir = setup.scratch.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = setup.scratch.join(format!("{name}.toml"));
+    let text = config_text(&setup.instant_bot, pairs, concurrency);
+    std::fs::create_dir_all(&setup.scratch).map_err(|e| e.to_string())?;
+    std::fs::write(&path, &text).map_err(|e| e.to_string())?;
+    let config = crate::config::parse(&text, &path).map_err(|e| e.to_string())?;
+    let (_tx, interrupt) = tokio::sync::watch::channel(false);
+    let options = RunOptions {
+        out_dir: dir.clone(),
+        resume: false,
+        concurrency: Some(concurrency),
+        shard: None,
+        log_protocol: false,
+        aboure_exe: setup.aboure_exe.clone(),
+        interrupt,
+        observer: Arc::new(|_| {}),
+        stop_rule: None,
+    };
+    let summary = run(&config, options).await.map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&path);
+    if let Some(bad) = summary.games.iter().find(|g| g.loser.is_some()) {
+        return Err(format!("a bench bot forfeited: {:?}", bad.detail));
+    }
+    Ok(summary.games)
+}
+
+fn bot_moves(games: &[GameRecord]) -> usize {
+    games
+        .iter()
+        .map(|g| g.plies.iter().filter(|p| p.by == Mover::Bot).count())
+        .sum()
+}
+
+/// Resident memory of this process, bytes (Linux).
+pub fn rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Runs the three measurements.
+pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, String> {
+    let echo = setup.echo.clone();
+    let pipe = tokio::task::spawn_blocking(move || pipe_round_trip(&echo, 5000))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("cannot run {:?}: {e}", setup.echo))?;
+
+    // Cost per move: time inside games (no process start, no fsync) per move.
+    let games = tournament(setup, "serial", 100, 1).await?;
+    let moves = bot_moves(&games);
+    let in_games: f64 = games.iter().map(|g| g.duration_ms).sum();
+    let per_move = Duration::from_secs_f64(in_games / 1000.0 / moves.max(1) as f64);
+
+    // Charged minus self-measured, two games at once.
+    let games = tournament(setup, "pairs", 100, 2).await?;
+    let mut overheads: Vec<f64> = games
+        .iter()
+        .flat_map(|g| g.plies.iter())
+        .filter_map(|p| {
+            let own_us: f64 = p
+                .info
+                .as_ref()?
+                .string
+                .as_deref()?
+                .strip_prefix("self_us ")?
+                .trim()
+                .parse()
+                .ok()?;
+            Some(p.time_ms? - own_us / 1000.0)
+        })
+        .collect();
+    overheads.sort_by(f64::total_cmp);
+    let pick = |q: f64| {
+        (!overheads.is_empty()).then(|| {
+            let i = ((overheads.len() - 1) as f64 * q).round() as usize;
+            Duration::from_secs_f64(overheads[i].max(0.0) / 1000.0)
+        })
+    };
+
+    // Peak memory with 64 games at once.
+    let peak = Arc::new(AtomicU64::new(rss().unwrap_or(0)));
+    let sampler = {
+        let peak = peak.clone();
+        tokio::spawn(async move {
+            loop {
+                if let Some(r) = rss() {
+                    peak.fetch_max(r, Ordering::Relaxed);
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+    };
+    let result = tournament(setup, "wide", 64, 64).await;
+    sampler.abort();
+    result?;
+    Ok(BenchReport {
+        pipe_round_trip: pipe,
+        per_move,
+        moves,
+        overhead_median: pick(0.5),
+        overhead_p99: pick(0.99),
+        rss_64_games: rss().map(|_| peak.load(Ordering::Relaxed)),
+    })
+}
+
+/// A scratch folder under the system's temporary folder.
+pub fn scratch() -> PathBuf {
+    std::env::temp_dir().join(format!("aboure-bench-{}", std::process::id()))
+}
+
+/// Removes a scratch folder.
+pub fn clean(dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+}

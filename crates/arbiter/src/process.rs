@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
+use std::future::Future;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
@@ -321,8 +322,17 @@ impl BotProcess {
     /// for (answered twice, or early). Other lines are logged and dropped.
     pub async fn check_unasked(&mut self) -> Result<(), BotFailure> {
         loop {
-            let ready = tokio::time::timeout(Duration::ZERO, self.stdout.next_line()).await;
-            let Ok(line) = ready else { return Ok(()) };
+            // Poll once: only what has already arrived counts. (A zero
+            // timeout would wait for the timer's next millisecond tick.)
+            let line = {
+                let mut next = std::pin::pin!(self.stdout.next_line());
+                let polled =
+                    std::future::poll_fn(|cx| std::task::Poll::Ready(next.as_mut().poll(cx))).await;
+                match polled {
+                    std::task::Poll::Ready(line) => line,
+                    std::task::Poll::Pending => return Ok(()),
+                }
+            };
             let text = self.text(line).await?;
             if let Ok(BotMessage::BestMove(_)) | Err(_) = text.parse::<BotMessage>() {
                 if text.trim_start().starts_with("bestmove") {

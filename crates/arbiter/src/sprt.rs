@@ -60,12 +60,14 @@ pub fn status(sprt: &Sprt, first: &str, games: &[GameRecord]) -> (SprtStatus, Pe
 pub fn describe(sprt: &Sprt, first: &str, second: &str, status: &SprtStatus) -> String {
     let verdict = match status.decision {
         SprtDecision::AcceptH1 => format!(
-            "H1 accepted: {first} is stronger than {second} by at least {} Elo",
+            "H1 accepted: {first} is stronger than {second} (the Elo difference is nearer {} than {})",
+            sprt.elo1(),
             sprt.elo0()
         ),
         SprtDecision::AcceptH0 => format!(
-            "H0 accepted: {first} is not stronger than {second} by {} Elo",
-            sprt.elo1()
+            "H0 accepted: {first} is not stronger than {second} by {} Elo (the difference is nearer {})",
+            sprt.elo1(),
+            sprt.elo0()
         ),
         SprtDecision::Continue => "no decision yet".to_owned(),
     };

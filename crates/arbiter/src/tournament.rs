@@ -134,6 +134,12 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
                 options.aboure_exe.clone(),
                 vec!["bot".to_owned(), name.clone()],
             ),
+            // A relative program with a slash is relative to the working
+            // directory (std leaves that case unspecified); a bare name is
+            // looked up in PATH.
+            BotCommand::Command(c) if c[0].contains('/') => {
+                (bot.workdir.join(&c[0]), c[1..].to_vec())
+            }
             BotCommand::Command(c) => (PathBuf::from(&c[0]), c[1..].to_vec()),
         };
         launches.push(Launch {
@@ -224,7 +230,7 @@ fn check_stop(shared: &Shared) -> Option<String> {
     }
     let reason = state.stop_rule.as_mut()?(&state.games)?;
     state.stopped = Some(reason.clone());
-    let _ = shared.stop.send(true);
+    shared.stop.send_replace(true);
     Some(reason)
 }
 

@@ -1,0 +1,285 @@
+//! Every documented config error, with the line and key it must point at.
+
+use aboure_arbiter::{parse, BotCommand, Format, Limit, Restart};
+
+const TWO_BOTS: &str =
+    "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
+
+/// Parses `text` and returns the error message.
+fn error(text: &str) -> String {
+    match parse(text, "t.toml".as_ref()) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[track_caller]
+fn check(text: &str, expected: &str) {
+    let message = error(text);
+    assert!(
+        message.contains(expected),
+        "\nexpected: {expected}\nactual:   {message}\nconfig:\n{text}"
+    );
+}
+
+#[test]
+fn two_bot_tables_alone_are_a_valid_tournament() {
+    let config = parse(TWO_BOTS, "dir/t.toml".as_ref()).unwrap();
+    assert_eq!(config.format, Format::RoundRobin);
+    assert_eq!(config.pairs, 10);
+    assert_eq!(config.restart, Restart::PerGame);
+    assert_eq!(config.bots[1].run, BotCommand::Builtin("greedy".into()));
+    assert_eq!(config.bots[0].workdir, std::path::Path::new("dir"));
+    assert!(matches!(
+        config.bots[0].time_control.limit,
+        Limit::Fischer { .. }
+    ));
+}
+
+#[test]
+fn toml_syntax_and_unknown_keys() {
+    check("[tournament\n", "t.toml:1:");
+    check(
+        &format!("[tournament]\npair = 3\n{TWO_BOTS}"),
+        "t.toml:2:1: unknown field `pair`",
+    );
+    check(
+        &format!("{TWO_BOTS}colour = \"red\"\n"),
+        "unknown field `colour`",
+    );
+    check(
+        &format!("[tournament]\npairs = \"many\"\n{TWO_BOTS}"),
+        "t.toml:2:9:",
+    );
+    check(
+        &format!("[time-controls]\n{TWO_BOTS}"),
+        "unknown field `time-controls`",
+    );
+}
+
+#[test]
+fn bots_count_names_and_commands() {
+    check(
+        "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n",
+        "bot: a tournament needs at least two [[bot]] tables, found 1",
+    );
+    check(
+        &format!("{TWO_BOTS}[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n"),
+        "t.toml:8:8: bot[2].name: bot name \"a\" is already used by the bot at line 2",
+    );
+    for (name, why) in [
+        ("a/b", "contains a slash"),
+        ("..", "starts with a dot"),
+        (".hidden", "starts with a dot"),
+        ("", "is empty"),
+        ("two words", "contains white space"),
+        ("bell\\u0007", "contains a control character"),
+    ] {
+        check(
+            &format!("[[bot]]\nname = \"{name}\"\nbuiltin = \"random\"\n{TWO_BOTS}"),
+            "t.toml:2:8: bot[0].name: bot name",
+        );
+        check(
+            &format!("[[bot]]\nname = \"{name}\"\nbuiltin = \"random\"\n{TWO_BOTS}"),
+            why,
+        );
+    }
+    check(
+        &format!(
+            "[[bot]]\nname = \"{}\"\nbuiltin = \"random\"\n{TWO_BOTS}",
+            "x".repeat(65)
+        ),
+        "longer than 64 bytes",
+    );
+    check(
+        &format!("[[bot]]\nname = \"c\"\n{TWO_BOTS}"),
+        "t.toml:1:1: bot[0]: bot \"c\" needs either builtin",
+    );
+    check(
+        &format!("[[bot]]\nname = \"c\"\nbuiltin = \"random\"\ncommand = [\"x\"]\n{TWO_BOTS}"),
+        "t.toml:4:11: bot[0]: bot \"c\" has both builtin and command",
+    );
+    check(
+        &format!("[[bot]]\nname = \"c\"\nbuiltin = \"stockfish\"\n{TWO_BOTS}"),
+        "t.toml:3:11: bot[0].builtin: \"stockfish\" is not a built-in bot (known: random, greedy",
+    );
+    check(
+        &format!("[[bot]]\nname = \"c\"\ncommand = []\n{TWO_BOTS}"),
+        "t.toml:3:11: bot[0].command: the command is empty",
+    );
+    check(
+        &format!("[[bot]]\nname = \"c\"\ncommand = [\"\"]\n{TWO_BOTS}"),
+        "bot[0].command: the command is empty",
+    );
+    check(
+        &format!("[[bot]]\nname = \"c\"\ncommand = [\"x\"]\nfavourite = 1\n{TWO_BOTS}"),
+        "unknown field `favourite`",
+    );
+}
+
+#[test]
+fn options_and_environment() {
+    check(&format!("[[bot]]\nname = \"c\"\nbuiltin = \"random\"\noptions = {{ \"bad name\" = 1 }}\n{TWO_BOTS}"), "bot[0].options.bad name: option name \"bad name\" must be letters");
+    check(&format!("[[bot]]\nname = \"c\"\nbuiltin = \"random\"\noptions = {{ depth = [1, 2] }}\n{TWO_BOTS}"), "bot[0].options.depth: an option value must be a string, number or boolean");
+    check(&format!("[[bot]]\nname = \"c\"\nbuiltin = \"random\"\noptions = {{ note = \"a\\nb\" }}\n{TWO_BOTS}"), "cannot hold a newline");
+    check(
+        &format!(
+            "[[bot]]\nname = \"c\"\nbuiltin = \"random\"\nenv = {{ \"A=B\" = \"1\" }}\n{TWO_BOTS}"
+        ),
+        "bot[0].env: environment variable \"A=B\" is not valid",
+    );
+    let ok = parse(&format!("[[bot]]\nname = \"c\"\nbuiltin = \"random\"\noptions = {{ depth = 3, fast = true, style = \"wild one\" }}\n{TWO_BOTS}"), "t.toml".as_ref()).unwrap();
+    let opts = &ok.bots[0].options;
+    assert_eq!(
+        (
+            opts["depth"].as_str(),
+            opts["fast"].as_str(),
+            opts["style"].as_str()
+        ),
+        ("3", "true", "wild one")
+    );
+}
+
+#[test]
+fn tournament_keys() {
+    check(&format!("[tournament]\nformat = \"swiss\"\n{TWO_BOTS}"), "t.toml:2:10: tournament.format: \"swiss\" is not \"round-robin\", \"gauntlet\" or \"sprt\"");
+    check(
+        &format!("[tournament]\npairs = 0\n{TWO_BOTS}"),
+        "t.toml:2:9: tournament.pairs: 0 is out of range",
+    );
+    check(
+        &format!("[tournament]\nconcurrency = 0\n{TWO_BOTS}"),
+        "tournament.concurrency: 0 is out of range",
+    );
+    check(
+        &format!("[tournament]\nseed = -1\n{TWO_BOTS}"),
+        "tournament.seed: -1 is out of range",
+    );
+    check(
+        &format!("[tournament]\nrestart = \"sometimes\"\n{TWO_BOTS}"),
+        "tournament.restart: \"sometimes\" is not \"per-game\" or \"never\"",
+    );
+    check(
+        &format!("[tournament]\nstartup-timeout = \"0s\"\n{TWO_BOTS}"),
+        "tournament.startup-timeout: must be positive",
+    );
+    check(
+        &format!("[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"zed\"\n{TWO_BOTS}"),
+        "t.toml:3:16: tournament.gauntlet-bot: no bot is named \"zed\"",
+    );
+    check(
+        &format!("[tournament]\ngauntlet-bot = \"a\"\n{TWO_BOTS}"),
+        "tournament.gauntlet-bot: gauntlet-bot only applies to format = \"gauntlet\"",
+    );
+    check(&format!("[tournament]\nformat = \"sprt\"\n{TWO_BOTS}[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n"), "tournament.format: an SPRT needs exactly two bots, found 3");
+    let g = parse(
+        &format!("[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"b\"\n{TWO_BOTS}"),
+        "t.toml".as_ref(),
+    )
+    .unwrap();
+    assert_eq!(g.format, Format::Gauntlet(1));
+}
+
+#[test]
+fn time_controls() {
+    check(
+        &format!("[time-control]\nbase = \"2 parsecs\"\n{TWO_BOTS}"),
+        "t.toml:2:8: time-control.base: \"2 parsecs\" is not a duration",
+    );
+    check(
+        &format!("[time-control]\nbase = \"0ms\"\n{TWO_BOTS}"),
+        "time-control.base: must be positive",
+    );
+    check(
+        &format!("[time-control]\nmovetime = \"0s\"\n{TWO_BOTS}"),
+        "time-control.movetime: must be positive",
+    );
+    check(&format!("[time-control]\nbase = \"1s\"\nmovetime = \"1s\"\n{TWO_BOTS}"), "t.toml:3:12: time-control: give one of base, movetime, depth or nodes, not both base and movetime");
+    check(
+        &format!("[time-control]\nincrement = \"1s\"\n{TWO_BOTS}"),
+        "time-control.increment: increment needs base",
+    );
+    check(
+        &format!("[time-control]\nbase = \"1s\"\ntimeout = \"1s\"\n{TWO_BOTS}"),
+        "time-control.timeout: timeout only applies to depth or nodes",
+    );
+    check(
+        &format!("[time-control]\ndepth = 0\n{TWO_BOTS}"),
+        "time-control.depth: 0 is out of range",
+    );
+    check(
+        &format!("[time-control]\nnodes = -5\n{TWO_BOTS}"),
+        "time-control.nodes: -5 is out of range",
+    );
+    check(
+        &format!("[time-control]\nmargin = \"soon\"\n{TWO_BOTS}"),
+        "time-control.margin: \"soon\" is not a duration",
+    );
+    check(&format!("[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n[bot.time-control]\nmovetime = \"-1s\"\n{TWO_BOTS}"), "t.toml:5:12: bot[0].time-control.movetime:");
+    let c = parse(
+        &format!("[time-control]\ndepth = 4\ntimeout = \"3s\"\n{TWO_BOTS}"),
+        "t.toml".as_ref(),
+    )
+    .unwrap();
+    assert_eq!(
+        c.bots[0].time_control.limit,
+        Limit::Depth {
+            depth: 4,
+            timeout: std::time::Duration::from_secs(3)
+        }
+    );
+}
+
+#[test]
+fn openings_adjudication_and_sprt() {
+    check(
+        &format!("[openings]\nplies = 41\n{TWO_BOTS}"),
+        "openings.plies: 41 is out of range",
+    );
+    check(
+        &format!("[openings]\nplies = 2\nfile = \"o.txt\"\n{TWO_BOTS}"),
+        "openings: give either plies (random openings) or file, not both",
+    );
+    check(
+        &format!("[openings]\nfile = \"/nonexistent/o.txt\"\n{TWO_BOTS}"),
+        "t.toml:2:8: openings.file: cannot read /nonexistent/o.txt",
+    );
+    check(
+        &format!("[adjudication]\nmax-plies = 0\n{TWO_BOTS}"),
+        "adjudication.max-plies: 0 is out of range",
+    );
+    check(
+        &format!("[adjudication]\nrepetitions = 1\n{TWO_BOTS}"),
+        "adjudication.repetitions: 1 is out of range",
+    );
+    check(
+        &format!("[sprt]\nalpha = 0.7\n{TWO_BOTS}"),
+        "sprt.alpha: 0.7 must be between 0 and 0.5",
+    );
+    check(&format!("[sprt]\nbeta = 0\n{TWO_BOTS}"), "t.toml:2:8:");
+    check(
+        &format!("[sprt]\nelo0 = 5.0\nelo1 = 5.0\n{TWO_BOTS}"),
+        "t.toml:3:8: sprt.elo1: elo0 (5) must be less than elo1 (5)",
+    );
+    check(
+        &format!("[sprt]\nmodel = \"bayes\"\n{TWO_BOTS}"),
+        "sprt.model: \"bayes\" is not \"normalized\" or \"logistic\"",
+    );
+}
+
+#[test]
+fn opening_files_are_checked_line_by_line() {
+    let dir = std::env::temp_dir().join(format!("aboure-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("o.txt"), "# two openings\n2 7\n2 7 x\n").unwrap();
+    let path = dir.join("t.toml");
+    let err = parse(&format!("[openings]\nfile = \"o.txt\"\n{TWO_BOTS}"), &path).unwrap_err();
+    assert!(
+        err.to_string().contains("o.txt:3: \"x\" is not a move"),
+        "{err}"
+    );
+    std::fs::write(dir.join("o.txt"), "2 7\nstartpos moves 3\n").unwrap();
+    let ok = parse(&format!("[openings]\nfile = \"o.txt\"\n{TWO_BOTS}"), &path).unwrap();
+    assert_eq!(ok.openings.opening(1, 3).moves.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
