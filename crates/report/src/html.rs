@@ -365,7 +365,26 @@ impl Report {
             writeln!(out, "<tr><td class=\"name\">{}</td><td>{}</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>",
                 esc(&p.name), p.moves, p.average_loss, pct(p.perfect_ratio), p.blunders)?;
         }
-        writeln!(out, "</tbody></table></div></section>")
+        writeln!(out, "</tbody></table></div>")?;
+        let mistakes: Vec<_> = a
+            .games
+            .iter()
+            .filter_map(|g| g.first_decisive_mistake.as_ref().map(|m| (&g.game, m)))
+            .collect();
+        writeln!(out, "<h3>First decisive mistakes</h3><p class=\"small\">{} of {} analysed games have one.</p><ul class=\"mistakes\">", mistakes.len(), a.games.len())?;
+        const SHOWN: usize = 100;
+        for (game, m) in mistakes.iter().take(SHOWN) {
+            writeln!(out, "<li><a href=\"#game={}&amp;ply={}\">{} ply {}</a>: {} played {} ({} → {}), best {} (loses {})</li>",
+                esc(game), m.ply + 1, esc(game), m.ply + 1, esc(&m.bot), esc(&m.played), m.could_reach, m.reaches, esc(&m.best.join(" or ")), m.loss)?;
+        }
+        if mistakes.len() > SHOWN {
+            writeln!(
+                out,
+                "<li>… and {} more (see the JSON report)</li>",
+                mistakes.len() - SHOWN
+            )?;
+        }
+        writeln!(out, "</ul></section>")
     }
 
     fn html_games(&self, out: &mut String) -> std::fmt::Result {

@@ -83,7 +83,7 @@ pub(crate) fn game_pairs(
         if x.game != 0 || y.game != 1 || x.south != y.north || x.north != y.south {
             continue;
         }
-        if x.south == x.north {
+        if x.south == x.north || (x.south != first && x.north != first) {
             continue;
         }
         let other = if x.south == first { &x.north } else { &x.south };
