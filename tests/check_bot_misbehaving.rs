@@ -80,14 +80,14 @@ fn a_bot_that_answers_illegal_moves_fails_every_check_that_asks_for_one() {
 #[test]
 fn a_bot_that_ignores_stop_fails_the_checks_that_stop_it() {
     let run = misbehaving(
-        &["--margin", "2000", "--timeout", "3000"],
+        &["--margin", "2000", "--timeout", "4000"],
         "ignores_stop.py",
         "mcts",
     );
     assert_fails(
         &run,
         &["go-infinite", "isready-while-thinking", "stop"],
-        "no bestmove within the time-out of 3000 ms after stop",
+        "no bestmove within the time-out of 4000 ms after stop",
     );
     assert_eq!(
         run.with_status("FAIL"),
@@ -123,14 +123,14 @@ fn a_bot_that_answers_twice_fails_the_single_bestmove_check() {
 #[test]
 fn a_bot_that_ignores_quit_fails_the_quit_checks_only() {
     let run = misbehaving(
-        &["--margin", "2000", "--timeout", "2000"],
+        &["--margin", "2000", "--timeout", "3000"],
         "ignores_quit.py",
         "random",
     );
     assert_fails(
         &run,
         &["quit", "quit-while-thinking"],
-        "still running 2000 ms after quit",
+        "still running 3000 ms after quit",
     );
     assert_eq!(
         run.with_status("FAIL"),

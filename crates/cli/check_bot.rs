@@ -73,7 +73,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn print_outcome(out: &mut impl Write, o: &CheckOutcome, verbose: bool) -> std::io::Result<()> {
     match &o.status {
-        Status::Pass => writeln!(out, "PASS {}", o.name)?,
+        Status::Pass => match &o.headline {
+            Some(headline) => writeln!(out, "PASS {} ({headline})", o.name)?,
+            None => writeln!(out, "PASS {}", o.name)?,
+        },
         Status::Fail { reason, .. } => writeln!(out, "FAIL {}: {reason}", o.name)?,
         Status::Skip { reason } => writeln!(out, "SKIP {}: {reason}", o.name)?,
     }

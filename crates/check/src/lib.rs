@@ -52,6 +52,7 @@ pub async fn run_async(config: &Config, mut on_outcome: impl FnMut(&CheckOutcome
                 status: Status::Skip {
                     reason: "the handshake check failed".to_owned(),
                 },
+                headline: None,
                 details: Vec::new(),
                 warnings: Vec::new(),
                 transcript: Transcript::default(),

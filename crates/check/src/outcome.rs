@@ -30,6 +30,9 @@ pub struct CheckOutcome {
     pub name: &'static str,
     /// Passed, failed or skipped.
     pub status: Status,
+    /// The one observation worth showing next to the status (the bot's
+    /// name, an exit status, how the games went), if any.
+    pub headline: Option<String>,
     /// What was observed when it passed (e.g. the time an answer took).
     pub details: Vec<String>,
     /// Things that are allowed but suspicious: `info` lines that do not

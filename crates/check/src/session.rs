@@ -76,6 +76,7 @@ pub struct Session<'c> {
     transcript: Transcript,
     exchange: usize,
     warnings: Vec<String>,
+    headline: Option<String>,
     details: Vec<String>,
     pending: Option<Pending>,
     answered: Option<Answer>,
@@ -99,6 +100,7 @@ impl<'c> Session<'c> {
             transcript: Transcript::default(),
             exchange: 0,
             warnings: Vec::new(),
+            headline: None,
             details: Vec::new(),
             pending: None,
             answered: None,
@@ -132,6 +134,11 @@ impl<'c> Session<'c> {
         if !self.warnings.contains(&text) {
             self.warnings.push(text);
         }
+    }
+
+    /// Sets the observation shown next to the check's status.
+    pub fn headline(&mut self, text: impl Into<String>) {
+        self.headline = Some(text.into());
     }
 
     /// Adds an observation shown when the check passes.
@@ -517,6 +524,7 @@ impl<'c> Session<'c> {
         let outcome = CheckOutcome {
             name,
             status,
+            headline: self.headline,
             details: self.details,
             warnings: self.warnings,
             transcript: self.transcript,

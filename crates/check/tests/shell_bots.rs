@@ -55,11 +55,12 @@ fn a_well_behaved_shell_bot_passes_what_it_implements() {
     assert!(report.all_passed(), "{report:#?}");
     assert_eq!(report.passed(), 4);
     let quit = report.outcome("quit").unwrap();
-    assert!(
-        quit.details
-            .iter()
-            .any(|d| d.starts_with("exited with status 0")),
-        "{quit:#?}"
+    let headline = quit.headline.as_deref().unwrap_or_default();
+    assert!(headline.starts_with("exited with status 0 "), "{quit:#?}");
+    let handshake = report.outcome("handshake").unwrap();
+    assert_eq!(
+        handshake.headline.as_deref(),
+        Some("`pinger` by `shell`, 0 options")
     );
 }
 

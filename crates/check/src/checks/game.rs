@@ -22,6 +22,7 @@ pub(super) async fn full_game(s: &mut Session<'_>) -> Step<()> {
     s.start().await?;
     let margin = s.config().margin;
     let mut rng = scenario::replies();
+    let mut results = Vec::new();
     for bot in [Side::South, Side::North] {
         let me = bot.index();
         let side = if bot == Side::South { "South" } else { "North" };
@@ -73,11 +74,14 @@ pub(super) async fn full_game(s: &mut Session<'_>) -> Step<()> {
             Some(_) => "lost",
             None => "drew",
         };
+        let (mine, theirs) = (position.score()[me], position.score()[1 - me]);
+        results.push(format!("{verdict} {mine}-{theirs} as {side}"));
         s.detail(format!(
             "as {side}: {moves} moves in {} plies, {verdict} {south}-{north}, slowest answer {}",
             game.moves.len(),
             ms(slowest)
         ));
     }
+    s.headline(results.join(", "));
     Ok(())
 }

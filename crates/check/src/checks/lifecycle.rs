@@ -24,7 +24,7 @@ async fn exits(s: &mut Session<'_>, since: Instant, what: &str) -> Step<ExitStat
         )));
     };
     let took = since.elapsed();
-    s.detail(format!(
+    s.headline(format!(
         "exited with {} {} after {what}",
         describe(status),
         ms(took)

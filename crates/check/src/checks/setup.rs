@@ -16,6 +16,13 @@ pub(super) async fn handshake(s: &mut Session<'_>) -> Step<()> {
     let started = Instant::now();
     let id = s.fresh_start().await?;
     let took = started.elapsed();
+    s.headline(format!(
+        "`{}` by `{}`, {} option{}",
+        id.name,
+        id.author,
+        id.options.len(),
+        if id.options.len() == 1 { "" } else { "s" }
+    ));
     s.detail(format!(
         "id name `{}`, id author `{}`, aboureok after {}",
         id.name,
