@@ -1,0 +1,5 @@
+//! Fuzz target `bot_message`: the checks live in `aboure_fuzz::checks::bot_message`, shared
+//! with the corpus replay in `tests/fuzz_corpus.rs`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| aboure_fuzz::checks::bot_message::check(data));

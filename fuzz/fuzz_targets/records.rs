@@ -1,0 +1,5 @@
+//! Fuzz target `records`: the checks live in `aboure_fuzz::checks::records`, shared
+//! with the corpus replay in `tests/fuzz_corpus.rs`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| aboure_fuzz::checks::records::check(data));
