@@ -192,13 +192,11 @@ fn fit_group(
 }
 
 fn unbounded_sentence(names: &[String], strong: &[Vec<usize>]) -> String {
-    let describe = |g: &Vec<usize>| join(names, g);
-    let order: Vec<String> = strong.iter().map(describe).collect();
+    let rest: Vec<usize> = strong[1..].iter().flatten().copied().collect();
     format!(
-        "ratings would be infinitely apart: {} conceded no point to {}, so no Elo is given (strongest first: {})",
-        describe(&strong[0]),
-        strong[1..].iter().map(describe).collect::<Vec<_>>().join(", "),
-        order.join(" > ")
+        "ratings would be infinitely apart: {} conceded no point to {}, so no Elo is given",
+        join(names, &strong[0]),
+        join(names, &rest)
     )
 }
 

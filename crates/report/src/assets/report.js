@@ -175,7 +175,9 @@
       info.appendChild(el("p", "", "Start position, " + (st.toMove === "south" ? "South" : "North") + " to move."));
     }
     if (ply === g.plies.length) {
-      info.appendChild(el("p", "", "Final: " + g.result + (g.score ? " (" + g.score[0] + "–" + g.score[1] + ")" : "") + ", " + g.termination.replace(/_/g, " ")));
+      var seeds = g.score ? g.score[0] + "–" + g.score[1] : "";
+      info.appendChild(el("p", "", "Final: " + g.result + ", " + g.termination.replace(/_/g, " ") +
+        (g.forfeit ? " by " + g.forfeit + (seeds ? " (seeds when it stopped: " + seeds + ")" : "") : seeds ? " (" + seeds + ")" : "")));
     }
     v.appendChild(info);
 
