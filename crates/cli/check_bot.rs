@@ -39,8 +39,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.list {
+        let mut out = std::io::stdout().lock();
         for check in Check::ALL {
-            println!("{:<24} {}", check.name(), check.what());
+            let _ = writeln!(out, "{:<24} {}", check.name(), check.what());
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -63,7 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if report.skipped() > 0 {
         summary += &format!(", {} skipped", report.skipped());
     }
-    println!("\n{summary}");
+    // A closed stdout (`| head`) must not turn a verdict into a panic.
+    let _ = writeln!(std::io::stdout(), "\n{summary}");
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
     } else {
