@@ -478,3 +478,29 @@ fn config_errors_name_file_line_and_key() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_sprt_stops_when_the_test_decides() {
+    let dir = folder("sprt");
+    let text = format!(
+        "[tournament]\nformat = \"sprt\"\npairs = 300\nconcurrency = 2\n[sprt]\nelo0 = 0.0\nelo1 = 10.0\n{}{}",
+        testbot("honest", "random"),
+        testbot("weak", "illegal --at 2"),
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("H1 accepted: honest is stronger than weak"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("stopped early"), "{stdout}");
+    let n = games(&out).len();
+    assert!(
+        n < 600,
+        "the test should decide long before 300 pairs, played {n}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

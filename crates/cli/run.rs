@@ -179,7 +179,12 @@ impl Progress {
                     ));
                 }
                 if let Ok(mut games) = self.games.lock() {
-                    games.push((**game).clone());
+                    // Standings need no moves: keep memory flat in long runs.
+                    games.push(GameRecord {
+                        moves: Vec::new(),
+                        plies: Vec::new(),
+                        ..(**game).clone()
+                    });
                 }
                 self.bar.inc(1);
                 self.update();

@@ -230,6 +230,14 @@ struct Validator<'a> {
 }
 
 impl Validator<'_> {
+    /// The folder of the tournament file (`.` for a bare file name).
+    fn dir(&self) -> &Path {
+        match self.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        }
+    }
+
     fn line_col(&self, offset: usize) -> (usize, usize) {
         let before = &self.text.as_bytes()[..offset.min(self.text.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -343,7 +351,7 @@ impl Validator<'_> {
         let adjudication = self.adjudication(&raw.adjudication)?;
         let sprt = self.sprt(&raw.sprt)?;
         let default_tc = self.time_control(&raw.time_control, "time-control")?;
-        let base_dir = self.path.parent().unwrap_or(Path::new(".")).to_owned();
+        let base_dir = self.dir().to_owned();
 
         let mut bots: Vec<BotConfig> = Vec::new();
         let mut name_spans = Vec::new();
@@ -566,7 +574,7 @@ impl Validator<'_> {
                 "give either plies (random openings) or file, not both",
             )),
             (_, Some(f)) => {
-                let base = self.path.parent().unwrap_or(Path::new("."));
+                let base = self.dir();
                 let file = base.join(f.get_ref());
                 let text = std::fs::read_to_string(&file).map_err(|e| {
                     self.at(

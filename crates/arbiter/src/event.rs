@@ -10,7 +10,7 @@ pub enum Event {
     Started {
         /// Games in this run (this shard), finished ones included.
         total: usize,
-        /// Games already finished in a previous run (resumed).
+        /// Games already finished in a previous run (resumed), without moves.
         previous: Vec<GameRecord>,
     },
     /// A game starts.

@@ -25,7 +25,8 @@ use crate::schedule::{schedule, GameSpec, Shard};
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// Decides after each game whether to stop early (an SPRT crossing a bound);
-/// given every game finished so far, returns the reason to stop.
+/// given every game finished so far (without moves), returns the reason to
+/// stop.
 pub type StopRule = Box<dyn FnMut(&[GameRecord]) -> Option<String> + Send>;
 
 /// Receives [`Event`]s.
@@ -56,7 +57,8 @@ pub struct RunOptions {
 /// How a run ended.
 #[derive(Clone, Debug)]
 pub struct Summary {
-    /// Every finished game of this run's schedule (earlier runs included).
+    /// Every finished game of this run's schedule (earlier runs included),
+    /// without moves and plies (those are in `games.jsonl`).
     pub games: Vec<GameRecord>,
     /// Games in the schedule (this shard).
     pub scheduled: usize,
@@ -110,11 +112,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     }
     let scheduled = games.len();
     let done = output.done();
+    let scheduled_ids: std::collections::HashSet<&str> =
+        games.iter().map(|g| g.id.as_str()).collect();
     let previous: Vec<GameRecord> = output
         .previous
         .iter()
-        .filter(|g| games.iter().any(|s| s.id == g.id))
-        .cloned()
+        .filter(|g| scheduled_ids.contains(g.id.as_str()))
+        .map(summary_of)
         .collect();
     let todo: VecDeque<GameSpec> = games
         .into_iter()
@@ -314,7 +318,7 @@ impl Worker {
         .map_err(|e| RunError::Options(format!("writer task failed: {e}")))?;
         written.map_err(RunError::io("cannot write a game result"))?;
         if let Ok(mut state) = self.shared.state.lock() {
-            state.games.push(record.clone());
+            state.games.push(summary_of(&record));
             state.played += 1;
         }
         (self.observer)(&Event::GameFinished(Box::new(record)));
@@ -366,6 +370,16 @@ impl Worker {
             }
         }
         record
+    }
+}
+
+/// A record without its moves, as kept in memory for standings and the
+/// stop rule (the full record is on disk).
+fn summary_of(game: &GameRecord) -> GameRecord {
+    GameRecord {
+        moves: Vec::new(),
+        plies: Vec::new(),
+        ..game.clone()
     }
 }
 

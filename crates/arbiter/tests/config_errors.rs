@@ -30,6 +30,8 @@ fn two_bot_tables_alone_are_a_valid_tournament() {
     assert_eq!(config.restart, Restart::PerGame);
     assert_eq!(config.bots[1].run, BotCommand::Builtin("greedy".into()));
     assert_eq!(config.bots[0].workdir, std::path::Path::new("dir"));
+    let bare = parse(TWO_BOTS, "t.toml".as_ref()).unwrap();
+    assert_eq!(bare.bots[0].workdir, std::path::Path::new("."));
     assert!(matches!(
         config.bots[0].time_control.limit,
         Limit::Fischer { .. }
