@@ -218,10 +218,22 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             line,
             column,
             key: String::new(),
-            message: err.message().trim().to_owned(),
+            message: toml_message(&err),
         }
     })?;
     v.config(raw)
+}
+
+/// The message of a TOML syntax error; some (a lone carriage return) come
+/// with none of their own.
+fn toml_message(err: &toml::de::Error) -> String {
+    let message = err.message().trim();
+    if message.is_empty() {
+        "invalid TOML here (a stray character, such as a carriage return without a newline?)"
+            .to_owned()
+    } else {
+        message.to_owned()
+    }
 }
 
 struct Validator<'a> {

@@ -41,6 +41,7 @@ fn two_bot_tables_alone_are_a_valid_tournament() {
 #[test]
 fn toml_syntax_and_unknown_keys() {
     check("[tournament\n", "t.toml:1:");
+    check("\r", "t.toml:1:1: invalid TOML here");
     check(
         &format!("[tournament]\npair = 3\n{TWO_BOTS}"),
         "t.toml:2:1: unknown field `pair`",
