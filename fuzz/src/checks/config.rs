@@ -13,14 +13,22 @@ const PATH: &str = "/nonexistent/aboure-fuzz/tournament.toml";
 
 /// Parses `data` as a tournament file and as an opening file.
 pub fn check(data: &[u8]) {
+    check_with(data, false);
+}
+
+/// [`check`], optionally letting the known problem pass: some TOML syntax
+/// errors come back with an empty message (`regressions/config/`). The fuzz
+/// target tolerates it so the fuzzer can look past it; the replay does not.
+pub fn check_with(data: &[u8], tolerate_known: bool) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let lines = text.split('\n').count();
+    // Line 0 stands for the whole file ("the file holds no openings").
     let _ = parse_opening_file(text).map_err(|(line, msg)| {
         assert!(
-            line >= 1 && line <= lines,
-            "opening error on line {line}: {msg}"
+            line <= lines,
+            "opening error on line {line} of {lines}: {msg}"
         );
         assert!(!msg.is_empty());
     });
@@ -50,7 +58,13 @@ pub fn check(data: &[u8]) {
                 "error on line {} of {lines}: {err}",
                 err.line
             );
-            assert!(!err.message.is_empty(), "an error without a message");
+            if tolerate_known && err.message.is_empty() {
+                return;
+            }
+            assert!(
+                !err.message.is_empty(),
+                "an error without a message: {err:?}"
+            );
             assert!(!err.to_string().is_empty());
         }
     }
