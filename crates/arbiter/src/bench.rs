@@ -115,13 +115,17 @@ async fn tournament(
         observer: Arc::new(|_| {}),
         stop_rule: None,
     };
-    let summary = run(&config, options).await.map_err(|e| e.to_string())?;
+    run(&config, options).await.map_err(|e| e.to_string())?;
+    // The summary keeps no moves: read the full records back.
+    let games = aboure_records::read_games(&dir.join("games.jsonl"))
+        .map_err(|e| e.to_string())?
+        .games;
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&path);
-    if let Some(bad) = summary.games.iter().find(|g| g.loser.is_some()) {
+    if let Some(bad) = games.iter().find(|g| g.loser.is_some()) {
         return Err(format!("a bench bot forfeited: {:?}", bad.detail));
     }
-    Ok(summary.games)
+    Ok(games)
 }
 
 fn bot_moves(games: &[GameRecord]) -> usize {
