@@ -1,6 +1,5 @@
 //! Fuzz target `config`: the checks live in `aboure_fuzz::checks::config`, shared
 //! with the corpus replay in `tests/fuzz_corpus.rs`.
-// It lets one known, reported problem pass (see `check_with`).
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| aboure_fuzz::checks::config::check_with(data, true));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| aboure_fuzz::checks::config::check(data));
