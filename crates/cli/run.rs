@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::{sprt, standings, Config, Event, Format, RunOptions, Shard, Summary};
 use aboure_records::GameRecord;
+use aboure_report::{load, AccuracyOptions, Report, ReportOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -112,7 +113,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let summary = summary?;
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
 
-    print_table(&config, &summary);
+    let report = end_of_run_report(&summary);
+    print_table(&config, &summary, &report);
+    if let Ok(report) = &report {
+        write_reports(&summary, report);
+    }
     if summary.interrupted {
         eprintln!(
             "interrupted after {} of {} games; they are saved in {}",
@@ -209,36 +214,20 @@ impl Progress {
     }
 }
 
-/// The end-of-run table: points, W/D/L and failures per bot (and the SPRT
-/// verdict). One function, so a richer report can replace it.
-fn print_table(config: &Config, summary: &Summary) {
+/// The end-of-run summary: the ratings report of every game in the output
+/// folder (this run's and earlier ones'), then warnings about bots that
+/// failed often, the SPRT verdict and where the games are.
+fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Report>) {
     let names = config.bots.iter().map(|b| b.name.as_str());
     let table = standings(names, &summary.games);
-    let width = table.iter().map(|s| s.name.len()).max().unwrap_or(4).max(4);
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "{:>3}  {:<width$}  {:>7}  {:>5}  {:>5}  {:>5}  {:>5}  failures",
-        "#", "bot", "points", "games", "wins", "draws", "losses"
-    );
-    for (i, s) in table.iter().enumerate() {
-        let failures: Vec<String> = s.failures.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        let _ = writeln!(
-            out,
-            "{:>3}  {:<width$}  {:>7.1}  {:>5}  {:>5}  {:>5}  {:>5}  {}",
-            i + 1,
-            s.name,
-            s.points,
-            s.games,
-            s.wins,
-            s.draws,
-            s.losses,
-            if failures.is_empty() {
-                "-".to_owned()
-            } else {
-                failures.join(", ")
-            }
-        );
+    match report {
+        Ok(report) => {
+            let _ = write!(out, "{}", report.text());
+        }
+        Err(e) => {
+            let _ = writeln!(out, "no ratings: {e:#}");
+        }
     }
     for s in table.iter().filter(|s| s.fails_often()) {
         let _ = writeln!(
@@ -323,4 +312,40 @@ impl Drop for BarWriter {
             let _ = std::io::stderr().write_all(&buf);
         });
     }
+}
+
+/// The report of everything in the run's `games.jsonl`, with per-move
+/// accuracy (cheap for games of this size: the solver shares one table).
+fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
+    let (input, sprt) =
+        load(std::slice::from_ref(&summary.games_path)).context("cannot read the results back")?;
+    let options = ReportOptions {
+        anchor: None,
+        sprt,
+        accuracy: Some(AccuracyOptions {
+            progress: false,
+            ..AccuracyOptions::default()
+        }),
+    };
+    Ok(Report::from_input(&input, &options))
+}
+
+/// Writes `report.txt`, `report.json` and `report.html` next to
+/// `games.jsonl`, so a run leaves its summary behind as well as its games.
+fn write_reports(summary: &Summary, report: &Report) {
+    let dir = summary
+        .games_path
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    for (name, body) in [
+        ("report.txt", report.text()),
+        ("report.json", report.json_text()),
+        ("report.html", report.html()),
+    ] {
+        let path = dir.join(name);
+        if let Err(e) = std::fs::write(&path, body) {
+            eprintln!("aboure: warning: cannot write {}: {e}", path.display());
+        }
+    }
+    eprintln!("reports: {}", dir.join("report.html").display());
 }
