@@ -1,0 +1,206 @@
+//! What the hardening tests share: fresh folders, `[[bot]]` tables for the
+//! hostile scripts and the test bot, running the real binary, and looking
+//! for processes a run left behind.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub const ABOURE: &str = env!("CARGO_BIN_EXE_aboure");
+pub const TESTBOT: &str = env!("CARGO_BIN_EXE_aboure-testbot");
+
+/// A fresh folder for one test.
+pub fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("aboure-hard-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A word unique to one test, carried by every process its bots start.
+pub fn marker(test: &str) -> String {
+    format!("hostile{}x{test}", std::process::id())
+}
+
+/// A hostile script from `tests/hostile/`, run as
+/// `sh SCRIPT MARKER TESTBOT ARGS...`, with `ABOURE_HOSTILE=MARKER` in its
+/// environment (inherited by everything it starts).
+pub fn hostile(name: &str, script: &str, marker: &str, args: &[&str]) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/hostile")
+        .join(script);
+    let mut command = vec![
+        format!("{:?}", "sh"),
+        format!("{:?}", path.display().to_string()),
+        format!("{marker:?}"),
+        format!("{TESTBOT:?}"),
+    ];
+    command.extend(args.iter().map(|a| format!("{a:?}")));
+    format!(
+        "[[bot]]\nname = \"{name}\"\ncommand = [{}]\nenv = {{ ABOURE_HOSTILE = \"{marker}\" }}\n",
+        command.join(", ")
+    )
+}
+
+/// A `[[bot]]` table running the test bot with `args`.
+pub fn testbot(name: &str, args: &str) -> String {
+    let mut command = vec![format!("{TESTBOT:?}")];
+    command.extend(args.split_whitespace().map(|a| format!("{a:?}")));
+    format!(
+        "[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
+        command.join(", ")
+    )
+}
+
+pub fn write_config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("tournament.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+pub fn aboure(args: &[&str]) -> Output {
+    Command::new(ABOURE)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+pub fn run_args<'a>(config: &'a Path, out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+pub fn run(config: &Path, out: &Path, extra: &[&str]) -> Output {
+    aboure(&run_args(config, out, extra))
+}
+
+/// Runs `aboure` to its end and returns its exit status, its output and its
+/// peak resident memory in KiB (its own or that of any process it reaped:
+/// `wait4`'s `ru_maxrss`).
+// The child is reaped by `wait4` (for its resource usage), not `wait`.
+#[allow(clippy::zombie_processes)]
+pub fn run_measured(args: &[&str], dir: &Path) -> (Output, u64) {
+    let stdout = dir.join("arbiter.stdout");
+    let stderr = dir.join("arbiter.stderr");
+    let child = Command::new(ABOURE)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&stdout).unwrap())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: plain wait4 on our own child, with valid out-pointers.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid);
+    use std::os::unix::process::ExitStatusExt;
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: std::fs::read(&stdout).unwrap(),
+        stderr: std::fs::read(&stderr).unwrap(),
+    };
+    (output, usage.ru_maxrss as u64)
+}
+
+pub fn games(out: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+pub fn show(output: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Processes carrying `marker` in their command line (`pgrep -f`) or in
+/// their environment (what a helper inherits even when it execs a program
+/// without the marker in its arguments).
+pub fn survivors(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let pgrep = Command::new("pgrep").args(["-a", "-f", marker]).output();
+    if let Ok(out) = pgrep {
+        found.extend(
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(|l| format!("pgrep: {l}")),
+        );
+    }
+    let needle = format!("ABOURE_HOSTILE={marker}");
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if env.split(|&b| b == 0).any(|var| var == needle.as_bytes()) {
+            let cmd = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let state = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            // A zombie waiting for its parent to reap it runs nothing.
+            if state
+                .rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'))
+            {
+                continue;
+            }
+            found.push(format!(
+                "environ: {} {}",
+                entry.file_name().to_string_lossy(),
+                String::from_utf8_lossy(&cmd).replace('\0', " ")
+            ));
+        }
+    }
+    found
+}
+
+/// Waits up to `limit` for every process carrying `marker` to be gone (a
+/// killed process can take a moment to be reaped), then asserts none is.
+pub fn assert_no_survivors(marker: &str, limit: Duration) {
+    let t0 = Instant::now();
+    loop {
+        let left = survivors(marker);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            t0.elapsed() < limit,
+            "processes left running:\n{}",
+            left.join("\n")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The name of the bot that is not `name` in game `g`.
+pub fn opponent<'a>(g: &'a Value, name: &str) -> &'a str {
+    if g["south"] == name {
+        g["north"].as_str().unwrap()
+    } else {
+        g["south"].as_str().unwrap()
+    }
+}
+
+/// The name of the bot that lost by forfeit, if one did.
+pub fn loser(g: &Value) -> Option<&str> {
+    g["loser"].as_str().map(|side| g[side].as_str().unwrap())
+}
