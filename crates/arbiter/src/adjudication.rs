@@ -1,6 +1,7 @@
-//! Ending games that would not end by themselves: a ply limit and repeated
-//! positions. Both are scored like a natural end (each side keeps its row),
-//! so the bot that was ahead on seeds is not robbed. Pure logic.
+//! Ending games early: a ply limit and repeated positions, scored like a
+//! natural end (each side keeps its row) so the bot that was ahead on seeds
+//! is not robbed; and, optionally, exact adjudication, which ends a game as
+//! soon as the solver proves what perfect play reaches from there.
 
 use std::collections::HashMap;
 
@@ -14,6 +15,19 @@ pub struct Adjudication {
     pub max_plies: u32,
     /// A position (board and side to move) seen this often ends the game.
     pub repetitions: u32,
+    /// Exact adjudication, off by default.
+    pub solve: Option<SolveRule>,
+}
+
+/// When the exact solver may end a game: from `after_plies` on, every
+/// position is given to the solver with a budget of `nodes`; the first one it
+/// proves ends the game with the final seeds of perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveRule {
+    /// Plies (opening and passes included) before the solver is asked.
+    pub after_plies: u32,
+    /// Solver nodes allowed for each position.
+    pub nodes: u64,
 }
 
 impl Default for Adjudication {
@@ -21,8 +35,23 @@ impl Default for Adjudication {
         Adjudication {
             max_plies: 400,
             repetitions: 3,
+            solve: None,
         }
     }
+}
+
+/// The final seeds `[south, north]` perfect play reaches from `position`,
+/// given its exact value `value` (the final margin of the side to move over
+/// the seeds still on the board).
+pub fn solved_score(position: &Position, value: i32) -> [u8; 2] {
+    let board: i32 = position.pits().iter().map(|&n| n as i32).sum();
+    let mover = position.side_to_move();
+    let mine = (board + value) / 2;
+    let theirs = board - mine;
+    let mut score = [0u8; 2];
+    score[mover.index()] = (position.captured(mover) as i32 + mine) as u8;
+    score[(!mover).index()] = (position.captured(!mover) as i32 + theirs) as u8;
+    score
 }
 
 /// Watches one game's positions.
@@ -43,6 +72,11 @@ impl Adjudicator {
         };
         adjudicator.seen.insert(start.hash(), 1);
         adjudicator
+    }
+
+    /// Plies recorded so far.
+    pub fn plies(&self) -> u32 {
+        self.plies
     }
 
     /// Records that a ply led to `position` (which is not game over) and
@@ -67,10 +101,22 @@ mod tests {
     use aboure_engine::Move;
 
     #[test]
+    fn solved_scores_add_the_future_to_the_captures() {
+        // 4 seeds on the board: a margin of +2 for North, the mover, means
+        // North ends with 3 of them and South with 1.
+        let pos: Position = "0,0,1,0,0,0/0,0,0,2,1,0 n 20 24".parse().unwrap();
+        assert_eq!(solved_score(&pos, 2), [21, 27]);
+        assert_eq!(solved_score(&pos, -4), [24, 24]);
+        let start = Position::startpos();
+        assert_eq!(solved_score(&start, 4), [26, 22]);
+    }
+
+    #[test]
     fn max_plies_counts_every_ply() {
         let rules = Adjudication {
             max_plies: 2,
             repetitions: 3,
+            solve: None,
         };
         let mut pos = Position::startpos();
         let mut adj = Adjudicator::new(rules, &pos);
@@ -86,6 +132,7 @@ mod tests {
         let rules = Adjudication {
             max_plies: 100,
             repetitions: 2,
+            solve: None,
         };
         let pos = Position::startpos();
         let mut adj = Adjudicator::new(rules, &pos);

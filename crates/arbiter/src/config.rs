@@ -169,6 +169,8 @@ struct RawTimeControl {
 struct RawAdjudication {
     max_plies: Option<Spanned<i64>>,
     repetitions: Option<Spanned<i64>>,
+    solve_after: Option<Spanned<i64>>,
+    solve_nodes: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -618,6 +620,16 @@ impl Validator<'_> {
         }
         if let Some(r) = &raw.repetitions {
             a.repetitions = self.range(r, "adjudication.repetitions", 2, 1000)? as u32;
+        }
+        let nodes = match &raw.solve_nodes {
+            Some(n) => self.range(n, "adjudication.solve-nodes", 1, 1_000_000_000_000)? as u64,
+            None => 1_000_000,
+        };
+        if let Some(after) = &raw.solve_after {
+            a.solve = Some(crate::adjudication::SolveRule {
+                after_plies: self.range(after, "adjudication.solve-after", 0, 100_000)? as u32,
+                nodes,
+            });
         }
         Ok(a)
     }

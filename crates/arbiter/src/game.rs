@@ -10,8 +10,9 @@ use aboure_protocol::{ArbiterMessage, Clocks, GameSoFar, Go, Start};
 use aboure_records::{
     GameRecord, GameResult, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };
+use aboure_solver::Solver;
 
-use crate::adjudication::{Adjudication, Adjudicator};
+use crate::adjudication::{solved_score, Adjudication, Adjudicator};
 use crate::clock::{ms, Clock, Limit, TimeControl};
 use crate::opening::Opening;
 use crate::process::{BotFailure, BotProcess};
@@ -142,6 +143,9 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
     };
     let mut pos = start;
     let mut adjudicator = Adjudicator::new(setup.adjudication, &pos);
+    // A small table: the positions of one game share it, and the budget per
+    // position bounds the work anyway.
+    let mut solver = setup.adjudication.solve.map(|rule| (rule, Solver::new(4)));
     let mut clocks = setup.time_controls.map(Clock::new);
 
     for &m in &setup.opening.moves {
@@ -213,6 +217,22 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
         }
         if let Some(end) = ended(&pos, &mut adjudicator) {
             return (log.finish(&pos, end, None), None);
+        }
+        if let Some((rule, solver)) = &mut solver {
+            if adjudicator.plies() >= rule.after_plies {
+                if let Some(value) = solver.value_within(&pos, rule.nodes) {
+                    let plies = adjudicator.plies();
+                    let mut record = log.finish(&pos, Termination::Solved, None);
+                    let score = solved_score(&pos, value);
+                    record.score = Some(score);
+                    record.result = GameResult::from_score(score);
+                    record.detail = Some(format!(
+                        "after ply {plies} the solver proved a final margin of {value:+} for {} from {pos}",
+                        pos.side_to_move()
+                    ));
+                    return (record, None);
+                }
+            }
         }
     }
 }

@@ -56,15 +56,21 @@ pub fn schedule_identity(config: &Config) -> Value {
             ))
             .collect::<Vec<_>>()),
     };
+    let mut adjudication = json!({
+        "max_plies": config.adjudication.max_plies,
+        "repetitions": config.adjudication.repetitions,
+    });
+    // Only when on, so runs without it keep their fingerprint.
+    if let Some(rule) = config.adjudication.solve {
+        adjudication["solve_after"] = json!(rule.after_plies);
+        adjudication["solve_nodes"] = json!(rule.nodes);
+    }
     json!({
         "format": format,
         "pairs": config.pairs,
         "seed": config.seed,
         "openings": openings,
-        "adjudication": {
-            "max_plies": config.adjudication.max_plies,
-            "repetitions": config.adjudication.repetitions,
-        },
+        "adjudication": adjudication,
         "bots": bots,
     })
 }
@@ -163,7 +169,7 @@ pub fn prepare(
         }
         previous = results.games;
     } else {
-        let run = json!({
+        let mut run = json!({
             "aboure_version": env!("CARGO_PKG_VERSION"),
             "config_file": config.path.display().to_string(),
             "shard": shard.map(|s| s.to_string()),
@@ -171,6 +177,18 @@ pub fn prepare(
             "fingerprint": print,
             "identity": identity,
         });
+        // The SPRT bounds are not part of the identity (they decide when to
+        // stop, not what a game is), but reports need them.
+        if config.format == Format::Sprt {
+            let s = &config.sprt;
+            run["sprt"] = json!({
+                "elo0": s.elo0,
+                "elo1": s.elo1,
+                "alpha": s.alpha,
+                "beta": s.beta,
+                "model": s.model,
+            });
+        }
         let text = serde_json::to_string_pretty(&run).unwrap_or_default();
         std::fs::write(&run_path, text + "\n")
             .map_err(RunError::io(format!("cannot write {}", run_path.display())))?;

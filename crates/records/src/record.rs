@@ -244,7 +244,7 @@ impl From<SideName> for aboure_engine::Side {
 }
 
 /// How a game ended. The forfeits (every kind but `natural`, `max_plies`,
-/// `repetition` and `unknown`) are losses for the side in `loser`.
+/// `repetition`, `solved` and `unknown`) are losses for the side in `loser`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Termination {
@@ -254,6 +254,9 @@ pub enum Termination {
     MaxPlies,
     /// Adjudicated on a repeated position; scored as if it ended there.
     Repetition,
+    /// Adjudicated by the exact solver: scored with the final seeds perfect
+    /// play by both sides reaches from the position where it ended.
+    Solved,
     /// The bot did not answer within its time plus the margin.
     TimeForfeit,
     /// The bot's `bestmove` did not parse or was not legal.
@@ -280,6 +283,7 @@ impl Termination {
             Termination::Natural => "natural",
             Termination::MaxPlies => "max_plies",
             Termination::Repetition => "repetition",
+            Termination::Solved => "solved",
             Termination::TimeForfeit => "time_forfeit",
             Termination::IllegalMove => "illegal_move",
             Termination::Crash => "crash",
@@ -297,6 +301,7 @@ impl Termination {
             Termination::Natural
                 | Termination::MaxPlies
                 | Termination::Repetition
+                | Termination::Solved
                 | Termination::Unknown
         )
     }
