@@ -136,6 +136,9 @@ pub struct BotProcess {
     stdout: LineReader<ChildStdout>,
     logs: Arc<BotLogs>,
     reaped: bool,
+    /// An `isready` was sent after the last `bestmove` and its `readyok` has
+    /// not been read yet (see [`BotProcess::check_unasked`]).
+    fence: bool,
     startup_timeout: Duration,
 }
 
@@ -187,6 +190,7 @@ impl BotProcess {
             stdout: LineReader::new(stdout, MAX_LINE),
             logs: launch.logs.clone(),
             reaped: false,
+            fence: false,
             startup_timeout: launch.startup_timeout,
         };
         match bot.handshake(launch).await {
@@ -228,6 +232,7 @@ impl BotProcess {
 
     /// Starts a new game: `newgame`, then `isready` ... `readyok`.
     pub async fn new_game(&mut self) -> Result<(), BotFailure> {
+        self.check_unasked().await?;
         self.send(&ArbiterMessage::NewGame).await?;
         self.send(&ArbiterMessage::IsReady).await?;
         let deadline = Instant::now() + self.startup_timeout;
@@ -318,9 +323,20 @@ impl BotProcess {
         }
     }
 
-    /// Looks at lines the bot already sent: a `bestmove` there was not asked
-    /// for (answered twice, or early). Other lines are logged and dropped.
+    /// Makes sure the bot sent no `bestmove` it was not asked for (answered
+    /// twice, or early) before it is asked again. Right after each answer the
+    /// arbiter sends `isready` (see [`BotProcess::think`]); here it reads up
+    /// to the `readyok`, so a second answer sent after the first always lands
+    /// before it and is caught, however the lines are timed. The `readyok`
+    /// has normally arrived long before (while the opponent thought), so
+    /// this costs no waiting. Then lines already waiting are looked at too.
+    /// Other lines are logged and dropped.
     pub async fn check_unasked(&mut self) -> Result<(), BotFailure> {
+        if std::mem::take(&mut self.fence) {
+            let deadline = Instant::now() + self.startup_timeout;
+            self.wait_for(deadline, "readyok", |m| matches!(m, BotMessage::ReadyOk))
+                .await?;
+        }
         loop {
             // Poll once: only what has already arrived counts. (A zero
             // timeout would wait for the timer's next millisecond tick.)
@@ -374,11 +390,12 @@ impl BotProcess {
             let text = self.text(line).await?;
             match text.parse::<BotMessage>() {
                 Ok(BotMessage::BestMove(mv)) => {
+                    self.fence_after_answer().await;
                     return Ok(Answer {
                         mv,
                         elapsed: read - started,
                         info,
-                    })
+                    });
                 }
                 Ok(BotMessage::Info(i)) => {
                     if let Some(d) = i.depth {
@@ -409,6 +426,19 @@ impl BotProcess {
                 _ => tracing::trace!(bot = %self.name, line = %text, "ignored"),
             }
         }
+    }
+
+    /// Sends the `isready` that fences off the answer just read. A write
+    /// error is left for the next exchange to report: the answer itself
+    /// stands.
+    async fn fence_after_answer(&mut self) {
+        let line = ArbiterMessage::IsReady.to_string();
+        self.logs.protocol(self.pid, ">", &line);
+        let sent = async {
+            self.stdin.write_all(format!("{line}\n").as_bytes()).await?;
+            self.stdin.flush().await
+        };
+        self.fence = sent.await.is_ok();
     }
 
     /// Kills the bot's whole process group and reaps it.
