@@ -126,11 +126,7 @@ fn closed_pipes_early_answers_exits_and_slow_starts_are_recorded() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// Ignored until the arbiter watches the bot's exit as well as its pipes: a
-// helper that keeps the pipes open hides the exit, so the game ends as a
-// time forfeit (after the clock runs out) instead of a crash.
 #[test]
-#[ignore]
 fn a_bot_that_exits_or_is_killed_while_a_helper_holds_its_pipes_crashes() {
     let dir = folder("orphan");
     let m = marker("orphan");
@@ -154,9 +150,7 @@ fn a_bot_that_exits_or_is_killed_while_a_helper_holds_its_pipes_crashes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// Ignored until `[[bot]]` takes `cpu-limit` and `memory-limit`.
 #[test]
-#[ignore]
 fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
     let dir = folder("limits");
     let m = marker("limits");

@@ -163,10 +163,7 @@ fn random_sigkills_then_resume_give_the_same_games_and_report() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// Ignored until bots are told to die with the arbiter: a bot that stopped
-// reading never sees its input close, and outlives a killed arbiter.
 #[test]
-#[ignore]
 fn bots_die_with_a_killed_arbiter() {
     let dir = folder("orphaned-bots");
     let m = marker("orphaned");

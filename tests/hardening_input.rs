@@ -117,10 +117,7 @@ fn broken_tournament_files_are_refused_with_file_line_and_key() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-// Ignored until durations have an upper bound: a time of 2^64 seconds
-// overflows the arbiter's clock arithmetic.
 #[test]
-#[ignore]
 fn absurd_times_are_refused_not_a_panic() {
     let dir = folder("absurd");
     for (case, table, key) in [

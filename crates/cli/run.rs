@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use aboure_arbiter::{sprt, standings, Config, Event, Format, RunOptions, Shard, Summary};
-use aboure_records::GameRecord;
+use aboure_arbiter::standings::Tally;
+use aboure_arbiter::{sprt, Config, Event, Format, RunOptions, Shard, Summary};
 use aboure_report::{load, AccuracyOptions, Report, ReportOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -67,11 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         _ => None,
     };
-    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let progress = Progress {
         bar: bar.clone(),
-        names: names.clone(),
-        games: Mutex::new(Vec::new()),
+        tally: Mutex::new(Tally::new(config.bots.iter().map(|b| b.name.as_str()))),
         quiet: args.quiet,
     };
     let progress = Arc::new(progress);
@@ -113,15 +111,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let summary = summary?;
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
 
-    let report = end_of_run_report(&summary);
-    print_table(&config, &summary, &report);
-    if let Ok(report) = &report {
+    let report = (summary.finished <= REPORT_MAX_GAMES).then(|| end_of_run_report(&summary));
+    print_table(&config, &summary, report.as_ref());
+    if let Some(Ok(report)) = &report {
         write_reports(&summary, report);
     }
     if summary.interrupted {
         eprintln!(
             "interrupted after {} of {} games; they are saved in {}",
-            summary.games.len(),
+            summary.finished,
             summary.scheduled,
             summary.games_path.display()
         );
@@ -139,11 +137,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Most games for the full report at the end of a run (ratings, accuracy,
+/// the HTML page): it reads every game with its moves back into memory,
+/// about 0.1 MB a game for the page. Longer runs end with the standings
+/// table and the command that makes the report.
+const REPORT_MAX_GAMES: usize = 2000;
+
 /// Live progress: the bar, standings in its message, forfeits printed above.
+/// The standings are tallied one game at a time, so a run of a million
+/// games costs no more per game than a short one.
 struct Progress {
     bar: ProgressBar,
-    names: Vec<String>,
-    games: Mutex<Vec<GameRecord>>,
+    tally: Mutex<Tally>,
     quiet: bool,
 }
 
@@ -160,8 +165,8 @@ impl Progress {
                     )
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
-                if let Ok(mut games) = self.games.lock() {
-                    games.extend(previous.iter().cloned());
+                if let Ok(mut tally) = self.tally.lock() {
+                    previous.iter().for_each(|g| tally.add(g));
                 }
                 if !previous.is_empty() && !self.quiet {
                     self.bar.println(format!(
@@ -183,13 +188,8 @@ impl Progress {
                         game.detail.as_deref().unwrap_or("")
                     ));
                 }
-                if let Ok(mut games) = self.games.lock() {
-                    // Standings need no moves: keep memory flat in long runs.
-                    games.push(GameRecord {
-                        moves: Vec::new(),
-                        plies: Vec::new(),
-                        ..(**game).clone()
-                    });
+                if let Ok(mut tally) = self.tally.lock() {
+                    tally.add(game);
                 }
                 self.bar.inc(1);
                 self.update();
@@ -200,8 +200,8 @@ impl Progress {
     }
 
     fn update(&self) {
-        let Ok(games) = self.games.lock() else { return };
-        let table = standings(self.names.iter().map(String::as_str), &games);
+        let Ok(tally) = self.tally.lock() else { return };
+        let table = tally.standings();
         let mut msg: Vec<String> = table
             .iter()
             .map(|s| format!("{} {}", s.name, s.points))
@@ -217,16 +217,40 @@ impl Progress {
 /// The end-of-run summary: the ratings report of every game in the output
 /// folder (this run's and earlier ones'), then warnings about bots that
 /// failed often, the SPRT verdict and where the games are.
-fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Report>) {
-    let names = config.bots.iter().map(|b| b.name.as_str());
-    let table = standings(names, &summary.games);
+fn print_table(config: &Config, summary: &Summary, report: Option<&anyhow::Result<Report>>) {
+    let table = &summary.standings;
     let mut out = std::io::stdout().lock();
     match report {
-        Ok(report) => {
+        Some(Ok(report)) => {
             let _ = write!(out, "{}", report.text());
         }
-        Err(e) => {
+        Some(Err(e)) => {
             let _ = writeln!(out, "no ratings: {e:#}");
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "{:<24} {:>7} {:>7} {:>6} {:>6} {:>6} {:>8}",
+                "bot", "games", "points", "wins", "draws", "losses", "failures"
+            );
+            for s in table {
+                let _ = writeln!(
+                    out,
+                    "{:<24} {:>7} {:>7.1} {:>6} {:>6} {:>6} {:>8}",
+                    s.name,
+                    s.games,
+                    s.points,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    s.failure_count()
+                );
+            }
+            let _ = writeln!(
+                out,
+                "ratings and the HTML page: aboure report {} --format html > report.html",
+                summary.games_path.display()
+            );
         }
     }
     for s in table.iter().filter(|s| s.fails_often()) {
@@ -264,7 +288,7 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
     let _ = writeln!(
         out,
         "{} games in {} ({} played now)",
-        summary.games.len(),
+        summary.finished,
         summary.games_path.display(),
         summary.played
     );

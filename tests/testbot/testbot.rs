@@ -18,6 +18,7 @@
 //!   twice         answers its N-th go twice
 //!   longline      prints a line of 1 MB without a newline at its N-th go
 //!   orphan        starts a child `sleep 31415` at start-up, then hangs at go N
+//!   hog           allocates and touches MS mebibytes at its N-th go
 //! ```
 //! N counts `go` messages over the life of the process.
 
@@ -163,6 +164,15 @@ fn main() {
                         let _ = writeln!(out, "   ");
                     }
                     "slow" if here => std::thread::sleep(Duration::from_millis(args.ms)),
+                    "hog" if here => {
+                        // Under a memory limit the allocation fails and the
+                        // process aborts, as native programs do.
+                        let mut hoard = vec![0u8; (args.ms as usize) << 20];
+                        for page in hoard.iter_mut().step_by(4096) {
+                            *page = 1;
+                        }
+                        std::hint::black_box(&hoard);
+                    }
                     "sleepy" => std::thread::sleep(Duration::from_millis(args.ms)),
                     "longline" if here => {
                         let junk = vec![b'x'; 1 << 20];

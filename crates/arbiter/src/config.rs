@@ -13,10 +13,15 @@ use toml::Spanned;
 use crate::adjudication::Adjudication;
 use crate::clock::{Limit, TimeControl};
 use crate::error::ConfigError;
+use crate::limits::{parse_size, Limits};
 use crate::opening::{parse_opening_file, OpeningSource};
 
 /// The built-in reference bots, run as `aboure bot NAME`.
 pub const BUILTIN_BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts", "perfect"];
+
+/// The longest duration a tournament file may give (any longer is a typo,
+/// and would overflow clock arithmetic near `u64::MAX` seconds).
+pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// A validated tournament.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,6 +110,8 @@ pub struct BotConfig {
     pub options: BTreeMap<String, String>,
     /// The bot's time control.
     pub time_control: TimeControl,
+    /// Operating-system limits on its process (`memory-limit`, `cpu-limit`).
+    pub limits: Limits,
 }
 
 /// How a bot is started.
@@ -195,6 +202,8 @@ struct RawBot {
     #[serde(default)]
     options: BTreeMap<String, Spanned<toml::Value>>,
     time_control: Option<Spanned<RawTimeControl>>,
+    memory_limit: Option<Spanned<String>>,
+    cpu_limit: Option<Spanned<String>>,
 }
 
 /// Reads and validates the tournament file at `path`.
@@ -296,6 +305,13 @@ impl Validator<'_> {
                 ),
             )
         })?;
+        if d > MAX_DURATION {
+            return Err(self.at(
+                value.span(),
+                key,
+                format!("{:?} is too long: at most 7 days", value.get_ref()),
+            ));
+        }
         Ok(d)
     }
 
@@ -477,6 +493,21 @@ impl Validator<'_> {
                 Some(tc) => self.time_control(tc.get_ref(), &format!("{key}.time-control"))?,
                 None => default_tc,
             };
+            let memory = match &bot.memory_limit {
+                Some(m) => {
+                    let mkey = format!("{key}.memory-limit");
+                    let bytes = parse_size(m.get_ref()).map_err(|e| self.at(m.span(), &mkey, e))?;
+                    if bytes < 1 << 20 {
+                        return Err(self.at(m.span(), &mkey, "must be at least 1MiB"));
+                    }
+                    Some(bytes)
+                }
+                None => None,
+            };
+            let cpu = match &bot.cpu_limit {
+                Some(c) => Some(self.positive_duration(c, &format!("{key}.cpu-limit"))?),
+                None => None,
+            };
             bots.push(BotConfig {
                 name,
                 run,
@@ -484,6 +515,7 @@ impl Validator<'_> {
                 env: bot.env.clone(),
                 options,
                 time_control,
+                limits: Limits { memory, cpu },
             });
         }
         if bots.len() < 2 {

@@ -21,6 +21,7 @@ pub mod config;
 mod error;
 pub mod event;
 pub mod game;
+pub mod limits;
 pub mod lines;
 pub mod opening;
 pub mod output;
@@ -37,6 +38,7 @@ pub use config::{
 };
 pub use error::{ConfigError, RunError};
 pub use event::Event;
+pub use limits::Limits;
 pub use schedule::{schedule, GameSpec, Shard};
 pub use standings::{standings, Standing};
 pub use tournament::{default_concurrency, run, Observer, RunOptions, StopRule, Summary};

@@ -28,12 +28,20 @@ pub fn schedule_identity(config: &Config) -> Value {
                 BotCommand::Builtin(n) => json!({ "builtin": n }),
                 BotCommand::Command(c) => json!({ "command": c }),
             };
-            json!({
+            let mut bot = json!({
                 "name": b.name,
                 "run": run,
                 "options": b.options,
                 "time_control": b.time_control.to_string(),
-            })
+            });
+            // Only when set, so runs without limits keep their fingerprint.
+            if !b.limits.is_none() {
+                bot["limits"] = json!({
+                    "memory": b.limits.memory,
+                    "cpu_ms": b.limits.cpu.map(|d| d.as_millis() as u64),
+                });
+            }
+            bot
         })
         .collect();
     let format = match config.format {

@@ -21,6 +21,7 @@ use aboure_records::{InfoRecord, Termination};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
+use crate::limits::Limits;
 use crate::lines::{Line, LineReader, MAX_LINE};
 
 /// Stderr kept per bot name before further output is discarded.
@@ -61,6 +62,8 @@ pub struct Launch {
     pub options: BTreeMap<String, String>,
     /// Limit on the handshake, and on each `isready`.
     pub startup_timeout: Duration,
+    /// Operating-system limits on the bot's process.
+    pub limits: Limits,
     /// Where its logs go.
     pub logs: Arc<BotLogs>,
 }
@@ -140,6 +143,7 @@ pub struct BotProcess {
     /// not been read yet (see [`BotProcess::check_unasked`]).
     fence: bool,
     startup_timeout: Duration,
+    limits: Limits,
 }
 
 fn describe(status: ExitStatus) -> String {
@@ -165,6 +169,19 @@ impl BotProcess {
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .process_group(0);
+        let limits = launch.limits;
+        // SAFETY: the closure runs in the child between fork and exec and
+        // only makes system calls (prctl, setrlimit), which are
+        // async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                // Die with the arbiter, even when it is killed outright.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                limits.apply()
+            });
+        }
         let mut child = command.spawn().map_err(|e| {
             BotFailure::new(
                 Termination::StartupFailure,
@@ -192,6 +209,7 @@ impl BotProcess {
             reaped: false,
             fence: false,
             startup_timeout: launch.startup_timeout,
+            limits: launch.limits,
         };
         match bot.handshake(launch).await {
             Ok(()) => Ok(bot),
@@ -247,7 +265,13 @@ impl BotProcess {
         wanted: impl Fn(&BotMessage) -> bool,
     ) -> Result<(), BotFailure> {
         loop {
-            let line = tokio::time::timeout_at(deadline.into(), self.stdout.next_line()).await;
+            let line = tokio::select! {
+                biased;
+                line = tokio::time::timeout_at(deadline.into(), self.stdout.next_line()) => line,
+                status = self.child.wait(), if !self.reaped => {
+                    return Err(self.exited(status));
+                }
+            };
             let text = match line {
                 Err(_) => {
                     return Err(BotFailure::new(
@@ -290,14 +314,30 @@ impl BotProcess {
 
     async fn crashed(&mut self, what: &str) -> BotFailure {
         let status = tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await;
-        let detail = match status {
+        match status {
             Ok(Ok(status)) => {
                 self.reaped = true;
-                format!("{what}: {}", describe(status))
+                self.failure_for(status, what)
             }
-            _ => what.to_owned(),
-        };
-        BotFailure::new(Termination::Crash, detail)
+            _ => BotFailure::new(Termination::Crash, what),
+        }
+    }
+
+    /// The bot's process ended while the arbiter waited for a line.
+    fn exited(&mut self, status: std::io::Result<ExitStatus>) -> BotFailure {
+        self.reaped = true;
+        match status {
+            Ok(status) => self.failure_for(status, "ended"),
+            Err(e) => BotFailure::new(Termination::Crash, format!("ended (status unknown: {e})")),
+        }
+    }
+
+    /// A crash, or a resource limit if the exit status shows one.
+    fn failure_for(&self, status: ExitStatus, what: &str) -> BotFailure {
+        match self.limits.explain(status) {
+            Some(why) => BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}")),
+            None => BotFailure::new(Termination::Crash, format!("{what}: {}", describe(status))),
+        }
     }
 
     /// Writes one message and flushes it.
@@ -375,8 +415,15 @@ impl BotProcess {
         let started = Instant::now();
         let mut info = InfoRecord::default();
         loop {
-            let line =
-                tokio::time::timeout_at((started + deadline).into(), self.stdout.next_line()).await;
+            // A bot's exit is watched as well as its output: a helper it
+            // started may hold the pipe open after it is gone.
+            let line = tokio::select! {
+                biased;
+                line = tokio::time::timeout_at((started + deadline).into(), self.stdout.next_line()) => line,
+                status = self.child.wait(), if !self.reaped => {
+                    return Err(self.exited(status));
+                }
+            };
             let Ok(line) = line else {
                 return Err(BotFailure::new(
                     Termination::TimeForfeit,

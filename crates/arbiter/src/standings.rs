@@ -44,28 +44,48 @@ pub fn standings<'a>(
     names: impl IntoIterator<Item = &'a str>,
     games: &[GameRecord],
 ) -> Vec<Standing> {
-    let mut table: Vec<Standing> = names
-        .into_iter()
-        .map(|n| Standing {
-            name: n.to_owned(),
-            ..Standing::default()
-        })
-        .collect();
-    let mut index: BTreeMap<String, usize> = table
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name.clone(), i))
-        .collect();
+    let mut tally = Tally::new(names);
     for game in games {
+        tally.add(game);
+    }
+    tally.standings()
+}
+
+/// Standings kept up to date one game at a time, so a long run needs
+/// neither the list of its games nor a pass over it after each game.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    table: Vec<Standing>,
+    index: BTreeMap<String, usize>,
+}
+
+impl Tally {
+    /// An empty tally of `names` (every bot of the tournament).
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Tally {
+        let mut tally = Tally::default();
+        for name in names {
+            tally.slot(name);
+        }
+        tally
+    }
+
+    fn slot(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        self.table.push(Standing {
+            name: name.to_owned(),
+            ..Standing::default()
+        });
+        self.index.insert(name.to_owned(), self.table.len() - 1);
+        self.table.len() - 1
+    }
+
+    /// Counts one finished game.
+    pub fn add(&mut self, game: &GameRecord) {
         for name in [&game.south, &game.north] {
-            let i = *index.entry(name.clone()).or_insert_with(|| {
-                table.push(Standing {
-                    name: name.clone(),
-                    ..Standing::default()
-                });
-                table.len() - 1
-            });
-            let s = &mut table[i];
+            let i = self.slot(name);
+            let s = &mut self.table[i];
             let points = game.points_of(name).unwrap_or(0.0);
             s.games += 1;
             s.points += points;
@@ -78,13 +98,18 @@ pub fn standings<'a>(
             }
         }
         if let Some(loser) = game.forfeited_by() {
-            if let Some(&i) = index.get(loser) {
-                *table[i].failures.entry(game.termination).or_insert(0) += 1;
+            if let Some(&i) = self.index.get(loser) {
+                *self.table[i].failures.entry(game.termination).or_insert(0) += 1;
             }
         }
     }
-    table.sort_by(|a, b| b.points.total_cmp(&a.points).then(a.name.cmp(&b.name)));
-    table
+
+    /// The standings so far, best first.
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut table = self.table.clone();
+        table.sort_by(|a, b| b.points.total_cmp(&a.points).then(a.name.cmp(&b.name)));
+        table
+    }
 }
 
 #[cfg(test)]

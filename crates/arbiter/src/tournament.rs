@@ -20,6 +20,7 @@ use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::output::prepare;
 use crate::process::{BotFailure, BotLogs, BotProcess, Launch};
 use crate::schedule::{schedule, GameSpec, Shard};
+use crate::standings::{Standing, Tally};
 
 /// Time a bot gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
@@ -57,9 +58,15 @@ pub struct RunOptions {
 /// How a run ended.
 #[derive(Clone, Debug)]
 pub struct Summary {
-    /// Every finished game of this run's schedule (earlier runs included),
-    /// without moves and plies (those are in `games.jsonl`).
+    /// With a stop rule (an SPRT), every finished game of this run's
+    /// schedule (earlier runs included), reduced to what the rule needs:
+    /// players, pairing, pair, result and termination (the full records are
+    /// in `games.jsonl`). Empty without one, so a long run holds no list.
     pub games: Vec<GameRecord>,
+    /// Standings of every finished game of this run's schedule.
+    pub standings: Vec<Standing>,
+    /// Finished games of this run's schedule (earlier runs included).
+    pub finished: usize,
     /// Games in the schedule (this shard).
     pub scheduled: usize,
     /// Games finished by this invocation.
@@ -89,7 +96,10 @@ struct Shared {
 }
 
 struct State {
+    /// Summaries of the finished games, kept only for a stop rule.
     games: Vec<GameRecord>,
+    tally: Tally,
+    finished: usize,
     played: usize,
     stop_rule: Option<StopRule>,
     stopped: Option<String>,
@@ -154,6 +164,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             env: bot.env.clone(),
             options: bot.options.clone(),
             startup_timeout: config.startup_timeout,
+            limits: bot.limits,
             logs: Arc::new(logs),
         });
     }
@@ -162,7 +173,17 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     let shared = Arc::new(Shared {
         queue: Mutex::new(todo),
         state: Mutex::new(State {
-            games: previous,
+            tally: {
+                let mut tally = Tally::new(config.bots.iter().map(|b| b.name.as_str()));
+                previous.iter().for_each(|g| tally.add(g));
+                tally
+            },
+            finished: previous.len(),
+            games: if options.stop_rule.is_some() {
+                previous
+            } else {
+                Vec::new()
+            },
             played: 0,
             stop_rule: options.stop_rule,
             stopped: None,
@@ -217,6 +238,8 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     let games_path = output.dir.join("games.jsonl");
     Ok(Summary {
         games: state.games.clone(),
+        standings: state.tally.standings(),
+        finished: state.finished,
         scheduled,
         played: state.played,
         interrupted,
@@ -318,7 +341,11 @@ impl Worker {
         .map_err(|e| RunError::Options(format!("writer task failed: {e}")))?;
         written.map_err(RunError::io("cannot write a game result"))?;
         if let Ok(mut state) = self.shared.state.lock() {
-            state.games.push(summary_of(&record));
+            state.tally.add(&record);
+            state.finished += 1;
+            if state.stop_rule.is_some() {
+                state.games.push(summary_of(&record));
+            }
             state.played += 1;
         }
         (self.observer)(&Event::GameFinished(Box::new(record)));
@@ -373,12 +400,22 @@ impl Worker {
     }
 }
 
-/// A record without its moves, as kept in memory for standings and the
-/// stop rule (the full record is on disk).
+/// A record with only what standings and the stop rule need (players,
+/// pairing, pair, result, termination), as kept in memory: the full record
+/// is on disk, and a long run must not hold every game's moves and texts.
 fn summary_of(game: &GameRecord) -> GameRecord {
     GameRecord {
+        opening: aboure_records::OpeningRecord {
+            index: game.opening.index,
+            moves: Vec::new(),
+            position: None,
+        },
+        start: String::new(),
         moves: Vec::new(),
         plies: Vec::new(),
+        detail: None,
+        time_control: [String::new(), String::new()],
+        started: String::new(),
         ..game.clone()
     }
 }

@@ -286,3 +286,35 @@ fn opening_files_are_checked_line_by_line() {
     assert_eq!(ok.openings.opening(1, 3).moves.len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn resource_limits_and_absurd_times() {
+    let bot = "[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n";
+    check(
+        &format!("{bot}memory-limit = \"12 parsecs\"\n{TWO_BOTS}"),
+        "t.toml:4:16: bot[0].memory-limit: unknown unit",
+    );
+    check(
+        &format!("{bot}memory-limit = \"1KiB\"\n{TWO_BOTS}"),
+        "bot[0].memory-limit: must be at least 1MiB",
+    );
+    check(
+        &format!("{bot}cpu-limit = \"0s\"\n{TWO_BOTS}"),
+        "t.toml:4:13: bot[0].cpu-limit: must be positive",
+    );
+    check(
+        &format!("[time-control]\nbase = \"8days\"\n{TWO_BOTS}"),
+        "t.toml:2:8: time-control.base: \"8days\" is too long: at most 7 days",
+    );
+    let ok = parse(
+        &format!("{bot}memory-limit = \"512MiB\"\ncpu-limit = \"1m\"\n{TWO_BOTS}"),
+        "t.toml".as_ref(),
+    )
+    .unwrap();
+    assert_eq!(ok.bots[0].limits.memory, Some(512 << 20));
+    assert_eq!(
+        ok.bots[0].limits.cpu,
+        Some(std::time::Duration::from_secs(60))
+    );
+    assert!(ok.bots[1].limits.is_none());
+}

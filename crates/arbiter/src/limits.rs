@@ -1,0 +1,176 @@
+//! Per-bot resource limits, enforced by the operating system in the bot's
+//! process (`setrlimit` between `fork` and `exec`), so a bot that allocates
+//! or computes without end is stopped by the kernel, not by the arbiter's
+//! goodwill. The limits are inherited by everything the bot starts (each
+//! process gets its own allowance).
+//!
+//! How a limit shows: past `RLIMIT_CPU` the kernel sends `SIGXCPU` (and
+//! `SIGKILL` a second later); past `RLIMIT_AS` allocations fail, which
+//! native programs usually answer by aborting (`SIGABRT`) or faulting
+//! (`SIGSEGV`). Those deaths, with the matching limit set, are recorded as
+//! `resource_limit`. A program that handles the failure itself (Python's
+//! `MemoryError`, exiting with status 1) is recorded as a crash.
+
+use std::process::ExitStatus;
+use std::time::Duration;
+
+/// Limits on one bot process; `None` is unlimited.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Address space, in bytes (`RLIMIT_AS`).
+    pub memory: Option<u64>,
+    /// CPU time, rounded up to whole seconds (`RLIMIT_CPU`).
+    pub cpu: Option<Duration>,
+}
+
+impl Limits {
+    /// True if no limit is set.
+    pub fn is_none(&self) -> bool {
+        self.memory.is_none() && self.cpu.is_none()
+    }
+
+    /// Applies the limits to the calling process. Meant for the child
+    /// between `fork` and `exec`: it only makes system calls.
+    pub fn apply(&self) -> std::io::Result<()> {
+        if let Some(bytes) = self.memory {
+            set(libc::RLIMIT_AS, bytes, bytes)?;
+        }
+        if let Some(cpu) = self.cpu {
+            let secs = cpu_seconds(cpu);
+            // The soft limit sends SIGXCPU; the hard one, a second later,
+            // SIGKILL for a bot that ignores it.
+            set(libc::RLIMIT_CPU, secs, secs + 1)?;
+        }
+        Ok(())
+    }
+
+    /// If `status` is how a bot dies at one of these limits, says so.
+    pub fn explain(&self, status: ExitStatus) -> Option<String> {
+        use std::os::unix::process::ExitStatusExt;
+        let signal = status.signal()?;
+        if let Some(cpu) = self.cpu {
+            if signal == libc::SIGXCPU || signal == libc::SIGKILL {
+                return Some(format!(
+                    "CPU time limit of {} s reached (signal {signal})",
+                    cpu_seconds(cpu)
+                ));
+            }
+        }
+        if let Some(bytes) = self.memory {
+            if [libc::SIGABRT, libc::SIGSEGV, libc::SIGBUS].contains(&signal) {
+                return Some(format!(
+                    "killed by signal {signal}, most likely at the memory limit of {}",
+                    size_text(bytes)
+                ));
+            }
+        }
+        None
+    }
+}
+
+fn cpu_seconds(cpu: Duration) -> u64 {
+    cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0)
+}
+
+#[allow(clippy::useless_conversion)] // rlim_t differs between platforms
+fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: soft.try_into().unwrap_or(libc::RLIM_INFINITY),
+        rlim_max: hard.try_into().unwrap_or(libc::RLIM_INFINITY),
+    };
+    // SAFETY: setrlimit reads the struct we pass and nothing else.
+    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// A size like `"512MiB"`, `"2 GiB"`, `"100MB"`, `"65536"` (bytes), in bytes.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(split);
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size like \"512MiB\" or \"2GiB\""))?;
+    let scale: u64 = match unit.trim() {
+        "" | "B" => 1,
+        "KiB" | "K" => 1 << 10,
+        "MiB" | "M" => 1 << 20,
+        "GiB" | "G" => 1 << 30,
+        "kB" | "KB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?} in {text:?}: use B, KiB, MiB, GiB, kB, MB or GB"
+            ))
+        }
+    };
+    n.checked_mul(scale)
+        .ok_or_else(|| format!("{text:?} is too large"))
+}
+
+/// Bytes as the largest whole binary unit, e.g. `256 MiB`.
+pub fn size_text(bytes: u64) -> String {
+    for (unit, scale) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
+        // Scales are powers of two: a multiple has at least their zeros.
+        if bytes >= scale && bytes.trailing_zeros() >= scale.trailing_zeros() {
+            return format!("{} {unit}", bytes / scale);
+        }
+    }
+    format!("{bytes} B")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size(" 2 GiB "), Ok(2 << 30));
+        assert_eq!(parse_size("100MB"), Ok(100_000_000));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert!(parse_size("-1MiB").is_err());
+        assert!(parse_size("12 parsecs")
+            .unwrap_err()
+            .contains("unknown unit"));
+        assert!(parse_size("99999999999999GiB")
+            .unwrap_err()
+            .contains("too large"));
+        assert_eq!(size_text(256 << 20), "256 MiB");
+        assert_eq!(size_text(1000), "1000 B");
+    }
+
+    #[test]
+    fn deaths_at_a_limit_are_recognised() {
+        use std::os::unix::process::ExitStatusExt;
+        let status = ExitStatus::from_raw;
+        let cpu = Limits {
+            memory: None,
+            cpu: Some(Duration::from_secs(2)),
+        };
+        let why = cpu.explain(status(libc::SIGXCPU)).unwrap();
+        assert!(why.contains("CPU time limit of 2 s"), "{why}");
+        assert_eq!(cpu.explain(status(libc::SIGABRT)), None);
+        assert_eq!(cpu.explain(status(3 << 8)), None, "exit status 3");
+        let memory = Limits {
+            memory: Some(256 << 20),
+            cpu: None,
+        };
+        let why = memory.explain(status(libc::SIGABRT)).unwrap();
+        assert!(why.contains("memory limit of 256 MiB"), "{why}");
+        assert_eq!(memory.explain(status(libc::SIGXCPU)), None);
+        assert_eq!(Limits::default().explain(status(libc::SIGSEGV)), None);
+    }
+
+    #[test]
+    fn cpu_limits_round_up_to_whole_seconds() {
+        assert_eq!(cpu_seconds(Duration::from_millis(1500)), 2);
+        assert_eq!(cpu_seconds(Duration::from_secs(3)), 3);
+    }
+}
