@@ -6,11 +6,13 @@
 //! Ignored by default (it takes minutes). Run it with
 //!
 //! ```text
-//! SOAK_PAIRS=2000 cargo test --release --test hardening_soak -- --ignored --nocapture
+//! cargo test --test hardening_soak -- --ignored --nocapture
 //! ```
 //!
-//! `SOAK_PAIRS` game pairs per pairing (4 bots, 6 pairings; default 2000,
-//! so 24000 games); `SOAK_CONCURRENCY` games at once (default 4).
+//! `SOAK_PAIRS` game pairs per pairing (4 bots, 6 pairings; default 2500,
+//! so 30000 games); `SOAK_CONCURRENCY` games at once (default 4). Only the
+//! samples taken while games are played count: `aboure run` ends with a
+//! report whose analysis has its own, bounded, memory.
 
 #[path = "hostile/harness.rs"]
 mod harness;
@@ -71,7 +73,7 @@ fn env_or(name: &str, default: usize) -> usize {
 #[test]
 #[ignore]
 fn a_long_run_leaks_no_descriptors_processes_or_memory() {
-    let pairs = env_or("SOAK_PAIRS", 2000);
+    let pairs = env_or("SOAK_PAIRS", 2500);
     let concurrency = env_or("SOAK_CONCURRENCY", 4);
     let dir = folder("soak");
     let m = marker("soak");
@@ -104,7 +106,7 @@ fn a_long_run_leaks_no_descriptors_processes_or_memory() {
         if let Some(s) = sample(pid, t0, &games_path) {
             samples.push(s);
         }
-        std::thread::sleep(Duration::from_millis(1000));
+        std::thread::sleep(Duration::from_millis(500));
     }
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", show(&output));
@@ -126,16 +128,18 @@ fn a_long_run_leaks_no_descriptors_processes_or_memory() {
             s.secs, s.games, s.fds, s.children, s.rss_kib
         );
     }
+    let samples: Vec<Sample> = samples.into_iter().filter(|s| s.games < total).collect();
     assert!(samples.len() >= 8, "too few samples: {}", samples.len());
     // Compare the last quarter of the run with the first quarter (after a
     // warm-up sample): equal bounds for descriptors and processes (each game
-    // holds at most 2 bots, 3 pipes each, plus the arbiter's own files), and
+    // holds at most 2 bots, 3 pipes and a log file each, plus the arbiter's
+    // own files), and
     // memory within 25% (allocator noise) of its early peak.
     let quarter = samples.len() / 4;
     let early = &samples[1..=quarter];
     let late = &samples[samples.len() - quarter..];
     let max = |v: &[Sample], f: fn(&Sample) -> u64| v.iter().map(f).max().unwrap();
-    let bound_fds = 32 + 6 * 2 * concurrency as u64;
+    let bound_fds = 32 + 10 * concurrency as u64;
     assert!(
         max(late, |s| s.fds as u64) <= bound_fds,
         "descriptors grew: {samples:?}"
