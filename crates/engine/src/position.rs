@@ -262,16 +262,30 @@ impl Position {
     }
 
     /// Plays `m` if it is legal; otherwise returns why not and leaves the
-    /// position unchanged.
+    /// position unchanged. A sowing is checked by playing it, so a legal
+    /// move is sown once, not once to check and once to play.
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
-        if !self.is_legal(m) {
-            return Err(IllegalMove {
+        let played = match m {
+            Move::Pass => {
+                let forced = self.is_legal(Move::Pass);
+                if forced {
+                    self.side = !self.side;
+                }
+                forced
+            }
+            Move::Sow(pit) => {
+                let p = pit.index();
+                Side::owner(p) == self.side && self.board.get(p) >= 2 && self.try_sow(p)
+            }
+        };
+        if played {
+            Ok(())
+        } else {
+            Err(IllegalMove {
                 mv: m,
                 legal: self.legal_moves(),
-            });
+            })
         }
-        self.play_unchecked(m);
-        Ok(())
     }
 
     /// Plays `m` without checking it. `m` must be legal: an endless or
