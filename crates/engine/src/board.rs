@@ -72,18 +72,15 @@ const TOTAL: usize = crate::TOTAL_SEEDS as usize;
 /// before this, so the common case pays nothing for the check.
 const CYCLE_CHECK_AFTER: u32 = 24;
 
+/// Bit `c` set when a lap whose last pit now holds `c` ends the move: 1 (it
+/// was empty), 2 or 4 (a capture). Any other count relays.
+const ENDS: u64 = 0b10110;
+/// Bit `c` set when a pit holding `c` is captured: 2 and 4.
+const TAKEN: u64 = 0b10100;
+
 /// Seed counts of the twelve pits, one byte each (bytes 12..16 are zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub(crate) struct Board(pub(crate) u128);
-
-/// How a sowing ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SowEnd {
-    /// The last seed fell into an empty pit: no capture.
-    Quiet,
-    /// The last seed made the pit hold 2 or 4: capture from it backwards.
-    Capture(usize),
-}
 
 impl Board {
     pub(crate) fn from_pits(pits: [u8; PITS]) -> Board {
@@ -149,75 +146,103 @@ impl Board {
     }
 
     /// Sows from `start` (which must hold at least two seeds) with relays until
-    /// the turn ends. Returns `None`, with the board in an unspecified state,
-    /// when the sowing never ends.
+    /// the turn ends, and returns the pit the last seed fell into: it holds 1
+    /// (no capture) or 2 or 4 (capture from it, see [`Board::capture`]).
+    /// Returns `None`, with the board in an unspecified state, when the
+    /// sowing never ends.
     ///
     /// Within a move no seed leaves the board, so the state (board, pit to sow
     /// next) ranges over a finite set: a move that does not end revisits a
-    /// state. After a few laps Brent's cycle finding watches for that exact
-    /// repetition, so a long but finite move is never rejected.
-    #[inline]
-    pub(crate) fn sow(&mut self, start: usize) -> Option<SowEnd> {
+    /// state. A move that is still relaying after a few laps goes on out of
+    /// line, under Brent's cycle finding, which watches for that exact
+    /// repetition: a long but finite move is never rejected, and the short
+    /// common case keeps its registers for itself.
+    #[inline(always)]
+    pub(crate) fn sow(&mut self, start: usize) -> Option<usize> {
         let mut pit = start;
-        let mut laps = 0u32;
-        let mut saved = (Board(u128::MAX), usize::MAX);
-        let mut power = 1u32;
-        let mut since = 0u32;
-        loop {
-            let last = self.lap(pit);
-            match self.get(last) {
-                1 => return Some(SowEnd::Quiet),
-                2 | 4 => return Some(SowEnd::Capture(last)),
-                _ => pit = last,
-            }
-            laps += 1;
-            if laps > CYCLE_CHECK_AFTER {
-                if saved.0 == *self && saved.1 == pit {
-                    return None;
-                }
-                since += 1;
-                if since == power {
-                    saved = (*self, pit);
-                    power *= 2;
-                    since = 0;
-                }
+        // The count of the pit to sow next: read once, as the end of the lap
+        // before, both to decide whether to relay and to index the next lap.
+        let mut n = self.get(pit);
+        for _ in 0..CYCLE_CHECK_AFTER {
+            pit = self.add_lap(pit, n);
+            n = self.get(pit);
+            if ENDS >> n & 1 != 0 {
+                return Some(pit);
             }
         }
+        let (board, end) = sow_watching_for_cycles(*self, pit);
+        *self = board;
+        end
     }
 
     /// One lap from `pit`: lifts its seeds and drops them one by one starting
     /// with `pit` itself. Returns the pit the last seed fell into.
     #[inline(always)]
     pub(crate) fn lap(&mut self, pit: usize) -> usize {
-        let n = self.take(pit) as usize;
-        debug_assert!((2..=TOTAL).contains(&n));
-        let (mask, last) = LAP[pit][n];
+        self.add_lap(pit, self.get(pit))
+    }
+
+    /// [`Board::lap`] when the caller already knows that `pit` holds `n`.
+    #[inline(always)]
+    fn add_lap(&mut self, pit: usize, n: u8) -> usize {
+        debug_assert!(n >= 2 && n == self.get(pit));
+        self.0 &= CLEAR[pit];
+        let (mask, last) = LAP[pit][n as usize];
         self.0 += mask;
         last as usize
     }
 
-    /// Takes the 2 or 4 seeds of `last` and of every pit before it (walking
-    /// clockwise, wrapping) that holds exactly 2 or 4; stops at the first pit
-    /// that holds anything else. Returns the seeds taken.
+    /// Takes the seeds of `last` if it holds 2 or 4, and of every pit before
+    /// it (walking clockwise, wrapping) that holds exactly 2 or 4; stops at
+    /// the first pit that holds anything else, or after all twelve. Returns
+    /// the seeds taken: 0 when `last` holds 1, the end of a quiet move.
     #[inline]
     pub(crate) fn capture(&mut self, last: usize) -> u8 {
-        let mut total = self.take(last);
+        let mut total = 0;
         let mut pit = last;
-        for _ in 1..PITS {
-            pit = if pit == 0 { PITS - 1 } else { pit - 1 };
+        for _ in 0..PITS {
             let c = self.get(pit);
-            if c != 2 && c != 4 {
+            if TAKEN >> c & 1 == 0 {
                 break;
             }
-            total += self.take(pit);
+            total += c;
+            self.0 &= CLEAR[pit];
+            pit = if pit == 0 { PITS - 1 } else { pit - 1 };
         }
         total
+    }
+}
+
+/// The rest of a sowing still relaying from `pit` after
+/// `CYCLE_CHECK_AFTER` laps, with Brent's cycle finding. By value, so that
+/// the board of the hot loop never has to live in memory.
+#[cold]
+#[inline(never)]
+fn sow_watching_for_cycles(mut board: Board, mut pit: usize) -> (Board, Option<usize>) {
+    let mut saved = (board, pit);
+    let mut power = 1u32;
+    let mut since = 0u32;
+    loop {
+        pit = board.lap(pit);
+        if ENDS >> board.get(pit) & 1 != 0 {
+            return (board, Some(pit));
+        }
+        if saved == (board, pit) {
+            return (board, None);
+        }
+        since += 1;
+        if since == power {
+            saved = (board, pit);
+            power *= 2;
+            since = 0;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
 
     #[test]
     fn movable_marks_pits_with_two_or_more() {
@@ -243,9 +268,66 @@ mod tests {
     }
 
     #[test]
+    fn lap_of_every_size_from_every_pit_matches_seed_by_seed() {
+        for p in 0..PITS {
+            for n in 2..=TOTAL {
+                let mut pits = [0u8; PITS];
+                pits[p] = n as u8;
+                let mut b = Board::from_pits(pits);
+                let last = b.lap(p);
+                let mut want = [0u8; PITS];
+                for k in 0..n {
+                    want[(p + k) % PITS] += 1;
+                }
+                assert_eq!((b.pits(), last), (want, (p + n - 1) % PITS), "{n} from {p}");
+            }
+        }
+    }
+
+    #[test]
     fn capture_stops_after_a_full_circle() {
         let mut b = Board::from_pits([2; PITS]);
         assert_eq!(b.capture(3), 24);
         assert_eq!(b.pits(), [0; PITS]);
+    }
+
+    #[test]
+    fn a_quiet_end_captures_nothing() {
+        let pits = [2, 1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 39];
+        let mut b = Board::from_pits(pits);
+        assert_eq!(b.capture(1), 0);
+        assert_eq!(b.pits(), pits);
+    }
+
+    /// The walk the rules describe, pit by pit.
+    fn capture_by_walking(pits: &mut [u8; PITS], last: usize) -> u8 {
+        let mut total = std::mem::take(&mut pits[last]);
+        let mut p = last;
+        for _ in 1..PITS {
+            p = (p + PITS - 1) % PITS;
+            if pits[p] != 2 && pits[p] != 4 {
+                break;
+            }
+            total += std::mem::take(&mut pits[p]);
+        }
+        total
+    }
+
+    #[test]
+    fn capture_matches_the_walk_of_the_rules() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        for _ in 0..100_000 {
+            // Mostly 2s and 4s, so that long chains and wraps are common.
+            let mut pits = [0u8; PITS];
+            for p in &mut pits {
+                *p = [0, 1, 2, 2, 3, 4, 4, 5, 12][rng.gen_range(0..9)];
+            }
+            let last = rng.gen_range(0..PITS);
+            pits[last] = if rng.gen() { 2 } else { 4 };
+            let mut b = Board::from_pits(pits);
+            let taken = b.capture(last);
+            let want = capture_by_walking(&mut pits, last);
+            assert_eq!((taken, b.pits()), (want, pits), "capture from {last}");
+        }
     }
 }

@@ -22,32 +22,36 @@ pub struct PlayoutResult {
     pub adjudicated: bool,
 }
 
-/// A uniformly random number below `n` (n <= 6), by multiply-shift.
-#[inline(always)]
-fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
-    ((rng.next_u32() as u64 * n as u64) >> 32) as u32
-}
-
-/// `CHOICES[mask]`: how many pits the 6-bit `mask` marks, and which, in order.
-/// A table lookup beats counting bits on CPUs without a popcount instruction.
-static CHOICES: [(u8, [u8; 6]); 64] = {
-    let mut table = [(0u8, [0u8; 6]); 64];
-    let mut mask = 0;
+/// `PICK[mask][r]`: for a random byte `r`, one of the pits the 6-bit `mask`
+/// marks, each equally likely, or `NONE` for the few bytes beyond the largest
+/// multiple of the count (drawn again, so that the choice stays uniform).
+/// 16 KiB: the choice of a move is one load, with no count of the candidates
+/// and no multiplication between the board and the sowing.
+static PICK: [[u8; 256]; 64] = {
+    let mut table = [[NONE; 256]; 64];
+    let mut mask = 1;
     while mask < 64 {
-        let mut n = 0;
+        let mut pits = [0u8; 6];
+        let mut count = 0;
         let mut i = 0;
         while i < 6 {
             if mask & (1 << i) != 0 {
-                table[mask].1[n] = i as u8;
-                n += 1;
+                pits[count] = i as u8;
+                count += 1;
             }
             i += 1;
         }
-        table[mask].0 = n as u8;
+        let limit = 256 - 256 % count;
+        let mut r = 0;
+        while r < limit {
+            table[mask][r] = pits[r % count];
+            r += 1;
+        }
         mask += 1;
     }
     table
 };
+const NONE: u8 = u8::MAX;
 
 /// Plays uniformly random legal moves from `start` to the end of the game.
 pub fn playout<R: RngCore + ?Sized>(start: &Position, rng: &mut R) -> PlayoutResult {
@@ -62,8 +66,11 @@ pub fn playout<R: RngCore + ?Sized>(start: &Position, rng: &mut R) -> PlayoutRes
             // Pick one of the candidate pits at random; an endless one is
             // dropped and another picked, so the choice stays uniform over
             // the legal moves.
-            let (count, pits) = &CHOICES[mask as usize];
-            let i = pits[below(rng, *count as u32) as usize] as usize;
+            let i = PICK[mask as usize & 63][rng.next_u32() as usize & 255];
+            if i == NONE {
+                continue;
+            }
+            let i = i as usize;
             if pos.try_sow(first + i) {
                 moved = true;
                 break;
@@ -88,5 +95,29 @@ pub fn playout<R: RngCore + ?Sized>(start: &Position, rng: &mut R) -> PlayoutRes
         outcome: Outcome { score: pos.score() },
         plies,
         adjudicated: plies >= MAX_PLAYOUT_PLIES,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_is_uniform_over_the_marked_pits() {
+        for (mask, row) in PICK.iter().enumerate().skip(1) {
+            let mut seen = [0u32; 6];
+            for &i in row {
+                if i != NONE {
+                    assert!(mask & 1 << i != 0, "mask {mask:06b} picked pit {i}");
+                    seen[i as usize] += 1;
+                }
+            }
+            let count = mask.count_ones();
+            let each = 256 / count;
+            for (i, &n) in seen.iter().enumerate() {
+                let want = if mask & 1 << i != 0 { each } else { 0 };
+                assert_eq!(n, want, "mask {mask:06b}, pit {i}");
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, SowEnd};
+use crate::board::Board;
 use crate::moves::{Move, MoveList};
 use crate::{Side, PITS, ROW, TOTAL_SEEDS};
 
@@ -167,16 +167,13 @@ impl Position {
 
     /// Plays the sowing from `pit` for the side to move, if it ends. Returns
     /// false and leaves `self` unchanged for an endless sowing.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn try_sow(&mut self, pit: usize) -> bool {
         let mut board = self.board;
-        match board.sow(pit) {
-            None => return false,
-            Some(SowEnd::Quiet) => {}
-            Some(SowEnd::Capture(last)) => {
-                self.captured[self.side.index()] += board.capture(last);
-            }
-        }
+        let Some(last) = board.sow(pit) else {
+            return false;
+        };
+        self.captured[self.side.index()] += board.capture(last);
         self.board = board;
         self.side = !self.side;
         true
