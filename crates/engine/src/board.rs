@@ -139,10 +139,14 @@ impl Board {
     #[inline]
     pub(crate) fn movable(self, first: usize) -> u8 {
         // Each byte is at most 48, so adding 126 sets its top bit exactly when
-        // it holds 2 or more; the multiplication gathers the six top bits.
+        // it holds 2 or more. The multiplication moves the top bit of byte k
+        // (bit 8k + 7) to bit 56 + k: it adds 49 - 7k to its position. Every
+        // other product lands below bit 56 or above bit 63 at a position of
+        // its own, so nothing carries into the six bits read.
+        const GATHER: u64 = 1 << 49 | 1 << 42 | 1 << 35 | 1 << 28 | 1 << 21 | 1 << 14;
         let row = self.row(first);
         let high = (row + 0x7e7e_7e7e_7e7e) & 0x8080_8080_8080;
-        ((high >> 7).wrapping_mul(0x0102_0408_1020_0000) >> 56) as u8
+        (high.wrapping_mul(GATHER) >> 56) as u8
     }
 
     /// Sows from `start` (which must hold at least two seeds) with relays until
@@ -243,6 +247,23 @@ fn sow_watching_for_cycles(mut board: Board, mut pit: usize) -> (Board, Option<u
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn movable_is_exact_on_every_row_pattern() {
+        // Each pit 0, 1, 2 or 48 seeds: every combination of movable pits,
+        // with the largest counts next to each other.
+        for code in 0..4usize.pow(6) {
+            let mut pits = [0u8; PITS];
+            let mut want = 0u8;
+            for (i, pit) in pits[6..].iter_mut().enumerate() {
+                *pit = [0, 1, 2, 48][code / 4usize.pow(i as u32) % 4];
+                want |= u8::from(*pit >= 2) << i;
+            }
+            pits.copy_within(6.., 0);
+            let b = Board::from_pits(pits);
+            assert_eq!((b.movable(0), b.movable(6)), (want, want), "{pits:?}");
+        }
+    }
 
     #[test]
     fn movable_marks_pits_with_two_or_more() {
