@@ -156,10 +156,12 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
         }
     }
     loop {
-        if pos.is_game_over() {
+        // Computed once a ply: it tells the end of the game, a forced pass,
+        // and whether the bot's move is legal, with no sowing played twice.
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
             return (log.finish(&pos, Termination::Natural, None), None);
         }
-        let legal = pos.legal_moves();
         if legal[..] == [Move::Pass] {
             pos.play_unchecked(Move::Pass);
             log.push(Move::Pass, ply(Mover::Forced));
@@ -184,12 +186,15 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
                 }),
             });
             let answer = answer.and_then(|a| {
-                if pos.is_legal(a.mv) {
+                if legal.contains(a.mv) {
                     Ok(a)
                 } else {
                     Err(BotFailure {
                         kind: Termination::IllegalMove,
-                        detail: format!("bestmove {} is not legal in {pos}", a.mv),
+                        detail: format!(
+                            "bestmove {} is not legal in {pos}; legal moves: {legal}",
+                            a.mv
+                        ),
                     })
                 }
             });
