@@ -35,8 +35,8 @@
 #![deny(missing_docs)]
 
 mod alphabeta;
-mod any;
 pub mod budget;
+mod configure;
 pub mod eval;
 mod greedy;
 mod mcts;
@@ -49,7 +49,7 @@ mod table;
 use aboure_protocol::Player;
 
 pub use alphabeta::AlphaBetaPlayer;
-pub use any::{AnyPlayer, OptionError};
+pub use configure::{configure, OptionError};
 pub use greedy::{tie_break, GreedyPlayer};
 pub use mcts::MctsPlayer;
 pub use options::FRESH_SEED;

@@ -3,14 +3,14 @@
 
 use std::io::Cursor;
 
-use aboure_bots::{builtin, AnyPlayer, BUILTIN};
+use aboure_bots::{builtin, BUILTIN};
 use aboure_engine::{Move, Position};
 use aboure_protocol::serve;
 
 fn run(name: &str, script: &str) -> String {
     let mut out = Vec::new();
     serve(
-        AnyPlayer(builtin(name).unwrap()),
+        builtin(name).unwrap(),
         Cursor::new(script.to_owned()),
         &mut out,
     )

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use aboure_bots::{builtin, AnyPlayer, BUILTIN};
+use aboure_bots::{builtin, configure, BUILTIN};
 use anyhow::{anyhow, bail, Context};
 
 /// Run a built-in bot (random, greedy, alphabeta, mcts, ...) on stdin/stdout.
@@ -17,19 +17,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bot = builtin(&args.name).ok_or_else(|| {
+    let mut bot = builtin(&args.name).ok_or_else(|| {
         anyhow!(
             "there is no built-in bot `{}`; the built-in bots are: {}",
             args.name,
             BUILTIN.join(", ")
         )
     })?;
-    let mut bot = AnyPlayer(bot);
     for option in &args.options {
         let Some((key, value)) = option.split_once('=') else {
             bail!("--option `{option}`: expected KEY=VALUE");
         };
-        bot.configure(key.trim(), value)?;
+        configure(&mut bot, key.trim(), value)?;
     }
     aboure_protocol::serve_stdio(bot).context("talking to the arbiter on stdin/stdout")?;
     Ok(ExitCode::SUCCESS)
