@@ -9,7 +9,7 @@ use aboure_protocol::{Limits, OptionKind, OptionSpec, Player, Search};
 
 use crate::budget::Budget;
 use crate::negamax::{Outcome, Searcher, Settings, MAX_DEPTH};
-use crate::options::{int_option, parse_int, unknown};
+use crate::options::{unknown, IntOption};
 use crate::table::Table;
 use crate::AUTHOR;
 
@@ -17,6 +17,21 @@ use crate::AUTHOR;
 pub const DEFAULT_HASH_MB: i64 = 16;
 /// Largest transposition table size, MB.
 pub const MAX_HASH_MB: i64 = 4096;
+
+/// `depth`: the deepest iteration (0: no limit but the `go`'s).
+const DEPTH: IntOption = IntOption {
+    name: "depth",
+    default: 0,
+    min: 0,
+    max: MAX_DEPTH as i64,
+};
+/// `hash`: the transposition table's size in megabytes.
+const HASH: IntOption = IntOption {
+    name: "hash",
+    default: DEFAULT_HASH_MB,
+    min: 1,
+    max: MAX_HASH_MB,
+};
 
 /// Iterative-deepening alpha-beta with a transposition table.
 ///
@@ -72,8 +87,8 @@ impl Player for AlphaBetaPlayer {
 
     fn options(&self) -> Vec<OptionSpec> {
         vec![
-            int_option("depth", 0, 0, MAX_DEPTH as i64),
-            int_option("hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+            DEPTH.spec(),
+            HASH.spec(),
             OptionSpec {
                 name: "quiescence".to_owned(),
                 kind: OptionKind::Bool { default: true },
@@ -83,8 +98,8 @@ impl Player for AlphaBetaPlayer {
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
-            "depth" => self.depth = parse_int(name, value, 0, MAX_DEPTH as i64)? as u32,
-            "hash" => self.table = Table::new(parse_int(name, value, 1, MAX_HASH_MB)? as usize),
+            "depth" => self.depth = DEPTH.parse(value)? as u32,
+            "hash" => self.table = Table::new(HASH.parse(value)? as usize),
             "quiescence" => {
                 self.settings.quiescence = match value.trim() {
                     "true" => true,

@@ -6,7 +6,7 @@ use aboure_protocol::{Limits, OptionSpec, Player, Search};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use crate::options::{parse_int, rng_for, seed_option, unknown, FRESH_SEED};
+use crate::options::{rng_for, unknown, FRESH_SEED, SEED};
 use crate::AUTHOR;
 
 /// Plays the move that captures most now; among equal captures, the one that
@@ -65,13 +65,13 @@ impl Player for GreedyPlayer {
     }
 
     fn options(&self) -> Vec<OptionSpec> {
-        vec![seed_option()]
+        vec![SEED.spec()]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "seed" => {
-                self.rng = rng_for(parse_int(name, value, 0, i64::MAX)?);
+                self.rng = rng_for(SEED.parse(value)?);
                 Ok(())
             }
             _ => Err(unknown("greedy", name)),

@@ -18,13 +18,20 @@ use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo};
 use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
-use crate::options::{int_option, parse_int, rng_for, seed_option, unknown, FRESH_SEED};
+use crate::options::{rng_for, unknown, IntOption, FRESH_SEED, SEED};
 use crate::AUTHOR;
 
 /// The largest tree, in nodes (24 bytes each).
 pub const MAX_NODES: usize = 1 << 21;
 /// Default exploration constant, in hundredths.
 pub const DEFAULT_EXPLORATION: i64 = 50;
+/// `exploration`: the UCT constant, in hundredths.
+const EXPLORATION: IntOption = IntOption {
+    name: "exploration",
+    default: DEFAULT_EXPLORATION,
+    min: 0,
+    max: 1000,
+};
 /// Default share of the final margin in a playout's reward (the rest is the
 /// result).
 pub const DEFAULT_MARGIN_SHARE: f64 = 0.6;
@@ -259,16 +266,13 @@ impl Player for MctsPlayer {
     }
 
     fn options(&self) -> Vec<OptionSpec> {
-        vec![
-            int_option("exploration", DEFAULT_EXPLORATION, 0, 1000),
-            seed_option(),
-        ]
+        vec![EXPLORATION.spec(), SEED.spec()]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
-            "exploration" => self.exploration = parse_int(name, value, 0, 1000)? as f64 / 100.0,
-            "seed" => self.rng = rng_for(parse_int(name, value, 0, i64::MAX)?),
+            "exploration" => self.exploration = EXPLORATION.parse(value)? as f64 / 100.0,
+            "seed" => self.rng = rng_for(SEED.parse(value)?),
             _ => return Err(unknown("mcts", name)),
         }
         Ok(())

@@ -1,5 +1,6 @@
-//! The option plumbing the bots share: declaring integer options and reading
-//! their values back, with errors that name the option and quote the value.
+//! The option plumbing the bots share: integer options defined once, for
+//! their declaration and for reading their values back, with errors that
+//! name the option and quote the value.
 
 use aboure_protocol::{OptionKind, OptionSpec};
 use rand::rngs::SmallRng;
@@ -8,32 +9,52 @@ use rand::SeedableRng;
 /// The `seed` value that asks for a fresh, unpredictable seed.
 pub const FRESH_SEED: i64 = 0;
 
-/// An integer option's declaration.
-pub(crate) fn int_option(name: &str, default: i64, min: i64, max: i64) -> OptionSpec {
-    OptionSpec {
-        name: name.to_owned(),
-        kind: OptionKind::Int { default, min, max },
+/// An integer option, defined once: its declaration in the handshake and the
+/// reading of its values come from the same name and range.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IntOption {
+    pub(crate) name: &'static str,
+    pub(crate) default: i64,
+    pub(crate) min: i64,
+    pub(crate) max: i64,
+}
+
+impl IntOption {
+    /// The declaration announced in the handshake.
+    pub(crate) fn spec(&self) -> OptionSpec {
+        OptionSpec {
+            name: self.name.to_owned(),
+            kind: OptionKind::Int {
+                default: self.default,
+                min: self.min,
+                max: self.max,
+            },
+        }
+    }
+
+    /// Reads a value, checking its range.
+    pub(crate) fn parse(&self, value: &str) -> Result<i64, String> {
+        let (name, min, max) = (self.name, self.min, self.max);
+        let n: i64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("option {name}: `{value}` is not an integer"))?;
+        if n < min || n > max {
+            return Err(format!(
+                "option {name}: {n} is out of range (min {min}, max {max})"
+            ));
+        }
+        Ok(n)
     }
 }
 
 /// The `seed` option every randomised bot declares.
-pub(crate) fn seed_option() -> OptionSpec {
-    int_option("seed", FRESH_SEED, 0, i64::MAX)
-}
-
-/// Reads an integer option value, checking its range.
-pub(crate) fn parse_int(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
-    let n: i64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("option {name}: `{value}` is not an integer"))?;
-    if n < min || n > max {
-        return Err(format!(
-            "option {name}: {n} is out of range (min {min}, max {max})"
-        ));
-    }
-    Ok(n)
-}
+pub(crate) const SEED: IntOption = IntOption {
+    name: "seed",
+    default: FRESH_SEED,
+    min: 0,
+    max: i64::MAX,
+};
 
 /// The random number generator for a `seed` value: the same stream for the
 /// same positive seed, a fresh one from the operating system for
@@ -57,13 +78,22 @@ mod tests {
     use rand::RngCore;
 
     #[test]
-    fn parse_int_checks_range_and_syntax() {
-        assert_eq!(parse_int("depth", " 12 ", 1, 64), Ok(12));
-        assert!(parse_int("depth", "0", 1, 64)
-            .unwrap_err()
-            .contains("out of range"));
-        assert!(parse_int("depth", "x", 1, 64).unwrap_err().contains("`x`"));
-        assert!(parse_int("depth", "", 1, 64).is_err());
+    fn parse_checks_range_and_syntax() {
+        let depth = IntOption {
+            name: "depth",
+            default: 8,
+            min: 1,
+            max: 64,
+        };
+        assert_eq!(depth.parse(" 12 "), Ok(12));
+        assert!(depth.parse("0").unwrap_err().contains("out of range"));
+        assert!(depth.parse("x").unwrap_err().contains("`x`"));
+        assert!(depth.parse("").is_err());
+        // The declaration and the reading agree on the range.
+        let OptionKind::Int { min, max, .. } = depth.spec().kind else {
+            panic!("an integer option declares an integer");
+        };
+        assert_eq!((min, max), (1, 64));
     }
 
     #[test]

@@ -18,12 +18,19 @@ use aboure_solver::Solver;
 use crate::budget::Budget;
 use crate::eval::{captured_margin, SCALE};
 use crate::negamax::{Searcher, Settings, MAX_DEPTH};
-use crate::options::{int_option, parse_int, unknown};
+use crate::options::{unknown, IntOption};
 use crate::table::Table;
 use crate::AUTHOR;
 
 /// Default solver table size, MB.
 pub const DEFAULT_SOLVER_MB: i64 = 64;
+/// `hash`: the solver's table in megabytes.
+const HASH: IntOption = IntOption {
+    name: "hash",
+    default: DEFAULT_SOLVER_MB,
+    min: 1,
+    max: 16384,
+};
 /// Size of the fallback search's table, MB.
 const FALLBACK_MB: usize = 4;
 /// About how many nodes the solver searches between two looks at its stop
@@ -82,13 +89,13 @@ impl Player for PerfectPlayer {
     }
 
     fn options(&self) -> Vec<OptionSpec> {
-        vec![int_option("hash", DEFAULT_SOLVER_MB, 1, 16384)]
+        vec![HASH.spec()]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "hash" => {
-                self.solver = warmed(parse_int(name, value, 1, 16384)? as usize);
+                self.solver = warmed(HASH.parse(value)? as usize);
                 Ok(())
             }
             _ => Err(unknown("perfect", name)),

@@ -6,7 +6,7 @@ use aboure_protocol::{Limits, OptionSpec, Player, Search};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use crate::options::{parse_int, rng_for, seed_option, unknown, FRESH_SEED};
+use crate::options::{rng_for, unknown, FRESH_SEED, SEED};
 use crate::AUTHOR;
 
 /// Plays a uniformly random legal move.
@@ -50,13 +50,13 @@ impl Player for RandomPlayer {
     }
 
     fn options(&self) -> Vec<OptionSpec> {
-        vec![seed_option()]
+        vec![SEED.spec()]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "seed" => {
-                self.rng = rng_for(parse_int(name, value, 0, i64::MAX)?);
+                self.rng = rng_for(SEED.parse(value)?);
                 Ok(())
             }
             _ => Err(unknown("random", name)),
