@@ -12,6 +12,7 @@
 mod harness;
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::time::Duration;
 
 use harness::*;
@@ -29,7 +30,8 @@ fn gauntlet(bots: &str, startup: &str) -> String {
 /// Checks every game against `expected` (opponent name -> termination and a
 /// piece of the detail; `None` for bots that must play normal games).
 #[track_caller]
-fn check_games(games: &[serde_json::Value], expected: &HashMap<&str, Option<(&str, &str)>>) {
+fn check_games(games: &[serde_json::Value], expected: &[(&str, Option<(&str, &str)>)]) {
+    let expected: HashMap<&str, Option<(&str, &str)>> = expected.iter().copied().collect();
     assert_eq!(games.len(), 2 * expected.len(), "{games:#?}");
     for g in games {
         let other = opponent(g, "honest");
@@ -53,6 +55,25 @@ fn check_games(games: &[serde_json::Value], expected: &HashMap<&str, Option<(&st
     }
 }
 
+/// Runs the tournament `config_text` in `dir`, checks every game against
+/// `expected` (as [`check_games`]) and that no process carrying the marker
+/// `m` is left, then removes `dir`.
+#[track_caller]
+fn run_and_check(
+    dir: &Path,
+    m: &str,
+    config_text: &str,
+    expected: &[(&str, Option<(&str, &str)>)],
+) {
+    let config = write_config(dir, config_text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    check_games(&games(&out), expected);
+    assert_no_survivors(m, Duration::from_secs(5));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
     let dir = folder("floods");
@@ -67,14 +88,14 @@ fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
     let out = dir.join("out");
     let (output, max_rss_kib) = run_measured(&run_args(&config, &out, &[]), &dir);
     assert!(output.status.success(), "{}", show(&output));
-    let expected: HashMap<&str, Option<(&str, &str)>> = [
-        ("hugeline", Some(("protocol_violation", "line of"))),
-        ("infoflood", Some(("time_forfeit", "no bestmove within"))),
-        ("stderrflood", None),
-    ]
-    .into_iter()
-    .collect();
-    check_games(&games(&out), &expected);
+    check_games(
+        &games(&out),
+        &[
+            ("hugeline", Some(("protocol_violation", "line of"))),
+            ("infoflood", Some(("time_forfeit", "no bestmove within"))),
+            ("stderrflood", None),
+        ],
+    );
     // 400 MB on one line, endless 60 KB lines and an endless stderr: the
     // arbiter (and anything it reaped) stayed far below any of them.
     assert!(
@@ -107,23 +128,19 @@ fn closed_pipes_early_answers_exits_and_slow_starts_are_recorded() {
     .concat();
     // The slow starter that fits sleeps 0.2 s of the 3 s allowed; the other
     // would sleep a minute, so the run finishing at all shows it was killed.
-    let config = write_config(&dir, &gauntlet(&bots, "3s"));
-    let out = dir.join("out");
-    let output = run(&config, &out, &[]);
-    assert!(output.status.success(), "{}", show(&output));
-    let expected: HashMap<&str, Option<(&str, &str)>> = [
-        ("closein", Some(("crash", "closed its input"))),
-        ("closeout", Some(("crash", "closed its output"))),
-        ("exit0", Some(("crash", "exited with status 0"))),
-        ("early", Some(("protocol_violation", "not asked for"))),
-        ("slowok", None),
-        ("slowfail", Some(("startup_failure", "no aboureok within"))),
-    ]
-    .into_iter()
-    .collect();
-    check_games(&games(&out), &expected);
-    assert_no_survivors(&m, Duration::from_secs(5));
-    std::fs::remove_dir_all(&dir).unwrap();
+    run_and_check(
+        &dir,
+        &m,
+        &gauntlet(&bots, "3s"),
+        &[
+            ("closein", Some(("crash", "closed its input"))),
+            ("closeout", Some(("crash", "closed its output"))),
+            ("exit0", Some(("crash", "exited with status 0"))),
+            ("early", Some(("protocol_violation", "not asked for"))),
+            ("slowok", None),
+            ("slowfail", Some(("startup_failure", "no aboureok within"))),
+        ],
+    );
 }
 
 #[test]
@@ -135,19 +152,15 @@ fn a_bot_that_exits_or_is_killed_while_a_helper_holds_its_pipes_crashes() {
         hostile("killed", "orphan.sh", &m, &["kill"]),
     ]
     .concat();
-    let config = write_config(&dir, &gauntlet(&bots, "3s"));
-    let out = dir.join("out");
-    let output = run(&config, &out, &[]);
-    assert!(output.status.success(), "{}", show(&output));
-    let expected: HashMap<&str, Option<(&str, &str)>> = [
-        ("exits", Some(("crash", "exited with status 0"))),
-        ("killed", Some(("crash", "killed by signal 9"))),
-    ]
-    .into_iter()
-    .collect();
-    check_games(&games(&out), &expected);
-    assert_no_survivors(&m, Duration::from_secs(5));
-    std::fs::remove_dir_all(&dir).unwrap();
+    run_and_check(
+        &dir,
+        &m,
+        &gauntlet(&bots, "3s"),
+        &[
+            ("exits", Some(("crash", "exited with status 0"))),
+            ("killed", Some(("crash", "killed by signal 9"))),
+        ],
+    );
 }
 
 #[test]
@@ -168,21 +181,14 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
     .concat();
     // The clock is longer than the CPU limit, so the limit is what stops
     // the spinning bot.
-    let config = write_config(
+    run_and_check(
         &dir,
+        &m,
         &gauntlet(&bots, "3s").replace("base = \"400ms\"", "base = \"20s\""),
+        &[
+            ("spin", Some(("resource_limit", "CPU time limit of 1 s"))),
+            ("hog", Some(("resource_limit", "memory limit of 256 MiB"))),
+            ("limited", None),
+        ],
     );
-    let out = dir.join("out");
-    let output = run(&config, &out, &[]);
-    assert!(output.status.success(), "{}", show(&output));
-    let expected: HashMap<&str, Option<(&str, &str)>> = [
-        ("spin", Some(("resource_limit", "CPU time limit of 1 s"))),
-        ("hog", Some(("resource_limit", "memory limit of 256 MiB"))),
-        ("limited", None),
-    ]
-    .into_iter()
-    .collect();
-    check_games(&games(&out), &expected);
-    assert_no_survivors(&m, Duration::from_secs(5));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
