@@ -5,12 +5,12 @@
 //! movers, restarted for every game) and the clocks generous, so timing
 //! cannot change a move.
 
-#[path = "hostile/harness.rs"]
+#[path = "support/harness.rs"]
 mod harness;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use harness::*;
@@ -96,8 +96,7 @@ fn random_sigkills_then_resume_give_the_same_games_and_report() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let mut kills = 0;
     for _ in 0..6 {
-        let mut child = Command::new(ABOURE)
-            .args(run_args(&config, &out, &["--resume"]))
+        let mut child = run_command(&config, &out, &["--resume"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -118,9 +117,10 @@ fn random_sigkills_then_resume_give_the_same_games_and_report() {
         child.kill().unwrap(); // SIGKILL: no chance to clean up
         child.wait().unwrap();
         kills += 1;
-        let recorded =
-            std::fs::read_to_string(out.join("games.jsonl")).map_or(0, |t| t.lines().count());
-        println!("kill {kills} after {wait:?}: {recorded} lines on disk");
+        println!(
+            "kill {kills} after {wait:?}: {} lines on disk",
+            recorded(&out)
+        );
         // Every line on disk is a whole game or a cut last line, never a
         // duplicate.
         if out.join("games.jsonl").exists() {
@@ -174,8 +174,7 @@ fn bots_die_with_a_killed_arbiter() {
     );
     let config = write_config(&dir, &text);
     let out = dir.join("out");
-    let mut child = Command::new(ABOURE)
-        .args(run_args(&config, &out, &[]))
+    let mut child = run_command(&config, &out, &[])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

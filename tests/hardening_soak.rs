@@ -14,7 +14,7 @@
 //! samples taken while games are played count: `aboure run` ends with a
 //! report whose analysis has its own, bounded, memory.
 
-#[path = "hostile/harness.rs"]
+#[path = "support/harness.rs"]
 mod harness;
 
 use std::process::{Command, Stdio};

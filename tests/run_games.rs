@@ -2,75 +2,16 @@
 //! (the misbehaving test bot and the reference bots), real files, the real
 //! binary. Time controls are short and games few, so this stays fast.
 
+#[path = "support/harness.rs"]
+mod harness;
+
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
 use serde_json::Value;
 
-const ABOURE: &str = env!("CARGO_BIN_EXE_aboure");
-const TESTBOT: &str = env!("CARGO_BIN_EXE_aboure-testbot");
-
-/// A fresh folder for one test.
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("aboure-run-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A `[[bot]]` table running the test bot with `args`.
-fn testbot(name: &str, args: &str) -> String {
-    let mut command = vec![format!("{TESTBOT:?}")];
-    command.extend(args.split_whitespace().map(|a| format!("{a:?}")));
-    format!(
-        "[[bot]]\nname = \"{name}\"\ncommand = [{}]\n",
-        command.join(", ")
-    )
-}
-
-fn write_config(dir: &Path, text: &str) -> PathBuf {
-    let path = dir.join("tournament.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn aboure(args: &[&str]) -> Output {
-    Command::new(ABOURE)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap()
-}
-
-fn run(config: &Path, out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "run",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ];
-    args.extend_from_slice(extra);
-    aboure(&args)
-}
-
-fn games(out: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn show(output: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
+use harness::*;
 
 fn sleepers() -> usize {
     let mut n = 0;
@@ -332,24 +273,13 @@ fn a_killed_run_resumes_and_records_every_game_exactly_once() {
     let dir = folder("resume");
     let config = slow_match(&dir, 8);
     let out = dir.join("out");
-    let mut child = Command::new(ABOURE)
-        .args([
-            "run",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ])
+    let mut child = run_command(&config, &out, &[])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    wait_for_games(&out, 3);
     let games_path = out.join("games.jsonl");
-    let t0 = Instant::now();
-    while std::fs::read_to_string(&games_path).map_or(0, |t| t.lines().count()) < 3 {
-        assert!(t0.elapsed() < Duration::from_secs(60), "no games recorded");
-        std::thread::sleep(Duration::from_millis(5));
-    }
     child.kill().unwrap(); // SIGKILL: no chance to clean up
     child.wait().unwrap();
     let before = games(&out).len();
@@ -367,16 +297,14 @@ fn a_killed_run_resumes_and_records_every_game_exactly_once() {
         show(&refused)
     );
 
-    let resumed = Command::new(ABOURE)
-        .args([
-            "run",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--resume",
-        ])
-        .output()
-        .unwrap();
+    // Not quiet: the repair is a warning.
+    let resumed = aboure(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
     assert!(resumed.status.success(), "{}", show(&resumed));
     assert!(
         String::from_utf8_lossy(&resumed.stderr).contains("truncated last line"),
@@ -430,24 +358,12 @@ fn ctrl_c_keeps_finished_games_and_explains_how_to_resume() {
     let dir = folder("ctrlc");
     let config = slow_match(&dir, 20);
     let out = dir.join("out");
-    let child = Command::new(ABOURE)
-        .args([
-            "run",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ])
+    let child = run_command(&config, &out, &[])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let games_path = out.join("games.jsonl");
-    let t0 = Instant::now();
-    while std::fs::read_to_string(&games_path).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(t0.elapsed() < Duration::from_secs(60), "no games recorded");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_games(&out, 2);
     // SAFETY: plain kill(2) on our own child.
     unsafe {
         libc::kill(child.id() as libc::pid_t, libc::SIGINT);

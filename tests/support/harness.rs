@@ -1,6 +1,8 @@
-//! What the hardening tests share: fresh folders, `[[bot]]` tables for the
-//! hostile scripts and the test bot, running the real binary, and looking
-//! for processes a run left behind.
+//! What the end-to-end tests of `aboure run` share: fresh folders, `[[bot]]`
+//! tables for the test bot and the hostile scripts of `tests/hostile/`,
+//! running the real binary (to its end, or in the background to kill it),
+//! reading the games it recorded, and looking for processes a run left
+//! behind.
 
 #![allow(dead_code)]
 
@@ -15,7 +17,7 @@ pub const TESTBOT: &str = env!("CARGO_BIN_EXE_aboure-testbot");
 
 /// A fresh folder for one test.
 pub fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("aboure-hard-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("aboure-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -84,6 +86,32 @@ pub fn run_args<'a>(config: &'a Path, out: &'a Path, extra: &[&'a str]) -> Vec<&
 
 pub fn run(config: &Path, out: &Path, extra: &[&str]) -> Output {
     aboure(&run_args(config, out, extra))
+}
+
+/// `aboure run` as a command to start in the background (set its output,
+/// then spawn it), for tests that interrupt a run.
+pub fn run_command(config: &Path, out: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(ABOURE);
+    command
+        .args(run_args(config, out, extra))
+        .env_remove("RUST_LOG");
+    command
+}
+
+/// Lines in `out/games.jsonl`, the last one possibly cut (0 before the
+/// file exists).
+pub fn recorded(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("games.jsonl")).map_or(0, |t| t.lines().count())
+}
+
+/// Waits until a run in the background has recorded `n` games.
+#[track_caller]
+pub fn wait_for_games(out: &Path, n: usize) {
+    let t0 = Instant::now();
+    while recorded(out) < n {
+        assert!(t0.elapsed() < Duration::from_secs(60), "no games recorded");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 /// Runs `aboure` to its end and returns its exit status, its output and its
