@@ -74,12 +74,12 @@ fn moves() {
 
 #[test]
 fn arbiter_message() {
-    assert!(replay("arbiter_message", ALL, checks::arbiter_message::check) > 0);
+    assert!(replay("arbiter_message", ALL, checks::message::check_arbiter) > 0);
 }
 
 #[test]
 fn bot_message() {
-    assert!(replay("bot_message", ALL, checks::bot_message::check) > 0);
+    assert!(replay("bot_message", ALL, checks::message::check_bot) > 0);
 }
 
 #[test]

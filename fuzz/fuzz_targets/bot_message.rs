@@ -1,5 +1,5 @@
-//! Fuzz target `bot_message`: the checks live in `aboure_fuzz::checks::bot_message`, shared
+//! Fuzz target `bot_message`: the checks live in `aboure_fuzz::checks::message`, shared
 //! with the corpus replay in `tests/fuzz_corpus.rs`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| aboure_fuzz::checks::bot_message::check(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| aboure_fuzz::checks::message::check_bot(data));

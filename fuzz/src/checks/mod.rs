@@ -3,9 +3,8 @@
 //! the offending text) when an invariant breaks. Shared by the fuzz targets
 //! and by the corpus replay on stable, which includes this directory.
 
-pub mod arbiter_message;
-pub mod bot_message;
 pub mod config;
+pub mod message;
 pub mod moves;
 pub mod position;
 pub mod records;
