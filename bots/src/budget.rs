@@ -1,75 +1,10 @@
-//! Time management in one place: how long a search may think, from the
-//! limits of a `go`.
-//!
-//! A search has two deadlines. The *soft* one says when not to start another
-//! iteration; the *hard* one says when to stop in the middle of one and answer
-//! with the best move found so far. Both leave a safety margin for the time
-//! the answer spends in pipes and in the arbiter, because a bot that answers
-//! late loses the game whatever its move. The arithmetic is pure
-//! ([`allot`]) so it can be tested without clocks.
+//! The deadlines of one search as instants, from the thinking time the
+//! protocol crate allots a `go` ([`Limits::allot`]), with the depth and node
+//! limits: what the reference bots' searches poll.
 
 use std::time::{Duration, Instant};
 
 use aboure_protocol::Limits;
-
-/// The smallest safety margin kept back from any time limit: process
-/// scheduling and pipe latency on a loaded machine (measured: a few ms on a
-/// busy two-core machine, sometimes more).
-pub const MIN_OVERHEAD: Duration = Duration::from_millis(5);
-/// The largest safety margin: beyond this, more margin only wastes time.
-pub const MAX_OVERHEAD: Duration = Duration::from_millis(50);
-/// The share of the remaining clock a move may plan on, as a divisor: games
-/// from the start last some 10 to 30 moves a side, so this spreads the clock
-/// with room to spare.
-pub const MOVES_TO_GO: u32 = 16;
-/// The largest share of the remaining clock a single move may ever take.
-pub const MAX_SHARE: u32 = 4;
-
-/// Soft and hard thinking times, relative to the moment the `go` arrived;
-/// `None` means unlimited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Allotment {
-    /// Do not start a new iteration after this.
-    pub soft: Option<Duration>,
-    /// Answer at once after this.
-    pub hard: Option<Duration>,
-}
-
-/// The safety margin kept back from a time limit `t`: a tenth of it,
-/// between [`MIN_OVERHEAD`] and [`MAX_OVERHEAD`], but never more than half.
-pub fn overhead(t: Duration) -> Duration {
-    (t / 10).clamp(MIN_OVERHEAD, MAX_OVERHEAD).min(t / 2)
-}
-
-/// The thinking time that `limits` allow (depth and node limits are not
-/// about time and are honoured by the searches themselves).
-///
-/// - `movetime`: soft = hard = the move time less the safety margin.
-/// - clocks: soft = a [`MOVES_TO_GO`]th of the usable time plus three
-///   quarters of the increment; hard = at most a [`MAX_SHARE`]th of the
-///   usable time plus three quarters of the increment, and never more than
-///   the usable time (the clock less its safety margin).
-/// - both: the tighter of the two.
-pub fn allot(limits: &Limits) -> Allotment {
-    let mut soft: Option<Duration> = None;
-    let mut hard: Option<Duration> = None;
-    let mut tighten = |s: Duration, h: Duration| {
-        soft = Some(soft.map_or(s, |x| x.min(s)));
-        hard = Some(hard.map_or(h, |x| x.min(h)));
-    };
-    if let Some(t) = limits.movetime {
-        let usable = t - overhead(t);
-        tighten(usable, usable);
-    }
-    if let Some(clock) = limits.clock {
-        let usable = clock.time - overhead(clock.time);
-        let inc = clock.increment * 3 / 4;
-        let hard = (usable / MAX_SHARE + inc).min(usable);
-        let soft = (usable / MOVES_TO_GO + inc).min(hard);
-        tighten(soft, hard);
-    }
-    Allotment { soft, hard }
-}
 
 /// The deadlines of one search, as instants, with the depth and node limits.
 #[derive(Clone, Copy, Debug)]
@@ -86,7 +21,7 @@ pub struct Budget {
 impl Budget {
     /// The budget of a search that started (the `go` arrived) at `started`.
     pub fn new(limits: &Limits, started: Instant) -> Budget {
-        let a = allot(limits);
+        let a = limits.allot();
         Budget {
             started,
             soft: a.soft.map(|d| started + d),
@@ -148,108 +83,9 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aboure_protocol::Clock;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
-    }
-
-    fn clock(time: u64, inc: u64) -> Limits {
-        Limits {
-            clock: Some(Clock {
-                time: ms(time),
-                increment: ms(inc),
-                opponent_time: ms(time),
-                opponent_increment: ms(inc),
-            }),
-            ..Limits::default()
-        }
-    }
-
-    #[test]
-    fn no_limits_means_no_deadline() {
-        let a = allot(&Limits::default());
-        assert_eq!(
-            a,
-            Allotment {
-                soft: None,
-                hard: None
-            }
-        );
-        let depth_only = Limits {
-            depth: Some(5),
-            ..Limits::default()
-        };
-        assert_eq!(allot(&depth_only).hard, None);
-    }
-
-    #[test]
-    fn movetime_keeps_a_margin() {
-        let a = allot(&Limits {
-            movetime: Some(ms(1000)),
-            ..Limits::default()
-        });
-        assert_eq!(a.hard, Some(ms(950)));
-        assert_eq!(a.soft, Some(ms(950)));
-        // Short move times keep the minimum margin.
-        let a = allot(&Limits {
-            movetime: Some(ms(10)),
-            ..Limits::default()
-        });
-        assert_eq!(a.hard, Some(ms(5)));
-        // Long ones the maximum.
-        let a = allot(&Limits {
-            movetime: Some(ms(10_000)),
-            ..Limits::default()
-        });
-        assert_eq!(a.hard, Some(ms(9_950)));
-        // Absurdly short ones half.
-        let a = allot(&Limits {
-            movetime: Some(ms(4)),
-            ..Limits::default()
-        });
-        assert_eq!(a.hard, Some(ms(2)));
-        let a = allot(&Limits {
-            movetime: Some(ms(0)),
-            ..Limits::default()
-        });
-        assert_eq!(a.hard, Some(ms(0)));
-    }
-
-    #[test]
-    fn clock_spreads_the_time() {
-        // 10 s + 0.1 s: usable 9.95 s.
-        let a = allot(&clock(10_000, 100));
-        assert_eq!(a.soft, Some(ms(9_950) / 16 + ms(75)));
-        assert_eq!(a.hard, Some(ms(9_950) / 4 + ms(75)));
-        // 300 ms: usable 270 ms.
-        let a = allot(&clock(300, 0));
-        assert_eq!(a.hard, Some(ms(270) / 4));
-    }
-
-    #[test]
-    fn clock_never_spends_more_than_is_left() {
-        for time in [0, 1, 2, 5, 10, 50, 100, 1000, 60_000] {
-            for inc in [0, 10, 1000, 100_000] {
-                let a = allot(&clock(time, inc));
-                let hard = a.hard.unwrap();
-                let soft = a.soft.unwrap();
-                assert!(soft <= hard, "{time}+{inc}: soft {soft:?} > hard {hard:?}");
-                assert!(
-                    hard + overhead(ms(time)) <= ms(time),
-                    "{time}+{inc}: hard {hard:?} leaves no margin"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_tighter_limit_wins() {
-        let mut limits = clock(60_000, 0);
-        limits.movetime = Some(ms(100));
-        let a = allot(&limits);
-        assert_eq!(a.hard, Some(ms(90)));
-        assert_eq!(a.soft, Some(ms(90)));
     }
 
     #[test]

@@ -80,7 +80,7 @@ impl Node {
 ///
 /// Limits: `nodes` counts playouts. `depth D` keeps the tree within D plies
 /// of the root and, without a time or node limit, allows
-/// [`PLAYOUTS_PER_DEPTH`] x D playouts.
+/// 10,000 x D playouts.
 pub struct MctsPlayer {
     rng: SmallRng,
     exploration: f64,

@@ -11,6 +11,9 @@
 //!   a [`ParseMessageError`] quoting the line, anything else is `Unknown`.
 //! - [`Player`]: what a bot implements, and [`serve`]: the loop that speaks
 //!   the protocol for it (handshake, options, pings while thinking, `stop`).
+//! - [`Limits::allot`]: time management, how long a move may take (a soft
+//!   and a hard deadline, safety margins included), as the reference bots
+//!   use it.
 //!
 //! ```
 //! use aboure_protocol::{ArbiterMessage, BotMessage, Start};
@@ -32,6 +35,7 @@ mod bot_message;
 mod error;
 mod player;
 mod serve;
+mod time;
 mod tokens;
 
 pub use arbiter_message::{
@@ -41,3 +45,4 @@ pub use bot_message::BotMessage;
 pub use error::ParseMessageError;
 pub use player::{Clock, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo};
 pub use serve::{serve, serve_stdio};
+pub use time::{overhead, Allotment, MAX_OVERHEAD, MAX_SHARE, MIN_OVERHEAD, MOVES_TO_GO};

@@ -71,29 +71,6 @@ pub struct Limits {
     pub nodes: Option<u64>,
 }
 
-impl Limits {
-    /// How long a bot may think on this move, if the limits bound time at all:
-    /// the `movetime`, or a share of the clock (a twentieth of the time left
-    /// plus three quarters of the increment, never more than half the time
-    /// left), whichever is smaller. `None` for depth, nodes or "until stop".
-    /// This is the whole allowance: leave a margin for answering.
-    pub fn time_budget(&self) -> Option<Duration> {
-        let from_clock = self.clock.map(|c| {
-            let share = c.time / 20 + c.increment * 3 / 4;
-            share.min(c.time / 2)
-        });
-        match (self.movetime, from_clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// When the time budget runs out for a search that started at `started`.
-    pub fn deadline(&self, started: Instant) -> Option<Instant> {
-        self.time_budget().map(|budget| started + budget)
-    }
-}
-
 /// Search information a bot may report while thinking; every field optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {

@@ -434,17 +434,18 @@ fn limits_from_the_movers_view() {
             opponent_increment: Duration::from_millis(100),
         })
     );
-    // A twentieth of 20 s plus three quarters of 200 ms.
+    // North's own clock decides: 20 s less 50 ms of margin, a quarter of it
+    // at most plus three quarters of 200 ms.
     assert_eq!(
-        go.limits(Side::North).time_budget(),
-        Some(Duration::from_millis(1150))
+        go.limits(Side::North).allot().hard,
+        Some(Duration::from_millis(19_950) / 4 + Duration::from_millis(150))
     );
     let fixed = Limits {
         movetime: Some(Duration::from_millis(50)),
         ..go.limits(Side::South)
     };
-    assert_eq!(fixed.time_budget(), Some(Duration::from_millis(50)));
-    assert_eq!(Limits::default().time_budget(), None);
+    assert_eq!(fixed.allot().hard, Some(Duration::from_millis(45)));
+    assert_eq!(Limits::default().allot().hard, None);
 }
 
 #[test]
