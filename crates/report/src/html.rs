@@ -30,12 +30,18 @@ pub(crate) fn esc(text: &str) -> String {
     out
 }
 
-/// JSON that is safe inside a `<script>` element: no `<`, `>` or `&` at all.
-fn script_json(value: &serde_json::Value) -> String {
-    let text = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
-    text.replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
+/// Appends JSON so that it is safe inside a `<script>` element: no `<`, `>`
+/// or `&` at all (each is written as its `\u` escape, which JSON reads back
+/// as the same character).
+fn push_script_json(out: &mut String, json: &str) {
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            c => out.push(c),
+        }
+    }
 }
 
 fn pct(x: f64) -> String {
@@ -388,18 +394,6 @@ impl Report {
     }
 
     fn html_games(&self, out: &mut String) -> std::fmt::Result {
-        let games: Vec<serde_json::Value> = self
-            .records
-            .iter()
-            .map(|g| {
-                let acc = self
-                    .accuracy
-                    .as_ref()
-                    .and_then(|a| a.game(&g.id))
-                    .map(|a| a.moves.as_slice());
-                serde_json::to_value(viewer_game(g, acc)).unwrap_or_default()
-            })
-            .collect();
         writeln!(out, "<section id=\"games\"><h2>Games</h2>\
             <div class=\"filters\"><label>Bot <select id=\"filter-bot\"><option value=\"\">all</option></select></label>\
             <label>Result <select id=\"filter-result\"><option value=\"\">all</option><option value=\"win\">bot won</option><option value=\"loss\">bot lost</option><option value=\"draw\">draw</option></select></label>\
@@ -407,10 +401,22 @@ impl Report {
             <div id=\"viewer\" hidden></div>\
             <div class=\"scroll list\"><table id=\"game-list\"><thead><tr><th>Game</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Score</th><th>Termination</th><th>Plies</th></tr></thead><tbody></tbody></table></div>\
             <noscript><p>The game list and viewer need JavaScript.</p></noscript></section>")?;
-        writeln!(
-            out,
-            "<script type=\"application/json\" id=\"report-data\">{}</script>",
-            script_json(&serde_json::json!({ "games": games }))
-        )
+        // One game at a time, straight into the page: the viewer data of a
+        // long run would not fit in memory all at once.
+        out.push_str("<script type=\"application/json\" id=\"report-data\">{\"games\":[");
+        for (i, g) in self.records.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let acc = self
+                .accuracy
+                .as_ref()
+                .and_then(|a| a.game(&g.id))
+                .map(|a| a.moves.as_slice());
+            let json = serde_json::to_string(&viewer_game(g, acc))
+                .unwrap_or_else(|_| "null".to_owned());
+            push_script_json(out, &json);
+        }
+        writeln!(out, "]}}</script>")
     }
 }
