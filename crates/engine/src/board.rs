@@ -167,7 +167,14 @@ impl Board {
         // The count of the pit to sow next: read once, as the end of the lap
         // before, both to decide whether to relay and to index the next lap.
         let mut n = self.get(pit);
-        for _ in 0..CYCLE_CHECK_AFTER {
+        // The first lap on its own: most moves end with it, and a branch of
+        // its own lets the predictor learn that apart from the relays.
+        pit = self.add_lap(pit, n);
+        n = self.get(pit);
+        if ENDS >> n & 1 != 0 {
+            return Some(pit);
+        }
+        for _ in 1..CYCLE_CHECK_AFTER {
             pit = self.add_lap(pit, n);
             n = self.get(pit);
             if ENDS >> n & 1 != 0 {

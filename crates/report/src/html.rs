@@ -413,8 +413,8 @@ impl Report {
                 .as_ref()
                 .and_then(|a| a.game(&g.id))
                 .map(|a| a.moves.as_slice());
-            let json = serde_json::to_string(&viewer_game(g, acc))
-                .unwrap_or_else(|_| "null".to_owned());
+            let json =
+                serde_json::to_string(&viewer_game(g, acc)).unwrap_or_else(|_| "null".to_owned());
             push_script_json(out, &json);
         }
         writeln!(out, "]}}</script>")
