@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aboure_report::{load, AccuracyOptions, Report, ReportOptions};
+use aboure_report::{load, AccuracyOptions, Report, ReportOptions, DEFAULT_VIEWER_GAMES};
 use anyhow::{bail, Context};
 
 /// Rate the games of `games.jsonl` files (from a run, its shards, or several
@@ -30,6 +30,10 @@ pub struct Args {
     /// Transposition table of the accuracy analysis, in megabytes.
     #[arg(long, value_name = "MB", default_value_t = AccuracyOptions::default().table_mb)]
     accuracy_table_mb: usize,
+    /// Most games the HTML page embeds for its game list and viewer (every
+    /// forfeit first, then the most recent); the ratings count them all.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_VIEWER_GAMES)]
+    viewer_games: usize,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -75,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             table_mb: args.accuracy_table_mb,
             progress: true,
         }),
+        viewer_games: Some(args.viewer_games),
     };
     let report = Report::from_input(&input, &options);
     let text = match args.format {

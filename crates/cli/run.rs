@@ -351,6 +351,7 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
             progress: false,
             ..AccuracyOptions::default()
         }),
+        viewer_games: None,
     };
     Ok(Report::from_input(&input, &options))
 }

@@ -400,7 +400,18 @@ impl Report {
             <label>Termination <select id=\"filter-termination\"><option value=\"\">all</option></select></label> <span id=\"game-count\"></span></div>\
             <div id=\"viewer\" hidden></div>\
             <div class=\"scroll list\"><table id=\"game-list\"><thead><tr><th>Game</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Score</th><th>Termination</th><th>Plies</th></tr></thead><tbody></tbody></table></div>\
-            <noscript><p>The game list and viewer need JavaScript.</p></noscript></section>")?;
+            <noscript><p>The game list and viewer need JavaScript.</p></noscript>")?;
+        if self.records_left_out > 0 {
+            writeln!(
+                out,
+                "<p class=\"note\">The list and viewer hold {} of the {} games: every forfeit, then the most recent. \
+                 The ratings count them all; every game is in the results files, and \
+                 <code>aboure report --viewer-games N</code> embeds more.</p>",
+                self.records.len(),
+                self.records.len() + self.records_left_out
+            )?;
+        }
+        writeln!(out, "</section>")?;
         // One game at a time, straight into the page: the viewer data of a
         // long run would not fit in memory all at once.
         out.push_str("<script type=\"application/json\" id=\"report-data\">{\"games\":[");

@@ -89,7 +89,7 @@ mod viewer;
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, Summary};
 pub use input::{load, Input, InputError};
-pub use options::{AccuracyOptions, ReportOptions, SprtSettings};
+pub use options::{AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_VIEWER_GAMES};
 pub use pairings::Pairing;
 pub use ratings::RatingStatus;
 pub use report::{

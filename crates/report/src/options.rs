@@ -14,7 +14,15 @@ pub struct ReportOptions {
     pub sprt: Option<SprtSettings>,
     /// Per-move accuracy from the exact solver; `None` to skip it.
     pub accuracy: Option<AccuracyOptions>,
+    /// Most games the HTML page embeds for its game list and viewer; `None`
+    /// for [`DEFAULT_VIEWER_GAMES`]. Beyond it the page keeps every forfeit,
+    /// then the most recent games, and says how many it left out.
+    pub viewer_games: Option<usize>,
 }
+
+/// Games the HTML page embeds by default: about 45 MB of page, which a
+/// browser opens in seconds. The ratings always count every game.
+pub const DEFAULT_VIEWER_GAMES: usize = 10_000;
 
 /// An SPRT between two bots: the test and its hypotheses.
 #[derive(Clone, Copy, Debug, PartialEq)]

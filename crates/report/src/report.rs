@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::accuracy::{analyse, AccuracyReport};
 use crate::input::Input;
-use crate::options::ReportOptions;
+use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
 use crate::pairings::{game_pairs, pairing, result_for, Pairing};
 use crate::ratings::{rate, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
@@ -47,9 +47,13 @@ pub struct Report {
     pub sprt: Option<SprtReport>,
     /// Per-move accuracy against the exact solver, when analysed.
     pub accuracy: Option<AccuracyReport>,
-    /// The games themselves, for the HTML game list and viewer.
+    /// The games the HTML game list and viewer show (see
+    /// [`ReportOptions::viewer_games`]).
     #[serde(skip)]
     pub records: Vec<GameRecord>,
+    /// Games left out of `records`.
+    #[serde(skip)]
+    pub records_left_out: usize,
 }
 
 /// One bot's line in the standings.
@@ -372,6 +376,8 @@ impl Report {
             .as_ref()
             .and_then(|s| sprt_report(s, &names, &pairs));
         let accuracy = options.accuracy.map(|o| analyse(games, &o));
+        let records =
+            crate::viewer::select(games, options.viewer_games.unwrap_or(DEFAULT_VIEWER_GAMES));
         Report {
             schema_version: SCHEMA_VERSION,
             games: fit_games.len() as u64,
@@ -401,7 +407,8 @@ impl Report {
             failures,
             sprt,
             accuracy,
-            records: games.clone(),
+            records_left_out: games.len().saturating_sub(records.len()),
+            records,
         }
     }
 }

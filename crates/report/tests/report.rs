@@ -481,6 +481,33 @@ fn no_games_is_not_an_error() {
 }
 
 #[test]
+fn a_long_run_embeds_its_forfeits_and_latest_games_and_says_so() {
+    let mut games: Vec<GameRecord> = (0..30)
+        .map(|i| game(&format!("g{i:02}"), "a", "b", "1-0"))
+        .collect();
+    for i in [2, 5] {
+        games[i].termination = Termination::Crash;
+        games[i].loser = Some(aboure_records::SideName::North);
+        games[i].result = GameResult::SouthWins;
+    }
+    let options = ReportOptions {
+        viewer_games: Some(6),
+        ..Default::default()
+    };
+    let report = Report::build(&games, &options);
+    let ids: Vec<&str> = report.records.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(ids, ["g02", "g05", "g26", "g27", "g28", "g29"]);
+    assert_eq!(report.records_left_out, 24);
+    assert_eq!(report.games, 30, "the ratings count every game");
+    let html = report.html();
+    assert!(html.contains("hold 6 of the 30 games"), "{html}");
+    // Under the limit, everything and no note.
+    let all = Report::build(&games, &ReportOptions::default());
+    assert_eq!((all.records.len(), all.records_left_out), (30, 0));
+    assert!(!all.html().contains("of the 30 games"));
+}
+
+#[test]
 fn html_escapes_names_and_survives_no_games() {
     let evil = "</script><b>x&y\"'";
     let mut games = [game("1", "e", "b", "1-0"), game("2", "b", "e", "1/2-1/2")];
