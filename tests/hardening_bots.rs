@@ -177,6 +177,9 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
         format!(
             "memory-limit = \"1GiB\"\ncpu-limit = \"30s\"\nenv = {{ ABOURE_HOSTILE = \"{m}\" }}\n"
         ),
+        // A program that reports the failed allocation itself and exits 1.
+        hostile("pyhog", "pyhog.sh", &m, &[]),
+        "memory-limit = \"256MiB\"\n".to_owned(),
     ]
     .concat();
     // The clock is longer than the CPU limit, so the limit is what stops
@@ -188,6 +191,13 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
         &[
             ("spin", Some(("resource_limit", "CPU time limit of 1 s"))),
             ("hog", Some(("resource_limit", "memory limit of 256 MiB"))),
+            (
+                "pyhog",
+                Some((
+                    "resource_limit",
+                    "status 1 after reporting a failed allocation (\"MemoryError\")",
+                )),
+            ),
             ("limited", None),
         ],
     );

@@ -86,6 +86,15 @@ fn every_misbehaviour_is_a_recorded_loss_and_the_tournament_finishes() {
                 assert_eq!(termination, kind, "game against {other}: {g}");
                 assert_eq!(loser, Some(other), "{g}");
                 assert!(g["detail"].as_str().is_some_and(|d| !d.is_empty()), "{g}");
+                if other == "crash" {
+                    let detail = g["detail"].as_str().unwrap();
+                    assert!(
+                        detail.contains(
+                            "last words on stderr: \"testbot: crashing on purpose at go 1\""
+                        ),
+                        "{g}"
+                    );
+                }
                 if other == "illegal" {
                     let detail = g["detail"].as_str().unwrap();
                     assert!(detail.contains("is not legal in"), "{g}");

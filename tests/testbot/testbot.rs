@@ -8,7 +8,7 @@
 //!   instant       first legal move at once, reporting its own measured time
 //!   echo          echoes every input line (a bare pipe round trip)
 //!   hang          never answers its N-th go (default N = 1)
-//!   crash         exits with status 3 at its N-th go
+//!   crash         says so on stderr and exits with status 3 at its N-th go
 //!   illegal       answers an illegal move at its N-th go
 //!   garbage       prints junk lines before every answer (but moves legally)
 //!   badmove       answers `bestmove banana` at its N-th go
@@ -142,6 +142,7 @@ fn main() {
                     },
                     "crash" if here => {
                         let _ = out.flush();
+                        eprintln!("testbot: crashing on purpose at go {gos}");
                         std::process::exit(3);
                     }
                     "illegal" if here => {

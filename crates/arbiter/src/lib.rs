@@ -29,6 +29,7 @@ pub mod process;
 pub mod schedule;
 pub mod sprt;
 pub mod standings;
+mod stderr_tail;
 pub mod tournament;
 
 pub use adjudication::Adjudication;

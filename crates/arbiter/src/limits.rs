@@ -8,8 +8,9 @@
 //! `SIGKILL` a second later); past `RLIMIT_AS` allocations fail, which
 //! native programs usually answer by aborting (`SIGABRT`) or faulting
 //! (`SIGSEGV`). Those deaths, with the matching limit set, are recorded as
-//! `resource_limit`. A program that handles the failure itself (Python's
-//! `MemoryError`, exiting with status 1) is recorded as a crash.
+//! `resource_limit`. So is a program that handles the failure itself
+//! (Python's `MemoryError`, exiting with status 1) when its stderr says so
+//! ([`Limits::explain_report`]; the process module reads the stderr).
 
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -65,6 +66,22 @@ impl Limits {
             }
         }
         None
+    }
+
+    /// If a bot that exited with `status` under a memory limit had reported
+    /// a failed allocation (`report`, a line of its stderr) before, says so:
+    /// a program that handles the failure itself (Python's `MemoryError`)
+    /// exits normally with an error status.
+    pub fn explain_report(&self, status: ExitStatus, report: &str) -> Option<String> {
+        let bytes = self.memory?;
+        let ended = match status.code() {
+            Some(code) => format!("exited with status {code}"),
+            None => status.to_string(),
+        };
+        Some(format!(
+            "{ended} after reporting a failed allocation ({report:?}) under the memory limit of {}",
+            size_text(bytes)
+        ))
     }
 }
 
@@ -164,6 +181,13 @@ mod tests {
         };
         let why = memory.explain(status(libc::SIGABRT)).unwrap();
         assert!(why.contains("memory limit of 256 MiB"), "{why}");
+        let exit1 = status(1 << 8);
+        let why = memory.explain_report(exit1, "MemoryError").unwrap();
+        assert_eq!(
+            why,
+            "exited with status 1 after reporting a failed allocation (\"MemoryError\") under the memory limit of 256 MiB"
+        );
+        assert_eq!(Limits::default().explain_report(exit1, "MemoryError"), None);
         assert_eq!(memory.explain(status(libc::SIGXCPU)), None);
         assert_eq!(Limits::default().explain(status(libc::SIGSEGV)), None);
     }

@@ -23,6 +23,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::limits::Limits;
 use crate::lines::{Line, LineReader, MAX_LINE};
+use crate::stderr_tail::{last_line, out_of_memory_line, StderrTail};
 
 /// Stderr kept per bot name before further output is discarded.
 pub const STDERR_CAP: u64 = 16 * 1024 * 1024;
@@ -144,7 +145,13 @@ pub struct BotProcess {
     fence: bool,
     startup_timeout: Duration,
     limits: Limits,
+    stderr: Arc<StderrTail>,
 }
+
+/// How long a crashed bot's stderr may take to reach its end, so that its
+/// last words make it into the record (a helper it started may hold the
+/// pipe open: then the record goes without them).
+const LAST_WORDS_WAIT: Duration = Duration::from_millis(300);
 
 fn describe(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
@@ -198,7 +205,8 @@ impl BotProcess {
         else {
             return Err(BotFailure::new(Termination::StartupFailure, "no pipes"));
         };
-        tokio::spawn(drain_stderr(stderr, launch.logs.clone()));
+        let tail = Arc::new(StderrTail::default());
+        tokio::spawn(drain_stderr(stderr, launch.logs.clone(), tail.clone()));
         let mut bot = BotProcess {
             name: launch.name.clone(),
             child,
@@ -210,6 +218,7 @@ impl BotProcess {
             fence: false,
             startup_timeout: launch.startup_timeout,
             limits: launch.limits,
+            stderr: tail,
         };
         match bot.handshake(launch).await {
             Ok(()) => Ok(bot),
@@ -269,7 +278,7 @@ impl BotProcess {
                 biased;
                 line = tokio::time::timeout_at(deadline.into(), self.stdout.next_line()) => line,
                 status = self.child.wait(), if !self.reaped => {
-                    return Err(self.exited(status));
+                    return Err(self.exited(status).await);
                 }
             };
             let text = match line {
@@ -317,27 +326,40 @@ impl BotProcess {
         match status {
             Ok(Ok(status)) => {
                 self.reaped = true;
-                self.failure_for(status, what)
+                self.failure_for(status, what).await
             }
             _ => BotFailure::new(Termination::Crash, what),
         }
     }
 
     /// The bot's process ended while the arbiter waited for a line.
-    fn exited(&mut self, status: std::io::Result<ExitStatus>) -> BotFailure {
+    async fn exited(&mut self, status: std::io::Result<ExitStatus>) -> BotFailure {
         self.reaped = true;
         match status {
-            Ok(status) => self.failure_for(status, "ended"),
+            Ok(status) => self.failure_for(status, "ended").await,
             Err(e) => BotFailure::new(Termination::Crash, format!("ended (status unknown: {e})")),
         }
     }
 
-    /// A crash, or a resource limit if the exit status shows one.
-    fn failure_for(&self, status: ExitStatus, what: &str) -> BotFailure {
-        match self.limits.explain(status) {
-            Some(why) => BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}")),
-            None => BotFailure::new(Termination::Crash, format!("{what}: {}", describe(status))),
+    /// A crash, or a resource limit if the exit status shows one or the
+    /// bot reported a failed allocation under a memory limit; a crash's
+    /// detail quotes the last line of its stderr.
+    async fn failure_for(&self, status: ExitStatus, what: &str) -> BotFailure {
+        if let Some(why) = self.limits.explain(status) {
+            return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
         }
+        self.stderr.settled(LAST_WORDS_WAIT).await;
+        let text = self.stderr.text();
+        let reported =
+            out_of_memory_line(&text).and_then(|line| self.limits.explain_report(status, &line));
+        if let Some(why) = reported {
+            return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
+        }
+        let mut detail = format!("{what}: {}", describe(status));
+        if let Some(line) = last_line(&text) {
+            detail += &format!("; last words on stderr: {line:?}");
+        }
+        BotFailure::new(Termination::Crash, detail)
     }
 
     /// Writes one message and flushes it.
@@ -421,7 +443,7 @@ impl BotProcess {
                 biased;
                 line = tokio::time::timeout_at((started + deadline).into(), self.stdout.next_line()) => line,
                 status = self.child.wait(), if !self.reaped => {
-                    return Err(self.exited(status));
+                    return Err(self.exited(status).await);
                 }
             };
             let Ok(line) = line else {
@@ -527,7 +549,11 @@ impl Drop for BotProcess {
     }
 }
 
-async fn drain_stderr(mut stderr: tokio::process::ChildStderr, logs: Arc<BotLogs>) {
+async fn drain_stderr(
+    mut stderr: tokio::process::ChildStderr,
+    logs: Arc<BotLogs>,
+    tail: Arc<StderrTail>,
+) {
     let mut file = logs
         .stderr_path
         .as_ref()
@@ -538,6 +564,7 @@ async fn drain_stderr(mut stderr: tokio::process::ChildStderr, logs: Arc<BotLogs
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        tail.push(&buf[..n]);
         if let Some(f) = file.as_mut() {
             let before = logs.stderr_written.fetch_add(n as u64, Ordering::Relaxed);
             if before + n as u64 <= STDERR_CAP {
@@ -550,4 +577,5 @@ async fn drain_stderr(mut stderr: tokio::process::ChildStderr, logs: Arc<BotLogs
             }
         }
     }
+    tail.close();
 }
