@@ -171,6 +171,52 @@ struct RawTimeControl {
     margin: Option<Spanned<String>>,
 }
 
+/// Which kind of limit a time-control table sets, if any: a clock (`base`,
+/// `increment`), `movetime`, `depth` or `nodes`.
+fn limit_kind(tc: &RawTimeControl) -> Option<&'static str> {
+    if tc.movetime.is_some() {
+        Some("movetime")
+    } else if tc.depth.is_some() {
+        Some("depth")
+    } else if tc.nodes.is_some() {
+        Some("nodes")
+    } else if tc.base.is_some() || tc.increment.is_some() {
+        Some("clock")
+    } else {
+        None
+    }
+}
+
+/// A bot's `[bot.time-control]` over the tournament's `[time-control]`: each
+/// key the bot's table gives replaces the tournament's; a different kind of
+/// limit (say `movetime` where the tournament has a clock) drops the
+/// tournament's limit keys, so `margin = "200ms"` alone keeps the clock and
+/// only widens the margin.
+fn overlay(global: &RawTimeControl, bot: &RawTimeControl) -> RawTimeControl {
+    let mut merged = global.clone();
+    if let Some(kind) = limit_kind(bot) {
+        // A tournament table without a limit has the default clock.
+        if limit_kind(global).unwrap_or("clock") != kind {
+            merged = RawTimeControl {
+                margin: global.margin.clone(),
+                ..RawTimeControl::default()
+            };
+        }
+    }
+    let take = |mine: &Option<Spanned<String>>, theirs: &Option<Spanned<String>>| {
+        mine.clone().or_else(|| theirs.clone())
+    };
+    RawTimeControl {
+        base: take(&bot.base, &merged.base),
+        increment: take(&bot.increment, &merged.increment),
+        movetime: take(&bot.movetime, &merged.movetime),
+        depth: bot.depth.clone().or(merged.depth),
+        nodes: bot.nodes.clone().or(merged.nodes),
+        timeout: take(&bot.timeout, &merged.timeout),
+        margin: take(&bot.margin, &merged.margin),
+    }
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawAdjudication {
@@ -490,7 +536,10 @@ impl Validator<'_> {
                 }
             }
             let time_control = match &bot.time_control {
-                Some(tc) => self.time_control(tc.get_ref(), &format!("{key}.time-control"))?,
+                Some(tc) => self.time_control(
+                    &overlay(&raw.time_control, tc.get_ref()),
+                    &format!("{key}.time-control"),
+                )?,
                 None => default_tc,
             };
             let memory = match &bot.memory_limit {

@@ -234,6 +234,44 @@ fn time_controls() {
 }
 
 #[test]
+fn a_bot_time_control_overrides_the_tournament_key_by_key() {
+    use std::time::Duration;
+    let ms = Duration::from_millis;
+    let bot = |name: &str, tc: &str| {
+        format!("[[bot]]\nname = \"{name}\"\nbuiltin = \"random\"\n[bot.time-control]\n{tc}\n")
+    };
+    let text = [
+        "[time-control]\nbase = \"10s\"\nincrement = \"100ms\"\nmargin = \"20ms\"\n".to_owned(),
+        bot("wider", "margin = \"200ms\""),
+        bot("longer", "base = \"30s\""),
+        bot("fixed", "movetime = \"50ms\""),
+        "[[bot]]\nname = \"plain\"\nbuiltin = \"greedy\"\n".to_owned(),
+    ]
+    .concat();
+    let c = parse(&text, "t.toml".as_ref()).unwrap();
+    let tc = |i: usize| (c.bots[i].time_control.limit, c.bots[i].time_control.margin);
+    let clock = |base: u64, inc: u64| Limit::Fischer {
+        base: ms(base),
+        increment: ms(inc),
+    };
+    // The margin alone keeps the tournament's clock.
+    assert_eq!(tc(0), (clock(10_000, 100), ms(200)));
+    // The same kind of limit keeps the keys the bot does not give.
+    assert_eq!(tc(1), (clock(30_000, 100), ms(20)));
+    // Another kind drops the clock but keeps the margin.
+    assert_eq!(tc(2), (Limit::Movetime(ms(50)), ms(20)));
+    assert_eq!(tc(3), (clock(10_000, 100), ms(20)));
+    // A combination that makes no sense is reported at the bot's key.
+    check(
+        &format!(
+            "[time-control]\nmovetime = \"1s\"\n{}{TWO_BOTS}",
+            bot("c", "increment = \"1s\"")
+        ),
+        "t.toml:7:13: bot[0].time-control.increment: increment needs base",
+    );
+}
+
+#[test]
 fn openings_adjudication_and_sprt() {
     check(
         &format!("[openings]\nplies = 41\n{TWO_BOTS}"),
