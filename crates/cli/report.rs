@@ -79,7 +79,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             table_mb: args.accuracy_table_mb,
             progress: true,
         }),
-        viewer_games: Some(args.viewer_games),
+        // Only the page shows games: text and JSON need no copy of them.
+        viewer_games: Some(match args.format {
+            Format::Html => args.viewer_games,
+            Format::Text | Format::Json => 0,
+        }),
     };
     let report = Report::from_input(&input, &options);
     let text = match args.format {
