@@ -5,7 +5,7 @@
 
 use std::time::{Instant, SystemTime};
 
-use aboure_engine::{Move, Position, Side};
+use aboure_engine::{Move, MoveList, Position, Side};
 use aboure_protocol::{ArbiterMessage, Clocks, GameSoFar, Go, Start};
 use aboure_records::{
     GameRecord, GameResult, Mover, OpeningRecord, PlyRecord, SideName, Termination,
@@ -148,17 +148,18 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
     let mut solver = setup.adjudication.solve.map(|rule| (rule, Solver::new(4)));
     let mut clocks = setup.time_controls.map(Clock::new);
 
+    // The legal moves, computed once a ply: they tell the end of the game, a
+    // forced pass, and whether the bot's move is legal.
+    let mut legal = pos.legal_moves();
     for &m in &setup.opening.moves {
         pos.play_unchecked(m);
         log.push(m, ply(Mover::Opening));
-        if let Some(end) = ended(&pos, &mut adjudicator) {
-            return (log.finish(&pos, end, None), None);
+        match after_ply(&pos, &mut adjudicator) {
+            Ok(next) => legal = next,
+            Err(end) => return (log.finish(&pos, end, None), None),
         }
     }
     loop {
-        // Computed once a ply: it tells the end of the game, a forced pass,
-        // and whether the bot's move is legal, with no sowing played twice.
-        let legal = pos.legal_moves();
         if legal.is_empty() {
             return (log.finish(&pos, Termination::Natural, None), None);
         }
@@ -220,8 +221,9 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
                 }
             }
         }
-        if let Some(end) = ended(&pos, &mut adjudicator) {
-            return (log.finish(&pos, end, None), None);
+        match after_ply(&pos, &mut adjudicator) {
+            Ok(next) => legal = next,
+            Err(end) => return (log.finish(&pos, end, None), None),
         }
         if let Some((rule, solver)) = &mut solver {
             if adjudicator.plies() >= rule.after_plies {
@@ -251,11 +253,16 @@ fn ply(by: Mover) -> PlyRecord {
     }
 }
 
-fn ended(pos: &Position, adjudicator: &mut Adjudicator) -> Option<Termination> {
-    if pos.is_game_over() {
-        Some(Termination::Natural)
-    } else {
-        adjudicator.after_ply(pos)
+/// After a ply: the legal moves of the position reached, or how the game
+/// ended there (naturally, or by an adjudication rule).
+fn after_ply(pos: &Position, adjudicator: &mut Adjudicator) -> Result<MoveList, Termination> {
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return Err(Termination::Natural);
+    }
+    match adjudicator.after_ply(pos) {
+        Some(end) => Err(end),
+        None => Ok(legal),
     }
 }
 
