@@ -41,35 +41,6 @@ pub fn overhead(t: Duration) -> Duration {
     (t / 10).clamp(MIN_OVERHEAD, MAX_OVERHEAD).min(t / 2)
 }
 
-/// See [`Limits::allot`].
-///
-/// - `movetime`: soft = hard = the move time less the safety margin.
-/// - clocks: soft = a [`MOVES_TO_GO`]th of the usable time plus three
-///   quarters of the increment; hard = at most a [`MAX_SHARE`]th of the
-///   usable time plus three quarters of the increment, and never more than
-///   the usable time (the clock less its safety margin).
-/// - both: the tighter of the two.
-fn allot(limits: &Limits) -> Allotment {
-    let mut soft: Option<Duration> = None;
-    let mut hard: Option<Duration> = None;
-    let mut tighten = |s: Duration, h: Duration| {
-        soft = Some(soft.map_or(s, |x| x.min(s)));
-        hard = Some(hard.map_or(h, |x| x.min(h)));
-    };
-    if let Some(t) = limits.movetime {
-        let usable = t - overhead(t);
-        tighten(usable, usable);
-    }
-    if let Some(clock) = limits.clock {
-        let usable = clock.time - overhead(clock.time);
-        let inc = clock.increment * 3 / 4;
-        let hard = (usable / MAX_SHARE + inc).min(usable);
-        let soft = (usable / MOVES_TO_GO + inc).min(hard);
-        tighten(soft, hard);
-    }
-    Allotment { soft, hard }
-}
-
 impl Limits {
     /// The thinking time these limits allow, relative to the moment the
     /// `go` arrived, safety margins already taken off (depth and node limits
@@ -82,7 +53,24 @@ impl Limits {
     ///   than the usable time (the clock less its safety margin);
     /// - both: the tighter of the two.
     pub fn allot(&self) -> Allotment {
-        allot(self)
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        let mut tighten = |s: Duration, h: Duration| {
+            soft = Some(soft.map_or(s, |x| x.min(s)));
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+        };
+        if let Some(t) = self.movetime {
+            let usable = t - overhead(t);
+            tighten(usable, usable);
+        }
+        if let Some(clock) = self.clock {
+            let usable = clock.time - overhead(clock.time);
+            let inc = clock.increment * 3 / 4;
+            let hard = (usable / MAX_SHARE + inc).min(usable);
+            let soft = (usable / MOVES_TO_GO + inc).min(hard);
+            tighten(soft, hard);
+        }
+        Allotment { soft, hard }
     }
 }
 
@@ -93,6 +81,13 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    fn movetime(t: u64) -> Limits {
+        Limits {
+            movetime: Some(ms(t)),
+            ..Limits::default()
+        }
     }
 
     fn clock(time: u64, inc: u64) -> Limits {
@@ -109,7 +104,7 @@ mod tests {
 
     #[test]
     fn no_limits_means_no_deadline() {
-        let a = allot(&Limits::default());
+        let a = Limits::default().allot();
         assert_eq!(
             a,
             Allotment {
@@ -121,50 +116,35 @@ mod tests {
             depth: Some(5),
             ..Limits::default()
         };
-        assert_eq!(allot(&depth_only).hard, None);
+        assert_eq!(depth_only.allot().hard, None);
     }
 
     #[test]
     fn movetime_keeps_a_margin() {
-        let a = allot(&Limits {
-            movetime: Some(ms(1000)),
-            ..Limits::default()
-        });
+        let a = movetime(1000).allot();
         assert_eq!(a.hard, Some(ms(950)));
         assert_eq!(a.soft, Some(ms(950)));
         // Short move times keep the minimum margin.
-        let a = allot(&Limits {
-            movetime: Some(ms(10)),
-            ..Limits::default()
-        });
+        let a = movetime(10).allot();
         assert_eq!(a.hard, Some(ms(5)));
         // Long ones the maximum.
-        let a = allot(&Limits {
-            movetime: Some(ms(10_000)),
-            ..Limits::default()
-        });
+        let a = movetime(10_000).allot();
         assert_eq!(a.hard, Some(ms(9_950)));
         // Absurdly short ones half.
-        let a = allot(&Limits {
-            movetime: Some(ms(4)),
-            ..Limits::default()
-        });
+        let a = movetime(4).allot();
         assert_eq!(a.hard, Some(ms(2)));
-        let a = allot(&Limits {
-            movetime: Some(ms(0)),
-            ..Limits::default()
-        });
+        let a = movetime(0).allot();
         assert_eq!(a.hard, Some(ms(0)));
     }
 
     #[test]
     fn clock_spreads_the_time() {
         // 10 s + 0.1 s: usable 9.95 s.
-        let a = allot(&clock(10_000, 100));
+        let a = clock(10_000, 100).allot();
         assert_eq!(a.soft, Some(ms(9_950) / 16 + ms(75)));
         assert_eq!(a.hard, Some(ms(9_950) / 4 + ms(75)));
         // 300 ms: usable 270 ms.
-        let a = allot(&clock(300, 0));
+        let a = clock(300, 0).allot();
         assert_eq!(a.hard, Some(ms(270) / 4));
     }
 
@@ -172,7 +152,7 @@ mod tests {
     fn clock_never_spends_more_than_is_left() {
         for time in [0, 1, 2, 5, 10, 50, 100, 1000, 60_000] {
             for inc in [0, 10, 1000, 100_000] {
-                let a = allot(&clock(time, inc));
+                let a = clock(time, inc).allot();
                 let hard = a.hard.unwrap();
                 let soft = a.soft.unwrap();
                 assert!(soft <= hard, "{time}+{inc}: soft {soft:?} > hard {hard:?}");
@@ -188,7 +168,7 @@ mod tests {
     fn the_tighter_limit_wins() {
         let mut limits = clock(60_000, 0);
         limits.movetime = Some(ms(100));
-        let a = allot(&limits);
+        let a = limits.allot();
         assert_eq!(a.hard, Some(ms(90)));
         assert_eq!(a.soft, Some(ms(90)));
     }
