@@ -47,13 +47,7 @@ impl Report {
     }
 
     fn write_standings(&self, out: &mut String) -> std::fmt::Result {
-        let width = self
-            .players
-            .iter()
-            .map(|p| p.name.len())
-            .max()
-            .unwrap_or(3)
-            .max(3);
+        let width = name_width(self.players.iter().map(|p| p.name.as_str()));
         let grouped = self.ratings.groups.len() > 1;
         writeln!(out)?;
         write!(out, "Rank  {:<width$}", "Bot")?;
@@ -259,13 +253,7 @@ impl Report {
                 ""
             }
         )?;
-        let width = a
-            .players
-            .iter()
-            .map(|p| p.name.len())
-            .max()
-            .unwrap_or(3)
-            .max(3);
+        let width = name_width(a.players.iter().map(|p| p.name.as_str()));
         writeln!(
             out,
             "{:<width$}  Moves  Loss/move  Perfect  Blunders",
@@ -312,4 +300,9 @@ impl Report {
         }
         Ok(())
     }
+}
+
+/// The width of a column of bot names (at least that of its heading, 3).
+fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names.map(str::len).max().unwrap_or(0).max(3)
 }
