@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every test of the workspace: the README's test command.
+#
+# Some tests drive real programs that a machine with only Rust lacks:
+# python3 (the Python template bot), Chromium (the HTML report in a real
+# browser) and Slurm with munge (the SPRT split over a job array). This
+# script installs the missing ones with apt-get when it runs as root on a
+# Debian-like system; anywhere else it names the packages and stops, rather
+# than letting those tests fail one by one further down.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+[ -x /usr/bin/chromium ] || [ -n "${ABOURE_CHROMIUM:-}" ] || missing+=(chromium)
+command -v sbatch >/dev/null 2>&1 || missing+=(slurm-wlm)
+command -v munged >/dev/null 2>&1 || missing+=(munge)
+
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "tests/run.sh: installing what the tests need: ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "tests/run.sh: the tests need ${missing[*]}, which this machine lacks." >&2
+        echo "Install them, for example: sudo apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+
+exec cargo test --workspace "$@"
