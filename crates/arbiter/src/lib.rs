@@ -23,6 +23,7 @@ pub mod event;
 pub mod game;
 pub mod opening;
 pub mod output;
+pub mod responder;
 pub mod schedule;
 pub mod sprt;
 pub mod standings;
