@@ -16,8 +16,9 @@ use crate::error::ConfigError;
 use crate::opening::{parse_opening_file, OpeningSource};
 use aboure_process::{parse_size, Limits};
 
-/// The built-in reference bots, run as `aboure bot NAME`.
-pub const BUILTIN_BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts", "perfect"];
+/// The built-in reference bots, run as `aboure bot NAME`: the bots crate's
+/// own list, so a tournament file accepts exactly the bots `aboure bot` runs.
+pub use aboure_bots::BUILTIN as BUILTIN_BOTS;
 
 /// The longest duration a tournament file may give (any longer is a typo,
 /// and would overflow clock arithmetic near `u64::MAX` seconds).
@@ -545,7 +546,8 @@ impl Validator<'_> {
             let memory = match &bot.memory_limit {
                 Some(m) => {
                     let mkey = format!("{key}.memory-limit");
-                    let bytes = parse_size(m.get_ref()).map_err(|e| self.at(m.span(), &mkey, e))?;
+                    let bytes = parse_size(m.get_ref())
+                        .map_err(|e| self.at(m.span(), &mkey, e.to_string()))?;
                     if bytes < 1 << 20 {
                         return Err(self.at(m.span(), &mkey, "must be at least 1MiB"));
                     }

@@ -114,8 +114,27 @@ fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Re
     }
 }
 
+/// Why a text is not a size.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// No number where one was expected.
+    #[error("{0:?} is not a size like \"512MiB\" or \"2GiB\"")]
+    NotASize(String),
+    /// A unit not in the list.
+    #[error("unknown unit {unit:?} in {text:?}: use B, KiB, MiB, GiB, kB, MB or GB")]
+    UnknownUnit {
+        /// The unit given.
+        unit: String,
+        /// The whole text.
+        text: String,
+    },
+    /// More bytes than fit in 64 bits.
+    #[error("{0:?} is too large")]
+    TooLarge(String),
+}
+
 /// A size like `"512MiB"`, `"2 GiB"`, `"100MB"`, `"65536"` (bytes), in bytes.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, SizeError> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -123,7 +142,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let (digits, unit) = text.split_at(split);
     let n: u64 = digits
         .parse()
-        .map_err(|_| format!("{text:?} is not a size like \"512MiB\" or \"2GiB\""))?;
+        .map_err(|_| SizeError::NotASize(text.to_owned()))?;
     let scale: u64 = match unit.trim() {
         "" | "B" => 1,
         "KiB" | "K" => 1 << 10,
@@ -133,13 +152,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "MB" => 1_000_000,
         "GB" => 1_000_000_000,
         other => {
-            return Err(format!(
-                "unknown unit {other:?} in {text:?}: use B, KiB, MiB, GiB, kB, MB or GB"
-            ))
+            return Err(SizeError::UnknownUnit {
+                unit: other.to_owned(),
+                text: text.to_owned(),
+            })
         }
     };
     n.checked_mul(scale)
-        .ok_or_else(|| format!("{text:?} is too large"))
+        .ok_or_else(|| SizeError::TooLarge(text.to_owned()))
 }
 
 /// Bytes as the largest whole binary unit, e.g. `256 MiB`.
@@ -163,13 +183,18 @@ mod tests {
         assert_eq!(parse_size(" 2 GiB "), Ok(2 << 30));
         assert_eq!(parse_size("100MB"), Ok(100_000_000));
         assert_eq!(parse_size("4096"), Ok(4096));
-        assert!(parse_size("-1MiB").is_err());
-        assert!(parse_size("12 parsecs")
-            .unwrap_err()
-            .contains("unknown unit"));
-        assert!(parse_size("99999999999999GiB")
-            .unwrap_err()
-            .contains("too large"));
+        assert_eq!(
+            parse_size("-1MiB"),
+            Err(SizeError::NotASize("-1MiB".to_owned()))
+        );
+        assert_eq!(
+            parse_size("12 parsecs").unwrap_err().to_string(),
+            "unknown unit \"parsecs\" in \"12 parsecs\": use B, KiB, MiB, GiB, kB, MB or GB"
+        );
+        assert!(matches!(
+            parse_size("99999999999999GiB"),
+            Err(SizeError::TooLarge(_))
+        ));
         assert_eq!(size_text(256 << 20), "256 MiB");
         assert_eq!(size_text(1000), "1000 B");
     }
