@@ -14,20 +14,20 @@
 //! and tested without processes.
 #![deny(missing_docs)]
 
-pub mod adjudication;
+mod adjudication;
 pub mod bench;
-pub mod clock;
+mod clock;
 pub mod config;
 mod error;
-pub mod event;
-pub mod game;
+mod event;
+mod game;
 pub mod opening;
-pub mod output;
+mod output;
 pub mod responder;
-pub mod schedule;
+mod schedule;
 pub mod sprt;
 pub mod standings;
-pub mod tournament;
+mod tournament;
 
 pub use aboure_process::Limits;
 pub use adjudication::Adjudication;
