@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, OptionKind, OptionSpec, Player, Search};
+use aboure_protocol::{Limits, OptionKind, OptionSpec, Player, Search, SetOptionError};
 
 use crate::budget::Budget;
 use crate::negamax::{Outcome, Searcher, Settings, MAX_DEPTH};
-use crate::options::{unknown, IntOption};
+use crate::options::{bad_value, unknown, IntOption};
 use crate::table::Table;
 use crate::AUTHOR;
 
@@ -96,7 +96,7 @@ impl Player for AlphaBetaPlayer {
         ]
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
             "depth" => self.depth = DEPTH.parse(value)? as u32,
             "hash" => self.table = Table::new(HASH.parse(value)? as usize),
@@ -104,7 +104,12 @@ impl Player for AlphaBetaPlayer {
                 self.settings.quiescence = match value.trim() {
                     "true" => true,
                     "false" => false,
-                    _ => return Err(format!("option quiescence: `{value}` is not true or false")),
+                    _ => {
+                        return Err(bad_value(
+                            "quiescence",
+                            format!("`{value}` is not true or false"),
+                        ))
+                    }
                 }
             }
             _ => return Err(unknown("alphabeta", name)),

@@ -52,7 +52,9 @@ pub fn configure<P: Player + ?Sized>(
         }));
     };
     let canonical = spec.check_value(value).map_err(error)?;
-    player.set_option(name, &canonical).map_err(error)
+    player
+        .set_option(name, &canonical)
+        .map_err(|e| error(e.to_string()))
 }
 
 #[cfg(test)]

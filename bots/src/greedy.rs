@@ -2,7 +2,7 @@
 //! random: it never misses an immediate capture, and looks no further.
 
 use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Limits, OptionSpec, Player, Search};
+use aboure_protocol::{Limits, OptionSpec, Player, Search, SetOptionError};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -68,7 +68,7 @@ impl Player for GreedyPlayer {
         vec![SEED.spec()]
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
             "seed" => {
                 self.rng = rng_for(SEED.parse(value)?);

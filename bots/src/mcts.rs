@@ -14,7 +14,7 @@
 //! [`MAX_NODES`]; the search then goes on with playouts from its leaves.
 
 use aboure_engine::{playout, Move, Position, Side};
-use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo};
+use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo, SetOptionError};
 use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
@@ -269,7 +269,7 @@ impl Player for MctsPlayer {
         vec![EXPLORATION.spec(), SEED.spec()]
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
             "exploration" => self.exploration = EXPLORATION.parse(value)? as f64 / 100.0,
             "seed" => self.rng = rng_for(SEED.parse(value)?),

@@ -2,7 +2,7 @@
 //! their declaration and for reading their values back, with errors that
 //! name the option and quote the value.
 
-use aboure_protocol::{OptionKind, OptionSpec};
+use aboure_protocol::{OptionKind, OptionSpec, SetOptionError};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -33,15 +33,16 @@ impl IntOption {
     }
 
     /// Reads a value, checking its range.
-    pub(crate) fn parse(&self, value: &str) -> Result<i64, String> {
-        let (name, min, max) = (self.name, self.min, self.max);
+    pub(crate) fn parse(&self, value: &str) -> Result<i64, SetOptionError> {
+        let (min, max) = (self.min, self.max);
         let n: i64 = value
             .trim()
             .parse()
-            .map_err(|_| format!("option {name}: `{value}` is not an integer"))?;
+            .map_err(|_| bad_value(self.name, format!("`{value}` is not an integer")))?;
         if n < min || n > max {
-            return Err(format!(
-                "option {name}: {n} is out of range (min {min}, max {max})"
+            return Err(bad_value(
+                self.name,
+                format!("{n} is out of range (min {min}, max {max})"),
             ));
         }
         Ok(n)
@@ -68,8 +69,19 @@ pub(crate) fn rng_for(seed: i64) -> SmallRng {
 }
 
 /// The error for an option a bot does not have.
-pub(crate) fn unknown(bot: &str, name: &str) -> String {
-    format!("{bot} has no option {name}")
+pub(crate) fn unknown(bot: &str, name: &str) -> SetOptionError {
+    SetOptionError::NoSuchOption {
+        player: bot.to_owned(),
+        name: name.to_owned(),
+    }
+}
+
+/// The error for a value an option cannot take.
+pub(crate) fn bad_value(name: &str, problem: String) -> SetOptionError {
+    SetOptionError::BadValue {
+        name: name.to_owned(),
+        problem,
+    }
 }
 
 #[cfg(test)]
@@ -86,8 +98,14 @@ mod tests {
             max: 64,
         };
         assert_eq!(depth.parse(" 12 "), Ok(12));
-        assert!(depth.parse("0").unwrap_err().contains("out of range"));
-        assert!(depth.parse("x").unwrap_err().contains("`x`"));
+        assert_eq!(
+            depth.parse("0").unwrap_err().to_string(),
+            "option depth: 0 is out of range (min 1, max 64)"
+        );
+        assert_eq!(
+            depth.parse("x"),
+            Err(bad_value("depth", "`x` is not an integer".to_owned()))
+        );
         assert!(depth.parse("").is_err());
         // The declaration and the reading agree on the range.
         let OptionKind::Int { min, max, .. } = depth.spec().kind else {

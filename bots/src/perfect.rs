@@ -12,7 +12,7 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo};
+use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo, SetOptionError};
 use aboure_solver::Solver;
 
 use crate::budget::Budget;
@@ -92,7 +92,7 @@ impl Player for PerfectPlayer {
         vec![HASH.spec()]
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
             "hash" => {
                 self.solver = warmed(HASH.parse(value)? as usize);

@@ -2,7 +2,7 @@
 //! and a quick opponent for testing arbiters.
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, OptionSpec, Player, Search};
+use aboure_protocol::{Limits, OptionSpec, Player, Search, SetOptionError};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
@@ -53,7 +53,7 @@ impl Player for RandomPlayer {
         vec![SEED.spec()]
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
             "seed" => {
                 self.rng = rng_for(SEED.parse(value)?);

@@ -203,3 +203,15 @@ fn random_openings_are_playable() {
         assert!(pos.side_to_move() == Side::South || pos.side_to_move() == Side::North);
     }
 }
+
+#[test]
+fn the_list_of_built_in_bots_is_what_builtin_knows() {
+    for name in BUILTIN {
+        assert!(builtin(name).is_some(), "{name} is listed but not built in");
+    }
+    assert!(builtin("stockfish").is_none());
+    let mut names = BUILTIN.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), BUILTIN.len(), "a name listed twice");
+}

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use aboure_arbiter::responder::Responder;
 use aboure_engine::{playout, Position};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -24,12 +25,28 @@ enum What {
     },
     /// Arbiter overhead per move against a bare pipe round trip.
     Arbiter,
+    /// One of the bots `bench arbiter` runs, on stdin/stdout.
+    #[command(hide = true)]
+    Responder {
+        /// `instant` (plays the first legal move at once) or `echo`.
+        mode: Mode,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Mode {
+    Instant,
+    Echo,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Engine { seconds } => engine(Duration::from_secs_f64(seconds)),
         What::Arbiter => crate::bench_arbiter::run()?,
+        What::Responder { mode } => crate::bench_arbiter::respond(match mode {
+            Mode::Instant => Responder::Instant,
+            Mode::Echo => Responder::Echo,
+        })?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,22 +3,33 @@
 //! its memory with 64 games at once (see `aboure_arbiter::bench`).
 
 use aboure_arbiter::bench::{clean, measure, scratch, BenchSetup};
+use aboure_arbiter::responder::Responder;
 use anyhow::Context;
+
+/// Runs a bench bot on stdin/stdout.
+pub fn respond(responder: Responder) -> anyhow::Result<()> {
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    aboure_arbiter::responder::respond(responder, stdin, stdout)?;
+    Ok(())
+}
 
 pub fn run() -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
-    // The test bot is built next to `aboure` (`cargo build --release` builds both).
-    let testbot = exe.with_file_name("aboure-testbot");
-    anyhow::ensure!(
-        testbot.exists(),
-        "{} not found: build it with `cargo build --release --bins`",
-        testbot.display()
-    );
-    let bot = testbot.display().to_string();
+    // The bots are aboure itself (`aboure bench responder MODE`).
+    let responder = |mode: &str| {
+        let exe = exe.display().to_string();
+        vec![
+            exe,
+            "bench".to_owned(),
+            "responder".to_owned(),
+            mode.to_owned(),
+        ]
+    };
     let setup = BenchSetup {
-        instant_bot: vec![bot.clone(), "instant".to_owned()],
-        echo: vec![bot, "echo".to_owned()],
-        aboure_exe: exe,
+        instant_bot: responder("instant"),
+        echo: responder("echo"),
+        aboure_exe: exe.clone(),
         scratch: scratch(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

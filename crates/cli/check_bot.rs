@@ -23,6 +23,14 @@ pub struct Args {
     /// How far a timed answer (movetime, clocks) may overrun its time, in ms.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_MARGIN.as_millis() as u64)]
     margin: u64,
+    /// Limit on the bot's address space, as the tournament's `memory-limit`
+    /// (e.g. `512MiB`); enforced by the system as in a tournament.
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
+    /// Limit on the bot's CPU time, as the tournament's `cpu-limit` (e.g.
+    /// `60s`).
+    #[arg(long, value_name = "DURATION")]
+    cpu_limit: Option<String>,
     /// Run only this check (repeatable; `--list` shows the names).
     #[arg(long = "check", value_name = "NAME")]
     checks: Vec<String>,
@@ -48,6 +56,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = Config::new(args.command)?;
     config.timeout = Duration::from_millis(args.timeout);
     config.margin = Duration::from_millis(args.margin);
+    if let Some(size) = &args.memory_limit {
+        let bytes =
+            aboure_process::parse_size(size).map_err(|e| anyhow::anyhow!("--memory-limit: {e}"))?;
+        config.limits.memory = Some(bytes);
+    }
+    if let Some(text) = &args.cpu_limit {
+        let cpu = humantime::parse_duration(text.trim())
+            .map_err(|e| anyhow::anyhow!("--cpu-limit: {text:?}: {e}"))?;
+        anyhow::ensure!(!cpu.is_zero(), "--cpu-limit: must be positive");
+        config.limits.cpu = Some(cpu);
+    }
     if !args.checks.is_empty() {
         config.checks = args
             .checks

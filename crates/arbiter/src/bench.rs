@@ -18,7 +18,7 @@ use crate::tournament::{run, RunOptions};
 #[derive(Clone, Debug)]
 pub struct BenchSetup {
     /// A bot that answers at once and reports its own time as
-    /// `info string self_us N` (the test bot's `instant` mode).
+    /// `info string self_us N` (`aboure bench responder instant`).
     pub instant_bot: Vec<String>,
     /// A program that echoes each input line.
     pub echo: Vec<String>,

@@ -15,8 +15,8 @@ use aboure_solver::Solver;
 use crate::adjudication::{solved_score, Adjudication, Adjudicator};
 use crate::clock::{ms, Clock, Limit, TimeControl};
 use crate::opening::Opening;
-use crate::process::{BotFailure, BotProcess};
 use crate::schedule::GameSpec;
+use aboure_process::{BotFailure, BotProcess};
 
 /// What a game needs besides its bots.
 #[derive(Clone, Debug)]
@@ -145,7 +145,10 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
     let mut adjudicator = Adjudicator::new(setup.adjudication, &pos);
     // A small table: the positions of one game share it, and the budget per
     // position bounds the work anyway.
-    let mut solver = setup.adjudication.solve.map(|rule| (rule, Solver::new(4)));
+    let mut solver = setup
+        .adjudication
+        .solve
+        .map(|rule| (rule, Some(Solver::new(4))));
     let mut clocks = setup.time_controls.map(Clock::new);
 
     // The legal moves, computed once a ply: they tell the end of the game, a
@@ -227,7 +230,7 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
         }
         if let Some((rule, solver)) = &mut solver {
             if adjudicator.plies() >= rule.after_plies {
-                if let Some(value) = solver.value_within(&pos, rule.nodes) {
+                if let Some(value) = solve(solver, pos, rule.nodes).await {
                     let plies = adjudicator.plies();
                     let mut record = log.finish(&pos, Termination::Solved, None);
                     let score = solved_score(&pos, value);
@@ -242,6 +245,22 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
             }
         }
     }
+}
+
+/// The solver's value of `pos` within `nodes`, computed on the blocking
+/// pool: up to a million nodes (the default) must not hold up the runtime
+/// worker that carries other games and times their bots' replies. The
+/// solver goes there and back, so its table serves the whole game.
+async fn solve(solver: &mut Option<Solver>, pos: Position, nodes: u64) -> Option<i32> {
+    let mut taken = solver.take()?;
+    let (taken, value) = tokio::task::spawn_blocking(move || {
+        let value = taken.value_within(&pos, nodes);
+        (taken, value)
+    })
+    .await
+    .ok()?;
+    *solver = Some(taken);
+    value
 }
 
 fn ply(by: Mover) -> PlyRecord {

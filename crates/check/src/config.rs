@@ -5,6 +5,8 @@ use std::ffi::OsString;
 use std::fmt;
 use std::time::Duration;
 
+use aboure_process::Limits;
+
 use crate::Check;
 
 /// How long a bot may take for anything that has no clock of its own
@@ -29,6 +31,9 @@ pub struct Config {
     pub margin: Duration,
     /// The checks to run, in this order.
     pub checks: Vec<Check>,
+    /// Operating-system limits on the bot's process, as the arbiter's
+    /// `memory-limit` and `cpu-limit` (none by default, as there).
+    pub limits: Limits,
 }
 
 /// A command line that does not name a program.
@@ -62,6 +67,7 @@ impl Config {
             timeout: DEFAULT_TIMEOUT,
             margin: DEFAULT_MARGIN,
             checks: Check::ALL.to_vec(),
+            limits: Limits::default(),
         })
     }
 

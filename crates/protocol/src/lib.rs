@@ -43,6 +43,8 @@ pub use arbiter_message::{
 };
 pub use bot_message::BotMessage;
 pub use error::ParseMessageError;
-pub use player::{Clock, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo};
+pub use player::{
+    Clock, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo, SetOptionError,
+};
 pub use serve::{serve, serve_stdio};
 pub use time::{overhead, Allotment, MAX_OVERHEAD, MAX_SHARE, MIN_OVERHEAD, MOVES_TO_GO};

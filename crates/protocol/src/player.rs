@@ -5,6 +5,27 @@ use std::time::{Duration, Instant};
 
 use aboure_engine::{Move, Position};
 
+/// Why a player refused an option.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetOptionError {
+    /// The player has no option of that name.
+    #[error("{player} has no option {name}")]
+    NoSuchOption {
+        /// The player's name.
+        player: String,
+        /// The option asked for.
+        name: String,
+    },
+    /// The value does not suit the option.
+    #[error("option {name}: {problem}")]
+    BadValue {
+        /// The option.
+        name: String,
+        /// What is wrong with the value, quoting it.
+        problem: String,
+    },
+}
+
 /// The type of an option a bot declares in the handshake.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
@@ -112,9 +133,12 @@ pub trait Player {
     }
     /// Sets an option; the value was already checked against its
     /// [`OptionSpec`]. An `Err` is reported to the arbiter as an `info string`.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         let _ = value;
-        Err(format!("unknown option {name}"))
+        Err(SetOptionError::NoSuchOption {
+            player: self.name(),
+            name: name.to_owned(),
+        })
     }
     /// A new game starts: forget game-specific state if any.
     fn new_game(&mut self) {}
@@ -146,7 +170,7 @@ impl<P: Player + ?Sized> Player for Box<P> {
         (**self).options()
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         (**self).set_option(name, value)
     }
 

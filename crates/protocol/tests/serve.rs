@@ -6,7 +6,9 @@ use std::thread;
 use std::time::Duration;
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{serve, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo};
+use aboure_protocol::{
+    serve, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo, SetOptionError,
+};
 
 /// How a test player behaves in `choose`.
 #[derive(Clone, Copy, PartialEq)]
@@ -63,11 +65,21 @@ impl Player for TestPlayer {
         ]
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
-            "depth" => self.depth = value.parse().map_err(|_| "bad depth".to_string())?,
+            "depth" => {
+                self.depth = value.parse().map_err(|_| SetOptionError::BadValue {
+                    name: name.to_owned(),
+                    problem: "bad depth".to_owned(),
+                })?
+            }
             "fast" => self.fast = value == "true",
-            _ => return Err(format!("unknown option {name}")),
+            _ => {
+                return Err(SetOptionError::NoSuchOption {
+                    player: self.name(),
+                    name: name.to_owned(),
+                })
+            }
         }
         Ok(())
     }

@@ -53,7 +53,7 @@ impl Player for First {
         ]
     }
 
-    fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+    fn set_option(&mut self, _: &str, _: &str) -> Result<(), aboure_protocol::SetOptionError> {
         Ok(())
     }
 

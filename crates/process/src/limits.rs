@@ -5,7 +5,8 @@
 //! process gets its own allowance).
 //!
 //! How a limit shows: past `RLIMIT_CPU` the kernel sends `SIGXCPU` (and
-//! `SIGKILL` a second later); past `RLIMIT_AS` allocations fail, which
+//! `SIGKILL` a second later, which counts only if the bot had used that much
+//! CPU time: the out-of-memory killer's `SIGKILL` is no CPU limit); past `RLIMIT_AS` allocations fail, which
 //! native programs usually answer by aborting (`SIGABRT`) or faulting
 //! (`SIGSEGV`). Those deaths, with the matching limit set, are recorded as
 //! `resource_limit`. So is a program that handles the failure itself
@@ -14,6 +15,8 @@
 
 use std::process::ExitStatus;
 use std::time::Duration;
+
+use crate::exit::Exit;
 
 /// Limits on one bot process; `None` is unlimited.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,12 +48,16 @@ impl Limits {
         Ok(())
     }
 
-    /// If `status` is how a bot dies at one of these limits, says so.
-    pub fn explain(&self, status: ExitStatus) -> Option<String> {
+    /// If `exit` is how a bot dies at one of these limits, says so.
+    pub fn explain(&self, exit: Exit) -> Option<String> {
         use std::os::unix::process::ExitStatusExt;
-        let signal = status.signal()?;
+        let signal = exit.status.signal()?;
         if let Some(cpu) = self.cpu {
-            if signal == libc::SIGXCPU || signal == libc::SIGKILL {
+            // The hard limit's SIGKILL comes a second after the soft one.
+            let used_up = exit
+                .cpu
+                .is_some_and(|used| used >= cpu_seconds_duration(cpu));
+            if signal == libc::SIGXCPU || (signal == libc::SIGKILL && used_up) {
                 return Some(format!(
                     "CPU time limit of {} s reached (signal {signal})",
                     cpu_seconds(cpu)
@@ -89,6 +96,10 @@ fn cpu_seconds(cpu: Duration) -> u64 {
     cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0)
 }
 
+fn cpu_seconds_duration(cpu: Duration) -> Duration {
+    Duration::from_secs(cpu_seconds(cpu))
+}
+
 #[allow(clippy::useless_conversion)] // rlim_t differs between platforms
 fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Result<()> {
     let limit = libc::rlimit {
@@ -103,8 +114,27 @@ fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> std::io::Re
     }
 }
 
+/// Why a text is not a size.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// No number where one was expected.
+    #[error("{0:?} is not a size like \"512MiB\" or \"2GiB\"")]
+    NotASize(String),
+    /// A unit not in the list.
+    #[error("unknown unit {unit:?} in {text:?}: use B, KiB, MiB, GiB, kB, MB or GB")]
+    UnknownUnit {
+        /// The unit given.
+        unit: String,
+        /// The whole text.
+        text: String,
+    },
+    /// More bytes than fit in 64 bits.
+    #[error("{0:?} is too large")]
+    TooLarge(String),
+}
+
 /// A size like `"512MiB"`, `"2 GiB"`, `"100MB"`, `"65536"` (bytes), in bytes.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub fn parse_size(text: &str) -> Result<u64, SizeError> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -112,7 +142,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let (digits, unit) = text.split_at(split);
     let n: u64 = digits
         .parse()
-        .map_err(|_| format!("{text:?} is not a size like \"512MiB\" or \"2GiB\""))?;
+        .map_err(|_| SizeError::NotASize(text.to_owned()))?;
     let scale: u64 = match unit.trim() {
         "" | "B" => 1,
         "KiB" | "K" => 1 << 10,
@@ -122,13 +152,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "MB" => 1_000_000,
         "GB" => 1_000_000_000,
         other => {
-            return Err(format!(
-                "unknown unit {other:?} in {text:?}: use B, KiB, MiB, GiB, kB, MB or GB"
-            ))
+            return Err(SizeError::UnknownUnit {
+                unit: other.to_owned(),
+                text: text.to_owned(),
+            })
         }
     };
     n.checked_mul(scale)
-        .ok_or_else(|| format!("{text:?} is too large"))
+        .ok_or_else(|| SizeError::TooLarge(text.to_owned()))
 }
 
 /// Bytes as the largest whole binary unit, e.g. `256 MiB`.
@@ -152,13 +183,18 @@ mod tests {
         assert_eq!(parse_size(" 2 GiB "), Ok(2 << 30));
         assert_eq!(parse_size("100MB"), Ok(100_000_000));
         assert_eq!(parse_size("4096"), Ok(4096));
-        assert!(parse_size("-1MiB").is_err());
-        assert!(parse_size("12 parsecs")
-            .unwrap_err()
-            .contains("unknown unit"));
-        assert!(parse_size("99999999999999GiB")
-            .unwrap_err()
-            .contains("too large"));
+        assert_eq!(
+            parse_size("-1MiB"),
+            Err(SizeError::NotASize("-1MiB".to_owned()))
+        );
+        assert_eq!(
+            parse_size("12 parsecs").unwrap_err().to_string(),
+            "unknown unit \"parsecs\" in \"12 parsecs\": use B, KiB, MiB, GiB, kB, MB or GB"
+        );
+        assert!(matches!(
+            parse_size("99999999999999GiB"),
+            Err(SizeError::TooLarge(_))
+        ));
         assert_eq!(size_text(256 << 20), "256 MiB");
         assert_eq!(size_text(1000), "1000 B");
     }
@@ -166,13 +202,29 @@ mod tests {
     #[test]
     fn deaths_at_a_limit_are_recognised() {
         use std::os::unix::process::ExitStatusExt;
-        let status = ExitStatus::from_raw;
+        let status = |raw| Exit {
+            status: ExitStatus::from_raw(raw),
+            cpu: None,
+        };
         let cpu = Limits {
             memory: None,
             cpu: Some(Duration::from_secs(2)),
         };
         let why = cpu.explain(status(libc::SIGXCPU)).unwrap();
         assert!(why.contains("CPU time limit of 2 s"), "{why}");
+        // A SIGKILL is the hard limit's only with the CPU time used up.
+        let killed_after = |secs| Exit {
+            status: ExitStatus::from_raw(libc::SIGKILL),
+            cpu: Some(Duration::from_secs(secs)),
+        };
+        let why = cpu.explain(killed_after(3)).unwrap();
+        assert!(why.contains("CPU time limit of 2 s"), "{why}");
+        assert_eq!(
+            cpu.explain(killed_after(0)),
+            None,
+            "the OOM killer's SIGKILL"
+        );
+        assert_eq!(cpu.explain(status(libc::SIGKILL)), None, "CPU time unknown");
         assert_eq!(cpu.explain(status(libc::SIGABRT)), None);
         assert_eq!(cpu.explain(status(3 << 8)), None, "exit status 3");
         let memory = Limits {
@@ -181,7 +233,7 @@ mod tests {
         };
         let why = memory.explain(status(libc::SIGABRT)).unwrap();
         assert!(why.contains("memory limit of 256 MiB"), "{why}");
-        let exit1 = status(1 << 8);
+        let exit1 = ExitStatus::from_raw(1 << 8);
         let why = memory.explain_report(exit1, "MemoryError").unwrap();
         assert_eq!(
             why,

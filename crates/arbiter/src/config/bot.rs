@@ -1,0 +1,220 @@
+//! A `[[bot]]` table: its name (used in file names, so checked), how it is
+//! run, its folder, environment, options, time control and limits.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use aboure_process::{parse_size, Limits};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::time_control::{overlay, RawTimeControl};
+use super::{Validator, BUILTIN_BOTS};
+use crate::clock::TimeControl;
+use crate::error::ConfigError;
+
+/// One bot of the tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotConfig {
+    /// Unique name, safe as a file name.
+    pub name: String,
+    /// How to run it.
+    pub run: BotCommand,
+    /// Working directory.
+    pub workdir: PathBuf,
+    /// Extra environment variables.
+    pub env: BTreeMap<String, String>,
+    /// Options sent with `setoption`, in name order.
+    pub options: BTreeMap<String, String>,
+    /// The bot's time control.
+    pub time_control: TimeControl,
+    /// Operating-system limits on its process (`memory-limit`, `cpu-limit`).
+    pub limits: Limits,
+}
+
+/// How a bot is started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotCommand {
+    /// `aboure bot NAME`.
+    Builtin(String),
+    /// Any program and its arguments.
+    Command(Vec<String>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(super) struct RawBot {
+    pub(super) name: Spanned<String>,
+    builtin: Option<Spanned<String>>,
+    command: Option<Spanned<Vec<String>>>,
+    workdir: Option<Spanned<String>>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    options: BTreeMap<String, Spanned<toml::Value>>,
+    time_control: Option<Spanned<RawTimeControl>>,
+    memory_limit: Option<Spanned<String>>,
+    cpu_limit: Option<Spanned<String>>,
+}
+
+impl Validator<'_> {
+    pub(super) fn check_name(&self, name: &Spanned<String>, key: &str) -> Result<(), ConfigError> {
+        let n = name.get_ref();
+        let bad = if n.is_empty() {
+            Some("is empty")
+        } else if n.len() > 64 {
+            Some("is longer than 64 bytes")
+        } else if n.contains(['/', '\\']) {
+            Some("contains a slash")
+        } else if n.contains("..") || n.starts_with('.') {
+            Some("starts with a dot or contains \"..\"")
+        } else if n.chars().any(|c| c.is_control()) {
+            Some("contains a control character")
+        } else if n.chars().any(char::is_whitespace) {
+            Some("contains white space")
+        } else {
+            None
+        };
+        match bad {
+            Some(why) => Err(self.at(
+                name.span(),
+                key,
+                format!("bot name {n:?} {why}; names are used in file names"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// One `[[bot]]` table (`key` is `bot[N]`, `span` the whole table).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn bot(
+        &self,
+        key: &str,
+        span: std::ops::Range<usize>,
+        bot: &RawBot,
+        global_tc: &RawTimeControl,
+        default_tc: TimeControl,
+        base_dir: &Path,
+    ) -> Result<BotConfig, ConfigError> {
+        let name = bot.name.get_ref().clone();
+        let run = match (&bot.builtin, &bot.command) {
+            (Some(_), Some(c)) => {
+                return Err(self.at(
+                    c.span(),
+                    key,
+                    format!("bot {name:?} has both builtin and command: give exactly one"),
+                ))
+            }
+            (None, None) => {
+                return Err(self.at(
+                    span,
+                    key,
+                    format!(
+                    "bot {name:?} needs either builtin = \"NAME\" or command = [\"PROGRAM\", ...]"
+                ),
+                ))
+            }
+            (Some(b), None) => {
+                if !BUILTIN_BOTS.contains(&b.get_ref().as_str()) {
+                    return Err(self.at(
+                        b.span(),
+                        &format!("{key}.builtin"),
+                        format!(
+                            "{:?} is not a built-in bot (known: {})",
+                            b.get_ref(),
+                            BUILTIN_BOTS.join(", ")
+                        ),
+                    ));
+                }
+                BotCommand::Builtin(b.get_ref().clone())
+            }
+            (None, Some(c)) => {
+                if c.get_ref().is_empty() || c.get_ref()[0].trim().is_empty() {
+                    return Err(self.at(
+                        c.span(),
+                        &format!("{key}.command"),
+                        "the command is empty: give at least the program",
+                    ));
+                }
+                BotCommand::Command(c.get_ref().clone())
+            }
+        };
+        let workdir = match &bot.workdir {
+            Some(w) => base_dir.join(w.get_ref()),
+            None => base_dir.to_owned(),
+        };
+        let mut options = BTreeMap::new();
+        for (opt, value) in &bot.options {
+            let okey = format!("{key}.options.{opt}");
+            if opt.is_empty()
+                || !opt
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(self.at(
+                    value.span(),
+                    &okey,
+                    format!("option name {opt:?} must be letters, digits, '-' or '_'"),
+                ));
+            }
+            let text = match value.get_ref() {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::Float(x) => x.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                _ => {
+                    return Err(self.at(
+                        value.span(),
+                        &okey,
+                        "an option value must be a string, number or boolean",
+                    ))
+                }
+            };
+            if text.contains(['\n', '\r']) {
+                return Err(self.at(value.span(), &okey, "an option value cannot hold a newline"));
+            }
+            options.insert(opt.clone(), text);
+        }
+        for (k, v) in &bot.env {
+            if k.is_empty() || k.contains(['=', '\0']) || v.contains('\0') {
+                return Err(self.at(
+                    span.clone(),
+                    &format!("{key}.env"),
+                    format!("environment variable {k:?} is not valid"),
+                ));
+            }
+        }
+        let time_control = match &bot.time_control {
+            Some(tc) => self.time_control(
+                &overlay(global_tc, tc.get_ref()),
+                &format!("{key}.time-control"),
+            )?,
+            None => default_tc,
+        };
+        let memory = match &bot.memory_limit {
+            Some(m) => {
+                let mkey = format!("{key}.memory-limit");
+                let bytes =
+                    parse_size(m.get_ref()).map_err(|e| self.at(m.span(), &mkey, e.to_string()))?;
+                if bytes < 1 << 20 {
+                    return Err(self.at(m.span(), &mkey, "must be at least 1MiB"));
+                }
+                Some(bytes)
+            }
+            None => None,
+        };
+        let cpu = match &bot.cpu_limit {
+            Some(c) => Some(self.positive_duration(c, &format!("{key}.cpu-limit"))?),
+            None => None,
+        };
+        Ok(BotConfig {
+            name,
+            run,
+            workdir,
+            env: bot.env.clone(),
+            options,
+            time_control,
+            limits: Limits { memory, cpu },
+        })
+    }
+}

@@ -1,0 +1,268 @@
+//! The tournament file: TOML read with serde, then validated into a
+//! [`Config`] whose invariants hold (two or more bots with unique, file-safe
+//! names, positive times, sane ranges). Values are kept with their spans
+//! until validated, so every error names the file, line and key.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::adjudication::Adjudication;
+use crate::error::ConfigError;
+use crate::opening::OpeningSource;
+
+mod adjudication;
+mod bot;
+mod defaults;
+mod openings;
+mod sprt;
+mod time_control;
+mod validator;
+
+pub use bot::{BotCommand, BotConfig};
+pub use sprt::{SprtConfig, SprtModel};
+pub use validator::MAX_DURATION;
+
+use adjudication::RawAdjudication;
+use bot::RawBot;
+use openings::RawOpenings;
+use sprt::RawSprt;
+use time_control::RawTimeControl;
+use validator::{toml_message, Validator};
+
+/// The built-in reference bots, run as `aboure bot NAME`: the bots crate's
+/// own list, so a tournament file accepts exactly the bots `aboure bot` runs.
+pub use aboure_bots::BUILTIN as BUILTIN_BOTS;
+
+/// A validated tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Who plays whom.
+    pub format: Format,
+    /// Game pairs per pairing (the maximum, for SPRT).
+    pub pairs: u32,
+    /// Games played at once, if the file says.
+    pub concurrency: Option<usize>,
+    /// Seed of the openings.
+    pub seed: u64,
+    /// When bot processes are restarted.
+    pub restart: Restart,
+    /// Limit on the handshake and on each `isready`.
+    pub startup_timeout: Duration,
+    /// Where openings come from.
+    pub openings: OpeningSource,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// SPRT parameters (for `format = "sprt"`).
+    pub sprt: SprtConfig,
+    /// The bots, in file order.
+    pub bots: Vec<BotConfig>,
+}
+
+/// Who plays whom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Every pair of bots.
+    RoundRobin,
+    /// One bot (an index into `bots`) against each other bot.
+    Gauntlet(usize),
+    /// Two bots until the SPRT decides.
+    Sprt,
+}
+
+/// When bot processes are restarted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Restart {
+    /// A fresh process for every game.
+    PerGame,
+    /// Reuse processes across games; restart only after a failure.
+    Never,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    #[serde(default)]
+    tournament: RawTournament,
+    #[serde(default)]
+    openings: RawOpenings,
+    #[serde(default)]
+    time_control: RawTimeControl,
+    #[serde(default)]
+    adjudication: RawAdjudication,
+    #[serde(default)]
+    sprt: RawSprt,
+    #[serde(default)]
+    bot: Vec<Spanned<RawBot>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawTournament {
+    format: Option<Spanned<String>>,
+    gauntlet_bot: Option<Spanned<String>>,
+    pairs: Option<Spanned<i64>>,
+    concurrency: Option<Spanned<i64>>,
+    seed: Option<Spanned<i64>>,
+    restart: Option<Spanned<String>>,
+    startup_timeout: Option<Spanned<String>>,
+}
+
+/// Reads and validates the tournament file at `path`.
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|err| ConfigError {
+        path: path.to_owned(),
+        line: 0,
+        column: 0,
+        key: String::new(),
+        message: format!("cannot read the file: {err}"),
+    })?;
+    parse(&text, path)
+}
+
+/// Validates the text of a tournament file; `path` locates relative paths
+/// and names the file in errors.
+pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    let v = Validator { text, path };
+    let raw: RawConfig = toml::from_str(text).map_err(|err| {
+        let (line, column) = err.span().map_or((0, 0), |s| v.line_col(s.start));
+        ConfigError {
+            path: path.to_owned(),
+            line,
+            column,
+            key: String::new(),
+            message: toml_message(&err),
+        }
+    })?;
+    v.config(raw)
+}
+
+impl Validator<'_> {
+    fn config(&self, raw: RawConfig) -> Result<Config, ConfigError> {
+        let t = &raw.tournament;
+        let pairs = match &t.pairs {
+            Some(p) => self.range(p, "tournament.pairs", 1, 1_000_000)? as u32,
+            None => defaults::PAIRS,
+        };
+        let concurrency = match &t.concurrency {
+            Some(c) => Some(self.range(c, "tournament.concurrency", 1, 1024)? as usize),
+            None => None,
+        };
+        let seed = match &t.seed {
+            Some(s) => self.range(s, "tournament.seed", 0, i64::MAX)? as u64,
+            None => defaults::SEED,
+        };
+        let restart = match &t.restart {
+            None => Restart::PerGame,
+            Some(r) => match r.get_ref().as_str() {
+                "per-game" => Restart::PerGame,
+                "never" => Restart::Never,
+                other => {
+                    return Err(self.at(
+                        r.span(),
+                        "tournament.restart",
+                        format!("{other:?} is not \"per-game\" or \"never\""),
+                    ))
+                }
+            },
+        };
+        let startup_timeout = match &t.startup_timeout {
+            Some(d) => self.positive_duration(d, "tournament.startup-timeout")?,
+            None => defaults::STARTUP_TIMEOUT,
+        };
+        let openings = self.openings(&raw.openings)?;
+        let adjudication = self.adjudication(&raw.adjudication)?;
+        let sprt = self.sprt(&raw.sprt)?;
+        let default_tc = self.time_control(&raw.time_control, "time-control")?;
+        let base_dir = self.dir().to_owned();
+
+        let mut bots: Vec<BotConfig> = Vec::new();
+        let mut name_spans = Vec::new();
+        for (i, bot) in raw.bot.iter().enumerate() {
+            let key = format!("bot[{i}]");
+            let span = bot.span();
+            let bot = bot.get_ref();
+            let name = bot.name.get_ref().clone();
+            self.check_name(&bot.name, &format!("{key}.name"))?;
+            if let Some(prev) = bots.iter().position(|b| b.name == name) {
+                let (line, _) = self.line_col(name_spans[prev]);
+                return Err(self.at(
+                    bot.name.span(),
+                    &format!("{key}.name"),
+                    format!("bot name {name:?} is already used by the bot at line {line}"),
+                ));
+            }
+            name_spans.push(bot.name.span().start);
+            bots.push(self.bot(&key, span, bot, &raw.time_control, default_tc, &base_dir)?);
+        }
+        if bots.len() < 2 {
+            return Err(self.whole(
+                "bot",
+                format!(
+                    "a tournament needs at least two [[bot]] tables, found {}",
+                    bots.len()
+                ),
+            ));
+        }
+        let format = match t.format.as_ref().map(|f| (f, f.get_ref().as_str())) {
+            None | Some((_, "round-robin")) => Format::RoundRobin,
+            Some((_, "gauntlet")) => {
+                let index = match &t.gauntlet_bot {
+                    None => 0,
+                    Some(g) => bots
+                        .iter()
+                        .position(|b| b.name == *g.get_ref())
+                        .ok_or_else(|| {
+                            self.at(
+                                g.span(),
+                                "tournament.gauntlet-bot",
+                                format!("no bot is named {:?}", g.get_ref()),
+                            )
+                        })?,
+                };
+                Format::Gauntlet(index)
+            }
+            Some((f, "sprt")) => {
+                if bots.len() != 2 {
+                    return Err(self.at(
+                        f.span(),
+                        "tournament.format",
+                        format!("an SPRT needs exactly two bots, found {}", bots.len()),
+                    ));
+                }
+                Format::Sprt
+            }
+            Some((f, other)) => {
+                return Err(self.at(
+                    f.span(),
+                    "tournament.format",
+                    format!("{other:?} is not \"round-robin\", \"gauntlet\" or \"sprt\""),
+                ))
+            }
+        };
+        if let (Some(g), false) = (&t.gauntlet_bot, matches!(format, Format::Gauntlet(_))) {
+            return Err(self.at(
+                g.span(),
+                "tournament.gauntlet-bot",
+                "gauntlet-bot only applies to format = \"gauntlet\"",
+            ));
+        }
+        Ok(Config {
+            path: self.path.to_owned(),
+            format,
+            pairs,
+            concurrency,
+            seed,
+            restart,
+            startup_timeout,
+            openings,
+            adjudication,
+            sprt,
+            bots,
+        })
+    }
+}
