@@ -48,6 +48,8 @@ pub struct Config {
     pub sprt: SprtConfig,
     /// The bots, in file order.
     pub bots: Vec<BotConfig>,
+    /// The `[sandbox]` table.
+    pub sandbox: aboure_sandbox::Settings,
 }
 
 /// Who plays whom.
@@ -112,6 +114,10 @@ pub struct BotConfig {
     pub time_control: TimeControl,
     /// Operating-system limits on its process (`memory-limit`, `cpu-limit`).
     pub limits: Limits,
+    /// Its sandbox allowances (`sandbox = { ... }`) over the `[sandbox]` table's.
+    pub sandbox: aboure_sandbox::Policy,
+    /// A command its own command is appended to (`wrapper = [...]`).
+    pub wrapper: Vec<String>,
 }
 
 /// How a bot is started.
@@ -138,6 +144,8 @@ struct RawConfig {
     sprt: RawSprt,
     #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
+    #[serde(default)]
+    sandbox: aboure_sandbox::settings::RawSettings,
 }
 
 #[derive(Deserialize, Default)]
@@ -250,6 +258,8 @@ struct RawBot {
     time_control: Option<Spanned<RawTimeControl>>,
     memory_limit: Option<Spanned<String>>,
     cpu_limit: Option<Spanned<String>>,
+    sandbox: Option<Spanned<aboure_sandbox::settings::RawPolicy>>,
+    wrapper: Option<Spanned<Vec<String>>>,
 }
 
 /// Reads and validates the tournament file at `path`.
@@ -428,6 +438,9 @@ impl Validator<'_> {
         let sprt = self.sprt(&raw.sprt)?;
         let default_tc = self.time_control(&raw.time_control, "time-control")?;
         let base_dir = self.dir().to_owned();
+        let sandbox = (raw.sandbox)
+            .validate(&base_dir, parse_size)
+            .map_err(|e| self.setting(e))?;
 
         let mut bots: Vec<BotConfig> = Vec::new();
         let mut name_spans = Vec::new();
@@ -557,6 +570,17 @@ impl Validator<'_> {
                 Some(c) => Some(self.positive_duration(c, &format!("{key}.cpu-limit"))?),
                 None => None,
             };
+            let policy = &sandbox.defaults;
+            let policy = aboure_sandbox::settings::bot_policy(
+                policy,
+                bot.sandbox.as_ref(),
+                &format!("{key}.sandbox"),
+                &base_dir,
+            )
+            .map_err(|e| self.setting(e))?;
+            let wrapper =
+                aboure_sandbox::settings::wrapper(bot.wrapper.as_ref(), &format!("{key}.wrapper"))
+                    .map_err(|e| self.setting(e))?;
             bots.push(BotConfig {
                 name,
                 run,
@@ -565,6 +589,8 @@ impl Validator<'_> {
                 options,
                 time_control,
                 limits: Limits { memory, cpu },
+                sandbox: policy,
+                wrapper,
             });
         }
         if bots.len() < 2 {
@@ -631,7 +657,12 @@ impl Validator<'_> {
             adjudication,
             sprt,
             bots,
+            sandbox,
         })
+    }
+
+    fn setting(&self, e: aboure_sandbox::settings::SettingError) -> ConfigError {
+        self.at(e.span, &e.key, e.message)
     }
 
     fn check_name(&self, name: &Spanned<String>, key: &str) -> Result<(), ConfigError> {

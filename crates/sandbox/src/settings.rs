@@ -209,6 +209,22 @@ pub fn bot_policy(
     Ok(policy)
 }
 
+/// A bot's `wrapper = ["cmd", "args"...]`: a command the bot's own is
+/// appended to (an operator's docker, nsjail or VM launcher).
+pub fn wrapper(raw: Option<&Spanned<Vec<String>>>, key: &str) -> Result<Vec<String>, SettingError> {
+    let Some(raw) = raw else {
+        return Ok(Vec::new());
+    };
+    match raw.get_ref().first() {
+        Some(program) if !program.trim().is_empty() => Ok(raw.get_ref().clone()),
+        _ => Err(SettingError {
+            span: raw.span(),
+            key: key.to_owned(),
+            message: "the wrapper is empty: give at least its program, or leave it out".to_owned(),
+        }),
+    }
+}
+
 fn paths_of(list: &[String], base: &Path) -> Result<Vec<PathBuf>, String> {
     list.iter()
         .map(|p| {
