@@ -85,6 +85,14 @@ impl Limits {
     }
 }
 
+/// What a bot killed by the kernel's OOM killer in its memory cgroup hit.
+pub fn oom_text(bytes: u64) -> String {
+    format!(
+        "killed by the kernel's OOM killer at the memory limit of {} (cgroup)",
+        size_text(bytes)
+    )
+}
+
 fn cpu_seconds(cpu: Duration) -> u64 {
     cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0)
 }

@@ -67,6 +67,10 @@ pub struct Launch {
     pub limits: Limits,
     /// Where its logs go.
     pub logs: Arc<BotLogs>,
+    /// The sandbox of the run.
+    pub sandbox: Arc<aboure_sandbox::Sandbox>,
+    /// The bot's sandbox allowances.
+    pub policy: aboure_sandbox::Policy,
 }
 
 /// The log files of one bot (shared by all its processes).
@@ -146,6 +150,8 @@ pub struct BotProcess {
     startup_timeout: Duration,
     limits: Limits,
     stderr: Arc<StderrTail>,
+    /// Dropped after the process is killed: removes its cgroups and scratch.
+    jail: aboure_sandbox::Jail,
 }
 
 /// How long a crashed bot's stderr may take to reach its end, so that its
@@ -162,21 +168,43 @@ fn describe(status: ExitStatus) -> String {
     }
 }
 
+impl Launch {
+    /// The bot's cage for one process (a plain process without a sandbox).
+    fn jail(&self) -> Result<aboure_sandbox::Jail, BotFailure> {
+        let spec = aboure_sandbox::BotSpec {
+            name: &self.name,
+            program: &self.program,
+            args: &self.args,
+            workdir: &self.workdir,
+            env: &self.env,
+            policy: &self.policy,
+            memory: self.limits.memory,
+            cpu: self.limits.cpu,
+        };
+        self.sandbox
+            .prepare(&spec)
+            .map_err(|e| BotFailure::new(Termination::StartupFailure, e.to_string()))
+    }
+}
+
 impl BotProcess {
     /// Starts the bot and completes the handshake: `aboure 1` ... `aboureok`,
     /// the options, `isready` ... `readyok`, all within the start-up limit.
     pub async fn start(launch: &Launch) -> Result<BotProcess, BotFailure> {
-        let mut command = Command::new(&launch.program);
+        let jail = launch.jail()?;
+        let mut command = Command::from(jail.command());
         command
-            .args(&launch.args)
-            .current_dir(&launch.workdir)
-            .envs(&launch.env)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .process_group(0);
-        let limits = launch.limits;
+        // A sandboxed bot's limits are set by its helper (on the bot alone).
+        let limits = if jail.is_confined() {
+            Limits::default()
+        } else {
+            launch.limits
+        };
         // SAFETY: the closure runs in the child between fork and exec and
         // only makes system calls (prctl, setrlimit), which are
         // async-signal-safe.
@@ -219,6 +247,7 @@ impl BotProcess {
             startup_timeout: launch.startup_timeout,
             limits: launch.limits,
             stderr: tail,
+            jail,
         };
         match bot.handshake(launch).await {
             Ok(()) => Ok(bot),
@@ -345,13 +374,22 @@ impl BotProcess {
     /// bot reported a failed allocation under a memory limit; a crash's
     /// detail quotes the last line of its stderr.
     async fn failure_for(&self, status: ExitStatus, what: &str) -> BotFailure {
-        if let Some(why) = self.limits.explain(status) {
+        let mut limits = self.limits;
+        if let (true, Some(bytes)) = (self.jail.memory_by_cgroup(), limits.memory) {
+            if self.jail.oom_killed() {
+                let why = crate::limits::oom_text(bytes);
+                return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
+            }
+            // Only the kernel's OOM count says a cgroup's limit was hit.
+            limits.memory = None;
+        }
+        if let Some(why) = limits.explain(status) {
             return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
         }
         self.stderr.settled(LAST_WORDS_WAIT).await;
         let text = self.stderr.text();
         let reported =
-            out_of_memory_line(&text).and_then(|line| self.limits.explain_report(status, &line));
+            out_of_memory_line(&text).and_then(|line| limits.explain_report(status, &line));
         if let Some(why) = reported {
             return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
         }

@@ -112,7 +112,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             "--shard cannot split an SPRT: it decides after each game pair".to_owned(),
         ));
     }
+    let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
+        &config.sandbox,
+        &options.aboure_exe,
+    )?);
+    (options.observer)(&Event::Sandbox(sandbox.layers().clone()));
     let output = prepare(&options.out_dir, config, options.resume, options.shard)?;
+    crate::output::record_sandbox(&output.dir, sandbox.layers());
     for note in &output.notes {
         tracing::warn!("{note}");
     }
@@ -156,6 +162,15 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             }
             BotCommand::Command(c) => (PathBuf::from(&c[0]), c[1..].to_vec()),
         };
+        let (program, args) = match bot.wrapper.split_first() {
+            None => (program, args),
+            Some((wrapper, wrapper_args)) => {
+                let mut all = wrapper_args.to_vec();
+                all.push(program.display().to_string());
+                all.extend(args);
+                (PathBuf::from(wrapper), all)
+            }
+        };
         launches.push(Launch {
             name: bot.name.clone(),
             program,
@@ -166,6 +181,8 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             startup_timeout: config.startup_timeout,
             limits: bot.limits,
             logs: Arc::new(logs),
+            sandbox: sandbox.clone(),
+            policy: bot.sandbox.clone(),
         });
     }
 

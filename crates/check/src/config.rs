@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::Check;
@@ -29,7 +30,26 @@ pub struct Config {
     pub margin: Duration,
     /// The checks to run, in this order.
     pub checks: Vec<Check>,
+    /// The sandbox the bot runs in (`None`: a plain child process).
+    pub confinement: Option<Confinement>,
 }
+
+/// A sandbox and the bot's allowances in it, as in a tournament.
+#[derive(Clone, Debug)]
+pub struct Confinement {
+    /// The sandbox.
+    pub sandbox: Arc<aboure_sandbox::Sandbox>,
+    /// What the bot may do beyond the default cage.
+    pub policy: aboure_sandbox::Policy,
+}
+
+impl PartialEq for Confinement {
+    fn eq(&self, other: &Confinement) -> bool {
+        Arc::ptr_eq(&self.sandbox, &other.sandbox) && self.policy == other.policy
+    }
+}
+
+impl Eq for Confinement {}
 
 /// A command line that does not name a program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +82,7 @@ impl Config {
             timeout: DEFAULT_TIMEOUT,
             margin: DEFAULT_MARGIN,
             checks: Check::ALL.to_vec(),
+            confinement: None,
         })
     }
 

@@ -18,6 +18,32 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 
+use crate::config::Confinement;
+
+/// The bot's cage: run from the current folder, with no extra environment.
+fn jail(
+    c: &Confinement,
+    program: &OsString,
+    args: &[OsString],
+) -> io::Result<aboure_sandbox::Jail> {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let workdir = std::env::current_dir()?;
+    let spec = aboure_sandbox::BotSpec {
+        name: "bot",
+        program: program.as_ref(),
+        args: &args,
+        workdir: &workdir,
+        env: &std::collections::BTreeMap::new(),
+        policy: &c.policy,
+        memory: None,
+        cpu: None,
+    };
+    c.sandbox.prepare(&spec).map_err(io::Error::other)
+}
+
 /// Longest line accepted from a bot, in bytes (the protocol's limit).
 pub const MAX_LINE: usize = 64 * 1024;
 
@@ -64,13 +90,27 @@ pub struct BotProcess {
     stderr: Arc<Mutex<VecDeque<String>>>,
     stderr_drain: Option<tokio::task::JoinHandle<()>>,
     status: Option<ExitStatus>,
+    /// Dropped after the process: removes its cgroups and scratch folder.
+    _jail: Option<aboure_sandbox::Jail>,
 }
 
 impl BotProcess {
-    /// Starts `program` with `args` in its own process group.
-    pub fn spawn(program: &OsString, args: &[OsString]) -> io::Result<BotProcess> {
-        let mut child = Command::new(program)
-            .args(args)
+    /// Starts `program` with `args` in its own process group, in the
+    /// sandbox `confinement` if given.
+    pub fn spawn(
+        program: &OsString,
+        args: &[OsString],
+        confinement: Option<&Confinement>,
+    ) -> io::Result<BotProcess> {
+        let jail = confinement.map(|c| jail(c, program, args)).transpose()?;
+        let mut command = match &jail {
+            Some(jail) => Command::from(jail.command()),
+            None => Command::new(program),
+        };
+        if jail.is_none() {
+            command.args(args);
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -96,6 +136,7 @@ impl BotProcess {
             stderr: tail,
             stderr_drain: Some(stderr_drain),
             status: None,
+            _jail: jail,
         })
     }
 

@@ -149,7 +149,7 @@ impl<'c> Session<'c> {
     /// Starts the bot.
     pub fn spawn(&mut self) -> Step<()> {
         let config = self.config;
-        match BotProcess::spawn(&config.program, &config.args) {
+        match BotProcess::spawn(&config.program, &config.args, config.confinement.as_ref()) {
             Ok(bot) => {
                 self.bot = Some(bot);
                 self.event(format!("started {}", config.command_line()));

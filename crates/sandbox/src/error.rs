@@ -18,6 +18,16 @@ pub enum SandboxError {
         /// The system's reason.
         source: std::io::Error,
     },
+    /// The bot's program cannot be run.
+    #[error("cannot start {program} (in {workdir}): {reason}")]
+    Program {
+        /// The program.
+        program: PathBuf,
+        /// The bot's working directory.
+        workdir: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

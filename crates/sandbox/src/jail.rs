@@ -112,6 +112,13 @@ impl Sandbox {
             move |source| SandboxError::Prepare { bot, path, source }
         };
         let has = |layer| self.layers.has(layer);
+        // Found out here, not in the helper, so that the reason is plain.
+        let program = resolve(spec.program);
+        runnable(&program).map_err(|reason| SandboxError::Program {
+            program: spec.program.to_owned(),
+            workdir: spec.workdir.to_owned(),
+            reason,
+        })?;
         let scratch = tempfile::Builder::new()
             .prefix(&format!("aboure-{}-", spec.name))
             .tempdir()
@@ -121,7 +128,6 @@ impl Sandbox {
         let cgroups = Cgroups::create(memory_cgroup, pids_cgroup)
             .map_err(prepare_err(Path::new("/sys/fs/cgroup")))?;
 
-        let program = resolve(spec.program);
         let mut rlimits = vec![
             (
                 Resource::Fsize,
@@ -152,6 +158,7 @@ impl Sandbox {
             let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
             read.push(spec.workdir.to_owned());
             read.push(program.clone());
+            read.extend(installation(&program));
             read.extend(
                 spec.args
                     .iter()
@@ -220,6 +227,31 @@ fn resolve(program: &Path) -> PathBuf {
                 .find(|p| p.is_file())
         })
         .unwrap_or_else(|| program.to_owned())
+}
+
+/// Whether `program` is a file this user may execute.
+fn runnable(program: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(program) {
+        Err(e) if !program.is_absolute() => Err(format!("not found in PATH ({e})")),
+        Err(e) => Err(e.to_string()),
+        Ok(m) if !m.is_file() => Err("not a file".to_owned()),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => Err("not executable".to_owned()),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The installation a program found in a `bin` folder belongs to (a
+/// virtualenv, pyenv, nvm, a prefix in the user's home): interpreters read
+/// their libraries from there. System folders are readable anyway.
+fn installation(program: &Path) -> Option<PathBuf> {
+    let dir = program.parent()?;
+    let name = dir.file_name()?.to_str()?;
+    ["bin", "sbin", "shims"]
+        .contains(&name)
+        .then(|| dir.parent().map(Path::to_owned))
+        .flatten()
+        .filter(|prefix| prefix.components().count() > 1)
 }
 
 /// One bot process's cage: the command to start it, and what to clean up
