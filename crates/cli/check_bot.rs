@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use aboure_check::{
-    Check, CheckOutcome, Config, Confinement, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT,
+    Check, CheckOutcome, Config, SharedLauncher, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT,
 };
 use aboure_sandbox::{Mode, Policy};
 
@@ -26,6 +26,14 @@ pub struct Args {
     /// How far a timed answer (movetime, clocks) may overrun its time, in ms.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_MARGIN.as_millis() as u64)]
     margin: u64,
+    /// Limit on the bot's address space, as the tournament's `memory-limit`
+    /// (e.g. `512MiB`); enforced by the system as in a tournament.
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<String>,
+    /// Limit on the bot's CPU time, as the tournament's `cpu-limit` (e.g.
+    /// `60s`).
+    #[arg(long, value_name = "DURATION")]
+    cpu_limit: Option<String>,
     /// Run only this check (repeatable; `--list` shows the names).
     #[arg(long = "check", value_name = "NAME")]
     checks: Vec<String>,
@@ -64,6 +72,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = Config::new(args.command.clone())?;
     config.timeout = Duration::from_millis(args.timeout);
     config.margin = Duration::from_millis(args.margin);
+    if let Some(size) = &args.memory_limit {
+        let bytes =
+            aboure_process::parse_size(size).map_err(|e| anyhow::anyhow!("--memory-limit: {e}"))?;
+        config.limits.memory = Some(bytes);
+    }
+    if let Some(text) = &args.cpu_limit {
+        let cpu = humantime::parse_duration(text.trim())
+            .map_err(|e| anyhow::anyhow!("--cpu-limit: {text:?}: {e}"))?;
+        anyhow::ensure!(!cpu.is_zero(), "--cpu-limit: must be positive");
+        config.limits.cpu = Some(cpu);
+    }
     if !args.checks.is_empty() {
         config.checks = args
             .checks
@@ -71,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|name| name.parse::<Check>())
             .collect::<Result<_, _>>()?;
     }
-    config.confinement = confinement(&args)?;
+    config.launcher = launcher(&args)?;
     let verbose = args.verbose;
     let report = aboure_check::run(&config, |outcome| {
         let mut out = std::io::stdout().lock();
@@ -98,7 +117,7 @@ enum SandboxMode {
 }
 
 /// The sandbox of the flags; says which layers it has on stderr.
-fn confinement(args: &Args) -> anyhow::Result<Option<Confinement>> {
+fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
     let mode = match args.sandbox {
         SandboxMode::Auto => Mode::Auto,
         SandboxMode::Strict => Mode::Strict,
@@ -118,10 +137,9 @@ fn confinement(args: &Args) -> anyhow::Result<Option<Confinement>> {
         write: args.write.iter().map(|p| cwd.join(p)).collect(),
         ..Policy::default()
     };
-    Ok(Some(Confinement {
-        sandbox: std::sync::Arc::new(sandbox),
-        policy,
-    }))
+    let sandbox = std::sync::Arc::new(sandbox);
+    let launcher = aboure_sandbox::SandboxLauncher::new(sandbox, "bot", policy);
+    Ok(Some(SharedLauncher(std::sync::Arc::new(launcher))))
 }
 
 fn print_outcome(out: &mut impl Write, o: &CheckOutcome, verbose: bool) -> std::io::Result<()> {

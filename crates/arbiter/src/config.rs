@@ -13,8 +13,8 @@ use toml::Spanned;
 use crate::adjudication::Adjudication;
 use crate::clock::{Limit, TimeControl};
 use crate::error::ConfigError;
-use crate::limits::{parse_size, Limits};
 use crate::opening::{parse_opening_file, OpeningSource};
+use aboure_process::{parse_size, Limits};
 
 /// The built-in reference bots, run as `aboure bot NAME`.
 pub const BUILTIN_BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts", "perfect"];

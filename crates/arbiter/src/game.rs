@@ -15,8 +15,8 @@ use aboure_solver::Solver;
 use crate::adjudication::{solved_score, Adjudication, Adjudicator};
 use crate::clock::{ms, Clock, Limit, TimeControl};
 use crate::opening::Opening;
-use crate::process::{BotFailure, BotProcess};
 use crate::schedule::GameSpec;
+use aboure_process::{BotFailure, BotProcess};
 
 /// What a game needs besides its bots.
 #[derive(Clone, Debug)]

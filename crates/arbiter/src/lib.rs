@@ -21,17 +21,14 @@ pub mod config;
 mod error;
 pub mod event;
 pub mod game;
-pub mod limits;
-pub mod lines;
 pub mod opening;
 pub mod output;
-pub mod process;
 pub mod schedule;
 pub mod sprt;
 pub mod standings;
-mod stderr_tail;
 pub mod tournament;
 
+pub use aboure_process::Limits;
 pub use adjudication::Adjudication;
 pub use clock::{Clock, Limit, TimeControl};
 pub use config::{
@@ -39,7 +36,6 @@ pub use config::{
 };
 pub use error::{ConfigError, RunError};
 pub use event::Event;
-pub use limits::Limits;
 pub use schedule::{schedule, GameSpec, Shard};
 pub use standings::{standings, Standing};
 pub use tournament::{default_concurrency, run, Observer, RunOptions, StopRule, Summary};

@@ -18,9 +18,9 @@ use crate::error::RunError;
 use crate::event::Event;
 use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::output::prepare;
-use crate::process::{BotFailure, BotLogs, BotProcess, Launch};
 use crate::schedule::{schedule, GameSpec, Shard};
 use crate::standings::{Standing, Tally};
+use aboure_process::{BotFailure, BotLogs, BotProcess, Launch};
 
 /// Time a bot gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
@@ -173,16 +173,21 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         };
         launches.push(Launch {
             name: bot.name.clone(),
-            program,
-            args,
-            workdir: bot.workdir.clone(),
-            env: bot.env.clone(),
-            options: bot.options.clone(),
+            command: aboure_process::Program {
+                program,
+                args: args.into_iter().map(Into::into).collect(),
+                workdir: Some(bot.workdir.clone()),
+                env: bot.env.clone(),
+            },
+            launcher: Arc::new(aboure_sandbox::SandboxLauncher::new(
+                sandbox.clone(),
+                &bot.name,
+                bot.sandbox.clone(),
+            )),
+            options: bot.options.clone().into_iter().collect(),
             startup_timeout: config.startup_timeout,
             limits: bot.limits,
             logs: Arc::new(logs),
-            sandbox: sandbox.clone(),
-            policy: bot.sandbox.clone(),
         });
     }
 

@@ -6,6 +6,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use aboure_process::{Launcher, Limits};
+
 use crate::Check;
 
 /// How long a bot may take for anything that has no clock of its own
@@ -30,26 +32,24 @@ pub struct Config {
     pub margin: Duration,
     /// The checks to run, in this order.
     pub checks: Vec<Check>,
-    /// The sandbox the bot runs in (`None`: a plain child process).
-    pub confinement: Option<Confinement>,
+    /// Operating-system limits on the bot's process, as the arbiter's
+    /// `memory-limit` and `cpu-limit` (none by default, as there).
+    pub limits: Limits,
+    /// How the bot is launched (`None`: as a plain child process).
+    pub launcher: Option<SharedLauncher>,
 }
 
-/// A sandbox and the bot's allowances in it, as in a tournament.
+/// A launcher (a sandbox, as in a tournament), compared by identity.
 #[derive(Clone, Debug)]
-pub struct Confinement {
-    /// The sandbox.
-    pub sandbox: Arc<aboure_sandbox::Sandbox>,
-    /// What the bot may do beyond the default cage.
-    pub policy: aboure_sandbox::Policy,
-}
+pub struct SharedLauncher(pub Arc<dyn Launcher>);
 
-impl PartialEq for Confinement {
-    fn eq(&self, other: &Confinement) -> bool {
-        Arc::ptr_eq(&self.sandbox, &other.sandbox) && self.policy == other.policy
+impl PartialEq for SharedLauncher {
+    fn eq(&self, other: &SharedLauncher) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl Eq for Confinement {}
+impl Eq for SharedLauncher {}
 
 /// A command line that does not name a program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +82,8 @@ impl Config {
             timeout: DEFAULT_TIMEOUT,
             margin: DEFAULT_MARGIN,
             checks: Check::ALL.to_vec(),
-            confinement: None,
+            limits: Limits::default(),
+            launcher: None,
         })
     }
 

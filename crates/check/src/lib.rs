@@ -7,8 +7,9 @@
 //! [`Check`], each with its status, warnings, observations and the
 //! [`Transcript`] of what was said, timed from the start of the check.
 //!
-//! The bot is started the way the arbiter starts it (its own process group,
-//! stderr drained, lines bounded). A check that passes and leaves the bot
+//! The bot is started the way the arbiter starts it, by the same code
+//! (`aboure-process`: its own process group, death with the parent, the
+//! same resource limits, stderr drained, lines bounded by the same rule). A check that passes and leaves the bot
 //! idle with its options untouched hands it to the next check (which pings
 //! it first), so a slow-starting bot is not started twenty times; after a
 //! failure, or a check that changes options or ends the bot, the next check
@@ -27,13 +28,12 @@
 mod checks;
 mod config;
 mod outcome;
-mod process;
 mod scenario;
 mod session;
 mod transcript;
 
 pub use checks::{Check, UnknownCheck};
-pub use config::{Config, Confinement, EmptyCommand, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
+pub use config::{Config, EmptyCommand, SharedLauncher, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
 pub use outcome::{CheckOutcome, Status, SuiteReport};
 pub use transcript::{Direction, Entry, Transcript};
 

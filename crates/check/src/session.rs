@@ -10,15 +10,16 @@
 //! not parse, an overlong line or the end of the output is a failure.
 
 use std::process::ExitStatus;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aboure_engine::{Move, Position};
 use aboure_protocol::{ArbiterMessage, BotMessage, GameSoFar, Go, OptionSpec, PROTOCOL_VERSION};
 
 use crate::outcome::{CheckOutcome, Status};
-use crate::process::{describe, BotProcess, Output, MAX_LINE};
 use crate::transcript::{Direction, Transcript};
 use crate::Config;
+use aboure_process::{describe, BotLogs, BotProcess, Launch, Output, Plain, Program, MAX_LINE};
 
 /// How long to wait for an exit status after the bot's output ends.
 const EXIT_AFTER_CLOSE: Duration = Duration::from_millis(500);
@@ -149,7 +150,24 @@ impl<'c> Session<'c> {
     /// Starts the bot.
     pub fn spawn(&mut self) -> Step<()> {
         let config = self.config;
-        match BotProcess::spawn(&config.program, &config.args, config.confinement.as_ref()) {
+        let launch = Launch {
+            name: config.command_line(),
+            command: Program {
+                program: config.program.clone().into(),
+                args: config.args.clone(),
+                workdir: None,
+                env: Default::default(),
+            },
+            launcher: match &config.launcher {
+                Some(launcher) => launcher.0.clone(),
+                None => Arc::new(Plain),
+            },
+            options: Vec::new(),
+            startup_timeout: config.timeout,
+            limits: config.limits,
+            logs: Arc::new(BotLogs::discard()),
+        };
+        match BotProcess::spawn(&launch) {
             Ok(bot) => {
                 self.bot = Some(bot);
                 self.event(format!("started {}", config.command_line()));
@@ -270,7 +288,7 @@ impl<'c> Session<'c> {
     /// Closes the bot's standard input.
     pub fn close_input(&mut self) {
         if let Some(bot) = self.bot.as_mut() {
-            bot.close_stdin();
+            bot.close_input();
         }
         self.event("closed the bot's standard input");
     }
@@ -281,9 +299,21 @@ impl<'c> Session<'c> {
             Some(bot) => bot.wait_exit(EXIT_AFTER_CLOSE).await,
             None => None,
         };
-        let how = match status {
-            Some(status) => format!("exited with {}", describe(status)),
-            None => "did not exit".to_owned(),
+        let exit = match status {
+            Some(exit) => exit,
+            None => {
+                self.event("the bot did not exit");
+                return Failure(format!("the bot {what} and did not exit"));
+            }
+        };
+        if let Some(why) = self.config.limits.explain(exit) {
+            self.event(why.clone());
+            return Failure(format!("the bot {what}: {why}"));
+        }
+        let how = describe(exit.status);
+        let how = match exit.status.code() {
+            Some(_) => how,
+            None => format!("was {how}"),
         };
         self.event(format!("the bot {how}"));
         Failure(format!("the bot {what} and {how}"))
@@ -478,11 +508,11 @@ impl<'c> Session<'c> {
     /// Waits up to `limit` for the bot to exit on its own.
     pub async fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
         let status = match self.bot.as_mut() {
-            Some(bot) => bot.wait_exit(limit).await,
+            Some(bot) => bot.wait_exit(limit).await.map(|exit| exit.status),
             None => None,
         };
         match status {
-            Some(s) => self.event(format!("the bot exited with {}", describe(s))),
+            Some(s) => self.event(format!("the bot ended: {}", describe(s))),
             None => self.event(format!("the bot still runs after {}", ms(limit))),
         }
         status

@@ -77,8 +77,16 @@ fn a_bot_that_exits_at_once_fails_with_its_exit_status() {
 fn an_overlong_line_fails() {
     let outcome =
         handshake("read -r line; head -c 100000 /dev/zero | tr '\\0' x; echo; cat > /dev/null");
+    // Reported as soon as the limit is passed, as the arbiter does: the
+    // length is what was read by then, not the whole line.
+    let reason = reason(&outcome);
+    let len: usize = reason
+        .strip_prefix("a line of ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     assert!(
-        reason(&outcome).starts_with("a line of 100000 bytes (the limit is 65536)"),
+        len > 65536 && reason.contains(" bytes (the limit is 65536)"),
         "{outcome:#?}"
     );
 }
@@ -191,5 +199,27 @@ fn a_bot_that_ignores_quit_is_reported_and_killed() {
     assert_eq!(
         reason(outcome),
         "the bot was still running 2000 ms after quit"
+    );
+}
+
+#[test]
+fn the_arbiters_cpu_limit_is_enforced_and_named() {
+    // Spins after its handshake, where the arbiter's limit would stop it.
+    let spin = format!(
+        "{}; while :; do :; done",
+        answering(&["id name s", "id author t", "aboureok"]).replace(
+            "while read -r line; do [ \"$line\" = isready ] && echo readyok; done",
+            "read -r line; echo readyok",
+        )
+    );
+    let mut config = Config::new(["sh", "-c", &spin]).unwrap();
+    config.timeout = Duration::from_secs(30);
+    config.checks = vec![Check::Handshake, Check::Ping];
+    config.limits.cpu = Some(Duration::from_secs(1));
+    let report = run(&config, |_| {}).unwrap();
+    let ping = report.outcome("ping").unwrap();
+    assert!(
+        reason(ping).contains("CPU time limit of 1 s reached"),
+        "{ping:#?}"
     );
 }

@@ -41,7 +41,7 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 #[derive(Debug, Default)]
 pub struct Cgroups {
     dirs: Vec<PathBuf>,
-    memory: Option<PathBuf>,
+    memory: Option<(PathBuf, u64)>,
 }
 
 impl Cgroups {
@@ -62,7 +62,7 @@ impl Cgroups {
             if memsw.exists() {
                 std::fs::write(memsw, bytes.to_string())?;
             }
-            groups.memory = Some(dir);
+            groups.memory = Some((dir, bytes));
         }
         if let Some(n) = pids {
             let dir = groups.make("pids", &name)?;
@@ -88,9 +88,14 @@ impl Cgroups {
         self.memory.is_some()
     }
 
+    /// The memory group's limit, bytes.
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.memory.as_ref().map(|(_, bytes)| *bytes)
+    }
+
     /// True if the kernel's OOM killer killed a process of the memory group.
     pub fn oom_killed(&self) -> bool {
-        let Some(dir) = &self.memory else {
+        let Some((dir, _)) = &self.memory else {
             return false;
         };
         let control = std::fs::read_to_string(dir.join("memory.oom_control")).unwrap_or_default();

@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+
+use aboure_process::{size_text, Exit, Guard, Limits};
 
 use crate::cgroup::Cgroups;
 use crate::error::SandboxError;
@@ -59,10 +60,8 @@ pub struct BotSpec<'a> {
     pub env: &'a BTreeMap<String, String>,
     /// Its allowances.
     pub policy: &'a Policy,
-    /// Memory limit, bytes.
+    /// Memory limit, bytes (the memory cgroup's, where there is one).
     pub memory: Option<u64>,
-    /// CPU limit.
-    pub cpu: Option<Duration>,
 }
 
 impl Sandbox {
@@ -140,14 +139,6 @@ impl Sandbox {
                 self.settings.open_files,
             ),
         ];
-        if let Some(cpu) = spec.cpu {
-            let secs = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0);
-            // SIGXCPU at the limit, SIGKILL a second later.
-            rlimits.push((Resource::Cpu, secs, secs + 1));
-        }
-        if let (Some(bytes), None) = (spec.memory, memory_cgroup) {
-            rlimits.push((Resource::As, bytes, bytes));
-        }
         if pids_cgroup.is_none() {
             let n = self.settings.processes;
             rlimits.push((Resource::Nproc, n, n));
@@ -254,6 +245,18 @@ fn installation(program: &Path) -> Option<PathBuf> {
         .filter(|prefix| prefix.components().count() > 1)
 }
 
+impl Guard for Jail {
+    fn explain(&self, _exit: Exit) -> Option<String> {
+        let bytes = self.cgroups.memory_limit()?;
+        self.cgroups.oom_killed().then(|| {
+            format!(
+                "killed by the kernel's OOM killer at the memory limit of {} (cgroup)",
+                size_text(bytes)
+            )
+        })
+    }
+}
+
 /// One bot process's cage: the command to start it, and what to clean up
 /// once it has ended (dropping the jail kills what is left in its cgroups
 /// and removes them and its scratch folder).
@@ -290,16 +293,15 @@ impl Jail {
         self.confined
     }
 
-    /// True if the memory limit is the cgroup's (not `RLIMIT_AS`): a death
-    /// by a signal then says nothing about memory, [`Jail::oom_killed`]
-    /// does.
-    pub fn memory_by_cgroup(&self) -> bool {
-        self.cgroups.has_memory()
-    }
-
-    /// True if the kernel's OOM killer acted in the bot's memory cgroup.
-    pub fn oom_killed(&self) -> bool {
-        self.cgroups.oom_killed()
+    /// The limits the arbiter applies to the process it starts (inherited
+    /// by the bot): `limits` without the memory limit where the bot's
+    /// cgroup has it (then a death by a signal says nothing about memory;
+    /// the cgroup's OOM count does, see [`Jail`]'s [`Guard`]).
+    pub fn limits(&self, limits: Limits) -> Limits {
+        Limits {
+            memory: limits.memory.filter(|_| !self.cgroups.has_memory()),
+            ..limits
+        }
     }
 
     /// The scratch folder (HOME and TMPDIR of the bot), if confined.

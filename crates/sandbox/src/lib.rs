@@ -33,6 +33,7 @@ mod confine;
 mod error;
 mod exec;
 mod jail;
+mod launcher;
 mod plan;
 mod probe;
 pub mod settings;
@@ -40,6 +41,7 @@ pub mod settings;
 pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};
 pub use jail::{BotSpec, Jail, Sandbox};
+pub use launcher::SandboxLauncher;
 pub use probe::{Layer, Layers, Support};
 pub use settings::{Mode, Policy, Settings};
 

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use aboure_protocol::{ArbiterMessage, Go};
 
-use crate::process::describe;
 use crate::scenario;
 use crate::session::{ms, Failure, Session, Step};
+use aboure_process::describe;
 
 /// How long the bot thinks before `quit`.
 const THINK: Duration = Duration::from_millis(100);
@@ -24,16 +24,9 @@ async fn exits(s: &mut Session<'_>, since: Instant, what: &str) -> Step<ExitStat
         )));
     };
     let took = since.elapsed();
-    s.headline(format!(
-        "exited with {} {} after {what}",
-        describe(status),
-        ms(took)
-    ));
+    s.headline(format!("{} {} after {what}", describe(status), ms(took)));
     if !status.success() {
-        s.warn(format!(
-            "exited with {} after {what} (0 is expected)",
-            describe(status)
-        ));
+        s.warn(format!("{} after {what} (0 is expected)", describe(status)));
     }
     Ok(status)
 }

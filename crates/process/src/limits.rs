@@ -5,7 +5,8 @@
 //! process gets its own allowance).
 //!
 //! How a limit shows: past `RLIMIT_CPU` the kernel sends `SIGXCPU` (and
-//! `SIGKILL` a second later); past `RLIMIT_AS` allocations fail, which
+//! `SIGKILL` a second later, which counts only if the bot had used that much
+//! CPU time: the out-of-memory killer's `SIGKILL` is no CPU limit); past `RLIMIT_AS` allocations fail, which
 //! native programs usually answer by aborting (`SIGABRT`) or faulting
 //! (`SIGSEGV`). Those deaths, with the matching limit set, are recorded as
 //! `resource_limit`. So is a program that handles the failure itself
@@ -14,6 +15,8 @@
 
 use std::process::ExitStatus;
 use std::time::Duration;
+
+use crate::exit::Exit;
 
 /// Limits on one bot process; `None` is unlimited.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,12 +48,16 @@ impl Limits {
         Ok(())
     }
 
-    /// If `status` is how a bot dies at one of these limits, says so.
-    pub fn explain(&self, status: ExitStatus) -> Option<String> {
+    /// If `exit` is how a bot dies at one of these limits, says so.
+    pub fn explain(&self, exit: Exit) -> Option<String> {
         use std::os::unix::process::ExitStatusExt;
-        let signal = status.signal()?;
+        let signal = exit.status.signal()?;
         if let Some(cpu) = self.cpu {
-            if signal == libc::SIGXCPU || signal == libc::SIGKILL {
+            // The hard limit's SIGKILL comes a second after the soft one.
+            let used_up = exit
+                .cpu
+                .is_some_and(|used| used >= cpu_seconds_duration(cpu));
+            if signal == libc::SIGXCPU || (signal == libc::SIGKILL && used_up) {
                 return Some(format!(
                     "CPU time limit of {} s reached (signal {signal})",
                     cpu_seconds(cpu)
@@ -85,16 +92,12 @@ impl Limits {
     }
 }
 
-/// What a bot killed by the kernel's OOM killer in its memory cgroup hit.
-pub fn oom_text(bytes: u64) -> String {
-    format!(
-        "killed by the kernel's OOM killer at the memory limit of {} (cgroup)",
-        size_text(bytes)
-    )
-}
-
 fn cpu_seconds(cpu: Duration) -> u64 {
     cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0)
+}
+
+fn cpu_seconds_duration(cpu: Duration) -> Duration {
+    Duration::from_secs(cpu_seconds(cpu))
 }
 
 #[allow(clippy::useless_conversion)] // rlim_t differs between platforms
@@ -174,13 +177,29 @@ mod tests {
     #[test]
     fn deaths_at_a_limit_are_recognised() {
         use std::os::unix::process::ExitStatusExt;
-        let status = ExitStatus::from_raw;
+        let status = |raw| Exit {
+            status: ExitStatus::from_raw(raw),
+            cpu: None,
+        };
         let cpu = Limits {
             memory: None,
             cpu: Some(Duration::from_secs(2)),
         };
         let why = cpu.explain(status(libc::SIGXCPU)).unwrap();
         assert!(why.contains("CPU time limit of 2 s"), "{why}");
+        // A SIGKILL is the hard limit's only with the CPU time used up.
+        let killed_after = |secs| Exit {
+            status: ExitStatus::from_raw(libc::SIGKILL),
+            cpu: Some(Duration::from_secs(secs)),
+        };
+        let why = cpu.explain(killed_after(3)).unwrap();
+        assert!(why.contains("CPU time limit of 2 s"), "{why}");
+        assert_eq!(
+            cpu.explain(killed_after(0)),
+            None,
+            "the OOM killer's SIGKILL"
+        );
+        assert_eq!(cpu.explain(status(libc::SIGKILL)), None, "CPU time unknown");
         assert_eq!(cpu.explain(status(libc::SIGABRT)), None);
         assert_eq!(cpu.explain(status(3 << 8)), None, "exit status 3");
         let memory = Limits {
@@ -189,7 +208,7 @@ mod tests {
         };
         let why = memory.explain(status(libc::SIGABRT)).unwrap();
         assert!(why.contains("memory limit of 256 MiB"), "{why}");
-        let exit1 = status(1 << 8);
+        let exit1 = ExitStatus::from_raw(1 << 8);
         let why = memory.explain_report(exit1, "MemoryError").unwrap();
         assert_eq!(
             why,

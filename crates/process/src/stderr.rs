@@ -8,15 +8,22 @@
 //! from any other crash by what it said.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::Notify;
+
+use crate::logs::BotLogs;
 
 /// Bytes of stderr kept per process.
 const KEEP: usize = 4096;
 /// Longest line quoted in a record.
 const QUOTE_MAX: usize = 200;
+/// Lines shown next to a failed check.
+const SHOWN_LINES: usize = 20;
+/// Longest line shown next to a failed check, in characters.
+const SHOWN_CHARS: usize = 300;
 
 /// What programs print when an allocation fails and they report it
 /// themselves (compared case-insensitively).
@@ -80,6 +87,38 @@ impl StderrTail {
     }
 }
 
+/// Reads a process's stderr to its end: into `tail`, and into the bot's
+/// stderr log if it has one. Runs on a task of its own, because a bot
+/// blocked on a full stderr pipe would look hung.
+pub(crate) async fn drain(
+    mut stderr: impl AsyncRead + Unpin,
+    logs: Option<Arc<BotLogs>>,
+    tail: Arc<StderrTail>,
+) {
+    let mut buf = vec![0u8; 8192];
+    loop {
+        let n = match stderr.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        tail.push(&buf[..n]);
+        if let Some(logs) = &logs {
+            logs.stderr(&buf[..n]);
+        }
+    }
+    tail.close();
+}
+
+/// The last lines of `text`, each cut to a readable length.
+pub(crate) fn last_lines(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines.len().saturating_sub(SHOWN_LINES);
+    lines[first..]
+        .iter()
+        .map(|l| l.chars().take(SHOWN_CHARS).collect())
+        .collect()
+}
+
 /// The last non-blank line of `text`, trimmed and cut to a quotable length.
 pub(crate) fn last_line(text: &str) -> Option<String> {
     text.lines()
@@ -138,6 +177,15 @@ mod tests {
             assert!(out_of_memory_line(text).is_some(), "{text}");
         }
         assert_eq!(out_of_memory_line("ValueError: memory is fine\n"), None);
+    }
+
+    #[test]
+    fn the_lines_shown_are_the_last_twenty_cut_short() {
+        let text: String = (0..30).map(|i| format!("line {i}\n")).collect();
+        let shown = last_lines(&text);
+        assert_eq!(shown.len(), SHOWN_LINES);
+        assert_eq!(shown[0], "line 10");
+        assert_eq!(last_lines(&"x".repeat(1000))[0].len(), SHOWN_CHARS);
     }
 
     #[test]

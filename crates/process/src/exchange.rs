@@ -1,0 +1,313 @@
+//! The arbiter's side of the protocol over any pair of byte streams: the
+//! handshake, the `isready` fence, `go` and its `bestmove`, and the rule
+//! that a bot may not answer what it was not asked. It knows nothing of
+//! processes, so it is tested on in-memory streams; what a fault means for
+//! a real process (its exit status, its last words) is the process
+//! module's business.
+
+use std::time::{Duration, Instant};
+
+use aboure_engine::Move;
+use aboure_protocol::{ArbiterMessage, BotMessage, PROTOCOL_VERSION};
+use aboure_records::InfoRecord;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+
+use crate::lines::{Arrival, Lines, Output, MAX_LINE};
+use crate::logs::BotLogs;
+use std::sync::Arc;
+
+/// What went wrong in an exchange, before anyone asks why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Fault {
+    /// Nothing wanted came by the deadline.
+    #[error("no {what} within {limit:?}")]
+    NoReply {
+        /// What was waited for (`readyok`, `bestmove`).
+        what: &'static str,
+        /// The limit.
+        limit: Duration,
+        /// How long it was waited for.
+        waited: Duration,
+    },
+    /// A line over [`MAX_LINE`] bytes.
+    #[error("line of {len} bytes (limit {MAX_LINE}) starting {start:?}")]
+    TooLong {
+        /// Its length when the limit was passed.
+        len: usize,
+        /// Its start.
+        start: String,
+    },
+    /// The output ended (or could not be read: the error).
+    #[error("{}", match .0 { Some(e) => format!("output unreadable: {e}"), None => "closed its output".to_owned() })]
+    Closed(Option<String>),
+    /// Writing to the bot failed.
+    #[error("closed its input ({0})")]
+    WriteFailed(String),
+    /// A `bestmove` that answers no `go`.
+    #[error("bestmove that was not asked for: {0:?}")]
+    Unasked(String),
+    /// A `bestmove` line that does not parse.
+    #[error("unreadable answer {0:?}")]
+    Unreadable(String),
+}
+
+/// A bot's answer to `go`.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The move as the bot wrote it (already parsed as a pit number).
+    pub mv: Move,
+    /// Time from the `go` being flushed to the `bestmove` being read.
+    pub elapsed: Duration,
+    /// The bot's `info` for this move, merged (latest value of each field).
+    pub info: InfoRecord,
+}
+
+/// The two streams of a conversation with a bot.
+#[derive(Debug)]
+pub(crate) struct Channel<W> {
+    writer: Option<W>,
+    lines: Lines,
+    logs: Arc<BotLogs>,
+    pid: u32,
+    /// An `isready` was sent after the last `bestmove` and its `readyok`
+    /// has not been read yet (see [`Channel::check_unasked`]).
+    fence: bool,
+}
+
+impl<W: AsyncWrite + Unpin> Channel<W> {
+    /// A conversation that writes to `writer` and reads `reader` (on a task
+    /// of its own); `pid` labels the protocol log's lines.
+    pub(crate) fn new<R>(writer: W, reader: R, logs: Arc<BotLogs>, pid: u32) -> Channel<W>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+    {
+        Channel {
+            writer: Some(writer),
+            lines: Lines::spawn(reader),
+            logs,
+            pid,
+            fence: false,
+        }
+    }
+
+    /// Writes the lines, each with a newline, and flushes; returns the
+    /// instant after the flush.
+    pub(crate) async fn write_lines(&mut self, lines: &[&str]) -> std::io::Result<Instant> {
+        let Some(writer) = self.writer.as_mut() else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "standard input already closed",
+            ));
+        };
+        let mut bytes = Vec::new();
+        let now = Instant::now();
+        for line in lines {
+            self.logs.protocol(self.pid, ">", line, now);
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        writer.write_all(&bytes).await?;
+        writer.flush().await?;
+        Ok(Instant::now())
+    }
+
+    /// Closes the writing side (end of input for the bot).
+    pub(crate) fn close_input(&mut self) {
+        self.writer = None;
+    }
+
+    async fn send(&mut self, messages: &[&ArbiterMessage]) -> Result<Instant, Fault> {
+        let lines: Vec<String> = messages.iter().map(ToString::to_string).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        self.write_lines(&lines)
+            .await
+            .map_err(|e| Fault::WriteFailed(e.to_string()))
+    }
+
+    /// The next piece of output by `deadline` (`None` if none came).
+    pub(crate) async fn next(&mut self, deadline: Instant) -> Option<Arrival> {
+        let arrival = self.lines.next(deadline).await?;
+        self.log_arrival(&arrival);
+        Some(arrival)
+    }
+
+    fn log_arrival(&self, arrival: &Arrival) {
+        if let Output::Line(text) = &arrival.output {
+            self.logs.protocol(self.pid, "<", text, arrival.at);
+        }
+    }
+
+    /// The next line of text by `deadline`, or the fault.
+    async fn next_text(&mut self, deadline: Instant) -> Result<Option<(Instant, String)>, Fault> {
+        match self.next(deadline).await {
+            None => Ok(None),
+            Some(arrival) => text(arrival).map(Some),
+        }
+    }
+
+    /// Waits until `deadline` for the message `wanted` accepts; a
+    /// `bestmove` on the way is one that was not asked for.
+    async fn wait_for(
+        &mut self,
+        deadline: Instant,
+        limit: Duration,
+        what: &'static str,
+        wanted: impl Fn(&BotMessage) -> bool,
+    ) -> Result<(), Fault> {
+        let start = deadline - limit;
+        loop {
+            let Some((_, line)) = self.next_text(deadline).await? else {
+                return Err(Fault::NoReply {
+                    what,
+                    limit,
+                    waited: start.elapsed(),
+                });
+            };
+            match line.parse::<BotMessage>() {
+                Ok(m) if wanted(&m) => return Ok(()),
+                Ok(BotMessage::BestMove(_)) => return Err(Fault::Unasked(line)),
+                _ => tracing::trace!(line = %line, "ignored while waiting for {what}"),
+            }
+        }
+    }
+
+    /// `aboure 1` ... `aboureok`, the options, `isready` ... `readyok`, all
+    /// within `limit`.
+    pub(crate) async fn handshake(
+        &mut self,
+        options: &[(String, String)],
+        limit: Duration,
+    ) -> Result<(), Fault> {
+        let deadline = Instant::now() + limit;
+        self.send(&[&ArbiterMessage::Aboure {
+            version: PROTOCOL_VERSION,
+        }])
+        .await?;
+        self.wait_for(deadline, limit, "aboureok", |m| *m == BotMessage::AboureOk)
+            .await?;
+        let options: Vec<ArbiterMessage> = options
+            .iter()
+            .map(|(name, value)| ArbiterMessage::SetOption {
+                name: name.clone(),
+                value: value.clone(),
+            })
+            .collect();
+        let mut messages: Vec<&ArbiterMessage> = options.iter().collect();
+        messages.push(&ArbiterMessage::IsReady);
+        self.send(&messages).await?;
+        self.wait_for(deadline, limit, "readyok", |m| *m == BotMessage::ReadyOk)
+            .await
+    }
+
+    /// `newgame`, then `isready` ... `readyok` within `limit`.
+    pub(crate) async fn new_game(&mut self, limit: Duration) -> Result<(), Fault> {
+        self.check_unasked(limit).await?;
+        self.send(&[&ArbiterMessage::NewGame, &ArbiterMessage::IsReady])
+            .await?;
+        let deadline = Instant::now() + limit;
+        self.wait_for(deadline, limit, "readyok", |m| *m == BotMessage::ReadyOk)
+            .await
+    }
+
+    /// Makes sure the bot sent no `bestmove` it was not asked for (answered
+    /// twice, or early) before it is asked again. Right after each answer
+    /// an `isready` goes out (see [`Channel::think`]); here the lines up to
+    /// its `readyok` are read (within `limit`), so a second answer sent
+    /// after the first always lands before it and is caught, however the
+    /// lines are timed. The `readyok` has normally arrived long before
+    /// (while the opponent thought), so this costs no waiting. Then lines
+    /// already read are looked at too. Other lines are dropped.
+    pub(crate) async fn check_unasked(&mut self, limit: Duration) -> Result<(), Fault> {
+        if std::mem::take(&mut self.fence) {
+            let deadline = Instant::now() + limit;
+            self.wait_for(deadline, limit, "readyok", |m| *m == BotMessage::ReadyOk)
+                .await?;
+        }
+        while let Some(arrival) = self.lines.try_next() {
+            self.log_arrival(&arrival);
+            let (_, line) = text(arrival)?;
+            let parsed = line.parse::<BotMessage>();
+            if matches!(parsed, Ok(BotMessage::BestMove(_)) | Err(_)) && is_bestmove(&line) {
+                return Err(Fault::Unasked(line));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the position and `go`, and waits at most `limit` for the
+    /// `bestmove`, timing from just after `go` is flushed to when the
+    /// answer was read.
+    pub(crate) async fn think(
+        &mut self,
+        position: &ArbiterMessage,
+        go: &ArbiterMessage,
+        limit: Duration,
+    ) -> Result<Answer, Fault> {
+        let started = self.send(&[position, go]).await?;
+        let deadline = started + limit;
+        let mut info = InfoRecord::default();
+        loop {
+            let Some((at, line)) = self.next_text(deadline).await? else {
+                return Err(Fault::NoReply {
+                    what: "bestmove",
+                    limit,
+                    waited: started.elapsed(),
+                });
+            };
+            match line.parse::<BotMessage>() {
+                Ok(BotMessage::BestMove(mv)) => {
+                    // The fence; a write error is left for the next exchange
+                    // to report: the answer itself stands.
+                    self.fence = self.send(&[&ArbiterMessage::IsReady]).await.is_ok();
+                    return Ok(Answer {
+                        mv,
+                        elapsed: at.saturating_duration_since(started),
+                        info,
+                    });
+                }
+                Ok(BotMessage::Info(i)) => merge(&mut info, i),
+                Err(_) if is_bestmove(&line) => return Err(Fault::Unreadable(line)),
+                _ => tracing::trace!(line = %line, "ignored"),
+            }
+        }
+    }
+}
+
+fn is_bestmove(line: &str) -> bool {
+    line.trim_start().starts_with("bestmove")
+}
+
+/// A line of text, or the fault its absence means.
+fn text(arrival: Arrival) -> Result<(Instant, String), Fault> {
+    match arrival.output {
+        Output::Line(text) => Ok((arrival.at, text)),
+        Output::TooLong { len, start } => Err(Fault::TooLong { len, start }),
+        Output::Closed(error) => Err(Fault::Closed(error)),
+    }
+}
+
+/// Keeps the latest value of each `info` field.
+fn merge(info: &mut InfoRecord, i: aboure_protocol::SearchInfo) {
+    if let Some(d) = i.depth {
+        info.depth = Some(d);
+    }
+    if let Some(s) = i.score {
+        info.score = Some(s);
+    }
+    if let Some(n) = i.nodes {
+        info.nodes = Some(n);
+    }
+    if let Some(t) = i.time {
+        info.time_ms = Some((t.as_micros() as f64) / 1000.0);
+    }
+    if !i.pv.is_empty() {
+        info.pv = i.pv.iter().map(ToString::to_string).collect();
+    }
+    if let Some(s) = i.string {
+        info.string = Some(s);
+    }
+}
+
+#[cfg(test)]
+#[path = "exchange_tests.rs"]
+mod tests;

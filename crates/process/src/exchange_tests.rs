@@ -1,0 +1,159 @@
+//! The exchange on in-memory streams: a scripted bot on the other end of
+//! two `duplex` pipes, no process.
+
+use super::*;
+use aboure_protocol::{GameSoFar, Go, Start};
+use tokio::io::{AsyncBufReadExt, BufReader, DuplexStream, Lines as TextLines};
+
+/// The bot's end: the lines the arbiter wrote, and a writer for replies.
+struct Bot {
+    heard: TextLines<BufReader<DuplexStream>>,
+    say: DuplexStream,
+}
+
+impl Bot {
+    async fn hear(&mut self) -> String {
+        self.heard.next_line().await.unwrap().unwrap_or_default()
+    }
+
+    async fn say(&mut self, text: &str) {
+        self.say.write_all(text.as_bytes()).await.unwrap();
+        self.say.flush().await.unwrap();
+    }
+}
+
+fn pair() -> (Channel<DuplexStream>, Bot) {
+    let (to_bot, from_arbiter) = tokio::io::duplex(1 << 20);
+    let (to_arbiter, from_bot) = tokio::io::duplex(1 << 20);
+    let channel = Channel::new(to_bot, from_bot, Arc::new(BotLogs::discard()), 1);
+    let bot = Bot {
+        heard: BufReader::new(from_arbiter).lines(),
+        say: to_arbiter,
+    };
+    (channel, bot)
+}
+
+const LIMIT: Duration = Duration::from_secs(10);
+
+fn startpos() -> ArbiterMessage {
+    ArbiterMessage::Position(GameSoFar {
+        start: Start::StartPos,
+        moves: Vec::new(),
+    })
+}
+
+fn go() -> ArbiterMessage {
+    ArbiterMessage::Go(Go::default())
+}
+
+#[tokio::test]
+async fn the_handshake_sends_the_options_and_waits_for_readyok() {
+    let (mut channel, mut bot) = pair();
+    let script = tokio::spawn(async move {
+        let mut heard = vec![bot.hear().await];
+        bot.say("id name x\nid author y\naboureok\n").await;
+        for _ in 0..2 {
+            heard.push(bot.hear().await);
+        }
+        bot.say("readyok\n").await;
+        heard
+    });
+    let options = [("Hash".to_owned(), "16".to_owned())];
+    channel.handshake(&options, LIMIT).await.unwrap();
+    assert_eq!(
+        script.await.unwrap(),
+        ["aboure 1", "setoption name Hash value 16", "isready"]
+    );
+}
+
+#[tokio::test]
+async fn an_answer_is_timed_from_its_arrival_and_its_info_merged() {
+    let (mut channel, mut bot) = pair();
+    bot.say("info depth 3 score 5\ninfo depth 4\nbestmove 2\n")
+        .await;
+    // The lines are read (and stamped) before the exchange asks for them.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let answer = channel.think(&startpos(), &go(), LIMIT).await.unwrap();
+    assert_eq!(answer.mv.to_string(), "2");
+    assert_eq!(
+        answer.elapsed,
+        Duration::ZERO,
+        "read before the go was sent"
+    );
+    assert_eq!((answer.info.depth, answer.info.score), (Some(4), Some(5)));
+    // What the arbiter said: the game, go, and the fence.
+    let heard = [bot.hear().await, bot.hear().await, bot.hear().await];
+    assert_eq!(heard, ["position startpos", "go", "isready"]);
+}
+
+#[tokio::test]
+async fn a_second_answer_is_caught_by_the_fence() {
+    let (mut channel, mut bot) = pair();
+    bot.say("bestmove 2\nbestmove 4\n").await;
+    channel.think(&startpos(), &go(), LIMIT).await.unwrap();
+    bot.say("readyok\n").await;
+    assert_eq!(
+        channel.check_unasked(LIMIT).await,
+        Err(Fault::Unasked("bestmove 4".to_owned()))
+    );
+}
+
+#[tokio::test]
+async fn a_fenced_bot_that_answered_once_is_in_good_order() {
+    let (mut channel, mut bot) = pair();
+    bot.say("bestmove 2\ninfo string thinking done\nreadyok\n")
+        .await;
+    channel.think(&startpos(), &go(), LIMIT).await.unwrap();
+    assert_eq!(channel.check_unasked(LIMIT).await, Ok(()));
+}
+
+#[tokio::test]
+async fn a_bestmove_before_the_handshake_ends_is_not_asked_for() {
+    let (mut channel, mut bot) = pair();
+    bot.say("bestmove 1\naboureok\n").await;
+    let fault = channel.handshake(&[], LIMIT).await.unwrap_err();
+    assert_eq!(fault, Fault::Unasked("bestmove 1".to_owned()));
+}
+
+#[tokio::test]
+async fn silence_is_no_reply_and_an_unreadable_answer_is_named() {
+    let (mut channel, mut bot) = pair();
+    let limit = Duration::from_millis(20);
+    let fault = channel.think(&startpos(), &go(), limit).await.unwrap_err();
+    assert!(
+        matches!(fault, Fault::NoReply { what: "bestmove", limit: l, .. } if l == limit),
+        "{fault:?}"
+    );
+    bot.say("bestmove seven\n").await;
+    let fault = channel.think(&startpos(), &go(), LIMIT).await.unwrap_err();
+    assert_eq!(fault, Fault::Unreadable("bestmove seven".to_owned()));
+}
+
+#[tokio::test]
+async fn an_endless_line_is_a_fault_before_its_end() {
+    let (mut channel, mut bot) = pair();
+    // No newline ever comes; the stream stays open.
+    bot.say(&"x".repeat(MAX_LINE + 10)).await;
+    let fault = channel.think(&startpos(), &go(), LIMIT).await.unwrap_err();
+    assert!(
+        matches!(&fault, Fault::TooLong { len, .. } if *len > MAX_LINE),
+        "{fault:?}"
+    );
+    drop(bot);
+}
+
+#[tokio::test]
+async fn the_end_of_the_output_is_closed_every_time() {
+    let (mut channel, bot) = pair();
+    drop(bot);
+    for _ in 0..2 {
+        let fault = channel.new_game(LIMIT).await.unwrap_err();
+        assert!(
+            matches!(fault, Fault::Closed(None) | Fault::WriteFailed(_)),
+            "{fault:?}"
+        );
+    }
+    let far = Instant::now() + LIMIT;
+    let arrival = channel.next(far).await.unwrap();
+    assert_eq!(arrival.output, Output::Closed(None));
+}

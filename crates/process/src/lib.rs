@@ -1,0 +1,32 @@
+//! A bot as a subprocess, in one place for the arbiter and `check-bot`, so
+//! that a bot that passes the checks behaves the same in a tournament.
+//!
+//! - [`launch`]: how a bot is launched, one pluggable step ([`Launcher`]:
+//!   plain, through a wrapper command, or a sandbox), and what every launch
+//!   gets (own process group, death with the parent, resource [`Limits`]).
+//! - [`lines`]: bounded line reading on a task of its own, each line
+//!   stamped with the instant it was read.
+//! - [`exchange`]: the protocol exchange (handshake, `isready` fence, `go`
+//!   and `bestmove`), generic over the streams and tested on in-memory ones.
+//! - [`process`]: the running bot, its stderr, its exit and the failure it
+//!   means; kill and reap.
+//! - [`exit`]: one wording of an exit status, and the CPU time used.
+//! - [`logs`]: the stderr and protocol logs, written off the async workers.
+#![deny(missing_docs)]
+
+pub mod exchange;
+pub mod exit;
+pub mod launch;
+pub mod limits;
+pub mod lines;
+pub mod logs;
+pub mod process;
+mod stderr;
+
+pub use exchange::{Answer, Fault};
+pub use exit::{describe, Exit};
+pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};
+pub use limits::{parse_size, size_text, Limits};
+pub use lines::{Arrival, Output, MAX_LINE};
+pub use logs::{BotLogs, STDERR_CAP};
+pub use process::{BotFailure, BotProcess, Launch};

@@ -1,0 +1,253 @@
+//! Reading a bot's output line by line with a bound on line length, so a
+//! bot that prints hundreds of megabytes without a newline costs a fixed
+//! amount of memory: the overlong line is reported as soon as the bound is
+//! passed (its end may never come) and its bytes are discarded.
+//!
+//! The reading happens on a task of its own, which stamps each line with the
+//! instant it was read: a reply's time is taken where the line arrives, not
+//! when the game task is next polled (a busy runtime worker would charge its
+//! delay to the bot). The task hands lines over through a small bounded
+//! channel, so a bot that floods its output is slowed by its own full pipe
+//! instead of growing the arbiter's memory.
+
+use std::time::Instant;
+
+use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// Longest line accepted from a bot, in bytes (the protocol's limit).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Lines read ahead of the consumer at most: with [`MAX_LINE`], a bound on
+/// the memory one bot's output can take.
+const READ_AHEAD: usize = 16;
+
+/// What came out of the bot's standard output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// A line of at most [`MAX_LINE`] bytes, without its `\n` or `\r\n`
+    /// (invalid UTF-8 replaced).
+    Line(String),
+    /// A line longer than [`MAX_LINE`]; its first bytes for the record.
+    TooLong {
+        /// Bytes of it seen when the limit was passed.
+        len: usize,
+        /// The start of it.
+        start: String,
+    },
+    /// The end of the output (the bot closed it or exited), or the error
+    /// that ended the reading.
+    Closed(Option<String>),
+}
+
+/// One piece of output and when it was read.
+#[derive(Clone, Debug)]
+pub struct Arrival {
+    /// When the reader had the whole line.
+    pub at: Instant,
+    /// The line, or the end of the output.
+    pub output: Output,
+}
+
+/// The lines of one stream, read ahead on their own task.
+#[derive(Debug)]
+pub(crate) struct Lines {
+    receiver: mpsc::Receiver<Arrival>,
+    reader: JoinHandle<()>,
+    closed: bool,
+}
+
+impl Lines {
+    /// Starts reading `stream` on a task of its own.
+    pub(crate) fn spawn<R: AsyncRead + Unpin + Send + 'static>(stream: R) -> Lines {
+        let (sender, receiver) = mpsc::channel(READ_AHEAD);
+        let reader = tokio::spawn(read(LineReader::new(stream, MAX_LINE), sender));
+        Lines {
+            receiver,
+            reader,
+            closed: false,
+        }
+    }
+
+    /// The next piece of output, or `None` if nothing came by `deadline`.
+    /// After the end of the output, `Closed` at once, every time.
+    /// Cancellation-safe.
+    pub(crate) async fn next(&mut self, deadline: Instant) -> Option<Arrival> {
+        if self.closed {
+            return Some(closed());
+        }
+        let arrival = tokio::time::timeout_at(deadline.into(), self.receiver.recv()).await;
+        self.take(arrival.ok()?)
+    }
+
+    /// The next piece of output if it has already been read.
+    pub(crate) fn try_next(&mut self) -> Option<Arrival> {
+        if self.closed {
+            return Some(closed());
+        }
+        match self.receiver.try_recv() {
+            Ok(arrival) => self.take(Some(arrival)),
+            Err(mpsc::error::TryRecvError::Empty) => None,
+            Err(mpsc::error::TryRecvError::Disconnected) => self.take(None),
+        }
+    }
+
+    fn take(&mut self, arrival: Option<Arrival>) -> Option<Arrival> {
+        let arrival = arrival.unwrap_or_else(closed);
+        if matches!(arrival.output, Output::Closed(_)) {
+            self.closed = true;
+        }
+        Some(arrival)
+    }
+}
+
+impl Drop for Lines {
+    fn drop(&mut self) {
+        // A helper the bot started may hold the pipe open without writing:
+        // the task must not wait for it.
+        self.reader.abort();
+    }
+}
+
+fn closed() -> Arrival {
+    Arrival {
+        at: Instant::now(),
+        output: Output::Closed(None),
+    }
+}
+
+async fn read<R: AsyncRead + Unpin>(mut reader: LineReader<R>, sender: mpsc::Sender<Arrival>) {
+    loop {
+        let (output, last) = match reader.next_line().await {
+            Ok(Some(output)) => (output, false),
+            Ok(None) => (Output::Closed(None), true),
+            Err(e) => (Output::Closed(Some(e.to_string())), true),
+        };
+        let arrival = Arrival {
+            at: Instant::now(),
+            output,
+        };
+        if sender.send(arrival).await.is_err() || last {
+            return;
+        }
+    }
+}
+
+/// A bounded line reader. All state lives in it, so `next_line` can be
+/// cancelled without losing data.
+#[derive(Debug)]
+struct LineReader<R> {
+    reader: BufReader<R>,
+    max: usize,
+    pending: Vec<u8>,
+    /// Inside an overlong line already reported: skip to its end.
+    skipping: bool,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    /// Reads lines of at most `max` bytes from `inner`.
+    fn new(inner: R, max: usize) -> LineReader<R> {
+        LineReader {
+            reader: BufReader::with_capacity(16 * 1024, inner),
+            max,
+            pending: Vec::new(),
+            skipping: false,
+        }
+    }
+
+    /// The next line, or `None` at the end of the stream. A line longer
+    /// than the limit is reported as soon as the limit is passed (its end
+    /// may never come); the rest of it is skipped by later calls.
+    async fn next_line(&mut self) -> std::io::Result<Option<Output>> {
+        loop {
+            let buf = self.reader.fill_buf().await?;
+            if buf.is_empty() {
+                if self.pending.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(self.text()));
+            }
+            let newline = buf.iter().position(|&b| b == b'\n');
+            let chunk = &buf[..newline.unwrap_or(buf.len())];
+            let used = chunk.len() + usize::from(newline.is_some());
+            if self.skipping {
+                // Skipping the rest of an overlong line.
+                self.reader.consume(used);
+                if newline.is_some() {
+                    self.skipping = false;
+                }
+                continue;
+            }
+            if self.pending.len() + chunk.len() > self.max {
+                let len = self.pending.len() + chunk.len();
+                let room = self.max.saturating_sub(self.pending.len()).min(80);
+                self.pending
+                    .extend_from_slice(&chunk[..room.min(chunk.len())]);
+                let start = String::from_utf8_lossy(&self.pending[..self.pending.len().min(80)])
+                    .into_owned();
+                self.pending.clear();
+                self.skipping = newline.is_none();
+                self.reader.consume(used);
+                return Ok(Some(Output::TooLong { len, start }));
+            }
+            self.pending.extend_from_slice(chunk);
+            self.reader.consume(used);
+            if newline.is_some() {
+                return Ok(Some(self.text()));
+            }
+        }
+    }
+
+    fn text(&mut self) -> Output {
+        let mut text = String::from_utf8_lossy(&self.pending).into_owned();
+        self.pending.clear();
+        if text.ends_with('\r') {
+            text.pop();
+        }
+        Output::Line(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn all(bytes: &[u8], max: usize) -> Vec<Output> {
+        let mut r = LineReader::new(bytes, max);
+        let mut out = Vec::new();
+        while let Some(line) = r.next_line().await.unwrap() {
+            out.push(line);
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn splits_lines_and_strips_cr() {
+        let lines = all(b"a\r\nbb\n\nlast", 10).await;
+        let text = |s: &str| Output::Line(s.to_owned());
+        assert_eq!(lines, vec![text("a"), text("bb"), text(""), text("last")]);
+    }
+
+    #[tokio::test]
+    async fn overlong_lines_are_reported_and_discarded() {
+        let mut input = vec![b'x'; 100_000];
+        input.extend_from_slice(b"\nok\n");
+        let lines = all(&input, 1000).await;
+        assert!(
+            matches!(&lines[0], Output::TooLong { len, .. } if *len > 1000),
+            "{lines:?}"
+        );
+        assert_eq!(lines[1], Output::Line("ok".to_owned()));
+        assert_eq!(lines.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn an_endless_line_is_reported_before_its_end() {
+        // A reader that never ends: the report must come without an end.
+        let endless = tokio::io::repeat(b'y');
+        let mut r = LineReader::new(endless, 4096);
+        let line = r.next_line().await.unwrap().unwrap();
+        assert!(matches!(line, Output::TooLong { .. }));
+    }
+}

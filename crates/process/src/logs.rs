@@ -1,0 +1,214 @@
+//! The log files of one bot: everything its processes wrote on stderr
+//! (`NAME.stderr.log`, capped) and, when asked for, every protocol line
+//! with its time (`NAME.protocol.log`).
+//!
+//! The files are written by a thread of their own: a write to disk blocks,
+//! and a blocked runtime worker would delay every game it carries (and be
+//! charged to the bots whose replies wait behind it). The async side only
+//! hands over the bytes.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Stderr kept per bot name before further output is discarded.
+pub const STDERR_CAP: u64 = 16 * 1024 * 1024;
+
+/// What the writer thread is handed.
+enum Entry {
+    Stderr(Vec<u8>),
+    StderrCapped,
+    Protocol(String),
+    Flush,
+}
+
+/// The log files of one bot (shared by all its processes).
+#[derive(Debug)]
+pub struct BotLogs {
+    sender: Option<mpsc::Sender<Entry>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+    stderr_written: AtomicU64,
+    protocol: bool,
+    origin: Instant,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Entry")
+    }
+}
+
+impl BotLogs {
+    /// Logs for bot `name` in `dir`: `NAME.stderr.log` and, if
+    /// `log_protocol`, `NAME.protocol.log`. `None` for `dir` discards all.
+    pub fn new(dir: Option<&Path>, name: &str, log_protocol: bool) -> std::io::Result<BotLogs> {
+        let Some(dir) = dir else {
+            return Ok(BotLogs::discard());
+        };
+        let protocol = if log_protocol {
+            let path = dir.join(format!("{name}.protocol.log"));
+            Some(BufWriter::new(append(&path)?))
+        } else {
+            None
+        };
+        let files = Files {
+            stderr_path: dir.join(format!("{name}.stderr.log")),
+            stderr: None,
+            protocol,
+        };
+        let log_protocol = files.protocol.is_some();
+        let (sender, receiver) = mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name(format!("logs of {name}"))
+            .spawn(move || files.write(receiver))?;
+        Ok(BotLogs {
+            sender: Some(sender),
+            writer: Mutex::new(Some(writer)),
+            stderr_written: AtomicU64::new(0),
+            protocol: log_protocol,
+            origin: Instant::now(),
+        })
+    }
+
+    /// Logs that keep nothing.
+    pub fn discard() -> BotLogs {
+        BotLogs {
+            sender: None,
+            writer: Mutex::new(None),
+            stderr_written: AtomicU64::new(0),
+            protocol: false,
+            origin: Instant::now(),
+        }
+    }
+
+    fn send(&self, entry: Entry) {
+        if let Some(sender) = &self.sender {
+            let _ = sender.send(entry);
+        }
+    }
+
+    /// Records one protocol line of process `pid`, sent (`>`) or received
+    /// (`<`) at `at`.
+    pub(crate) fn protocol(&self, pid: u32, arrow: &str, line: &str, at: Instant) {
+        if self.protocol {
+            let t = at.saturating_duration_since(self.origin).as_secs_f64();
+            self.send(Entry::Protocol(format!("{t:.6} [{pid}] {arrow} {line}\n")));
+        }
+    }
+
+    /// Appends what a process wrote on stderr, up to [`STDERR_CAP`] bytes
+    /// for the bot; past the cap, one note says the rest was discarded.
+    pub(crate) fn stderr(&self, bytes: &[u8]) {
+        if self.sender.is_none() {
+            return;
+        }
+        let n = bytes.len() as u64;
+        let before = self.stderr_written.fetch_add(n, Ordering::Relaxed);
+        if before + n <= STDERR_CAP {
+            self.send(Entry::Stderr(bytes.to_vec()));
+        } else if before <= STDERR_CAP {
+            self.send(Entry::StderrCapped);
+        }
+    }
+
+    /// Asks for buffered lines to be written to disk.
+    pub fn flush(&self) {
+        self.send(Entry::Flush);
+    }
+}
+
+impl Drop for BotLogs {
+    fn drop(&mut self) {
+        // Everything handed over is on disk when the logs are gone.
+        self.sender = None;
+        if let Some(writer) = self.writer.get_mut().ok().and_then(Option::take) {
+            let _ = writer.join();
+        }
+    }
+}
+
+/// The writer thread's side.
+struct Files {
+    stderr_path: PathBuf,
+    stderr: Option<File>,
+    protocol: Option<BufWriter<File>>,
+}
+
+fn append(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new().create(true).append(true).open(path)
+}
+
+impl Files {
+    fn write(mut self, entries: mpsc::Receiver<Entry>) {
+        // Failures to write a log are not the bot's fault and must not stop
+        // the tournament: they are dropped.
+        for entry in entries {
+            match entry {
+                Entry::Stderr(bytes) => {
+                    if let Some(file) = self.stderr_file() {
+                        let _ = file.write_all(&bytes);
+                    }
+                }
+                Entry::StderrCapped => {
+                    if let Some(file) = self.stderr_file() {
+                        let _ = writeln!(
+                            file,
+                            "\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]"
+                        );
+                    }
+                }
+                Entry::Protocol(line) => {
+                    if let Some(file) = self.protocol.as_mut() {
+                        let _ = file.write_all(line.as_bytes());
+                    }
+                }
+                Entry::Flush => {
+                    if let Some(file) = self.protocol.as_mut() {
+                        let _ = file.flush();
+                    }
+                }
+            }
+        }
+        if let Some(file) = self.protocol.as_mut() {
+            let _ = file.flush();
+        }
+    }
+
+    fn stderr_file(&mut self) -> Option<&mut File> {
+        if self.stderr.is_none() {
+            self.stderr = append(&self.stderr_path).ok();
+        }
+        self.stderr.as_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_logs_are_on_disk_once_dropped_and_stderr_is_capped() {
+        let dir = std::env::temp_dir().join(format!("aboure-logs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let logs = BotLogs::new(Some(&dir), "b", true).unwrap();
+        let at = logs.origin;
+        logs.protocol(7, ">", "isready", at);
+        logs.protocol(7, "<", "readyok", at);
+        logs.stderr(b"hello\n");
+        logs.stderr(&vec![b'x'; STDERR_CAP as usize]);
+        logs.stderr(b"more\n");
+        drop(logs);
+        let protocol = std::fs::read_to_string(dir.join("b.protocol.log")).unwrap();
+        assert_eq!(protocol, "0.000000 [7] > isready\n0.000000 [7] < readyok\n");
+        let stderr = std::fs::read_to_string(dir.join("b.stderr.log")).unwrap();
+        assert_eq!(
+            stderr,
+            format!("hello\n\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]\n")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

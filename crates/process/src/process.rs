@@ -1,0 +1,335 @@
+//! A bot as a subprocess: launched with every safety (see [`crate::launch`]),
+//! its stderr drained on its own task (a full pipe would stall the bot),
+//! its stdout read as bounded lines, and killed with its whole group when it
+//! hangs or misbehaves. The exchange itself is [`crate::exchange`]'s; here
+//! its faults become [`BotFailure`]s, with the exit status, the limit that
+//! stopped the bot, or its last words on stderr.
+//!
+//! Failures are values, not errors: the game records them as a loss for the
+//! bot and the tournament goes on.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use aboure_protocol::ArbiterMessage;
+use aboure_records::Termination;
+use tokio::process::ChildStdin;
+use tokio::task::JoinHandle;
+
+use crate::exchange::{Answer, Channel, Fault};
+use crate::exit::{describe, Exit, Reaper};
+use crate::launch::{prepare, Guard, Launcher, Program};
+use crate::limits::Limits;
+use crate::lines::Arrival;
+use crate::logs::BotLogs;
+use crate::stderr::{drain, last_line, last_lines, out_of_memory_line, StderrTail};
+
+/// Why a bot lost: the termination kind and a human-readable detail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotFailure {
+    /// The kind of failure, as recorded.
+    pub kind: Termination,
+    /// What happened: the offending line, the exit status, the overrun.
+    pub detail: String,
+}
+
+impl BotFailure {
+    fn new(kind: Termination, detail: impl Into<String>) -> BotFailure {
+        BotFailure {
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Everything needed to start a bot.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The bot's name (for messages).
+    pub name: String,
+    /// Its command.
+    pub command: Program,
+    /// How the command is run.
+    pub launcher: Arc<dyn Launcher>,
+    /// Options to set after the handshake.
+    pub options: Vec<(String, String)>,
+    /// Limit on the handshake, and on each `isready`.
+    pub startup_timeout: Duration,
+    /// Operating-system limits on the bot's process.
+    pub limits: Limits,
+    /// Where its logs go.
+    pub logs: Arc<BotLogs>,
+}
+
+/// How long a crashed bot's stderr may take to reach its end, so that its
+/// last words make it into the record (a helper it started may hold the
+/// pipe open: then the record goes without them).
+const LAST_WORDS_WAIT: Duration = Duration::from_millis(300);
+
+/// How long a bot whose output ended may take to exit, for its status.
+const EXIT_AFTER_CLOSE: Duration = Duration::from_millis(500);
+
+/// How long a kill may take to reap the bot.
+const REAP_WAIT: Duration = Duration::from_secs(5);
+
+/// How long to wait for a line the bot wrote just before it exited.
+const LINE_AFTER_EXIT: Duration = Duration::from_millis(100);
+
+/// A running bot.
+#[derive(Debug)]
+pub struct BotProcess {
+    name: String,
+    reaper: Reaper,
+    channel: Channel<ChildStdin>,
+    logs: Arc<BotLogs>,
+    startup_timeout: Duration,
+    limits: Limits,
+    stderr: Arc<StderrTail>,
+    stderr_drain: JoinHandle<()>,
+    /// The launcher's, dropped after the process is killed and reaped.
+    guard: Option<Box<dyn Guard>>,
+}
+
+/// Why an exchange with a process stopped.
+enum Stop {
+    Fault(Fault),
+    Exited(std::io::Result<Exit>),
+}
+
+impl BotProcess {
+    /// Starts the bot, without a word to it yet.
+    pub fn spawn(launch: &Launch) -> std::io::Result<BotProcess> {
+        let launched = prepare(&*launch.launcher, &launch.command, launch.limits)?;
+        let (mut command, limits) = (launched.command, launched.limits);
+        let mut child = command.spawn()?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(std::io::Error::other("the bot's pipes were not created"));
+        };
+        let reaper = Reaper::new(child);
+        let tail = Arc::new(StderrTail::default());
+        let logs = launch.logs.clone();
+        let stderr_drain = tokio::spawn(drain(stderr, Some(logs.clone()), tail.clone()));
+        Ok(BotProcess {
+            name: launch.name.clone(),
+            channel: Channel::new(stdin, stdout, logs.clone(), reaper.pid()),
+            reaper,
+            logs,
+            startup_timeout: launch.startup_timeout,
+            limits,
+            stderr: tail,
+            stderr_drain,
+            guard: launched.guard,
+        })
+    }
+
+    /// Starts the bot and completes the handshake: `aboure 1` ... `aboureok`,
+    /// the options, `isready` ... `readyok`, all within the start-up limit.
+    pub async fn start(launch: &Launch) -> Result<BotProcess, BotFailure> {
+        let mut bot = BotProcess::spawn(launch).map_err(|e| {
+            let dir = match &launch.command.workdir {
+                Some(dir) => format!(" (in {})", dir.display()),
+                None => String::new(),
+            };
+            BotFailure::new(
+                Termination::StartupFailure,
+                format!(
+                    "cannot start {}{dir}: {e}",
+                    launch.command.program.display()
+                ),
+            )
+        })?;
+        let handshake = bot
+            .channel
+            .handshake(&launch.options, launch.startup_timeout);
+        let result = race(&mut bot.reaper, handshake).await;
+        match result {
+            Ok(()) => Ok(bot),
+            Err(stop) => {
+                let mut failure = bot.failure(stop).await;
+                if failure.kind == Termination::Crash {
+                    failure.kind = Termination::StartupFailure;
+                }
+                bot.kill().await;
+                Err(failure)
+            }
+        }
+    }
+
+    /// The bot's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Starts a new game: `newgame`, then `isready` ... `readyok`.
+    pub async fn new_game(&mut self) -> Result<(), BotFailure> {
+        let exchange = self.channel.new_game(self.startup_timeout);
+        let result = race(&mut self.reaper, exchange).await;
+        self.settle(result).await
+    }
+
+    /// Makes sure the bot sent no `bestmove` it was not asked for before it
+    /// is asked again (see the exchange's `check_unasked`).
+    pub async fn check_unasked(&mut self) -> Result<(), BotFailure> {
+        let exchange = self.channel.check_unasked(self.startup_timeout);
+        let result = race(&mut self.reaper, exchange).await;
+        self.settle(result).await
+    }
+
+    /// Sends the position and `go`, and waits at most `limit` for the
+    /// `bestmove`, timing from just after `go` is flushed to when the
+    /// answer was read.
+    pub async fn think(
+        &mut self,
+        position: &ArbiterMessage,
+        go: &ArbiterMessage,
+        limit: Duration,
+    ) -> Result<Answer, BotFailure> {
+        let exchange = self.channel.think(position, go, limit);
+        let result = race(&mut self.reaper, exchange).await;
+        self.settle(result).await
+    }
+
+    async fn settle<T>(&mut self, result: Result<T, Stop>) -> Result<T, BotFailure> {
+        match result {
+            Ok(value) => Ok(value),
+            Err(stop) => Err(self.failure(stop).await),
+        }
+    }
+
+    /// Writes one line (which need not be a valid message) and flushes it;
+    /// returns the instant after the flush.
+    pub async fn write_line(&mut self, line: &str) -> std::io::Result<Instant> {
+        self.channel.write_lines(&[line]).await
+    }
+
+    /// Closes the bot's standard input.
+    pub fn close_input(&mut self) {
+        self.channel.close_input();
+    }
+
+    /// The next piece of output by `deadline` (`None` if none came); after
+    /// the end of the output, `Closed` at once, every time.
+    pub async fn next(&mut self, deadline: Instant) -> Option<Arrival> {
+        self.channel.next(deadline).await
+    }
+
+    /// Waits up to `limit` for the bot to exit; how it did, if it did.
+    pub async fn wait_exit(&mut self, limit: Duration) -> Option<Exit> {
+        self.reaper.wait_for(limit).await
+    }
+
+    /// The last lines the bot wrote on stderr.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        last_lines(&self.stderr.text())
+    }
+
+    /// What a stopped exchange means: the fault, or how the bot ended.
+    async fn failure(&mut self, stop: Stop) -> BotFailure {
+        let fault = match stop {
+            Stop::Exited(Ok(exit)) => return self.failure_for(exit, "ended").await,
+            Stop::Exited(Err(e)) => {
+                return BotFailure::new(Termination::Crash, format!("ended (status unknown: {e})"))
+            }
+            Stop::Fault(fault) => fault,
+        };
+        let kind = match &fault {
+            Fault::NoReply {
+                what: "bestmove",
+                waited,
+                ..
+            } => {
+                let ms = (waited.as_micros() as f64) / 1000.0;
+                let detail = format!("no bestmove within {ms:.3} ms");
+                return BotFailure::new(Termination::TimeForfeit, detail);
+            }
+            Fault::NoReply { .. } => Termination::StartupFailure,
+            Fault::TooLong { .. } | Fault::Unasked(_) => Termination::ProtocolViolation,
+            Fault::Unreadable(_) => Termination::IllegalMove,
+            Fault::Closed(_) | Fault::WriteFailed(_) => {
+                let what = fault.to_string();
+                return match self.reaper.wait_for(EXIT_AFTER_CLOSE).await {
+                    Some(exit) => self.failure_for(exit, &what).await,
+                    None => BotFailure::new(Termination::Crash, what),
+                };
+            }
+        };
+        BotFailure::new(kind, fault.to_string())
+    }
+
+    /// A crash, or a resource limit if the exit shows one or the bot
+    /// reported a failed allocation under a memory limit; a crash's detail
+    /// quotes the last line of its stderr.
+    async fn failure_for(&self, exit: Exit, what: &str) -> BotFailure {
+        let known = self.guard.as_ref().and_then(|g| g.explain(exit));
+        if let Some(why) = known.or_else(|| self.limits.explain(exit)) {
+            return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
+        }
+        self.stderr.settled(LAST_WORDS_WAIT).await;
+        let text = self.stderr.text();
+        let reported = out_of_memory_line(&text)
+            .and_then(|line| self.limits.explain_report(exit.status, &line));
+        if let Some(why) = reported {
+            return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
+        }
+        let mut detail = format!("{what}: {}", describe(exit.status));
+        if let Some(line) = last_line(&text) {
+            detail += &format!("; last words on stderr: {line:?}");
+        }
+        BotFailure::new(Termination::Crash, detail)
+    }
+
+    /// Kills the bot's whole process group, reaps it and lets its last
+    /// words on stderr arrive. Returns how it ended if it had already
+    /// exited on its own.
+    pub async fn kill(&mut self) -> Option<Exit> {
+        let exited = self.reaper.exit();
+        self.reaper.kill_group();
+        self.reaper.wait_for(REAP_WAIT).await;
+        // The drain ends when the pipe closes, which a helper outside the
+        // group could delay: wait only briefly.
+        self.stderr.settled(Duration::from_millis(200)).await;
+        self.logs.flush();
+        exited
+    }
+
+    /// Asks the bot to quit, waits up to `grace`, then kills whatever is
+    /// left of its process group.
+    pub async fn quit(mut self, grace: Duration) {
+        let quit = ArbiterMessage::Quit.to_string();
+        if self.write_line(&quit).await.is_ok() {
+            self.reaper.wait_for(grace).await;
+        }
+        self.kill().await;
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.stderr_drain.abort();
+    }
+}
+
+/// Runs `exchange` while watching the process: a bot that exits stops it
+/// (a helper it started may hold the pipe open after it is gone). A line
+/// written just before the exit still counts.
+async fn race<T>(
+    reaper: &mut Reaper,
+    exchange: impl Future<Output = Result<T, Fault>>,
+) -> Result<T, Stop> {
+    let mut exchange = std::pin::pin!(exchange);
+    let exit = tokio::select! {
+        biased;
+        result = &mut exchange => return result.map_err(Stop::Fault),
+        exit = reaper.wait() => exit,
+    };
+    match tokio::time::timeout(LINE_AFTER_EXIT, exchange).await {
+        Ok(Ok(value)) => Ok(value),
+        // The output's end usually comes with the exit: the same failure,
+        // worded from the output's side as when it is seen first.
+        Ok(Err(fault @ Fault::Closed(_))) => Err(Stop::Fault(fault)),
+        _ => Err(Stop::Exited(exit)),
+    }
+}
