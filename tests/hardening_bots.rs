@@ -177,7 +177,7 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
         format!(
             "memory-limit = \"1GiB\"\ncpu-limit = \"30s\"\nenv = {{ ABOURE_HOSTILE = \"{m}\" }}\n"
         ),
-        // A program that reports the failed allocation itself and exits 1.
+        // A program that may report the failed allocation itself.
         hostile("pyhog", "pyhog.sh", &m, &[]),
         "memory-limit = \"256MiB\"\n".to_owned(),
     ]
@@ -191,13 +191,10 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
         &[
             ("spin", Some(("resource_limit", "CPU time limit of 1 s"))),
             ("hog", Some(("resource_limit", "memory limit of 256 MiB"))),
-            (
-                "pyhog",
-                Some((
-                    "resource_limit",
-                    "status 1 after reporting a failed allocation (\"MemoryError\")",
-                )),
-            ),
+            // Under a memory cgroup (the sandbox, where the machine allows
+            // it) the kernel's OOM killer stops it; under RLIMIT_AS it
+            // reports a MemoryError and exits with status 1.
+            ("pyhog", Some(("resource_limit", "memory limit of 256 MiB"))),
             ("limited", None),
         ],
     );

@@ -7,7 +7,10 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use aboure_check::{Check, CheckOutcome, Config, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
+use aboure_check::{
+    Check, CheckOutcome, Config, SharedLauncher, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT,
+};
+use aboure_sandbox::{Mode, Policy};
 
 /// Most lines of a failing exchange printed (the latest ones).
 const SHOWN_LINES: usize = 40;
@@ -40,6 +43,19 @@ pub struct Args {
     /// Also print what passing checks observed and their transcripts.
     #[arg(long, short)]
     verbose: bool,
+    /// The sandbox the bot runs in, as in a tournament: auto (every layer
+    /// this machine allows), strict (all or refuse), off.
+    #[arg(long, value_name = "MODE", default_value = "auto")]
+    sandbox: SandboxMode,
+    /// Let the bot use the network (a bot's `sandbox = { network = true }`).
+    #[arg(long)]
+    network: bool,
+    /// Let the bot read PATH (repeatable; `sandbox = { read = [...] }`).
+    #[arg(long, value_name = "PATH")]
+    read: Vec<std::path::PathBuf>,
+    /// Let the bot write PATH (repeatable; `sandbox = { write = [...] }`).
+    #[arg(long, value_name = "PATH")]
+    write: Vec<std::path::PathBuf>,
     /// The bot's command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND", required_unless_present = "list")]
     command: Vec<OsString>,
@@ -53,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let mut config = Config::new(args.command)?;
+    let mut config = Config::new(args.command.clone())?;
     config.timeout = Duration::from_millis(args.timeout);
     config.margin = Duration::from_millis(args.margin);
     if let Some(size) = &args.memory_limit {
@@ -74,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|name| name.parse::<Check>())
             .collect::<Result<_, _>>()?;
     }
+    config.launcher = launcher(&args)?;
     let verbose = args.verbose;
     let report = aboure_check::run(&config, |outcome| {
         let mut out = std::io::stdout().lock();
@@ -90,6 +107,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SandboxMode {
+    Auto,
+    Strict,
+    Off,
+}
+
+/// The sandbox of the flags; says which layers it has on stderr.
+fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
+    let mode = match args.sandbox {
+        SandboxMode::Auto => Mode::Auto,
+        SandboxMode::Strict => Mode::Strict,
+        SandboxMode::Off => return Ok(None),
+    };
+    let settings = aboure_sandbox::Settings {
+        mode,
+        ..aboure_sandbox::Settings::default()
+    };
+    let exe = std::env::current_exe()?;
+    let sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
+    eprintln!("{}", sandbox.layers());
+    let cwd = std::env::current_dir()?;
+    let policy = Policy {
+        network: args.network,
+        read: args.read.iter().map(|p| cwd.join(p)).collect(),
+        write: args.write.iter().map(|p| cwd.join(p)).collect(),
+        ..Policy::default()
+    };
+    let sandbox = std::sync::Arc::new(sandbox);
+    let launcher = aboure_sandbox::SandboxLauncher::new(sandbox, "bot", policy);
+    Ok(Some(SharedLauncher(std::sync::Arc::new(launcher))))
 }
 
 fn print_outcome(out: &mut impl Write, o: &CheckOutcome, verbose: bool) -> std::io::Result<()> {

@@ -45,6 +45,20 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // The bot-side helper of the sandbox (`aboure sandbox-exec PLAN`, or
+    // `--probe`), started by the arbiter: hidden, and dispatched before any
+    // parsing so that it costs a bot's start as little as possible.
+    let mut args = std::env::args();
+    if args.nth(1).as_deref() == Some(aboure_sandbox::HELPER_COMMAND) {
+        match args.next().as_deref() {
+            Some("--probe") => aboure_sandbox::probe_main(),
+            Some(plan) => aboure_sandbox::exec_main(plan),
+            None => {
+                eprintln!("aboure: sandbox-exec is started by the arbiter, with a plan");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),

@@ -177,6 +177,11 @@ impl Progress {
                 }
                 self.update();
             }
+            Event::Sandbox(layers) => {
+                if !self.quiet {
+                    self.bar.println(layers.to_string());
+                }
+            }
             Event::GameStarted { .. } => {}
             Event::GameFinished(game) => {
                 if let Some(loser) = game.forfeited_by() {

@@ -66,6 +66,9 @@ pub enum RunError {
     /// A bad `--shard`.
     #[error("bad --shard {0:?}: expected K/N with 1 <= K <= N, e.g. 2/8")]
     Shard(String),
+    /// `strict` sandbox mode on a machine that lacks a layer.
+    #[error(transparent)]
+    Sandbox(#[from] aboure_sandbox::SandboxError),
     /// Another invalid run option.
     #[error("{0}")]
     Options(String),

@@ -13,6 +13,8 @@ pub enum Event {
         /// Games already finished in a previous run (resumed), without moves.
         previous: Vec<GameRecord>,
     },
+    /// The sandbox bots run in: its mode and layers (before any game).
+    Sandbox(aboure_sandbox::Layers),
     /// A game starts.
     GameStarted {
         /// Its id.

@@ -228,3 +228,26 @@ fn differences(old: &Value, new: &Value) -> String {
     }
     keys.join(", ")
 }
+
+/// Writes the sandbox layers of this invocation into `dir/run.json` (key
+/// `sandbox`; a resumed run records its own). Not part of the identity: a
+/// run resumed on another machine plays the same games. A failure is only
+/// logged: the results do not depend on it.
+pub fn record_sandbox(dir: &Path, layers: &aboure_sandbox::Layers) {
+    let path = dir.join("run.json");
+    let Some(mut run) = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+    else {
+        return;
+    };
+    run["sandbox"] = serde_json::to_value(layers).unwrap_or_default();
+    let text = serde_json::to_string_pretty(&run).unwrap_or_default() + "\n";
+    let tmp = dir.join("run.json.tmp");
+    if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path)) {
+        tracing::warn!(
+            "cannot record the sandbox layers in {}: {e}",
+            path.display()
+        );
+    }
+}

@@ -20,7 +20,7 @@ use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::output::prepare;
 use crate::schedule::{schedule, GameSpec, Shard};
 use crate::standings::{Standing, Tally};
-use aboure_process::{BotFailure, BotLogs, BotProcess, Launch, Plain};
+use aboure_process::{BotFailure, BotLogs, BotProcess, Launch};
 
 /// Time a bot gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
@@ -112,7 +112,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             "--shard cannot split an SPRT: it decides after each game pair".to_owned(),
         ));
     }
+    let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
+        &config.sandbox,
+        &options.aboure_exe,
+    )?);
+    (options.observer)(&Event::Sandbox(sandbox.layers().clone()));
     let output = prepare(&options.out_dir, config, options.resume, options.shard)?;
+    crate::output::record_sandbox(&output.dir, sandbox.layers());
     for note in &output.notes {
         tracing::warn!("{note}");
     }
@@ -156,6 +162,15 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             }
             BotCommand::Command(c) => (PathBuf::from(&c[0]), c[1..].to_vec()),
         };
+        let (program, args) = match bot.wrapper.split_first() {
+            None => (program, args),
+            Some((wrapper, wrapper_args)) => {
+                let mut all = wrapper_args.to_vec();
+                all.push(program.display().to_string());
+                all.extend(args);
+                (PathBuf::from(wrapper), all)
+            }
+        };
         launches.push(Launch {
             name: bot.name.clone(),
             command: aboure_process::Program {
@@ -164,7 +179,11 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
                 workdir: Some(bot.workdir.clone()),
                 env: bot.env.clone(),
             },
-            launcher: Arc::new(Plain),
+            launcher: Arc::new(aboure_sandbox::SandboxLauncher::new(
+                sandbox.clone(),
+                &bot.name,
+                bot.sandbox.clone(),
+            )),
             options: bot.options.clone().into_iter().collect(),
             startup_timeout: config.startup_timeout,
             limits: bot.limits,

@@ -3,9 +3,10 @@
 
 use std::ffi::OsString;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
-use aboure_process::Limits;
+use aboure_process::{Launcher, Limits};
 
 use crate::Check;
 
@@ -34,7 +35,21 @@ pub struct Config {
     /// Operating-system limits on the bot's process, as the arbiter's
     /// `memory-limit` and `cpu-limit` (none by default, as there).
     pub limits: Limits,
+    /// How the bot is launched (`None`: as a plain child process).
+    pub launcher: Option<SharedLauncher>,
 }
+
+/// A launcher (a sandbox, as in a tournament), compared by identity.
+#[derive(Clone, Debug)]
+pub struct SharedLauncher(pub Arc<dyn Launcher>);
+
+impl PartialEq for SharedLauncher {
+    fn eq(&self, other: &SharedLauncher) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for SharedLauncher {}
 
 /// A command line that does not name a program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +83,7 @@ impl Config {
             margin: DEFAULT_MARGIN,
             checks: Check::ALL.to_vec(),
             limits: Limits::default(),
+            launcher: None,
         })
     }
 

@@ -33,7 +33,7 @@ mod session;
 mod transcript;
 
 pub use checks::{Check, UnknownCheck};
-pub use config::{Config, EmptyCommand, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
+pub use config::{Config, EmptyCommand, SharedLauncher, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
 pub use outcome::{CheckOutcome, Status, SuiteReport};
 pub use transcript::{Direction, Entry, Transcript};
 

@@ -158,7 +158,10 @@ impl<'c> Session<'c> {
                 workdir: None,
                 env: Default::default(),
             },
-            launcher: Arc::new(Plain),
+            launcher: match &config.launcher {
+                Some(launcher) => launcher.0.clone(),
+                None => Arc::new(Plain),
+            },
             options: Vec::new(),
             startup_timeout: config.timeout,
             limits: config.limits,

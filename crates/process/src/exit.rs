@@ -137,15 +137,19 @@ fn cpu_time(pid: u32) -> Option<Duration> {
     cpu_time_in(&stat, clock_ticks()?)
 }
 
-/// Parses `utime` and `stime` (fields 14 and 15, in clock ticks) out of a
-/// `/proc/PID/stat` line. The command name (field 2) may hold spaces and
-/// parentheses, so fields are counted from its closing parenthesis.
+/// Parses `utime`, `stime`, `cutime` and `cstime` (fields 14 to 17, in
+/// clock ticks) out of a `/proc/PID/stat` line: the process's own time and
+/// that of the children it reaped (a sandboxed bot runs below a helper,
+/// which has reaped it by the time it ends). The command name (field 2)
+/// may hold spaces and parentheses, so fields are counted from its closing
+/// parenthesis.
 fn cpu_time_in(stat: &str, ticks_per_second: u64) -> Option<Duration> {
     let rest = &stat[stat.rfind(')')? + 1..];
     let mut fields = rest.split_whitespace().skip(11);
-    let user: u64 = fields.next()?.parse().ok()?;
-    let system: u64 = fields.next()?.parse().ok()?;
-    let ticks = user + system;
+    let mut ticks = 0u64;
+    for _ in 0..4 {
+        ticks += fields.next()?.parse::<u64>().ok()?;
+    }
     let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(ticks_per_second);
     Some(Duration::from_nanos(nanos.try_into().ok()?))
 }
@@ -174,6 +178,8 @@ mod tests {
     fn cpu_time_is_read_after_the_command_name() {
         let stat = "4242 (a (b) c) Z 1 4242 4242 0 -1 4194560 100 0 0 0 250 150 0 0 20 0 1 0";
         assert_eq!(cpu_time_in(stat, 100), Some(Duration::from_secs(4)));
+        let reaped = "4242 (sh) Z 1 4242 4242 0 -1 4194560 100 0 0 0 1 1 98 100 20 0 1 0";
+        assert_eq!(cpu_time_in(reaped, 100), Some(Duration::from_secs(2)));
         assert_eq!(cpu_time_in("4242 (x) Z 1", 100), None);
     }
 }

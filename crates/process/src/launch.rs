@@ -21,6 +21,7 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
+use crate::exit::Exit;
 use crate::limits::Limits;
 
 /// The command that starts a bot, as configured.
@@ -58,6 +59,37 @@ impl Program {
 pub trait Launcher: Debug + Send + Sync {
     /// The command that runs `bot`.
     fn command(&self, bot: &Program) -> io::Result<Command>;
+
+    /// The command for one process of `bot` under `limits`, with what must
+    /// live as long as that process (a sandbox's scratch folder and
+    /// cgroups). By default [`Launcher::command`], the limits as given and
+    /// nothing to keep.
+    fn launch(&self, bot: &Program, limits: Limits) -> io::Result<Launched> {
+        Ok(Launched {
+            command: self.command(bot)?,
+            limits,
+            guard: None,
+        })
+    }
+}
+
+/// A launcher's command for one bot process.
+#[derive(Debug)]
+pub struct Launched {
+    /// The command.
+    pub command: Command,
+    /// The limits applied between `fork` and `exec`, and by which an exit
+    /// is explained (a sandbox may enforce some its own way instead).
+    pub limits: Limits,
+    /// Kept until the process is dropped, after it is killed and reaped.
+    pub guard: Option<Box<dyn Guard>>,
+}
+
+/// What a launcher keeps for the life of a process.
+pub trait Guard: Debug + Send + Sync {
+    /// The limit that stopped the process, if the launcher knows of one
+    /// the exit status cannot show (a cgroup's out-of-memory kill).
+    fn explain(&self, exit: Exit) -> Option<String>;
 }
 
 /// Runs the bot's program directly.
@@ -110,8 +142,10 @@ pub(crate) fn prepare(
     launcher: &dyn Launcher,
     bot: &Program,
     limits: Limits,
-) -> io::Result<Command> {
-    let mut command = launcher.command(bot)?;
+) -> io::Result<Launched> {
+    let mut launched = launcher.launch(bot, limits)?;
+    let limits = launched.limits;
+    let command = &mut launched.command;
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -129,5 +163,5 @@ pub(crate) fn prepare(
             limits.apply()
         });
     }
-    Ok(command)
+    Ok(launched)
 }

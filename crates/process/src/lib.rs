@@ -25,7 +25,7 @@ mod stderr;
 
 pub use exchange::{Answer, Fault};
 pub use exit::{describe, Exit};
-pub use launch::{Launcher, Plain, Program, Wrapper};
+pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};
 pub use limits::{parse_size, size_text, Limits, SizeError};
 pub use lines::{Arrival, Output, MAX_LINE};
 pub use logs::{BotLogs, STDERR_CAP};

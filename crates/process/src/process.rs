@@ -19,7 +19,7 @@ use tokio::task::JoinHandle;
 
 use crate::exchange::{Answer, Channel, Fault};
 use crate::exit::{describe, Exit, Reaper};
-use crate::launch::{prepare, Launcher, Program};
+use crate::launch::{prepare, Guard, Launcher, Program};
 use crate::limits::Limits;
 use crate::lines::Arrival;
 use crate::logs::BotLogs;
@@ -87,6 +87,8 @@ pub struct BotProcess {
     limits: Limits,
     stderr: Arc<StderrTail>,
     stderr_drain: JoinHandle<()>,
+    /// The launcher's, dropped after the process is killed and reaped.
+    guard: Option<Box<dyn Guard>>,
 }
 
 /// Why an exchange with a process stopped.
@@ -98,7 +100,8 @@ enum Stop {
 impl BotProcess {
     /// Starts the bot, without a word to it yet.
     pub fn spawn(launch: &Launch) -> std::io::Result<BotProcess> {
-        let mut command = prepare(&*launch.launcher, &launch.command, launch.limits)?;
+        let launched = prepare(&*launch.launcher, &launch.command, launch.limits)?;
+        let (mut command, limits) = (launched.command, launched.limits);
         let mut child = command.spawn()?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -115,9 +118,10 @@ impl BotProcess {
             reaper,
             logs,
             startup_timeout: launch.startup_timeout,
-            limits: launch.limits,
+            limits,
             stderr: tail,
             stderr_drain,
+            guard: launched.guard,
         })
     }
 
@@ -259,7 +263,8 @@ impl BotProcess {
     /// reported a failed allocation under a memory limit; a crash's detail
     /// quotes the last line of its stderr.
     async fn failure_for(&self, exit: Exit, what: &str) -> BotFailure {
-        if let Some(why) = self.limits.explain(exit) {
+        let known = self.guard.as_ref().and_then(|g| g.explain(exit));
+        if let Some(why) = known.or_else(|| self.limits.explain(exit)) {
             return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
         }
         self.stderr.settled(LAST_WORDS_WAIT).await;

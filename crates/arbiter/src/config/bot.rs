@@ -30,6 +30,10 @@ pub struct BotConfig {
     pub time_control: TimeControl,
     /// Operating-system limits on its process (`memory-limit`, `cpu-limit`).
     pub limits: Limits,
+    /// Its sandbox allowances (`sandbox = { ... }`) over the `[sandbox]` table's.
+    pub sandbox: aboure_sandbox::Policy,
+    /// A command its own command is appended to (`wrapper = [...]`).
+    pub wrapper: Vec<String>,
 }
 
 /// How a bot is started.
@@ -55,6 +59,8 @@ pub(super) struct RawBot {
     time_control: Option<Spanned<RawTimeControl>>,
     memory_limit: Option<Spanned<String>>,
     cpu_limit: Option<Spanned<String>>,
+    sandbox: Option<Spanned<aboure_sandbox::settings::RawPolicy>>,
+    wrapper: Option<Spanned<Vec<String>>>,
 }
 
 impl Validator<'_> {
@@ -95,6 +101,7 @@ impl Validator<'_> {
         global_tc: &RawTimeControl,
         default_tc: TimeControl,
         base_dir: &Path,
+        sandbox_defaults: &aboure_sandbox::Policy,
     ) -> Result<BotConfig, ConfigError> {
         let name = bot.name.get_ref().clone();
         let run = match (&bot.builtin, &bot.command) {
@@ -207,6 +214,16 @@ impl Validator<'_> {
             Some(c) => Some(self.positive_duration(c, &format!("{key}.cpu-limit"))?),
             None => None,
         };
+        let sandbox = aboure_sandbox::settings::bot_policy(
+            sandbox_defaults,
+            bot.sandbox.as_ref(),
+            &format!("{key}.sandbox"),
+            base_dir,
+        )
+        .map_err(|e| self.setting(e))?;
+        let wrapper =
+            aboure_sandbox::settings::wrapper(bot.wrapper.as_ref(), &format!("{key}.wrapper"))
+                .map_err(|e| self.setting(e))?;
         Ok(BotConfig {
             name,
             run,
@@ -215,6 +232,8 @@ impl Validator<'_> {
             options,
             time_control,
             limits: Limits { memory, cpu },
+            sandbox,
+            wrapper,
         })
     }
 }

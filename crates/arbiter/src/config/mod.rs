@@ -61,6 +61,8 @@ pub struct Config {
     pub sprt: SprtConfig,
     /// The bots, in file order.
     pub bots: Vec<BotConfig>,
+    /// The `[sandbox]` table.
+    pub sandbox: aboure_sandbox::Settings,
 }
 
 /// Who plays whom.
@@ -98,6 +100,8 @@ struct RawConfig {
     sprt: RawSprt,
     #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
+    #[serde(default)]
+    sandbox: aboure_sandbox::settings::RawSettings,
 }
 
 #[derive(Deserialize, Default)]
@@ -179,6 +183,11 @@ impl Validator<'_> {
         let sprt = self.sprt(&raw.sprt)?;
         let default_tc = self.time_control(&raw.time_control, "time-control")?;
         let base_dir = self.dir().to_owned();
+        let sandbox = (raw.sandbox)
+            .validate(&base_dir, |text| {
+                aboure_process::parse_size(text).map_err(|e| e.to_string())
+            })
+            .map_err(|e| self.setting(e))?;
 
         let mut bots: Vec<BotConfig> = Vec::new();
         let mut name_spans = Vec::new();
@@ -197,7 +206,15 @@ impl Validator<'_> {
                 ));
             }
             name_spans.push(bot.name.span().start);
-            bots.push(self.bot(&key, span, bot, &raw.time_control, default_tc, &base_dir)?);
+            bots.push(self.bot(
+                &key,
+                span,
+                bot,
+                &raw.time_control,
+                default_tc,
+                &base_dir,
+                &sandbox.defaults,
+            )?);
         }
         if bots.len() < 2 {
             return Err(self.whole(
@@ -263,6 +280,11 @@ impl Validator<'_> {
             adjudication,
             sprt,
             bots,
+            sandbox,
         })
+    }
+
+    fn setting(&self, e: aboure_sandbox::settings::SettingError) -> ConfigError {
+        self.at(e.span, &e.key, e.message)
     }
 }

@@ -1,0 +1,215 @@
+//! The steps taken in the bot's own process just before `execve`: limits,
+//! capabilities, `no_new_privs`, Landlock, seccomp. They run in the helper,
+//! a single-threaded program, so they may allocate; each returns what went
+//! wrong as text for the helper's one line of stderr.
+
+use std::collections::BTreeMap;
+
+use landlock::{
+    Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
+};
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+
+use crate::plan::{Resource, Rules};
+
+/// Sets the resource limits.
+pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), String> {
+    use nix::sys::resource::{setrlimit, Resource as R};
+    for &(resource, soft, hard) in limits {
+        let r = match resource {
+            Resource::As => R::RLIMIT_AS,
+            Resource::Cpu => R::RLIMIT_CPU,
+            Resource::Fsize => R::RLIMIT_FSIZE,
+            Resource::Nofile => R::RLIMIT_NOFILE,
+            Resource::Nproc => R::RLIMIT_NPROC,
+            Resource::Core => R::RLIMIT_CORE,
+        };
+        setrlimit(r, soft, hard).map_err(|e| format!("setrlimit {resource:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Gives up every capability for good: the bounding set is emptied and
+/// root (uid 0 in the bot's user namespace) gains none at `execve`. Fails
+/// quietly without CAP_SETPCAP (an unprivileged user outside a namespace,
+/// who has no capabilities to give up).
+pub fn drop_capabilities() {
+    // SAFETY: prctl with integer arguments only.
+    unsafe {
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
+        // SECBIT_NOROOT, SECBIT_NO_SETUID_FIXUP and their locks.
+        libc::prctl(libc::PR_SET_SECUREBITS, 0x0f, 0, 0, 0);
+    }
+}
+
+/// No privilege gain through set-user-id programs or file capabilities.
+pub fn no_new_privs() -> Result<(), String> {
+    nix::sys::prctl::set_no_new_privs().map_err(|e| format!("no_new_privs: {e}"))
+}
+
+/// The Landlock ABI of the running kernel, 0 without Landlock.
+pub fn landlock_abi() -> i64 {
+    // SAFETY: landlock_create_ruleset with a null attribute, size 0 and
+    // LANDLOCK_CREATE_RULESET_VERSION only returns the ABI version.
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32,
+        )
+    };
+    abi.max(0)
+}
+
+/// Restricts the calling process (and everything it starts) to `rules`.
+/// Best effort below ABI 7: what the kernel cannot enforce is left out
+/// (and was reported by the probe).
+pub fn landlock(rules: &Rules) -> Result<(), String> {
+    let abi = ABI::V7;
+    let fail = |e: &dyn std::fmt::Display| format!("landlock: {e}");
+    let mut ruleset = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(AccessFs::from_all(abi))
+        .map_err(|e| fail(&e))?
+        .scope(Scope::from_all(abi))
+        .map_err(|e| fail(&e))?;
+    if rules.no_tcp {
+        ruleset = ruleset
+            .handle_access(AccessNet::from_all(abi))
+            .map_err(|e| fail(&e))?;
+    }
+    let mut created = ruleset.create().map_err(|e| fail(&e))?;
+    let read = AccessFs::from_read(abi);
+    let grants = [
+        (&rules.read, read),
+        (&rules.write, AccessFs::from_all(abi)),
+        (&rules.devices, AccessFs::from_file(abi)),
+    ];
+    for (paths, access) in grants {
+        for path in paths {
+            // Paths that do not exist (a /lib32 on this machine) are skipped.
+            let Ok(fd) = PathFd::new(path) else { continue };
+            let access = if path.is_dir() {
+                access
+            } else {
+                access & AccessFs::from_file(abi)
+            };
+            created = created
+                .add_rule(PathBeneath::new(fd, access))
+                .map_err(|e| format!("landlock rule for {}: {e}", path.display()))?;
+        }
+    }
+    let status = created.restrict_self().map_err(|e| fail(&e))?;
+    if status.ruleset == RulesetStatus::NotEnforced {
+        return Err("landlock: not enforced by this kernel".to_owned());
+    }
+    Ok(())
+}
+
+/// System calls a bot has no business making; they fail with `EPERM`.
+/// Namespaces, Landlock and the missing capabilities already stop most of
+/// them: this list is the backstop where a layer is missing.
+const DENIED: &[i64] = &[
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_chroot,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_reboot,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_userfaultfd,
+    libc::SYS_open_by_handle_at,
+    libc::SYS_acct,
+    libc::SYS_quotactl,
+    libc::SYS_settimeofday,
+    libc::SYS_clock_settime,
+    libc::SYS_adjtimex,
+    libc::SYS_fsopen,
+    libc::SYS_fsmount,
+    libc::SYS_move_mount,
+    libc::SYS_open_tree,
+];
+
+/// `clone` flags that make namespaces.
+const NAMESPACE_FLAGS: &[i32] = &[
+    libc::CLONE_NEWUSER,
+    libc::CLONE_NEWNS,
+    libc::CLONE_NEWPID,
+    libc::CLONE_NEWNET,
+    libc::CLONE_NEWIPC,
+    libc::CLONE_NEWUTS,
+    libc::CLONE_NEWCGROUP,
+];
+
+/// Installs the seccomp filters.
+pub fn seccomp() -> Result<(), String> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| format!("seccomp: {e}"))?;
+    let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|&call| (call, Vec::new())).collect();
+    let clone_rules = NAMESPACE_FLAGS
+        .iter()
+        .map(|&flag| {
+            let flag = flag as u64;
+            SeccompCondition::new(
+                0,
+                SeccompCmpArgLen::Qword,
+                SeccompCmpOp::MaskedEq(flag),
+                flag,
+            )
+            .and_then(|c| SeccompRule::new(vec![c]))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(fail)?;
+    denied.insert(libc::SYS_clone, clone_rules);
+    let deny = SeccompFilter::new(
+        denied,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(fail)?;
+    // clone3 passes its flags in memory, out of a filter's reach: it says
+    // "not implemented", and the C library falls back to clone.
+    let clone3 = SeccompFilter::new(
+        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )
+    .map_err(fail)?;
+    for filter in [deny, clone3] {
+        let program: BpfProgram = filter.try_into().map_err(fail)?;
+        seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))?;
+    }
+    Ok(())
+}

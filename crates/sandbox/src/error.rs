@@ -1,0 +1,34 @@
+//! Why a bot cannot be started in its sandbox.
+
+use std::path::PathBuf;
+
+/// Why the sandbox cannot run (a bot, or at all in `strict` mode).
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// `strict` mode and a layer this machine does not allow.
+    #[error("sandbox mode \"strict\" needs every layer, and this machine lacks:\n{0}")]
+    Missing(String),
+    /// A file or folder the sandbox needs could not be made.
+    #[error("sandbox of {bot}: cannot prepare {path}: {source}")]
+    Prepare {
+        /// The bot.
+        bot: String,
+        /// What could not be made.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The bot's program cannot be run.
+    #[error("cannot start {program} (in {workdir}): {reason}")]
+    Program {
+        /// The program.
+        program: PathBuf,
+        /// The bot's working directory.
+        workdir: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The plan handed to the helper could not be written or read.
+    #[error("sandbox plan: {0}")]
+    Plan(#[from] serde_json::Error),
+}

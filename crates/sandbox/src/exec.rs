@@ -1,0 +1,341 @@
+//! The helper, `aboure sandbox-exec PLAN`: the arbiter's child, which cages
+//! itself and runs the bot. Started afresh by `execve`, it is
+//! single-threaded, so it may `unshare` a user namespace and allocate
+//! between `fork` and `execve`.
+//!
+//! With namespaces, three processes: the helper stays outside the new pid
+//! namespace (it relays the bot's exit status to the arbiter), a small init
+//! is pid 1 inside (it mounts a `/proc` of the namespace, reaps orphans, and
+//! exits when the bot does, which makes the kernel kill everything left in
+//! the namespace: `setsid` daemons and double forks included), and the bot.
+//! Without, the helper is a subreaper: orphans of the bot become its
+//! children and it kills them all once the bot has exited. The bot inherits
+//! stdin, stdout and stderr; the helper and the init hand theirs over to
+//! `/dev/null` once the bot has them, so a bot that closes its output is
+//! seen to close it.
+
+use std::convert::Infallible;
+use std::ffi::CString;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::Path;
+
+use nix::sched::CloneFlags;
+use nix::sys::signal::Signal;
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::{fork, ForkResult, Pid};
+
+use crate::confine;
+use crate::plan::{Plan, Resource, Rules};
+
+/// Runs the helper with the plan `json`; never returns.
+pub fn exec_main(json: &str) -> ! {
+    let result = serde_json::from_str::<Plan>(json)
+        .map_err(|e| format!("unreadable plan: {e}"))
+        .and_then(|plan| run(&plan));
+    let Err(e) = result;
+    fail(&e)
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("aboure sandbox: {message}");
+    std::process::exit(126)
+}
+
+fn run(plan: &Plan) -> Result<Infallible, String> {
+    close_other_descriptors();
+    for dir in &plan.cgroups {
+        std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string())
+            .map_err(|e| format!("cannot join {}: {e}", dir.display()))?;
+    }
+    if !plan.namespaces {
+        return subreaper(plan);
+    }
+    enter_namespaces(plan.network)?;
+    let (status_r, status_w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
+    // SAFETY: the helper is single-threaded.
+    match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
+        ForkResult::Child => {
+            drop(status_r);
+            init(plan, status_w)
+        }
+        ForkResult::Parent { child } => {
+            drop(status_w);
+            quiet_stdio();
+            let init_status = wait_for(child);
+            let mut raw = [0u8; 4];
+            let status = match std::fs::File::from(status_r).read_exact(&mut raw) {
+                Ok(()) => i32::from_ne_bytes(raw),
+                Err(_) => init_status,
+            };
+            relay(status)
+        }
+    }
+}
+
+/// Pid 1 of the bot's pid namespace.
+fn init(plan: &Plan, status: OwnedFd) -> ! {
+    die_with_parent();
+    if let Err(e) = mount_proc() {
+        fail(&e);
+    }
+    // SAFETY: single-threaded.
+    match unsafe { fork() } {
+        Err(e) => fail(&format!("fork: {e}")),
+        Ok(ForkResult::Child) => {
+            drop(status);
+            let Err(e) = bot(plan);
+            fail(&e)
+        }
+        Ok(ForkResult::Parent { child }) => {
+            quiet_stdio();
+            loop {
+                match waitpid(None, None) {
+                    Ok(s) if s.pid() == Some(child) => {
+                        let _ = std::fs::File::from(status).write_all(&raw(s).to_ne_bytes());
+                        // Leaving takes the whole namespace down.
+                        std::process::exit(0);
+                    }
+                    Err(nix::errno::Errno::ECHILD) => std::process::exit(0),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// The fallback without namespaces.
+fn subreaper(plan: &Plan) -> Result<Infallible, String> {
+    // SAFETY: prctl with integer arguments.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    // SAFETY: single-threaded.
+    match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
+        ForkResult::Child => bot(plan),
+        ForkResult::Parent { child } => {
+            quiet_stdio();
+            let status = wait_for(child);
+            kill_descendants();
+            relay(status)
+        }
+    }
+}
+
+/// The bot's own process: the last restrictions, then `execve`.
+fn bot(plan: &Plan) -> Result<Infallible, String> {
+    die_with_parent();
+    std::env::set_current_dir(&plan.workdir)
+        .map_err(|e| format!("cannot enter {}: {e}", plan.workdir.display()))?;
+    confine::rlimits(&plan.rlimits)?;
+    confine::drop_capabilities();
+    confine::no_new_privs()?;
+    if let Some(rules) = &plan.landlock {
+        confine::landlock(rules)?;
+    }
+    if plan.seccomp {
+        confine::seccomp()?;
+    }
+    let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));
+    let program = c(&plan.program.to_string_lossy())?;
+    let argv = plan
+        .argv
+        .iter()
+        .map(|a| c(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let env = plan
+        .env
+        .iter()
+        .map(|(k, v)| c(&format!("{k}={v}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let e = nix::unistd::execve(&program, &argv, &env).unwrap_err();
+    Err(format!("cannot run {}: {e}", plan.program.display()))
+}
+
+fn enter_namespaces(network: bool) -> Result<(), String> {
+    let (uid, gid) = (nix::unistd::getuid(), nix::unistd::getgid());
+    let mut flags = CloneFlags::CLONE_NEWUSER
+        | CloneFlags::CLONE_NEWPID
+        | CloneFlags::CLONE_NEWNS
+        | CloneFlags::CLONE_NEWIPC
+        | CloneFlags::CLONE_NEWUTS;
+    if !network {
+        flags |= CloneFlags::CLONE_NEWNET;
+    }
+    nix::sched::unshare(flags).map_err(|e| format!("unshare: {e}"))?;
+    // The bot keeps its user and group ids: files it may read or write look
+    // the same from inside.
+    for (file, text) in [
+        ("setgroups", "deny".to_owned()),
+        ("uid_map", format!("{uid} {uid} 1")),
+        ("gid_map", format!("{gid} {gid} 1")),
+    ] {
+        std::fs::write(Path::new("/proc/self").join(file), text)
+            .map_err(|e| format!("cannot write /proc/self/{file}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A `/proc` that shows only the namespace's processes.
+fn mount_proc() -> Result<(), String> {
+    use nix::mount::{mount, MsFlags};
+    mount(
+        None::<&str>,
+        "/",
+        None::<&str>,
+        MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+        None::<&str>,
+    )
+    .map_err(|e| format!("cannot make the mounts private: {e}"))?;
+    mount(
+        Some("proc"),
+        "/proc",
+        Some("proc"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+        None::<&str>,
+    )
+    .map_err(|e| format!("cannot mount /proc: {e}"))
+}
+
+fn die_with_parent() {
+    let _ = nix::sys::prctl::set_pdeathsig(Signal::SIGKILL);
+}
+
+/// Closes every descriptor but 0, 1 and 2.
+fn close_other_descriptors() {
+    // SAFETY: close_range only closes descriptors; this process owns none
+    // it still needs above 2.
+    unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) };
+}
+
+/// Hands stdin, stdout and stderr over to `/dev/null`, so only the bot
+/// holds the arbiter's pipes.
+fn quiet_stdio() {
+    if let Ok(null) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+    {
+        for fd in 0..3 {
+            // SAFETY: dup2 onto the standard descriptors, which we own.
+            unsafe { libc::dup2(null.as_raw_fd(), fd) };
+        }
+    }
+}
+
+/// Waits for `child`, returning its raw wait status.
+fn wait_for(child: Pid) -> i32 {
+    loop {
+        match waitpid(child, None) {
+            Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
+            Err(nix::errno::Errno::EINTR) | Ok(_) => continue,
+            Err(_) => return 1 << 8,
+        }
+    }
+}
+
+fn raw(status: WaitStatus) -> i32 {
+    match status {
+        WaitStatus::Exited(_, code) => (code & 0xff) << 8,
+        WaitStatus::Signaled(_, signal, _) => signal as i32,
+        _ => 1 << 8,
+    }
+}
+
+/// Ends the helper the way the bot ended: the same exit status, or death
+/// by the same signal (without a core dump).
+fn relay(status: i32) -> ! {
+    if libc::WIFSIGNALED(status) {
+        let signal = libc::WTERMSIG(status);
+        let _ = confine::rlimits(&[(Resource::Core, 0, 0)]);
+        // SAFETY: resetting a disposition and signalling ourselves.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, signal);
+            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            libc::kill(libc::getpid(), signal);
+        }
+        std::process::exit(128 + signal);
+    }
+    std::process::exit(libc::WEXITSTATUS(status))
+}
+
+/// Kills every process left below the subreaper, until none is.
+fn kill_descendants() {
+    let me = std::process::id().to_string();
+    loop {
+        for pid in children_of(&me) {
+            let _ = nix::sys::signal::kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        match waitpid(None, Some(WaitPidFlag::WNOHANG)) {
+            Err(_) => return,
+            Ok(WaitStatus::StillAlive) => std::thread::sleep(std::time::Duration::from_millis(1)),
+            Ok(_) => {}
+        }
+    }
+}
+
+fn children_of(parent: &str) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                // Fields after the command (which may hold spaces): state, ppid.
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                    == Some(parent)
+            })
+        })
+        .collect()
+}
+
+/// What `aboure sandbox-exec --probe` found: `None` where a layer works,
+/// else the system's reason.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct ProbeReport {
+    /// Unsharing user, pid, network, mount, IPC and UTS namespaces.
+    pub namespaces: Option<String>,
+    /// Mounting a `/proc` inside them.
+    pub proc: Option<String>,
+    /// Restricting itself with Landlock.
+    pub landlock: Option<String>,
+    /// Installing the seccomp filter.
+    pub seccomp: Option<String>,
+}
+
+/// Tries each layer on itself and prints a [`ProbeReport`] as JSON; never
+/// returns.
+pub fn probe_main() -> ! {
+    let mut report = ProbeReport::default();
+    if let Err(e) = enter_namespaces(false) {
+        report.namespaces = Some(e);
+    } else {
+        // The /proc mount needs pid 1 of the new namespace: a child.
+        // SAFETY: single-threaded.
+        report.proc = match unsafe { fork() } {
+            Err(e) => Some(format!("fork: {e}")),
+            Ok(ForkResult::Child) => std::process::exit(i32::from(mount_proc().is_err())),
+            Ok(ForkResult::Parent { child }) => match wait_for(child) {
+                0 => None,
+                _ => Some(
+                    mount_proc()
+                        .err()
+                        .unwrap_or_else(|| "cannot mount /proc".into()),
+                ),
+            },
+        };
+    }
+    let _ = confine::no_new_privs();
+    let rules = Rules {
+        read: vec!["/usr".into()],
+        ..Rules::default()
+    };
+    report.landlock = confine::landlock(&rules).err();
+    report.seccomp = confine::seccomp().err();
+    println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    std::process::exit(0)
+}

@@ -1,0 +1,311 @@
+//! The arbiter's side: from a bot's command to the helper's command, with
+//! what the helper needs made beforehand (a scratch folder, cgroups) and
+//! removed afterwards ([`Jail`]'s `Drop`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use aboure_process::{size_text, Exit, Guard, Limits};
+
+use crate::cgroup::Cgroups;
+use crate::error::SandboxError;
+use crate::plan::{Plan, Resource, Rules};
+use crate::probe::{Layers, Support};
+use crate::settings::{Mode, Policy, Settings};
+
+/// What the system provides that any program needs to start: read (and
+/// execute) access to these.
+const SYSTEM_READ: &[&str] = &[
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/lib32",
+    "/libx32",
+    "/etc",
+    "/proc",
+    "/sys/devices/system/cpu",
+    "/sys/fs/cgroup",
+    "/dev/urandom",
+    "/dev/random",
+];
+
+/// Devices a bot may also write to.
+const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
+
+/// The search path of a bot's clean environment.
+const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The sandbox of a run: its settings and the layers this machine allows.
+#[derive(Debug)]
+pub struct Sandbox {
+    settings: Settings,
+    layers: Layers,
+    helper: PathBuf,
+}
+
+/// One bot process to start, as the arbiter would start it unsandboxed.
+#[derive(Clone, Debug)]
+pub struct BotSpec<'a> {
+    /// The bot's name (for error messages and the scratch folder's name).
+    pub name: &'a str,
+    /// Program: a path, or a bare name looked up in `PATH`.
+    pub program: &'a Path,
+    /// Its arguments.
+    pub args: &'a [String],
+    /// Working directory.
+    pub workdir: &'a Path,
+    /// The environment the configuration gives it.
+    pub env: &'a BTreeMap<String, String>,
+    /// Its allowances.
+    pub policy: &'a Policy,
+    /// Memory limit, bytes (the memory cgroup's, where there is one).
+    pub memory: Option<u64>,
+}
+
+impl Sandbox {
+    /// The sandbox of a run with `settings`; `helper` is the `aboure`
+    /// binary. Probes the machine (once per process) unless the mode is
+    /// `off`; in `strict` mode, fails naming every missing layer.
+    pub fn new(settings: &Settings, helper: &Path) -> Result<Sandbox, SandboxError> {
+        let layers = match settings.mode {
+            Mode::Off => Layers {
+                mode: Mode::Off,
+                layers: Vec::new(),
+            },
+            mode => Layers::new(mode, Support::probe(helper)),
+        };
+        if settings.mode == Mode::Strict && layers.layers.iter().any(|l| !l.active) {
+            return Err(SandboxError::Missing(layers.missing()));
+        }
+        Ok(Sandbox {
+            settings: settings.clone(),
+            layers,
+            helper: helper.to_owned(),
+        })
+    }
+
+    /// The layers bots get in this run.
+    pub fn layers(&self) -> &Layers {
+        &self.layers
+    }
+
+    /// Prepares one process of a bot: its scratch folder and cgroups, and
+    /// the command that starts it in its cage.
+    pub fn prepare(&self, spec: &BotSpec) -> Result<Jail, SandboxError> {
+        if self.settings.mode == Mode::Off || spec.policy.disabled {
+            return Ok(Jail {
+                program: spec.program.to_owned(),
+                args: spec.args.to_vec(),
+                workdir: spec.workdir.to_owned(),
+                env: spec.env.clone().into_iter().collect(),
+                confined: false,
+                cgroups: Cgroups::default(),
+                scratch: None,
+            });
+        }
+        let prepare_err = |path: &Path| {
+            let bot = spec.name.to_owned();
+            let path = path.to_owned();
+            move |source| SandboxError::Prepare { bot, path, source }
+        };
+        let has = |layer| self.layers.has(layer);
+        // Found out here, not in the helper, so that the reason is plain.
+        let program = resolve(spec.program);
+        runnable(&program).map_err(|reason| SandboxError::Program {
+            program: spec.program.to_owned(),
+            workdir: spec.workdir.to_owned(),
+            reason,
+        })?;
+        let scratch = tempfile::Builder::new()
+            .prefix(&format!("aboure-{}-", spec.name))
+            .tempdir()
+            .map_err(prepare_err(&std::env::temp_dir()))?;
+        let memory_cgroup = has("cgroup-memory").then_some(spec.memory).flatten();
+        let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
+        let cgroups = Cgroups::create(memory_cgroup, pids_cgroup)
+            .map_err(prepare_err(Path::new("/sys/fs/cgroup")))?;
+
+        let mut rlimits = vec![
+            (
+                Resource::Fsize,
+                self.settings.file_size,
+                self.settings.file_size,
+            ),
+            (
+                Resource::Nofile,
+                self.settings.open_files,
+                self.settings.open_files,
+            ),
+        ];
+        if pids_cgroup.is_none() {
+            let n = self.settings.processes;
+            rlimits.push((Resource::Nproc, n, n));
+        }
+
+        let scratch_dir = scratch.path().to_owned();
+        let landlock = has("landlock").then(|| {
+            let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
+            read.push(spec.workdir.to_owned());
+            read.push(program.clone());
+            read.extend(installation(&program));
+            read.extend(
+                spec.args
+                    .iter()
+                    .map(|a| spec.workdir.join(a))
+                    .filter(|p| p.exists()),
+            );
+            read.extend(spec.policy.read.iter().cloned());
+            let mut write = vec![scratch_dir.clone()];
+            write.extend(spec.policy.write.iter().cloned());
+            Rules {
+                read,
+                write,
+                devices: DEVICES.iter().map(PathBuf::from).collect(),
+                no_tcp: !spec.policy.network,
+            }
+        });
+        let mut env: BTreeMap<String, String> = [
+            ("PATH", PATH),
+            ("LANG", "C.UTF-8"),
+            ("HOME", &scratch_dir.to_string_lossy()),
+            ("TMPDIR", &scratch_dir.to_string_lossy()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        env.extend(spec.env.clone());
+        let mut argv = vec![spec.program.to_string_lossy().into_owned()];
+        argv.extend(spec.args.iter().cloned());
+        let plan = Plan {
+            program,
+            argv,
+            workdir: spec.workdir.to_owned(),
+            env: env.into_iter().collect(),
+            namespaces: has("namespaces"),
+            network: spec.policy.network,
+            landlock,
+            seccomp: has("seccomp"),
+            cgroups: cgroups.dirs().to_vec(),
+            rlimits,
+        };
+        Ok(Jail {
+            program: self.helper.clone(),
+            args: vec![
+                crate::HELPER_COMMAND.to_owned(),
+                serde_json::to_string(&plan)?,
+            ],
+            workdir: spec.workdir.to_owned(),
+            env: Vec::new(),
+            confined: true,
+            cgroups,
+            scratch: Some(scratch),
+        })
+    }
+}
+
+/// A bare program name found in the arbiter's `PATH` (the bot's own is
+/// minimal), as an absolute path; a path as it is.
+fn resolve(program: &Path) -> PathBuf {
+    if program.components().count() > 1 {
+        return std::path::absolute(program).unwrap_or_else(|_| program.to_owned());
+    }
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(program))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_else(|| program.to_owned())
+}
+
+/// Whether `program` is a file this user may execute.
+fn runnable(program: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    match std::fs::metadata(program) {
+        Err(e) if !program.is_absolute() => Err(format!("not found in PATH ({e})")),
+        Err(e) => Err(e.to_string()),
+        Ok(m) if !m.is_file() => Err("not a file".to_owned()),
+        Ok(m) if m.permissions().mode() & 0o111 == 0 => Err("not executable".to_owned()),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The installation a program found in a `bin` folder belongs to (a
+/// virtualenv, pyenv, nvm, a prefix in the user's home): interpreters read
+/// their libraries from there. System folders are readable anyway.
+fn installation(program: &Path) -> Option<PathBuf> {
+    let dir = program.parent()?;
+    let name = dir.file_name()?.to_str()?;
+    ["bin", "sbin", "shims"]
+        .contains(&name)
+        .then(|| dir.parent().map(Path::to_owned))
+        .flatten()
+        .filter(|prefix| prefix.components().count() > 1)
+}
+
+impl Guard for Jail {
+    fn explain(&self, _exit: Exit) -> Option<String> {
+        let bytes = self.cgroups.memory_limit()?;
+        self.cgroups.oom_killed().then(|| {
+            format!(
+                "killed by the kernel's OOM killer at the memory limit of {} (cgroup)",
+                size_text(bytes)
+            )
+        })
+    }
+}
+
+/// One bot process's cage: the command to start it, and what to clean up
+/// once it has ended (dropping the jail kills what is left in its cgroups
+/// and removes them and its scratch folder).
+#[derive(Debug)]
+pub struct Jail {
+    program: PathBuf,
+    args: Vec<String>,
+    workdir: PathBuf,
+    env: Vec<(String, String)>,
+    confined: bool,
+    // Dropped in this order: processes first, then their folder.
+    cgroups: Cgroups,
+    scratch: Option<tempfile::TempDir>,
+}
+
+impl Jail {
+    /// The command that starts the bot (set its stdio, process group and
+    /// limits, then spawn it). Confined, its environment is the plan's only.
+    pub fn command(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(&self.program);
+        command
+            .args(&self.args)
+            .current_dir(&self.workdir)
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        if self.confined {
+            command.env_clear();
+        }
+        command
+    }
+
+    /// False for a bot run as a plain child process (mode `off`, or
+    /// `sandbox = false`): the caller applies its limits itself.
+    pub fn is_confined(&self) -> bool {
+        self.confined
+    }
+
+    /// The limits the arbiter applies to the process it starts (inherited
+    /// by the bot): `limits` without the memory limit where the bot's
+    /// cgroup has it (then a death by a signal says nothing about memory;
+    /// the cgroup's OOM count does, see [`Jail`]'s [`Guard`]).
+    pub fn limits(&self, limits: Limits) -> Limits {
+        Limits {
+            memory: limits.memory.filter(|_| !self.cgroups.has_memory()),
+            ..limits
+        }
+    }
+
+    /// The scratch folder (HOME and TMPDIR of the bot), if confined.
+    pub fn scratch(&self) -> Option<&Path> {
+        self.scratch.as_ref().map(|s| s.path())
+    }
+}

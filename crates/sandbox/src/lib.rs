@@ -1,0 +1,49 @@
+//! Runs a bot, a program written by a stranger, so that it cannot harm the
+//! arbiter, the results, the machine or the other bots.
+//!
+//! The arbiter never changes namespaces or privileges itself: it starts the
+//! `aboure` binary again as a small helper (`aboure sandbox-exec PLAN`) that
+//! sets the bot's cage up and then runs the bot. The layers, each used when
+//! the machine allows it (see [`Support`]):
+//!
+//! - user, pid, network, mount, IPC and UTS namespaces, with a tiny init as
+//!   pid 1 that reaps and, when the bot exits, takes every process the bot
+//!   started down with it (a subreaper that kills every descendant where
+//!   namespaces are not allowed);
+//! - Landlock: reads only the system, the bot's own files and its allowances,
+//!   writes only its scratch folder and allowances, no TCP, no signals or
+//!   abstract sockets outside its cage;
+//! - seccomp, as a backstop: no ptrace, no reading other processes' memory,
+//!   no mounts, no new namespaces, no kernel modules;
+//! - cgroup v1 memory and pids controllers where writable (else
+//!   `RLIMIT_AS`, `RLIMIT_NPROC`), `RLIMIT_CPU`, `RLIMIT_FSIZE`,
+//!   `RLIMIT_NOFILE`;
+//! - `no_new_privs`, no capabilities, only descriptors 0, 1 and 2, a clean
+//!   environment and a fresh scratch folder removed afterwards.
+//!
+//! [`Sandbox::new`] probes once what the machine allows and, in `strict`
+//! mode, refuses with the exact reason and remedy; [`Sandbox::prepare`]
+//! turns one bot's command into the helper's command (a [`Jail`], which
+//! cleans up after the bot when dropped).
+
+#![deny(missing_docs)]
+
+mod cgroup;
+mod confine;
+mod error;
+mod exec;
+mod jail;
+mod launcher;
+mod plan;
+mod probe;
+pub mod settings;
+
+pub use error::SandboxError;
+pub use exec::{exec_main, probe_main};
+pub use jail::{BotSpec, Jail, Sandbox};
+pub use launcher::SandboxLauncher;
+pub use probe::{Layer, Layers, Support};
+pub use settings::{Mode, Policy, Settings};
+
+/// The hidden subcommand of `aboure` that runs the helper.
+pub const HELPER_COMMAND: &str = "sandbox-exec";

@@ -1,0 +1,309 @@
+//! The `[sandbox]` table of a tournament file and a bot's own `sandbox = ...`
+//! allowances: their TOML form, their defaults (in one place, [`Settings`]'s
+//! `Default`) and their validation. Errors carry the span of the offending
+//! value and the key, which the tournament-file reader turns into
+//! file:line:column.
+//!
+//! ```toml
+//! [sandbox]
+//! mode = "auto"          # "auto", "strict" or "off"
+//! read = ["/opt/data"]   # for every bot
+//! [[bot]]
+//! sandbox = { network = true, read = ["/opt/models"], write = ["cache"] }
+//! ```
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// How much of the sandbox to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Every layer this machine allows; the missing ones are reported.
+    Auto,
+    /// Every layer, or refuse to start.
+    Strict,
+    /// None: bots run as plain child processes.
+    Off,
+}
+
+/// The validated `[sandbox]` table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// How much of the sandbox to use.
+    pub mode: Mode,
+    /// Allowances for every bot (each bot's own are added to these).
+    pub defaults: Policy,
+    /// Largest file a bot may write, in bytes (`RLIMIT_FSIZE`).
+    pub file_size: u64,
+    /// Open descriptors per process (`RLIMIT_NOFILE`).
+    pub open_files: u64,
+    /// Processes and threads of one bot together (the pids cgroup, else
+    /// `RLIMIT_NPROC`).
+    pub processes: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            mode: Mode::Auto,
+            defaults: Policy::default(),
+            file_size: 1 << 30,
+            open_files: 1024,
+            processes: 512,
+        }
+    }
+}
+
+/// What one bot may do beyond the default cage.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// False for `sandbox = false`: the bot runs as a plain child process
+    /// (for a `wrapper` that is a sandbox of its own, such as docker).
+    pub disabled: bool,
+    /// Network access.
+    pub network: bool,
+    /// Extra paths it may read (absolute).
+    pub read: Vec<PathBuf>,
+    /// Extra paths it may write (absolute).
+    pub write: Vec<PathBuf>,
+}
+
+/// A problem in the tournament file: where, which key, what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingError {
+    /// Byte range of the offending value in the file.
+    pub span: Range<usize>,
+    /// The key, e.g. `sandbox.mode` or `bot[2].sandbox`.
+    pub key: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The `[sandbox]` table as written.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawSettings {
+    mode: Option<Spanned<String>>,
+    network: Option<Spanned<bool>>,
+    read: Option<Spanned<Vec<String>>>,
+    write: Option<Spanned<Vec<String>>>,
+    file_size: Option<Spanned<String>>,
+    open_files: Option<Spanned<i64>>,
+    processes: Option<Spanned<i64>>,
+}
+
+/// A bot's `sandbox = false` or `sandbox = { ... }` as written.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub enum RawPolicy {
+    /// `sandbox = true` (the default cage) or `false` (none).
+    Enabled(bool),
+    /// Allowances.
+    Table(RawAllowances),
+}
+
+/// A bot's allowances as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawAllowances {
+    network: Option<bool>,
+    #[serde(default)]
+    read: Vec<String>,
+    #[serde(default)]
+    write: Vec<String>,
+}
+
+impl RawSettings {
+    /// Validates the table; `base` is the folder of the tournament file
+    /// (relative paths are relative to it); `size` reads sizes like "1GiB".
+    pub fn validate(
+        &self,
+        base: &Path,
+        size: impl Fn(&str) -> Result<u64, String>,
+    ) -> Result<Settings, SettingError> {
+        let mut s = Settings::default();
+        let err = |span: Range<usize>, key: &str, message: String| SettingError {
+            span,
+            key: format!("sandbox.{key}"),
+            message,
+        };
+        if let Some(m) = &self.mode {
+            s.mode = match m.get_ref().as_str() {
+                "auto" => Mode::Auto,
+                "strict" => Mode::Strict,
+                "off" => Mode::Off,
+                other => {
+                    return Err(err(
+                        m.span(),
+                        "mode",
+                        format!("{other:?} is not \"auto\", \"strict\" or \"off\""),
+                    ))
+                }
+            };
+        }
+        if let Some(n) = &self.network {
+            s.defaults.network = *n.get_ref();
+        }
+        for (list, key, into) in [
+            (&self.read, "read", &mut s.defaults.read),
+            (&self.write, "write", &mut s.defaults.write),
+        ] {
+            if let Some(paths) = list {
+                *into = paths_of(paths.get_ref(), base).map_err(|m| err(paths.span(), key, m))?;
+            }
+        }
+        if let Some(f) = &self.file_size {
+            s.file_size = size(f.get_ref()).map_err(|m| err(f.span(), "file-size", m))?;
+        }
+        for (value, key, into) in [
+            (&self.open_files, "open-files", &mut s.open_files),
+            (&self.processes, "processes", &mut s.processes),
+        ] {
+            if let Some(v) = value {
+                let n = *v.get_ref();
+                if !(16..=1_000_000).contains(&n) {
+                    return Err(err(
+                        v.span(),
+                        key,
+                        format!("{n} is out of range: must be between 16 and 1000000"),
+                    ));
+                }
+                *into = n as u64;
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// A bot's policy: its allowances added to the tournament's `defaults`.
+/// `raw` is the bot's `sandbox` value, `key` its key (`bot[1].sandbox`).
+pub fn bot_policy(
+    defaults: &Policy,
+    raw: Option<&Spanned<RawPolicy>>,
+    key: &str,
+    base: &Path,
+) -> Result<Policy, SettingError> {
+    let mut policy = defaults.clone();
+    let Some(raw) = raw else {
+        return Ok(policy);
+    };
+    match raw.get_ref() {
+        RawPolicy::Enabled(on) => policy.disabled = !on,
+        RawPolicy::Table(t) => {
+            if let Some(n) = t.network {
+                policy.network = n;
+            }
+            for (list, into) in [(&t.read, &mut policy.read), (&t.write, &mut policy.write)] {
+                into.extend(paths_of(list, base).map_err(|message| SettingError {
+                    span: raw.span(),
+                    key: key.to_owned(),
+                    message,
+                })?);
+            }
+        }
+    }
+    Ok(policy)
+}
+
+/// A bot's `wrapper = ["cmd", "args"...]`: a command the bot's own is
+/// appended to (an operator's docker, nsjail or VM launcher).
+pub fn wrapper(raw: Option<&Spanned<Vec<String>>>, key: &str) -> Result<Vec<String>, SettingError> {
+    let Some(raw) = raw else {
+        return Ok(Vec::new());
+    };
+    match raw.get_ref().first() {
+        Some(program) if !program.trim().is_empty() => Ok(raw.get_ref().clone()),
+        _ => Err(SettingError {
+            span: raw.span(),
+            key: key.to_owned(),
+            message: "the wrapper is empty: give at least its program, or leave it out".to_owned(),
+        }),
+    }
+}
+
+fn paths_of(list: &[String], base: &Path) -> Result<Vec<PathBuf>, String> {
+    list.iter()
+        .map(|p| {
+            if p.trim().is_empty() || p.contains('\0') {
+                Err(format!("{p:?} is not a path"))
+            } else {
+                Ok(base.join(p))
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Settings, SettingError> {
+        #[derive(Deserialize)]
+        struct File {
+            sandbox: RawSettings,
+        }
+        let file: File = toml::from_str(text).unwrap();
+        file.sandbox.validate(Path::new("/cfg"), |t| {
+            t.parse().map_err(|_| "bad size".into())
+        })
+    }
+
+    #[test]
+    fn defaults_and_relative_paths() {
+        let s = parse("[sandbox]\nread = [\"data\", \"/opt/x\"]\n").unwrap();
+        assert_eq!(s.mode, Mode::Auto);
+        assert_eq!(
+            s.defaults.read,
+            [PathBuf::from("/cfg/data"), PathBuf::from("/opt/x")]
+        );
+        assert_eq!(s.processes, 512);
+        assert_eq!(
+            parse("[sandbox]\nmode = \"off\"\n").unwrap().mode,
+            Mode::Off
+        );
+    }
+
+    #[test]
+    fn bad_values_name_their_key_and_place() {
+        let text = "[sandbox]\nmode = \"paranoid\"\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.key, "sandbox.mode");
+        assert_eq!(&text[e.span.clone()], "\"paranoid\"");
+        assert!(
+            e.message.contains("\"auto\", \"strict\" or \"off\""),
+            "{e:?}"
+        );
+        let e = parse("[sandbox]\nprocesses = 3\n").unwrap_err();
+        assert_eq!(e.key, "sandbox.processes");
+    }
+
+    #[test]
+    fn a_bot_adds_to_the_defaults() {
+        #[derive(Deserialize)]
+        struct Bot {
+            sandbox: Spanned<RawPolicy>,
+        }
+        let defaults = Policy {
+            read: vec!["/a".into()],
+            ..Policy::default()
+        };
+        let bot: Bot = toml::from_str("sandbox = { network = true, write = [\"c\"] }").unwrap();
+        let p = bot_policy(
+            &defaults,
+            Some(&bot.sandbox),
+            "bot[0].sandbox",
+            Path::new("/w"),
+        )
+        .unwrap();
+        assert!(p.network && !p.disabled);
+        assert_eq!(p.read, [PathBuf::from("/a")]);
+        assert_eq!(p.write, [PathBuf::from("/w/c")]);
+        let bot: Bot = toml::from_str("sandbox = false").unwrap();
+        let p = bot_policy(&defaults, Some(&bot.sandbox), "k", Path::new("/w")).unwrap();
+        assert!(p.disabled);
+    }
+}

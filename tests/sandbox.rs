@@ -1,0 +1,210 @@
+//! The sandbox's guarantees, each shown by a hostile bot from
+//! `tests/hostile/` run through `aboure run` in the default mode (`auto`):
+//! the bot attacks, then plays honest moves. Each test checks that the
+//! attack had no effect and that the tournament finished with every game
+//! recorded, and prints the layers the run had (from `run.json`). On this
+//! project's CI machine every layer is there; a machine that lacks one
+//! fails the test that needs it, with the run's reason printed.
+
+#[path = "support/harness.rs"]
+mod harness;
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use harness::*;
+
+/// A gauntlet of the test bot's honest random mover against `bots`, one
+/// game pair each.
+fn gauntlet(bots: &str) -> String {
+    format!(
+        "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"honest\"\npairs = 1\nconcurrency = 2\nstartup-timeout = \"30s\"\n\
+         [openings]\nplies = 0\n\
+         [time-control]\nbase = \"2s\"\nincrement = \"20ms\"\n{}{bots}",
+        testbot("honest", "random --seed 7"),
+    )
+}
+
+/// Runs `config_text` in `dir` (through `command` if given, else plain),
+/// checks the run finished with two natural games per hostile bot and no
+/// survivor carrying `m`, prints the sandbox layers, and returns the games.
+#[track_caller]
+fn run_and_check(dir: &Path, m: &str, config_text: &str, bots: usize) -> Vec<serde_json::Value> {
+    let config = write_config(dir, config_text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 2 * bots, "{games:#?}");
+    for g in &games {
+        let t = g["termination"].as_str().unwrap_or("");
+        assert!(
+            ["natural", "max_plies", "repetition"].contains(&t),
+            "every game is played to its end: {g}"
+        );
+        assert!(g["plies"].as_array().is_some_and(|p| !p.is_empty()), "{g}");
+    }
+    assert_no_survivors(m, Duration::from_secs(5));
+    games
+}
+
+/// Prints the layers of the run in `out` and asserts the default mode.
+fn print_layers(out: &Path) {
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let sandbox = &run["sandbox"];
+    assert_eq!(sandbox["mode"], "auto", "{run:#}");
+    for layer in sandbox["layers"].as_array().unwrap() {
+        println!(
+            "layer {:<14} {:<5} {}",
+            layer["name"].as_str().unwrap(),
+            layer["active"],
+            layer["detail"].as_str().unwrap()
+        );
+    }
+}
+
+/// The bot `name`'s stderr log in `out`.
+fn stderr_log(out: &Path, name: &str) -> String {
+    std::fs::read_to_string(out.join(format!("logs/{name}.stderr.log"))).unwrap_or_default()
+}
+
+#[test]
+fn a_bot_cannot_signal_the_arbiter_or_another_bot() {
+    let dir = folder("sandbox-signals");
+    let m = marker("signals");
+    let bots = hostile("signals", "signals.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    // Both of its processes got as far as their attack.
+    let log = stderr_log(&dir.join("out"), "signals");
+    assert_eq!(log.matches("signals sent").count(), 2, "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_writes_only_its_scratch_folder_and_reads_only_its_own_files() {
+    let dir = folder("sandbox-files");
+    let m = marker("files");
+    // The bot's folder is `dir/bots`; the planted file is beside it, named
+    // by no path of its command (which makes a path readable).
+    std::fs::write(dir.join("planted-secret.txt"), "the planted secret\n").unwrap();
+    let out = dir.join("out");
+    let args = [out.to_str().unwrap()];
+    let bots = hostile("files", "files.sh", &m, &args) + "workdir = \"bots\"\n";
+    std::fs::create_dir_all(dir.join("bots")).unwrap();
+    let games = run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    assert!(games.iter().all(|g| g["id"] != "forged"), "{games:#?}");
+    let log = stderr_log(&out, "files");
+    assert!(!log.contains("wrote games.jsonl"), "{log}");
+    assert!(!log.contains("the planted secret"), "{log}");
+    assert_eq!(log.matches("read: \n").count(), 2, "{log}");
+    assert_eq!(log.matches("scratch: scratch").count(), 2, "{log}");
+    // Each process's scratch folder is gone with it.
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("aboure-files-"))
+        .collect();
+    assert!(left.is_empty(), "scratch folders left: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn nothing_a_bot_started_outlives_its_game_and_its_processes_are_bounded() {
+    let dir = folder("sandbox-daemons");
+    let m = marker("daemons");
+    let bots = hostile("daemons", "daemons.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "daemons");
+    let counts: Vec<usize> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("processes: "))
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 2, "{log}");
+    // The pids cgroup (512 by default) stopped the fork bomb short of 2000.
+    assert!(counts.iter().all(|&n| n <= 520), "{counts:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn no_network_unless_the_bot_is_allowed_it() {
+    let python = Command::new("python3").arg("--version").output();
+    assert!(
+        python.is_ok_and(|o| o.status.success()),
+        "this test needs python3: apt-get install -y python3"
+    );
+    let dir = folder("sandbox-network");
+    let m = marker("network");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let heard = std::thread::spawn(move || {
+        let mut names = Vec::new();
+        listener.set_nonblocking(false).unwrap();
+        // The allowed bot connects once per process: two connections.
+        for stream in listener.incoming().take(2) {
+            let mut line = String::new();
+            let _ = BufReader::new(stream.unwrap()).read_line(&mut line);
+            names.push(line.trim().to_owned());
+        }
+        names
+    });
+    let bots = [
+        hostile("denied", "network.sh", &m, &[&port, "denied"]),
+        hostile("allowed", "network.sh", &m, &[&port, "allowed"]),
+        "sandbox = { network = true }\n".to_owned(),
+    ]
+    .concat();
+    run_and_check(&dir, &m, &gauntlet(&bots), 2);
+    // The allowed bot's two connections came; the denied bot's did not
+    // (it ran first in each pair, so its attempts came earlier).
+    assert_eq!(heard.join().unwrap(), ["allowed", "allowed"]);
+    let out = dir.join("out");
+    let denied = stderr_log(&out, "denied");
+    assert_eq!(denied.matches("network: refused").count(), 2, "{denied}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn no_leaked_descriptor_no_inherited_secret_and_no_privileges() {
+    let dir = folder("sandbox-leaks");
+    let m = marker("leaks");
+    let config = write_config(&dir, &gauntlet(&hostile("leaks", "leaks.sh", &m, &[])));
+    let out = dir.join("out");
+    // The arbiter is started with descriptor 7 open (not close-on-exec)
+    // and a secret in its environment.
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("exec 7</dev/null; exec \"$@\"")
+        .arg("sh")
+        .arg(ABOURE)
+        .args(run_args(&config, &out, &[]))
+        .env("ABOURE_TEST_SECRET", "hunter2")
+        .env_remove("RUST_LOG");
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    assert_eq!(games(&out).len(), 2);
+    assert_no_survivors(&m, Duration::from_secs(5));
+    let log = stderr_log(&out, "leaks");
+    let lines: Vec<&str> = log.lines().filter(|l| l.starts_with("leaks:")).collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    for line in lines {
+        assert!(
+            line.starts_with(
+                "leaks: fd7=closed secret=absent nnp=1 capeff=0000000000000000 home=/"
+            ),
+            "{line}"
+        );
+        assert!(
+            line.contains("/aboure-leaks-"),
+            "HOME is the scratch folder: {line}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
