@@ -47,10 +47,14 @@
 #![deny(missing_docs)]
 
 mod csv;
+mod folder;
+mod pair;
 mod reader;
 mod record;
 mod writer;
 
+pub use folder::{results_file, results_files};
+pub use pair::{outcome, GamePair, PairBook};
 pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
