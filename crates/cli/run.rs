@@ -28,7 +28,8 @@ pub struct Args {
     /// Games played at once (default: from the file, else half the cores).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Play only slice K of N (e.g. 3/8) of the schedule.
+    /// Play only slice K of N (e.g. 3/8) of the schedule; the slices may
+    /// share one --out folder (an SPRT's must).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Log every protocol line of every bot to out/logs/NAME.protocol.log.
