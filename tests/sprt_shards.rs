@@ -137,6 +137,18 @@ fn shards_sharing_a_folder_reach_the_one_process_verdict_with_one_killed_and_res
         assert!(output.status.success(), "{}", show(&output));
     }
     assert_eq!(verdict(&shared), expected);
+    // No shard ran further ahead of the counted pairs than the look-ahead
+    // (4 x 3 shards x 1 game at once, at least 16).
+    let counted = expected[1].as_u64().unwrap();
+    let furthest = games(&shared)
+        .iter()
+        .map(|g| g["pair"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert!(
+        furthest < counted + 16,
+        "pair {furthest} played, {counted} counted"
+    );
 
     // The report of either folder gives the same verdict and pair count.
     let (a, b) = (report_sprt(&one), report_sprt(&shared));

@@ -250,3 +250,48 @@ pub fn describe(sprt: &Sprt, pairing: &[String; 2], status: &OrderedStatus) -> S
         status.counted,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aboure_records::parse_games;
+
+    /// Game `game` of pair `pair`, won by South.
+    fn game(template: &GameRecord, pair: u32, game: u8) -> GameRecord {
+        let (south, north) = if game == 0 { ("x", "y") } else { ("y", "x") };
+        GameRecord {
+            id: format!("r0000-p{pair}-g{game}"),
+            pair,
+            game,
+            south: south.into(),
+            north: north.into(),
+            ..template.clone()
+        }
+    }
+
+    #[test]
+    fn a_long_test_keeps_only_open_and_waiting_pairs() {
+        // Equal results never decide: 20,000 pairs, finishing up to 40
+        // pairs out of order, leave nothing behind but the window.
+        let sprt = Sprt::new(-1.0, 1.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        let mut counter = PairCounter::new(sprt, ["x".into(), "y".into()]);
+        let line = r#"{"id":"t","pairing":["x","y"],"pair":0,"game":0,"south":"x","north":"y","result":"1-0","termination":"natural"}"#;
+        let template =
+            parse_games(format!("{line}\n").as_bytes(), "g.jsonl".as_ref()).games[0].clone();
+        let mut most = (0, 0);
+        for block in 0..500u32 {
+            for g in 0..2 {
+                for i in (0..40).rev() {
+                    counter.add(&game(&template, block * 40 + i, g));
+                    let waiting = counter.test.status().beyond;
+                    most = (most.0.max(counter.book.open()), most.1.max(waiting));
+                }
+            }
+        }
+        let status = counter.test.status();
+        assert_eq!((status.counted, status.beyond), (20_000, 0));
+        assert_eq!(status.counts.wl, 20_000);
+        assert_eq!(counter.book.open(), 0);
+        assert_eq!(most, (40, 39));
+    }
+}

@@ -25,6 +25,9 @@ use crate::schedule::{schedule, GameSpec, Shard};
 use crate::sprt::LiveSprt;
 use crate::standings::{Standing, Tally};
 
+mod gate;
+use gate::{check_stop, Gate};
+
 /// How often a shard held back by the SPRT's look-ahead reads its
 /// siblings' results again.
 const SIBLING_POLL: Duration = Duration::from_millis(500);
@@ -167,22 +170,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         .or(config.concurrency)
         .unwrap_or_else(default_concurrency)
         .max(1);
-    let sprt = match config.format {
-        crate::config::Format::Sprt => {
-            let shards = options.shard.map_or(1, |s| u64::from(s.count));
-            let mut live = LiveSprt::new(
-                crate::sprt::test(&config.sprt)?,
-                [config.bots[0].name.clone(), config.bots[1].name.clone()],
-                &output.dir,
-                &output.games_path,
-                (4 * shards * concurrency as u64).max(16),
-            );
-            previous.iter().for_each(|g| live.add(g));
-            live.refresh()?;
-            Some(live)
-        }
-        _ => None,
-    };
+    let sprt = gate::live_sprt(config, &options, &output, concurrency, &previous)?;
     let (stop, _) = watch::channel(false);
     let shared = Arc::new(Shared {
         queue: Mutex::new(todo),
@@ -253,55 +241,6 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     })
 }
 
-/// Stops the run if the SPRT has decided (writing the decision once);
-/// returns the reason the first time.
-fn check_stop(shared: &Shared) -> Result<Option<String>, RunError> {
-    let mut state = shared
-        .state
-        .lock()
-        .map_err(|_| RunError::Options("state lock poisoned".into()))?;
-    let state = &mut *state;
-    let Some(sprt) = state.sprt.as_mut() else {
-        return Ok(None);
-    };
-    if state.stopped.is_some() || !sprt.status().decided() {
-        return Ok(None);
-    }
-    sprt.write_decision()?;
-    let reason = sprt.describe();
-    state.stopped = Some(reason.clone());
-    shared.stop.send_replace(true);
-    Ok(Some(reason))
-}
-
-/// What the SPRT allows for the next game: start it, wait for siblings, or
-/// stop. Reads the siblings' files (off the async workers) when waiting.
-enum Gate {
-    Start,
-    Wait(u64),
-    Stop,
-}
-
-fn gate(shared: &Shared, spec: &GameSpec, refresh: bool) -> Result<Gate, RunError> {
-    let mut state = shared
-        .state
-        .lock()
-        .map_err(|_| RunError::Options("state lock poisoned".into()))?;
-    let Some(sprt) = state.sprt.as_mut() else {
-        return Ok(Gate::Start);
-    };
-    if refresh {
-        sprt.refresh()?;
-    }
-    Ok(if sprt.status().decided() {
-        Gate::Stop
-    } else if sprt.may_start(spec.pair) {
-        Gate::Start
-    } else {
-        Gate::Wait(sprt.missing())
-    })
-}
-
 struct Worker {
     config: Arc<Config>,
     launches: Arc<Vec<Launch>>,
@@ -336,7 +275,7 @@ impl Worker {
             else {
                 return Ok(());
             };
-            match self.gate(&next).await? {
+            match gate::wait(&self.shared, &next).await? {
                 Gate::Start => {}
                 Gate::Stop => {
                     if let Some(reason) = check_stop(&self.shared)? {
@@ -426,20 +365,7 @@ impl Worker {
             state.played += 1;
         }
         (self.observer)(&Event::GameFinished(Box::new(record)));
-        let shared = self.shared.clone();
-        let status = tokio::task::spawn_blocking(move || -> Result<_, RunError> {
-            let mut state = shared
-                .state
-                .lock()
-                .map_err(|_| RunError::Options("state lock poisoned".into()))?;
-            let Some(sprt) = state.sprt.as_mut() else {
-                return Ok(None);
-            };
-            sprt.refresh()?;
-            Ok(Some(sprt.status()))
-        })
-        .await
-        .map_err(|e| RunError::Options(format!("SPRT task failed: {e}")))??;
+        let status = gate::refresh(&self.shared).await?;
         if let Some(status) = status {
             (self.observer)(&Event::Sprt(status));
         }
@@ -447,20 +373,6 @@ impl Worker {
             (self.observer)(&Event::Stopped(reason));
         }
         Ok(())
-    }
-
-    /// [`gate`] for `spec`, reading the siblings' files off the async
-    /// workers when the SPRT holds the game back.
-    async fn gate(&self, spec: &GameSpec) -> Result<Gate, RunError> {
-        match gate(&self.shared, spec, false)? {
-            Gate::Wait(_) => {
-                let (shared, spec) = (self.shared.clone(), spec.clone());
-                tokio::task::spawn_blocking(move || gate(&shared, &spec, true))
-                    .await
-                    .map_err(|e| RunError::Options(format!("SPRT task failed: {e}")))?
-            }
-            gate => Ok(gate),
-        }
     }
 
     /// Starts (or reuses) both bots and plays the game. The processes are
