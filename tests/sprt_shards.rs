@@ -220,7 +220,47 @@ fn the_live_sprt_and_the_report_count_the_same_pairs_broken_pair_included() {
     );
     assert_eq!(s["waiting"], 3, "pairs 6, 7 and 9 wait behind the gap");
     assert_eq!(live.beyond, 3);
+    assert!(
+        report.text().contains("after 5 pairs")
+            && report.text().contains("waiting: 3 complete pairs"),
+        "{}",
+        report.text()
+    );
     // The head-to-head counts every complete pair but the broken one.
     let pairing = &json["pairings"][0];
     assert_eq!(pairing["pairs"], 8, "{pairing}");
+}
+
+#[test]
+fn pairs_past_the_decision_are_reported_as_overrun_by_both() {
+    let sprt = Sprt::new(0.0, 100.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+    // Arrival order: the late pairs first.
+    let text: String = (0..30)
+        .rev()
+        .map(|p| {
+            // Mostly two wins for "new", every third pair one each.
+            let second = if p % 3 == 0 { "1-0" } else { "0-1" };
+            pair(p, ["1-0", second], false)
+        })
+        .collect();
+    let games: Vec<GameRecord> = parse_games(text.as_bytes(), "g.jsonl".as_ref()).games;
+    let live = aboure_arbiter::sprt::verdict(sprt, &["new".into(), "old".into()], &games);
+    assert!(live.decided() && live.counted < 30, "{live:?}");
+    assert_eq!(live.beyond, 30 - live.counted);
+    let report = Report::from_input(
+        &Input::from_games(&games),
+        &ReportOptions {
+            sprt: Some(SprtSettings { sprt }),
+            ..Default::default()
+        },
+    );
+    let json: Value = serde_json::from_str(&report.json_text()).unwrap();
+    assert_eq!(json["sprt"]["pairs"], live.counted);
+    assert_eq!(json["sprt"]["overrun"], live.beyond);
+    let line = format!(
+        "overrun: {} more pairs played after the decision",
+        live.beyond
+    );
+    assert!(report.text().contains(&line), "{}", report.text());
+    assert!(report.html().contains("Overrun:"));
 }
