@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::standings::Tally;
-use aboure_arbiter::{sprt, Config, Event, Format, RunOptions, Shard, Summary};
+use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
 use aboure_report::{load, AccuracyOptions, Report, ReportOptions};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -28,7 +28,8 @@ pub struct Args {
     /// Games played at once (default: from the file, else half the cores).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Play only slice K of N (e.g. 3/8) of the schedule.
+    /// Play only slice K of N (e.g. 3/8) of the schedule; the slices may
+    /// share one --out folder (an SPRT's must).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Log every protocol line of every bot to out/logs/NAME.protocol.log.
@@ -59,17 +60,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     init_logging(&args, bar.clone());
 
-    let stop_rule = match config.format {
-        Format::Sprt => {
-            let test = sprt::test(&config.sprt).map_err(anyhow::Error::msg)?;
-            let [a, b] = [&config.bots[0].name, &config.bots[1].name];
-            Some(sprt::stop_rule(test, a.clone(), b.clone()))
-        }
-        _ => None,
-    };
     let progress = Progress {
         bar: bar.clone(),
         tally: Mutex::new(Tally::new(config.bots.iter().map(|b| b.name.as_str()))),
+        sprt: Mutex::new(None),
         quiet: args.quiet,
     };
     let progress = Arc::new(progress);
@@ -92,7 +86,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
         interrupt,
         observer,
-        stop_rule,
     };
     let summary = runtime.block_on(async {
         let bar = bar.clone();
@@ -150,6 +143,8 @@ const REPORT_MAX_GAMES: usize = 10_000;
 struct Progress {
     bar: ProgressBar,
     tally: Mutex<Tally>,
+    /// The SPRT's combined state, over every shard's games.
+    sprt: Mutex<Option<aboure_stats::OrderedStatus>>,
     quiet: bool,
 }
 
@@ -200,6 +195,12 @@ impl Progress {
                 self.bar.inc(1);
                 self.update();
             }
+            Event::Sprt(status) => {
+                if let Ok(mut sprt) = self.sprt.lock() {
+                    *sprt = Some(*status);
+                }
+                self.update();
+            }
             Event::Stopped(reason) => self.bar.println(format!("stopping: {reason}")),
             Event::Interrupted => {}
         }
@@ -215,6 +216,12 @@ impl Progress {
         let failures: u32 = table.iter().map(|s| s.failure_count()).sum();
         if failures > 0 {
             msg.push(format!("failures {failures}"));
+        }
+        if let Some(s) = self.sprt.lock().ok().and_then(|s| *s) {
+            msg.push(format!(
+                "LLR {:.2} [{:.2}, {:.2}] {} pairs",
+                s.status.llr, s.status.lower, s.status.upper, s.counted
+            ));
         }
         self.bar.set_message(msg.join("  "));
     }
@@ -274,13 +281,13 @@ fn print_table(config: &Config, summary: &Summary, report: Option<&anyhow::Resul
                 .display()
         );
     }
-    if config.format == Format::Sprt {
-        if let Ok(test) = sprt::test(&config.sprt) {
-            let (a, b) = (&config.bots[0].name, &config.bots[1].name);
-            let (status, counts) = sprt::status(&test, a, &summary.games);
-            let _ = writeln!(out, "pairs (LL, LD, WL+DD, WD, WW): {:?}", counts.counts());
-            let _ = writeln!(out, "{}", sprt::describe(&test, a, b, &status));
-        }
+    if let Some((status, describe)) = &summary.sprt {
+        let _ = writeln!(
+            out,
+            "pairs (LL, LD, WL+DD, WD, WW): {:?}",
+            status.counts.counts()
+        );
+        let _ = writeln!(out, "{describe}");
     }
     match &summary.stopped {
         Some(_) if config.format == Format::Sprt => {
@@ -344,11 +351,12 @@ impl Drop for BarWriter {
     }
 }
 
-/// The report of everything in the run's `games.jsonl`, with per-move
+/// The report of everything in the run's folder (every shard's results
+/// file in it), with per-move
 /// accuracy (cheap for games of this size: the solver shares one table).
 fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
     let (input, sprt) =
-        load(std::slice::from_ref(&summary.games_path)).context("cannot read the results back")?;
+        load(std::slice::from_ref(&summary.out_dir)).context("cannot read the results back")?;
     let options = ReportOptions {
         anchor: None,
         sprt,
@@ -373,8 +381,11 @@ fn write_reports(summary: &Summary, report: &Report) {
         ("report.json", report.json_text()),
         ("report.html", report.html()),
     ] {
+        // Shards sharing the folder each write them: whole or not at all.
         let path = dir.join(name);
-        if let Err(e) = std::fs::write(&path, body) {
+        let temp = dir.join(format!(".{name}.{}", std::process::id()));
+        let written = std::fs::write(&temp, body).and_then(|()| std::fs::rename(&temp, &path));
+        if let Err(e) = written {
             eprintln!("aboure: warning: cannot write {}: {e}", path.display());
         }
     }

@@ -98,10 +98,15 @@ pub fn run_command(config: &Path, out: &Path, extra: &[&str]) -> Command {
     command
 }
 
-/// Lines in `out/games.jsonl`, the last one possibly cut (0 before the
-/// file exists).
+/// Lines in the results files of `out` (`games.jsonl`, or the shards'
+/// `games-K-of-N.jsonl`), the last ones possibly cut (0 before a file
+/// exists).
 pub fn recorded(out: &Path) -> usize {
-    std::fs::read_to_string(out.join("games.jsonl")).map_or(0, |t| t.lines().count())
+    aboure_records::results_files(out)
+        .unwrap_or_default()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).map_or(0, |t| t.lines().count()))
+        .sum()
 }
 
 /// Waits until a run in the background has recorded `n` games.
@@ -147,7 +152,12 @@ pub fn run_measured(args: &[&str], dir: &Path) -> (Output, u64) {
 }
 
 pub fn games(out: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let files = aboure_records::results_files(out).unwrap();
+    assert!(!files.is_empty(), "no results file in {}", out.display());
+    let text: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()

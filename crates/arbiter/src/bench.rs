@@ -113,7 +113,6 @@ async fn tournament(
         aboure_exe: setup.aboure_exe.clone(),
         interrupt,
         observer: Arc::new(|_| {}),
-        stop_rule: None,
     };
     run(&config, options).await.map_err(|e| e.to_string())?;
     // The summary keeps no moves: read the full records back.

@@ -63,6 +63,14 @@ pub enum RunError {
     /// A results line in the middle of the file is damaged.
     #[error("cannot resume: {0} (fix or remove that line)")]
     DamagedResults(String),
+    /// Another run holds the results file.
+    #[error("{path} is being written by another run ({holder}): only one run may write a results file; wait for it, stop it, or choose another --out or --shard")]
+    Locked {
+        /// The results file.
+        path: PathBuf,
+        /// Who holds it: host and process id.
+        holder: String,
+    },
     /// A bad `--shard`.
     #[error("bad --shard {0:?}: expected K/N with 1 <= K <= N, e.g. 2/8")]
     Shard(String),

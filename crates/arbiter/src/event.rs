@@ -26,6 +26,8 @@ pub enum Event {
     },
     /// A game finished and is safely on disk.
     GameFinished(Box<GameRecord>),
+    /// Where the SPRT stands, over this shard's and its siblings' games.
+    Sprt(aboure_stats::OrderedStatus),
     /// The stop rule ended the run early (e.g. an SPRT decided).
     Stopped(String),
     /// The run was interrupted; games in progress are abandoned.

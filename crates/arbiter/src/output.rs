@@ -1,17 +1,24 @@
-//! The output folder: `games.jsonl` (results, appended durably), `run.json`
-//! (what the run is, with a fingerprint of everything that defines the
-//! games) and `logs/` (per-bot stderr and protocol logs). Resuming checks the
-//! fingerprint so results of different tournaments are never mixed.
+//! The output folder: `games.jsonl` (results, appended durably; shard K of
+//! N appends to `games-K-of-N.jsonl`, so shards may share one folder),
+//! `run.json` (what the run is, with a fingerprint of everything that
+//! defines the games, shared by the shards) and `logs/` (per-bot stderr and
+//! protocol logs). Resuming, or joining a folder other shards write to,
+//! checks the fingerprint so results of different tournaments are never
+//! mixed. A run holds the lock on its results file from before it reads it
+//! until it ends ([`crate::lock`]).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use aboure_records::{read_games, GameRecord, GamesWriter, ProblemKind};
+use aboure_records::{
+    read_games, results_file, results_files, GameRecord, GamesWriter, ProblemKind,
+};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::config::{BotCommand, Config, Format};
 use crate::error::RunError;
+use crate::lock::ResultsLock;
 use crate::opening::OpeningSource;
 use crate::schedule::Shard;
 
@@ -95,8 +102,12 @@ pub struct Output {
     pub dir: PathBuf,
     /// Per-bot logs.
     pub logs: PathBuf,
+    /// The results file.
+    pub games_path: PathBuf,
     /// The results file, open for appending.
     pub writer: GamesWriter,
+    /// This run's lock on it, held (never read) until the run ends.
+    pub _lock: ResultsLock,
     /// Games finished by earlier runs.
     pub previous: Vec<GameRecord>,
     /// Things worth telling the user (a truncated line cut away, ...).
@@ -121,12 +132,25 @@ pub fn prepare(
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs)
         .map_err(RunError::io(format!("cannot create {}", logs.display())))?;
-    let games_path = dir.join("games.jsonl");
+    let games_path = results_file(dir, shard.map(|s| (s.index, s.count)));
+    let lock = ResultsLock::acquire(&games_path)?;
     let run_path = dir.join("run.json");
     let identity = schedule_identity(config);
     let print = fingerprint(&identity);
     let mut notes = Vec::new();
     let mut previous = Vec::new();
+    let old: Option<Value> = std::fs::read(&run_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
+    let changed = |old: &Value| {
+        let found = old["fingerprint"].as_str().unwrap_or("").to_owned();
+        (found != print).then(|| RunError::ConfigChanged {
+            dir: dir.to_owned(),
+            found,
+            expected: print.clone(),
+            what: differences(&old["identity"], &identity),
+        })
+    };
     let has_games = std::fs::metadata(&games_path).is_ok_and(|m| m.len() > 0);
     if has_games {
         let results = read_games(&games_path).map_err(|e| RunError::Io {
@@ -139,24 +163,15 @@ pub fn prepare(
                 games: results.games.len(),
             });
         }
-        let old: Value = std::fs::read(&run_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .ok_or_else(|| {
-                RunError::DamagedResults(format!(
-                    "{} is missing or unreadable, so it cannot be checked that {} holds games of this tournament",
-                    run_path.display(),
-                    games_path.display()
-                ))
-            })?;
-        let found = old["fingerprint"].as_str().unwrap_or("").to_owned();
-        if found != print {
-            return Err(RunError::ConfigChanged {
-                dir: dir.to_owned(),
-                found,
-                expected: print,
-                what: differences(&old["identity"], &identity),
-            });
+        let old = old.as_ref().ok_or_else(|| {
+            RunError::DamagedResults(format!(
+                "{} is missing or unreadable, so it cannot be checked that {} holds games of this tournament",
+                run_path.display(),
+                games_path.display()
+            ))
+        })?;
+        if let Some(e) = changed(old) {
+            return Err(e);
         }
         for p in &results.problems {
             match p.kind {
@@ -176,7 +191,14 @@ pub fn prepare(
             }
         }
         previous = results.games;
-    } else {
+    } else if let Some(e) = old.as_ref().and_then(changed) {
+        // Other shards' results in the folder belong to another tournament.
+        if others_have_games(dir, &games_path) {
+            return Err(e);
+        }
+    }
+    let shared = old.as_ref().is_some_and(|old| changed(old).is_none());
+    if !shared {
         let mut run = json!({
             "aboure_version": env!("CARGO_PKG_VERSION"),
             "config_file": config.path.display().to_string(),
@@ -198,8 +220,7 @@ pub fn prepare(
             });
         }
         let text = serde_json::to_string_pretty(&run).unwrap_or_default();
-        std::fs::write(&run_path, text + "\n")
-            .map_err(RunError::io(format!("cannot write {}", run_path.display())))?;
+        write_atomically(&run_path, &(text + "\n"))?;
     }
     let writer = GamesWriter::append(&games_path).map_err(RunError::io(format!(
         "cannot open {}",
@@ -208,10 +229,32 @@ pub fn prepare(
     Ok(Output {
         dir: dir.to_owned(),
         logs,
+        games_path,
         writer,
+        _lock: lock,
         previous,
         notes,
     })
+}
+
+/// True if a results file of `dir` other than `own` holds anything.
+fn others_have_games(dir: &Path, own: &Path) -> bool {
+    results_files(dir).is_ok_and(|files| {
+        files
+            .iter()
+            .any(|f| f != own && std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
+    })
+}
+
+/// Writes `path` whole or not at all (shards starting at once may each
+/// write `run.json`; a reader never sees half of one).
+fn write_atomically(path: &Path, text: &str) -> Result<(), RunError> {
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(format!(".{}.tmp", std::process::id()));
+    let temp = PathBuf::from(temp);
+    std::fs::write(&temp, text)
+        .and_then(|()| std::fs::rename(&temp, path))
+        .map_err(RunError::io(format!("cannot write {}", path.display())))
 }
 
 fn differences(old: &Value, new: &Value) -> String {

@@ -1,64 +1,228 @@
-//! The SPRT stopping rule: after every complete game pair, the pentanomial
-//! counts of the first bot against the second go to `aboure-stats`' SPRT; a
-//! crossed bound ends the run. The statistics live in `aboure-stats`; this
-//! module only counts pairs from records.
+//! The SPRT stopping rule of a run, alone or split over shards.
+//!
+//! Game pairs are numbered by the schedule before any is played (the
+//! opening of pair `p` depends only on the config and `p`), and the verdict
+//! is [`OrderedSprt`]'s: pairs counted in pair order up to the first one not
+//! yet complete, the first crossing of a bound deciding. So it is a pure
+//! function of the results files ([`verdict`]): shards that share an output
+//! folder, each appending to its own file, reach exactly the verdict, at
+//! exactly the pair count, that one process playing the pairs in order
+//! would, whoever was slow, killed or resumed.
+//!
+//! A [`LiveSprt`] is that verdict kept up to date during a run: it is fed
+//! this run's games as they finish and reads what sibling shards appended
+//! to their files since it last looked. It keeps the pentanomial counts,
+//! the pairs still open and the complete pairs ahead of a gap, nothing per
+//! finished game, so a test of any length runs in flat memory. A shard does
+//! not start a pair more than [`LiveSprt::look_ahead`] pairs past the
+//! counted prefix, and stops starting games once the test has decided (its
+//! own games or a sibling's); the first shard to see the decision writes
+//! it, once, to `sprt.json`.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 
-use aboure_records::GameRecord;
-use aboure_stats::{EloModel, Pentanomial, Sprt, SprtDecision, SprtStatus};
+use aboure_records::{parse_games, results_files, GameRecord, PairBook};
+use aboure_stats::{EloModel, OrderedSprt, OrderedStatus, Sprt, SprtDecision};
+use serde_json::json;
 
 use crate::config::{SprtConfig, SprtModel};
-use crate::tournament::StopRule;
+use crate::error::RunError;
 
-/// The pentanomial counts of bot `first` over complete pairs (both games
-/// recorded) of `games`.
-pub fn pentanomial(first: &str, games: &[GameRecord]) -> Pentanomial {
-    let mut pairs: BTreeMap<(&[String; 2], u32), Vec<&GameRecord>> = BTreeMap::new();
-    for g in games {
-        pairs.entry((&g.pairing, g.pair)).or_default().push(g);
-    }
-    let mut counts = Pentanomial::default();
-    for games in pairs.values() {
-        if let [a, b] = games[..] {
-            if let (Some(ra), Some(rb)) = (view(first, a), view(first, b)) {
-                counts.add_pair(ra, rb);
-            }
-        }
-    }
-    counts
-}
-
-fn view(player: &str, game: &GameRecord) -> Option<aboure_stats::GameResult> {
-    let points = game.points_of(player)?;
-    Some(if points == 1.0 {
-        aboure_stats::GameResult::Win
-    } else if points == 0.0 {
-        aboure_stats::GameResult::Loss
-    } else {
-        aboure_stats::GameResult::Draw
-    })
-}
+/// The decision file in the output folder.
+pub const DECISION_FILE: &str = "sprt.json";
 
 /// The test a config describes.
-pub fn test(config: &SprtConfig) -> Result<Sprt, String> {
+pub fn test(config: &SprtConfig) -> Result<Sprt, RunError> {
     let model = match config.model {
         SprtModel::Normalized => EloModel::Normalized,
         SprtModel::Logistic => EloModel::Logistic,
     };
     Sprt::new(config.elo0, config.elo1, config.alpha, config.beta, model)
-        .map_err(|e| format!("invalid SPRT parameters: {e:?}"))
+        .map_err(|e| RunError::Options(format!("invalid SPRT parameters: {e}")))
 }
 
-/// Where the test of `first` stands after `games`.
-pub fn status(sprt: &Sprt, first: &str, games: &[GameRecord]) -> (SprtStatus, Pentanomial) {
-    let counts = pentanomial(first, games);
-    (sprt.status_pentanomial(&counts), counts)
+/// The verdict of `games` (in any order, repeated or not) on the test of
+/// `pairing[0]` against `pairing[1]`.
+pub fn verdict<'a>(
+    sprt: Sprt,
+    pairing: &[String; 2],
+    games: impl IntoIterator<Item = &'a GameRecord>,
+) -> OrderedStatus {
+    let mut counter = PairCounter::new(sprt, pairing.clone());
+    games.into_iter().for_each(|g| counter.add(g));
+    counter.test.status()
 }
 
-/// Words for a decision.
-pub fn describe(sprt: &Sprt, first: &str, second: &str, status: &SprtStatus) -> String {
-    let verdict = match status.decision {
+/// Games to pairs to the ordered test.
+#[derive(Debug)]
+struct PairCounter {
+    pairing: [String; 2],
+    book: PairBook<()>,
+    test: OrderedSprt,
+}
+
+impl PairCounter {
+    fn new(sprt: Sprt, pairing: [String; 2]) -> PairCounter {
+        PairCounter {
+            pairing,
+            book: PairBook::new(),
+            test: OrderedSprt::new(sprt, 1),
+        }
+    }
+
+    fn add(&mut self, game: &GameRecord) {
+        if game.pairing != self.pairing || u64::from(game.pair) < self.test.prefix() {
+            return;
+        }
+        if let Some((pair, _)) = self.book.add(game, ()) {
+            self.test.add(u64::from(pair.pair), pair.results);
+        }
+    }
+}
+
+/// The verdict of a run in progress, with what sibling shards wrote.
+#[derive(Debug)]
+pub struct LiveSprt {
+    counter: PairCounter,
+    dir: PathBuf,
+    own: PathBuf,
+    /// Bytes of each sibling's file already read.
+    read: HashMap<PathBuf, u64>,
+    look_ahead: u64,
+    written: bool,
+}
+
+impl LiveSprt {
+    /// The test of `pairing[0]` against `pairing[1]` for a run writing `own`
+    /// in `dir`, starting pairs at most `look_ahead` past the counted ones.
+    pub fn new(
+        sprt: Sprt,
+        pairing: [String; 2],
+        dir: &Path,
+        own: &Path,
+        look_ahead: u64,
+    ) -> LiveSprt {
+        LiveSprt {
+            counter: PairCounter::new(sprt, pairing),
+            dir: dir.to_owned(),
+            own: own.to_owned(),
+            read: HashMap::new(),
+            look_ahead: look_ahead.max(1),
+            written: false,
+        }
+    }
+
+    /// The bound on how far past the counted prefix a pair may start.
+    pub fn look_ahead(&self) -> u64 {
+        self.look_ahead
+    }
+
+    /// Counts a game of this run.
+    pub fn add(&mut self, game: &GameRecord) {
+        self.counter.add(game);
+    }
+
+    /// Where the test stands.
+    pub fn status(&self) -> OrderedStatus {
+        self.counter.test.status()
+    }
+
+    /// True if pair `pair` may start now: no decision yet, and not too far
+    /// ahead of the counted pairs.
+    pub fn may_start(&self, pair: u32) -> bool {
+        !self.status().decided() && u64::from(pair) < self.counter.test.prefix() + self.look_ahead
+    }
+
+    /// The first pair not yet complete (what a blocked shard waits for).
+    pub fn missing(&self) -> u64 {
+        self.counter.test.prefix()
+    }
+
+    /// Reads what sibling shards appended to their results files since the
+    /// last call (complete lines only).
+    pub fn refresh(&mut self) -> Result<(), RunError> {
+        let files = results_files(&self.dir)
+            .map_err(RunError::io(format!("cannot list {}", self.dir.display())))?;
+        for path in files.into_iter().filter(|p| *p != self.own) {
+            let offset = self.read.get(&path).copied().unwrap_or(0);
+            let mut bytes = Vec::new();
+            let read = std::fs::File::open(&path).and_then(|mut f| {
+                f.seek(SeekFrom::Start(offset))?;
+                f.read_to_end(&mut bytes)
+            });
+            read.map_err(RunError::io(format!("cannot read {}", path.display())))?;
+            let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
+                continue;
+            };
+            let results = parse_games(&bytes[..=end], &path);
+            results.games.iter().for_each(|g| self.counter.add(g));
+            self.read.insert(path, offset + end as u64 + 1);
+        }
+        Ok(())
+    }
+
+    /// Words for where the test stands.
+    pub fn describe(&self) -> String {
+        describe(
+            self.counter.test.sprt(),
+            &self.counter.pairing,
+            &self.status(),
+        )
+    }
+
+    /// Writes the decision to `sprt.json` once it is there: the first
+    /// writer wins (a hard link of a finished temporary file, so the file
+    /// appears whole or not at all), and every writer would write the same
+    /// verdict anyway.
+    pub fn write_decision(&mut self) -> Result<(), RunError> {
+        let status = self.status();
+        if self.written || !status.decided() {
+            return Ok(());
+        }
+        let path = self.dir.join(DECISION_FILE);
+        let sprt = self.counter.test.sprt();
+        let body = json!({
+            "test": self.counter.pairing[0],
+            "baseline": self.counter.pairing[1],
+            "elo0": sprt.elo0(),
+            "elo1": sprt.elo1(),
+            "alpha": sprt.alpha(),
+            "beta": sprt.beta(),
+            "decision": status.status.decision,
+            "pairs": status.counted,
+            "pentanomial": status.counts.counts(),
+            "llr": status.status.llr,
+            "lower": status.status.lower,
+            "upper": status.status.upper,
+            "written_by": format!("host {} pid {}", crate::lock::hostname(), std::process::id()),
+        });
+        let temp = self.dir.join(format!(
+            ".{DECISION_FILE}.{}.{}",
+            crate::lock::hostname(),
+            std::process::id()
+        ));
+        let text = serde_json::to_string_pretty(&body).unwrap_or_default() + "\n";
+        std::fs::write(&temp, text)
+            .and_then(|()| std::fs::File::open(&temp)?.sync_all())
+            .map_err(RunError::io(format!("cannot write {}", temp.display())))?;
+        let linked = std::fs::hard_link(&temp, &path);
+        let _ = std::fs::remove_file(&temp);
+        match linked {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(RunError::io(format!("cannot write {}", path.display()))(e)),
+        }
+        self.written = true;
+        Ok(())
+    }
+}
+
+/// Words for where a test of `pairing[0]` against `pairing[1]` stands.
+pub fn describe(sprt: &Sprt, pairing: &[String; 2], status: &OrderedStatus) -> String {
+    let [first, second] = pairing;
+    let verdict = match status.status.decision {
         SprtDecision::AcceptH1 => format!(
             "H1 accepted: {first} is stronger than {second} (the Elo difference is nearer {} than {})",
             sprt.elo1(),
@@ -71,23 +235,20 @@ pub fn describe(sprt: &Sprt, first: &str, second: &str, status: &SprtStatus) -> 
         ),
         SprtDecision::Continue => "no decision yet".to_owned(),
     };
+    let beyond = match (status.decided(), status.beyond) {
+        (_, 0) => String::new(),
+        (true, n) => format!(", {n} more played after the decision (overrun, not counted)"),
+        (false, n) => format!(", {n} more complete but waiting for earlier pairs"),
+    };
     format!(
-        "SPRT [{}, {}]: LLR {:.3} (bounds {:.3}, {:.3}); {verdict}",
+        "SPRT [{}, {}]: LLR {:.3} (bounds {:.3}, {:.3}) after {} pairs{beyond}; {verdict}",
         sprt.elo0(),
         sprt.elo1(),
-        status.llr,
-        status.lower,
-        status.upper
+        status.status.llr,
+        status.status.lower,
+        status.status.upper,
+        status.counted,
     )
-}
-
-/// A stop rule ending the run when the test decides.
-pub fn stop_rule(sprt: Sprt, first: String, second: String) -> StopRule {
-    Box::new(move |games: &[GameRecord]| {
-        let (status, _) = status(&sprt, &first, games);
-        (status.decision != SprtDecision::Continue)
-            .then(|| describe(&sprt, &first, &second, &status))
-    })
 }
 
 #[cfg(test)]
@@ -95,19 +256,42 @@ mod tests {
     use super::*;
     use aboure_records::parse_games;
 
+    /// Game `game` of pair `pair`, won by South.
+    fn game(template: &GameRecord, pair: u32, game: u8) -> GameRecord {
+        let (south, north) = if game == 0 { ("x", "y") } else { ("y", "x") };
+        GameRecord {
+            id: format!("r0000-p{pair}-g{game}"),
+            pair,
+            game,
+            south: south.into(),
+            north: north.into(),
+            ..template.clone()
+        }
+    }
+
     #[test]
-    fn pairs_are_counted_from_the_first_bots_view() {
-        let text = concat!(
-            r#"{"id":"a","pairing":["x","y"],"pair":0,"game":0,"south":"x","north":"y","result":"1-0","termination":"natural"}"#,
-            "\n",
-            r#"{"id":"b","pairing":["x","y"],"pair":0,"game":1,"south":"y","north":"x","result":"1/2-1/2","termination":"natural"}"#,
-            "\n",
-            r#"{"id":"c","pairing":["x","y"],"pair":1,"game":0,"south":"x","north":"y","result":"0-1","termination":"natural"}"#,
-            "\n",
-        );
-        let games = parse_games(text.as_bytes(), "g.jsonl".as_ref()).games;
-        let p = pentanomial("x", &games);
-        assert_eq!(p.pairs(), 1);
-        assert_eq!(p.counts(), [0, 0, 0, 1, 0]);
+    fn a_long_test_keeps_only_open_and_waiting_pairs() {
+        // Equal results never decide: 20,000 pairs, finishing up to 40
+        // pairs out of order, leave nothing behind but the window.
+        let sprt = Sprt::new(-1.0, 1.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        let mut counter = PairCounter::new(sprt, ["x".into(), "y".into()]);
+        let line = r#"{"id":"t","pairing":["x","y"],"pair":0,"game":0,"south":"x","north":"y","result":"1-0","termination":"natural"}"#;
+        let template =
+            parse_games(format!("{line}\n").as_bytes(), "g.jsonl".as_ref()).games[0].clone();
+        let mut most = (0, 0);
+        for block in 0..500u32 {
+            for g in 0..2 {
+                for i in (0..40).rev() {
+                    counter.add(&game(&template, block * 40 + i, g));
+                    let waiting = counter.test.status().beyond;
+                    most = (most.0.max(counter.book.open()), most.1.max(waiting));
+                }
+            }
+        }
+        let status = counter.test.status();
+        assert_eq!((status.counted, status.beyond), (20_000, 0));
+        assert_eq!(status.counts.wl, 20_000);
+        assert_eq!(counter.book.open(), 0);
+        assert_eq!(most, (40, 39));
     }
 }

@@ -2,7 +2,9 @@
 //! each game owning its two bot processes for its duration; every finished
 //! game is written and synced to `games.jsonl` before its worker starts the
 //! next one. An interrupt stops new games, abandons those in progress (they
-//! are replayed by `--resume`) and shuts the bots down.
+//! are replayed by `--resume`) and shuts the bots down. An SPRT
+//! ([`crate::sprt::LiveSprt`]) also holds back pairs too far ahead of the
+//! counted ones and stops new games once it has decided.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -19,16 +21,19 @@ use crate::event::Event;
 use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::output::prepare;
 use crate::schedule::{schedule, GameSpec, Shard};
+use crate::sprt::LiveSprt;
 use crate::standings::{Standing, Tally};
 use aboure_process::{BotFailure, BotLogs, BotProcess, Launch};
 
+mod gate;
+use gate::{check_stop, Gate};
+
+/// How often a shard held back by the SPRT's look-ahead reads its
+/// siblings' results again.
+const SIBLING_POLL: Duration = Duration::from_millis(500);
+
 /// Time a bot gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
-
-/// Decides after each game whether to stop early (an SPRT crossing a bound);
-/// given every game finished so far (without moves), returns the reason to
-/// stop.
-pub type StopRule = Box<dyn FnMut(&[GameRecord]) -> Option<String> + Send>;
 
 /// Receives [`Event`]s.
 pub type Observer = Arc<dyn Fn(&Event) + Send + Sync>;
@@ -51,18 +56,14 @@ pub struct RunOptions {
     pub interrupt: watch::Receiver<bool>,
     /// Progress events go here.
     pub observer: Observer,
-    /// Early stopping.
-    pub stop_rule: Option<StopRule>,
 }
 
 /// How a run ended.
 #[derive(Clone, Debug)]
 pub struct Summary {
-    /// With a stop rule (an SPRT), every finished game of this run's
-    /// schedule (earlier runs included), reduced to what the rule needs:
-    /// players, pairing, pair, result and termination (the full records are
-    /// in `games.jsonl`). Empty without one, so a long run holds no list.
-    pub games: Vec<GameRecord>,
+    /// For an SPRT, the verdict of every results file in the folder (this
+    /// shard's and its siblings') at the end, and its description.
+    pub sprt: Option<(aboure_stats::OrderedStatus, String)>,
     /// Standings of every finished game of this run's schedule.
     pub standings: Vec<Standing>,
     /// Finished games of this run's schedule (earlier runs included).
@@ -79,6 +80,8 @@ pub struct Summary {
     pub notes: Vec<String>,
     /// The results file.
     pub games_path: PathBuf,
+    /// The output folder.
+    pub out_dir: PathBuf,
 }
 
 /// Concurrency when neither the command line nor the file says: half the
@@ -96,22 +99,15 @@ struct Shared {
 }
 
 struct State {
-    /// Summaries of the finished games, kept only for a stop rule.
-    games: Vec<GameRecord>,
     tally: Tally,
     finished: usize,
     played: usize,
-    stop_rule: Option<StopRule>,
+    sprt: Option<LiveSprt>,
     stopped: Option<String>,
 }
 
 /// Runs the tournament `config` with `options`.
 pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
-    if options.shard.is_some() && config.format == crate::config::Format::Sprt {
-        return Err(RunError::Options(
-            "--shard cannot split an SPRT: it decides after each game pair".to_owned(),
-        ));
-    }
     let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
         &config.sandbox,
         &options.aboure_exe,
@@ -191,6 +187,12 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         });
     }
 
+    let concurrency = options
+        .concurrency
+        .or(config.concurrency)
+        .unwrap_or_else(default_concurrency)
+        .max(1);
+    let sprt = gate::live_sprt(config, &options, &output, concurrency, &previous)?;
     let (stop, _) = watch::channel(false);
     let shared = Arc::new(Shared {
         queue: Mutex::new(todo),
@@ -201,26 +203,16 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
                 tally
             },
             finished: previous.len(),
-            games: if options.stop_rule.is_some() {
-                previous
-            } else {
-                Vec::new()
-            },
             played: 0,
-            stop_rule: options.stop_rule,
+            sprt,
             stopped: None,
         }),
         writer: Arc::new(Mutex::new(output.writer)),
         stop,
     });
-    if let Some(reason) = check_stop(&shared) {
+    if let Some(reason) = check_stop(&shared)? {
         (options.observer)(&Event::Stopped(reason));
     }
-    let concurrency = options
-        .concurrency
-        .or(config.concurrency)
-        .unwrap_or_else(default_concurrency)
-        .max(1);
     let config = Arc::new(config.clone());
     let launches = Arc::new(launches);
     let mut workers = Vec::new();
@@ -257,9 +249,8 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         .state
         .lock()
         .map_err(|_| RunError::Options("state lock poisoned".into()))?;
-    let games_path = output.dir.join("games.jsonl");
     Ok(Summary {
-        games: state.games.clone(),
+        sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
         standings: state.tally.standings(),
         finished: state.finished,
         scheduled,
@@ -267,20 +258,9 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         interrupted,
         stopped: state.stopped.clone(),
         notes: output.notes,
-        games_path,
+        games_path: output.games_path.clone(),
+        out_dir: output.dir.clone(),
     })
-}
-
-fn check_stop(shared: &Shared) -> Option<String> {
-    let mut state = shared.state.lock().ok()?;
-    let state = &mut *state;
-    if state.stopped.is_some() {
-        return None;
-    }
-    let reason = state.stop_rule.as_mut()?(&state.games)?;
-    state.stopped = Some(reason.clone());
-    shared.stop.send_replace(true);
-    Some(reason)
 }
 
 struct Worker {
@@ -303,10 +283,46 @@ impl Worker {
     }
 
     async fn games(&mut self) -> Result<(), RunError> {
+        let mut waiting = false;
         loop {
             if *self.interrupt.borrow() || *self.shared.stop.borrow() {
                 return Ok(());
             }
+            let Some(next) = self
+                .shared
+                .queue
+                .lock()
+                .ok()
+                .and_then(|q| q.front().cloned())
+            else {
+                return Ok(());
+            };
+            match gate::wait(&self.shared, &next).await? {
+                Gate::Start => {}
+                Gate::Stop => {
+                    if let Some(reason) = check_stop(&self.shared)? {
+                        (self.observer)(&Event::Stopped(reason));
+                    }
+                    return Ok(());
+                }
+                Gate::Wait(missing) => {
+                    if !waiting {
+                        tracing::info!(
+                            "waiting for pair {missing} (another shard's) before starting pair {}",
+                            next.pair
+                        );
+                        waiting = true;
+                    }
+                    let mut interrupt = self.interrupt.clone();
+                    tokio::select! {
+                        _ = tokio::time::sleep(SIBLING_POLL) => {}
+                        _ = interrupt.wait_for(|&i| i) => {}
+                    }
+                    continue;
+                }
+            }
+            waiting = false;
+            // Another worker may have taken it meanwhile.
             let Some(spec) = self
                 .shared
                 .queue
@@ -365,13 +381,17 @@ impl Worker {
         if let Ok(mut state) = self.shared.state.lock() {
             state.tally.add(&record);
             state.finished += 1;
-            if state.stop_rule.is_some() {
-                state.games.push(summary_of(&record));
+            if let Some(sprt) = state.sprt.as_mut() {
+                sprt.add(&record);
             }
             state.played += 1;
         }
         (self.observer)(&Event::GameFinished(Box::new(record)));
-        if let Some(reason) = check_stop(&self.shared) {
+        let status = gate::refresh(&self.shared).await?;
+        if let Some(status) = status {
+            (self.observer)(&Event::Sprt(status));
+        }
+        if let Some(reason) = check_stop(&self.shared)? {
             (self.observer)(&Event::Stopped(reason));
         }
         Ok(())

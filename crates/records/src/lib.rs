@@ -7,7 +7,10 @@
 //! header `south,north,result`, so results from elsewhere can be rated too.
 //! This crate is the one place that knows the format; it is its own crate so
 //! the arbiter that writes it and the report that reads it agree by
-//! construction.
+//! construction. For the same reason it also says which files of an output
+//! folder hold results ([`results_files`]: a run's `games.jsonl`, shard K of
+//! N's `games-K-of-N.jsonl`) and which two records make a game pair
+//! ([`GamePair`], [`PairBook`]), the unit the live SPRT and the report count.
 //!
 //! # The schema of a line of `games.jsonl`
 //!
@@ -47,10 +50,14 @@
 #![deny(missing_docs)]
 
 mod csv;
+mod folder;
+mod pair;
 mod reader;
 mod record;
 mod writer;
 
+pub use folder::{results_file, results_files};
+pub use pair::{outcome, GamePair, PairBook};
 pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,

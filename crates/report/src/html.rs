@@ -309,6 +309,20 @@ impl Report {
         };
         writeln!(out, "<section id=\"sprt\"><h2>SPRT</h2><p><b>{}</b> vs <b>{}</b>: H0 elo {} against H1 elo {} ({}), α {} β {}. LLR <b>{:.3}</b> in [{:.3}, {:.3}] after {} pairs: <b class=\"decision {}\">{decision}</b>.</p>",
             esc(&s.test), esc(&s.baseline), s.elo0, s.elo1, s.model, s.alpha, s.beta, s.llr, s.lower, s.upper, s.pairs, s.decision)?;
+        if s.overrun > 0 {
+            writeln!(
+                out,
+                "<p>Overrun: {} more complete pairs played after the decision, not counted.</p>",
+                s.overrun
+            )?;
+        }
+        if s.waiting > 0 {
+            writeln!(
+                out,
+                "<p>Waiting: {} complete pairs not counted until the pairs before them finish.</p>",
+                s.waiting
+            )?;
+        }
         let (w, h, left, top, bottom) = (760.0, 260.0, 50.0, 10.0, 30.0);
         let n = s.path.len().max(1) as f64;
         let lo = s.path.iter().copied().fold(s.lower, f64::min) - 0.3;

@@ -112,16 +112,27 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// Reads every file in `paths` (a folder means its `games.jsonl`), merging
+/// A run's output folder stands for its results files (`games.jsonl`, and
+/// each shard's `games-K-of-N.jsonl`); any other path for itself.
+fn files_of(path: &Path) -> Vec<PathBuf> {
+    if !path.is_dir() {
+        return vec![path.to_owned()];
+    }
+    match aboure_records::results_files(path) {
+        Ok(files) if !files.is_empty() => files,
+        // Reading the missing file gives the error that names it.
+        _ => vec![aboure_records::results_file(path, None)],
+    }
+}
+
+/// Reads every file in `paths` (a folder means its results files), merging
 /// them; also looks for a `run.json` beside each file and returns the SPRT
 /// it describes, if any.
 pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputError> {
     let mut input = Input::default();
     let mut sprt = None;
-    for path in paths {
-        // A run's output folder stands for its games.jsonl.
-        let folder = path.join("games.jsonl");
-        let path = if path.is_dir() { &folder } else { path };
+    for path in paths.iter().flat_map(|p| files_of(p)) {
+        let path = &path;
         let results = read_games(path).map_err(InputError::Read)?;
         input.add(path, results);
         let run_path = path

@@ -1,13 +1,14 @@
 //! Head-to-head results: W/D/L per pairing, and game pairs.
 //!
-//! A game pair is the two games of one opening with colours swapped: same
-//! file, same `pairing` and `pair`, games 0 and 1, South and North
-//! exchanged. Only complete pairs enter the pentanomial counts (a pair cut
-//! short by the end of a run, or CSV rows, count in W/D/L only).
+//! A game pair is the two games of one opening with colours swapped, as
+//! `aboure_records::GamePair` defines it (the live SPRT uses the same
+//! definition), within one file. Only complete pairs enter the pentanomial
+//! counts (a pair cut short by the end of a run, or CSV rows, count in W/D/L
+//! only).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
-use aboure_records::GameRecord;
+use aboure_records::{GameRecord, PairBook};
 use aboure_stats::{GameResult, Pentanomial, Wdl};
 use serde::Serialize;
 
@@ -52,47 +53,27 @@ pub(crate) struct GamePair {
     pub results: [GameResult; 2],
 }
 
-/// `result` of `game` from the view of the player `name`.
-pub(crate) fn result_for(game: &GameRecord, name: &str) -> GameResult {
-    match game.points_of(name) {
-        Some(p) if p > 0.75 => GameResult::Win,
-        Some(p) if p < 0.25 => GameResult::Loss,
-        _ => GameResult::Draw,
-    }
-}
+pub(crate) use aboure_records::outcome as result_for;
 
-/// Finds complete game pairs, and marks which games are in one.
+/// Finds complete game pairs (as [`PairBook`] defines them, within each
+/// file), and marks which games are in one.
 pub(crate) fn game_pairs(
     games: &[GameRecord],
     sources: &[usize],
     index_of: impl Fn(&str) -> usize,
 ) -> (Vec<GamePair>, Vec<bool>) {
-    let mut groups: BTreeMap<(usize, &str, &str, u32), Vec<usize>> = BTreeMap::new();
-    for (i, g) in games.iter().enumerate() {
-        groups
-            .entry((sources[i], &g.pairing[0], &g.pairing[1], g.pair))
-            .or_default()
-            .push(i);
-    }
+    let mut books: HashMap<usize, PairBook<usize>> = HashMap::new();
     let mut paired = vec![false; games.len()];
     let mut pairs = Vec::new();
-    for ((source, first, _, pair), members) in groups {
-        let [a, b] = members[..] else { continue };
-        let (g0, g1) = if games[a].game == 0 { (a, b) } else { (b, a) };
-        let (x, y) = (&games[g0], &games[g1]);
-        if x.game != 0 || y.game != 1 || x.south != y.north || x.north != y.south {
+    for (i, g) in games.iter().enumerate() {
+        let Some((pair, tags)) = books.entry(sources[i]).or_default().add(g, i) else {
             continue;
-        }
-        if x.south == x.north || (x.south != first && x.north != first) {
-            continue;
-        }
-        let other = if x.south == first { &x.north } else { &x.south };
-        paired[g0] = true;
-        paired[g1] = true;
+        };
+        tags.iter().for_each(|&t| paired[t] = true);
         pairs.push(GamePair {
-            players: [index_of(first), index_of(other)],
-            order: (source, pair),
-            results: [result_for(x, first), result_for(y, first)],
+            players: pair.pairing.each_ref().map(|n| index_of(n)),
+            order: (sources[i], pair.pair),
+            results: pair.results,
         });
     }
     pairs.sort_by_key(|p| p.order);

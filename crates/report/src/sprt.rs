@@ -1,7 +1,12 @@
 //! The state of an SPRT run: where the log-likelihood ratio stands and the
-//! path it took, one point per complete game pair, as fishtest draws it.
+//! path it took, one point per counted game pair, as fishtest draws it.
+//!
+//! The verdict is `aboure_stats::OrderedSprt`'s, the one `aboure run` stops
+//! on: pairs counted in pair order up to the first gap, the first crossing
+//! of a bound deciding; pairs past it are the overrun. So the report of the
+//! shards' files of a distributed SPRT gives the verdict one process would.
 
-use aboure_stats::{EloModel, Pentanomial, SprtDecision};
+use aboure_stats::{EloModel, OrderedSprt, Pentanomial, SprtDecision};
 use serde::Serialize;
 
 use crate::options::SprtSettings;
@@ -24,8 +29,14 @@ pub struct SprtReport {
     pub beta: f64,
     /// `normalized` or `logistic`.
     pub model: &'static str,
-    /// Complete game pairs counted.
+    /// Game pairs counted: complete and unbroken from pair 0, up to the
+    /// decision if there is one.
     pub pairs: u64,
+    /// Complete pairs played past the deciding pair, never counted (0
+    /// without a decision).
+    pub overrun: u64,
+    /// Without a decision, complete pairs waiting beyond a missing one.
+    pub waiting: u64,
     /// Pair counts from the test bot's view.
     pub pentanomial: Pentanomial,
     /// The log-likelihood ratio now.
@@ -36,7 +47,7 @@ pub struct SprtReport {
     pub upper: f64,
     /// `accept_h0`, `accept_h1` or `continue`.
     pub decision: &'static str,
-    /// The LLR after each complete pair, in pair order.
+    /// The LLR after each counted pair, in pair order.
     pub path: Vec<f64>,
 }
 
@@ -48,20 +59,26 @@ pub(crate) fn sprt_report(
     let first = pairs.first()?;
     let [test, baseline] = first.players;
     let sprt = settings.sprt;
-    let mut counts = Pentanomial::default();
+    let mut ordered = OrderedSprt::new(sprt, 1);
     let mut path = Vec::new();
     for p in pairs {
         let [a, b] = p.results;
-        if p.players == [test, baseline] {
-            counts.add_pair(a, b);
+        let outcome = if p.players == [test, baseline] {
+            [a, b]
         } else if p.players == [baseline, test] {
-            counts.add_pair(!a, !b);
+            [!a, !b]
         } else {
             continue;
-        }
-        path.push(sprt.llr_pentanomial(&counts));
+        };
+        ordered.add_with(u64::from(p.order.1), outcome, |s| path.push(s.status.llr));
     }
-    let status = sprt.status_pentanomial(&counts);
+    let verdict = ordered.status();
+    let (status, counts) = (verdict.status, verdict.counts);
+    let (overrun, waiting) = if verdict.decided() {
+        (verdict.beyond, 0)
+    } else {
+        (0, verdict.beyond)
+    };
     Some(SprtReport {
         test: names[test].clone(),
         baseline: names[baseline].clone(),
@@ -73,7 +90,9 @@ pub(crate) fn sprt_report(
             EloModel::Normalized => "normalized",
             EloModel::Logistic => "logistic",
         },
-        pairs: counts.pairs(),
+        pairs: verdict.counted,
+        overrun,
+        waiting,
         pentanomial: counts,
         llr: status.llr,
         lower: status.lower,

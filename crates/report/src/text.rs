@@ -210,7 +210,22 @@ impl Report {
             out,
             "  LLR {:.3} in [{:.3}, {:.3}] after {} pairs: {decision}",
             s.llr, s.lower, s.upper, s.pairs
-        )
+        )?;
+        if s.overrun > 0 {
+            writeln!(
+                out,
+                "  overrun: {} more pairs played after the decision, not counted",
+                s.overrun
+            )?;
+        }
+        if s.waiting > 0 {
+            writeln!(
+                out,
+                "  waiting: {} complete pairs not counted until the pairs before them finish",
+                s.waiting
+            )?;
+        }
+        Ok(())
     }
 
     fn write_failures(&self, out: &mut String) -> std::fmt::Result {

@@ -12,6 +12,9 @@
 //!   parameters, intervals and LOS matrix from the covariance.
 //! - [`Sprt`]: fishtest's generalized SPRT on game pairs or W/D/L, in
 //!   normalized or logistic Elo.
+//! - [`OrderedSprt`]: the same test over numbered game pairs that finish in
+//!   any order (shards of a cluster), counting only the in-order prefix, so
+//!   its verdict does not depend on timing.
 //! - [`simulate`]: results drawn from known strengths, to check all of the
 //!   above (the tests do: interval coverage, SPRT error rates).
 //!
@@ -40,6 +43,7 @@ mod graph;
 mod linalg;
 mod llr;
 mod mm;
+mod ordered_sprt;
 mod pentanomial;
 mod result;
 pub mod simulate;
@@ -50,6 +54,7 @@ pub use bradley_terry::{
     fit, Anchor, BradleyTerryOptions, Game, RatingError, RatingScale, Ratings, BAYESELO_TOLERANCE,
 };
 pub use estimate::{Estimate, HeadToHead, Interval};
+pub use ordered_sprt::{OrderedSprt, OrderedStatus, PairOutcome};
 pub use pentanomial::Pentanomial;
 pub use result::GameResult;
 pub use sprt::{EloModel, Sprt, SprtDecision, SprtError, SprtStatus};
