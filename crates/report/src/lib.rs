@@ -74,22 +74,29 @@
 #![deny(missing_docs)]
 
 mod accuracy;
+mod analysis;
 mod figure;
 mod html;
 mod input;
 mod json;
+mod kept;
+mod open_pairs;
 mod options;
 mod pairings;
 mod ratings;
 mod report;
 mod sprt;
+mod stream;
+mod tally;
 mod text;
 mod viewer;
 
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, Summary};
-pub use input::{load, Input, InputError};
-pub use options::{AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_VIEWER_GAMES};
+pub use input::{load, results_file, sprt_of, Input, InputError};
+pub use options::{
+    AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+};
 pub use pairings::Pairing;
 pub use ratings::RatingStatus;
 pub use report::{
@@ -97,3 +104,5 @@ pub use report::{
     Report, SCHEMA_VERSION,
 };
 pub use sprt::SprtReport;
+pub use stream::{read_files, Progress, StreamError};
+pub use tally::{Pushed, ReportTally, FAILURES_LISTED};
