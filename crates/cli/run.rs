@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::standings::Tally;
 use aboure_arbiter::{sprt, Config, Event, Format, RunOptions, Shard, Summary};
-use aboure_report::{load, AccuracyOptions, Report, ReportOptions};
+use aboure_report::{read_files, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -339,21 +339,21 @@ impl Drop for BarWriter {
     }
 }
 
-/// The report of everything in the run's `games.jsonl`, with per-move
-/// accuracy (cheap for games of this size: the solver shares one table).
+/// The report of everything in the run's `games.jsonl`, read as a stream
+/// (a run of any length fits in memory), with per-move accuracy (cheap for
+/// games of this size: each analysis thread's solver shares one table).
 fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
-    let (input, sprt) =
-        load(std::slice::from_ref(&summary.games_path)).context("cannot read the results back")?;
+    let files = std::slice::from_ref(&summary.games_path);
+    let sprt = sprt_of(files).context("cannot read the results back")?;
     let options = ReportOptions {
         anchor: None,
         sprt,
-        accuracy: Some(AccuracyOptions {
-            progress: false,
-            ..AccuracyOptions::default()
-        }),
+        accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
     };
-    Ok(Report::from_input(&input, &options))
+    let mut tally = ReportTally::new(options);
+    read_files(&mut tally, files, &mut |_| {}).context("cannot read the results back")?;
+    Ok(tally.finish())
 }
 
 /// Writes `report.txt`, `report.json` and `report.html` next to
