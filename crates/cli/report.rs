@@ -48,7 +48,7 @@ pub struct Args {
     /// object a line (as in the JSON report's `accuracy.games`).
     #[arg(long, value_name = "FILE")]
     accuracy_games_out: Option<PathBuf>,
-    /// Threads for the accuracy analysis (default: one per core).
+    /// Threads parsing the files and analysing accuracy (default: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
 }
@@ -104,11 +104,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let bar = progress_bar();
     let started = Instant::now();
-    read_files(&mut tally, &args.files, &mut |p: &Progress| {
-        bar.set_length(p.total_bytes);
-        bar.set_position(p.bytes);
-        bar.set_message(format!("{} games", p.games));
-    })
+    read_files(
+        &mut tally,
+        &args.files,
+        args.threads,
+        &mut |p: &Progress| {
+            bar.set_length(p.total_bytes);
+            bar.set_position(p.bytes);
+            bar.set_message(format!("{} games", p.games));
+        },
+    )
     .context("cannot read the results")?;
     let read = started.elapsed();
     let games = tally.games();

@@ -352,7 +352,7 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
         viewer_games: None,
     };
     let mut tally = ReportTally::new(options);
-    read_files(&mut tally, files, &mut |_| {}).context("cannot read the results back")?;
+    read_files(&mut tally, files, 0, &mut |_| {}).context("cannot read the results back")?;
     Ok(tally.finish())
 }
 

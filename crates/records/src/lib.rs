@@ -53,7 +53,7 @@ mod record;
 mod summary;
 mod writer;
 
-pub use lines::{Line, ResultsLines};
+pub use lines::{Line, LineBlocks, ResultsLines};
 pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,

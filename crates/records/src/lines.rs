@@ -88,6 +88,11 @@ impl ResultsLines {
         })
     }
 
+    /// True for a CSV file (read whole, converted to JSON lines).
+    pub fn is_csv(&self) -> bool {
+        matches!(self.source, Source::Csv(_))
+    }
+
     /// The file read.
     pub fn path(&self) -> &Path {
         &self.path
@@ -159,6 +164,66 @@ impl ResultsLines {
             line: number,
             kind: ProblemKind::Malformed,
             message: error.to_string(),
+        }
+    }
+}
+
+/// A JSON results file in blocks of whole lines, for parsing on several
+/// threads: each block ends with a newline, except a last one holding a
+/// truncated last line.
+#[derive(Debug)]
+pub struct LineBlocks {
+    path: PathBuf,
+    file: File,
+    carry: Vec<u8>,
+    done: bool,
+}
+
+impl LineBlocks {
+    /// Opens `path` (JSON lines; CSV files go through [`ResultsLines`]).
+    pub fn open(path: &Path) -> Result<LineBlocks, ReadError> {
+        let file = File::open(path).map_err(|source| ReadError {
+            path: path.to_owned(),
+            source,
+        })?;
+        Ok(LineBlocks {
+            path: path.to_owned(),
+            file,
+            carry: Vec::new(),
+            done: false,
+        })
+    }
+
+    /// The next block of about `size` bytes (more if one line is longer),
+    /// `None` at the end.
+    pub fn next_block(&mut self, size: usize) -> Result<Option<Vec<u8>>, ReadError> {
+        use std::io::Read;
+        if self.done {
+            return Ok(None);
+        }
+        let mut block = std::mem::take(&mut self.carry);
+        loop {
+            let start = block.len();
+            block.resize(start + size, 0);
+            let n = loop {
+                match self.file.read(&mut block[start..]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    other => break other,
+                }
+            }
+            .map_err(|source| ReadError {
+                path: self.path.clone(),
+                source,
+            })?;
+            block.truncate(start + n);
+            if n == 0 {
+                self.done = true;
+                return Ok((!block.is_empty()).then_some(block));
+            }
+            if let Some(last) = block[start..].iter().rposition(|&b| b == b'\n') {
+                self.carry = block.split_off(start + last + 1);
+                return Ok(Some(block));
+            }
         }
     }
 }

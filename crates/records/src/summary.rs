@@ -91,6 +91,24 @@ impl<'a> GameSummary<'a> {
         }
     }
 
+    /// The same summary owning its strings, to outlive the line.
+    pub fn into_owned(self) -> GameSummary<'static> {
+        let own = |t: Text<'_>| Text(Cow::Owned(t.0.into_owned()));
+        let [p0, p1] = self.pairing;
+        GameSummary {
+            id: own(self.id),
+            pairing: [own(p0), own(p1)],
+            pair: self.pair,
+            game: self.game,
+            south: own(self.south),
+            north: own(self.north),
+            result: self.result,
+            termination: self.termination,
+            loser: self.loser,
+            detail: self.detail.map(own),
+        }
+    }
+
     /// The name of the bot that forfeited, if the game was a forfeit.
     pub fn forfeited_by(&self) -> Option<&str> {
         if !self.termination.is_forfeit() {
