@@ -29,8 +29,8 @@ impl<T> Kept<T> {
         }
     }
 
-    /// Offers the item of game `seq`.
-    pub fn offer(&mut self, seq: u64, forfeit: bool, item: T) {
+    /// Offers the item of game `seq`; gives back the item it displaces, if any.
+    pub fn offer(&mut self, seq: u64, forfeit: bool, item: T) -> Option<T> {
         self.offered += 1;
         let (map, take_first) = if forfeit {
             (&mut self.forfeits, false)
@@ -38,14 +38,21 @@ impl<T> Kept<T> {
             (&mut self.recent, true)
         };
         map.insert(seq, item);
-        if map.len() > self.most {
-            // Forfeits keep the earliest, the others the latest.
-            if take_first {
-                map.pop_first();
-            } else {
-                map.pop_last();
-            }
+        if map.len() <= self.most {
+            return None;
         }
+        // Forfeits keep the earliest, the others the latest.
+        let out = if take_first {
+            map.pop_first()
+        } else {
+            map.pop_last()
+        };
+        out.map(|(_, item)| item)
+    }
+
+    /// Counts game `seq` without an item: it will not be kept.
+    pub fn pass(&mut self) {
+        self.offered += 1;
     }
 
     /// Whether an item of game `seq` would be kept now (so a caller can

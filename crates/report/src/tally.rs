@@ -220,6 +220,9 @@ impl ReportTally {
         let forfeit = game.termination.is_forfeit();
         let wanted = self.viewer.wants(seq, forfeit);
         let line = (wanted || self.analysis.is_some()).then(line);
+        if !wanted {
+            self.viewer.pass();
+        }
         if let Some(line) = &line {
             if wanted {
                 self.viewer.offer(seq, forfeit, line.as_ref().into());
@@ -335,10 +338,12 @@ impl ReportTally {
             .iter()
             .map(|(first, n, ids)| {
                 let more = if *n > 3 { ", ..." } else { "" };
-                let first = self
-                    .files
-                    .get(*first)
-                    .map_or_else(|| "an earlier file".to_owned(), |p| p.display().to_string());
+                // Past the 255th file, the key no longer says which.
+                let known = *first < LAST_FILE || self.files.len() <= LAST_FILE + 1;
+                let first = match self.files.get(*first) {
+                    Some(p) if known => p.display().to_string(),
+                    _ => "an earlier file".to_owned(),
+                };
                 format!(
                     "{}: {n} game id{} already read from {first} ({}{more}): counted once",
                     self.file_name(),
@@ -383,18 +388,19 @@ impl ReportTally {
 }
 
 /// A game id's 64-bit hash, of which 56 bits identify it, and the 8 others
-/// the file that had it first (files after the 255th share the last
-/// number). Two ids share 56 bits with probability 2^-56: for a million
+/// the file that had it first (files from the 256th on share the last
+/// number, and a duplicate of theirs names "an earlier file"). Two ids share 56 bits with probability 2^-56: for a million
 /// games, one chance in 140,000 that two distinct games count as one.
 #[derive(Clone, Copy, Debug)]
 struct IdKey(u64);
 
 const FILE_BITS: u32 = 8;
+const LAST_FILE: usize = (1 << FILE_BITS) - 1;
 const ID_MASK: u64 = u64::MAX >> FILE_BITS;
 
 impl IdKey {
     fn new(hash: u64, file: usize) -> IdKey {
-        let file = file.min((1 << FILE_BITS) - 1) as u64;
+        let file = file.min(LAST_FILE) as u64;
         IdKey((hash & ID_MASK) | (file << (64 - FILE_BITS)))
     }
 

@@ -169,3 +169,27 @@ fn per_game_accuracy_is_bounded_and_all_of_it_can_be_streamed() {
     assert!(full.json()["accuracy"].get("games_left_out").is_none());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn games_left_off_the_page_are_all_counted() {
+    let path = fixture("round-robin/games.jsonl");
+    for (most, shown) in [(0, 0), (1, 1), (30, 24)] {
+        let options = ReportOptions {
+            viewer_games: Some(most),
+            ..ReportOptions::default()
+        };
+        let report = streamed(std::slice::from_ref(&path), &options, 1);
+        assert_eq!(report.records.len(), shown, "most {most}");
+        assert_eq!(report.records_left_out, 24 - shown as u64, "most {most}");
+    }
+    // With room for one, the first forfeit.
+    let one = streamed(
+        std::slice::from_ref(&path),
+        &ReportOptions {
+            viewer_games: Some(1),
+            ..ReportOptions::default()
+        },
+        1,
+    );
+    assert_eq!(one.shown_games().next().unwrap().id, "r0001-p01-g0");
+}
