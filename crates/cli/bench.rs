@@ -31,6 +31,19 @@ enum What {
         /// `instant` (plays the first legal move at once) or `echo`.
         mode: Mode,
     },
+    /// `aboure report`'s time and peak memory on a synthetic results file,
+    /// against a Python loop parsing the same file.
+    Report {
+        /// Games in the synthetic file (written once, then reused).
+        #[arg(long, default_value_t = 100_000)]
+        games: u64,
+        /// Use this results file instead (written there if missing).
+        #[arg(long)]
+        file: Option<std::path::PathBuf>,
+        /// Also measure the report with the accuracy analysis.
+        #[arg(long)]
+        accuracy: bool,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -47,6 +60,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Mode::Instant => Responder::Instant,
             Mode::Echo => Responder::Echo,
         })?,
+        What::Report {
+            games,
+            file,
+            accuracy,
+        } => crate::bench_report::run(games, file, accuracy)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,12 +9,14 @@ use clap::{Parser, Subcommand};
 mod apply;
 mod bench;
 mod bench_arbiter;
+mod bench_report;
 mod bot;
 mod check_bot;
 mod perft;
 mod report;
 mod run;
 mod solve;
+mod synthetic;
 
 /// Run Djenon-aboure bots against each other and measure how strong they are.
 #[derive(Parser)]

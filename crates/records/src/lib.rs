@@ -52,14 +52,18 @@
 mod csv;
 mod folder;
 mod pair;
+mod lines;
 mod reader;
 mod record;
+mod summary;
 mod writer;
 
 pub use folder::{results_file, results_files};
 pub use pair::{outcome, GamePair, PairBook};
+pub use lines::{Line, LineBlocks, ResultsLines};
 pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };
+pub use summary::{GameSummary, Text};
 pub use writer::GamesWriter;

@@ -112,9 +112,10 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// A run's output folder stands for its results files (`games.jsonl`, and
-/// each shard's `games-K-of-N.jsonl`); any other path for itself.
-fn files_of(path: &Path) -> Vec<PathBuf> {
+/// The results files `path` stands for: a run's output folder stands for
+/// its results files (`games.jsonl`, and each shard's `games-K-of-N.jsonl`);
+/// any other path for itself.
+pub fn files_of(path: &Path) -> Vec<PathBuf> {
     if !path.is_dir() {
         return vec![path.to_owned()];
     }
@@ -126,15 +127,21 @@ fn files_of(path: &Path) -> Vec<PathBuf> {
 }
 
 /// Reads every file in `paths` (a folder means its results files), merging
-/// them; also looks for a `run.json` beside each file and returns the SPRT
-/// it describes, if any.
+/// them, all in memory (see [`crate::read_files`] for files of any size);
+/// also returns the SPRT a `run.json` beside a file describes, if any.
 pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputError> {
     let mut input = Input::default();
-    let mut sprt = None;
     for path in paths.iter().flat_map(|p| files_of(p)) {
-        let path = &path;
-        let results = read_games(path).map_err(InputError::Read)?;
-        input.add(path, results);
+        let results = read_games(&path).map_err(InputError::Read)?;
+        input.add(&path, results);
+    }
+    Ok((input, sprt_of(paths)?))
+}
+
+/// The SPRT described by the `run.json` beside the first of `paths` that
+/// has one describing an SPRT, if any.
+pub fn sprt_of(paths: &[PathBuf]) -> Result<Option<SprtSettings>, InputError> {
+    for path in paths.iter().flat_map(|p| files_of(p)) {
         let run_path = path
             .parent()
             .unwrap_or_else(|| Path::new("."))
@@ -153,8 +160,8 @@ pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputErr
                 message,
             })?
         {
-            sprt.get_or_insert(found);
+            return Ok(Some(found));
         }
     }
-    Ok((input, sprt))
+    Ok(None)
 }

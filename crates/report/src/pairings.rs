@@ -1,14 +1,10 @@
 //! Head-to-head results: W/D/L per pairing, and game pairs.
 //!
-//! A game pair is the two games of one opening with colours swapped, as
-//! `aboure_records::GamePair` defines it (the live SPRT uses the same
-//! definition), within one file. Only complete pairs enter the pentanomial
-//! counts (a pair cut short by the end of a run, or CSV rows, count in W/D/L
-//! only).
+//! A game pair is the two games of one opening with colours swapped: same
+//! file, same `pairing` and `pair`, games 0 and 1, South and North
+//! exchanged. Only complete pairs enter the pentanomial counts (a pair cut
+//! short by the end of a run, or CSV rows, count in W/D/L only).
 
-use std::collections::HashMap;
-
-use aboure_records::{GameRecord, PairBook};
 use aboure_stats::{GameResult, Pentanomial, Wdl};
 use serde::Serialize;
 
@@ -53,31 +49,62 @@ pub(crate) struct GamePair {
     pub results: [GameResult; 2],
 }
 
-pub(crate) use aboure_records::outcome as result_for;
-
-/// Finds complete game pairs (as [`PairBook`] defines them, within each
-/// file), and marks which games are in one.
-pub(crate) fn game_pairs(
-    games: &[GameRecord],
-    sources: &[usize],
-    index_of: impl Fn(&str) -> usize,
-) -> (Vec<GamePair>, Vec<bool>) {
-    let mut books: HashMap<usize, PairBook<usize>> = HashMap::new();
-    let mut paired = vec![false; games.len()];
-    let mut pairs = Vec::new();
-    for (i, g) in games.iter().enumerate() {
-        let Some((pair, tags)) = books.entry(sources[i]).or_default().add(g, i) else {
-            continue;
-        };
-        tags.iter().for_each(|&t| paired[t] = true);
-        pairs.push(GamePair {
-            players: pair.pairing.each_ref().map(|n| index_of(n)),
-            order: (sources[i], pair.pair),
-            results: pair.results,
-        });
+/// A game's result (as recorded, from South's view) as statistics count it.
+pub(crate) fn south_result(result: aboure_records::GameResult) -> GameResult {
+    match result {
+        aboure_records::GameResult::SouthWins => GameResult::Win,
+        aboure_records::GameResult::NorthWins => GameResult::Loss,
+        aboure_records::GameResult::Draw => GameResult::Draw,
     }
-    pairs.sort_by_key(|p| p.order);
-    (pairs, paired)
+}
+
+/// One game of a pair as the pair matching needs it: players by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Seat {
+    /// 0 or 1: the game within the pair.
+    pub game: u8,
+    /// South's player.
+    pub south: usize,
+    /// North's player.
+    pub north: usize,
+    /// The result from South's view.
+    pub result: GameResult,
+}
+
+impl Seat {
+    /// The result of player `p`, who played one of the sides.
+    fn result_of(&self, p: usize) -> GameResult {
+        if p == self.south {
+            self.result
+        } else {
+            !self.result
+        }
+    }
+}
+
+/// The game pair two games of one opening (same file, `pairing` and
+/// `pair`) make, if they are one: games 0 and 1 with South and North
+/// exchanged, between two different bots one of which is `first` (the
+/// pairing's first-named bot, whose view the results take).
+pub(crate) fn complete_pair(
+    first: usize,
+    order: (usize, u32),
+    a: Seat,
+    b: Seat,
+) -> Option<GamePair> {
+    let (x, y) = if a.game == 0 { (a, b) } else { (b, a) };
+    if x.game != 0 || y.game != 1 || x.south != y.north || x.north != y.south {
+        return None;
+    }
+    if x.south == x.north || (x.south != first && x.north != first) {
+        return None;
+    }
+    let other = if x.south == first { x.north } else { x.south };
+    Some(GamePair {
+        players: [first, other],
+        order,
+        results: [x.result_of(first), y.result_of(first)],
+    })
 }
 
 /// The pairing of players `a < b` from their W/D/L and pairs.
