@@ -80,3 +80,88 @@ fn sprt_state_from_run_json() {
         "{stdout}"
     );
 }
+
+#[test]
+fn accuracy_of_every_game_can_be_written_as_a_stream() {
+    let games = fixture("round-robin/games.jsonl");
+    let out = std::env::temp_dir().join(format!("aboure-acc-out-{}.jsonl", std::process::id()));
+    let (ok, stdout, stderr) = aboure(&[
+        "--format",
+        "json",
+        "--accuracy-games",
+        "3",
+        "--accuracy-games-out",
+        out.to_str().unwrap(),
+        games.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["accuracy"]["games"].as_array().unwrap().len(), 3);
+    assert_eq!(json["accuracy"]["games_left_out"], 21);
+    let all = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(all.lines().count(), 24);
+    std::fs::remove_file(&out).ok();
+}
+
+/// `aboure bench report` writes the same synthetic file every time:
+/// complete pairs of legal games, a few forfeits. (Its timings are
+/// figures for the README, not assertions.)
+#[test]
+fn the_benchmark_file_is_deterministic_and_realistic() {
+    let dir = std::env::temp_dir().join(format!("aboure-bench-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut written = Vec::new();
+    for name in ["a.jsonl", "b.jsonl"] {
+        let path = dir.join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_aboure"))
+            .args(["bench", "report", "--games", "800", "--file"])
+            .arg(&path)
+            .output()
+            .expect("run aboure");
+        assert!(
+            out.status.success(),
+            "{} (the baseline needs python3: apt-get install python3)",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("python's speed"));
+        written.push(std::fs::read(&path).unwrap());
+    }
+    assert_eq!(written[0], written[1]);
+    let (ok, stdout, stderr) = aboure(&[
+        "--format",
+        "json",
+        "--no-accuracy",
+        dir.join("a.jsonl").to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["games"], 800);
+    assert_eq!(json["pairs"], 400);
+    assert_eq!(json["players"].as_array().unwrap().len(), 5);
+    let forfeits = json["failures"].as_array().unwrap().len();
+    assert!((1..10).contains(&forfeits), "{forfeits} forfeits");
+    // Stronger bots score more: the synthetic games are not noise.
+    assert_eq!(json["players"][4]["name"], "random");
+    // Every move replays with the engine.
+    let games = legal_games(&written[0]);
+    assert_eq!(games, 800);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The games of a results file whose moves all replay legally.
+fn legal_games(bytes: &[u8]) -> usize {
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .filter(|l| {
+            let g: serde_json::Value = serde_json::from_slice(l).unwrap();
+            let mut pos = aboure_engine::Position::startpos();
+            g["moves"].as_array().unwrap().iter().all(|m| {
+                m.as_str()
+                    .and_then(|m| m.parse().ok())
+                    .is_some_and(|m| pos.play(m).is_ok())
+            })
+        })
+        .count()
+}

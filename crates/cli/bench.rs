@@ -24,12 +24,30 @@ enum What {
     },
     /// Arbiter overhead per move against a bare pipe round trip.
     Arbiter,
+    /// `aboure report`'s time and peak memory on a synthetic results file,
+    /// against a Python loop parsing the same file.
+    Report {
+        /// Games in the synthetic file (written once, then reused).
+        #[arg(long, default_value_t = 100_000)]
+        games: u64,
+        /// Use this results file instead (written there if missing).
+        #[arg(long)]
+        file: Option<std::path::PathBuf>,
+        /// Also measure the report with the accuracy analysis.
+        #[arg(long)]
+        accuracy: bool,
+    },
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Engine { seconds } => engine(Duration::from_secs_f64(seconds)),
         What::Arbiter => crate::bench_arbiter::run()?,
+        What::Report {
+            games,
+            file,
+            accuracy,
+        } => crate::bench_report::run(games, file, accuracy)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod apply;
 mod bench;
 mod bench_arbiter;
+mod bench_report;
 mod bot;
 mod check_bot;
 mod perft;
@@ -17,6 +18,7 @@ mod run;
 mod run_eta;
 mod serve;
 mod solve;
+mod synthetic;
 
 /// Run Djenon-aboure bots against each other and measure how strong they are.
 #[derive(Parser)]

@@ -1,11 +1,17 @@
 //! `aboure report`: rate the games of one or more results files and print
 //! the standings as text, JSON or a self-contained HTML page.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
-use aboure_report::{load, AccuracyOptions, Report, ReportOptions, DEFAULT_VIEWER_GAMES};
+use aboure_report::{
+    read_files, sprt_of, AccuracyOptions, Progress, ReportOptions, ReportTally,
+    DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+};
 use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Rate the games of `games.jsonl` files (from a run, its shards, or several
 /// runs) and CSV files with the header `south,north,result`.
@@ -34,6 +40,17 @@ pub struct Args {
     /// forfeit first, then the most recent); the ratings count them all.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_VIEWER_GAMES)]
     viewer_games: usize,
+    /// Most games whose per-move accuracy the JSON report holds (every
+    /// forfeit first, then the most recent); the per-bot figures count them all.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ACCURACY_GAMES)]
+    accuracy_games: usize,
+    /// Also write every analysed game's per-move accuracy to FILE, one JSON
+    /// object a line (as in the JSON report's `accuracy.games`).
+    #[arg(long, value_name = "FILE")]
+    accuracy_games_out: Option<PathBuf>,
+    /// Threads parsing the files and analysing accuracy (default: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -58,34 +75,87 @@ fn parse_anchor(text: &str) -> Result<(String, f64), String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (input, sprt) = load(&args.files).context("cannot read the results")?;
-    for warning in &input.warnings {
-        eprintln!("aboure: warning: {warning}");
-    }
-    if let Some((name, _)) = &args.anchor {
-        if !input
-            .games
-            .iter()
-            .any(|g| &g.south == name || &g.north == name)
-        {
-            bail!("--anchor {name}: no bot of that name played in these files");
-        }
-    }
+    let sprt = sprt_of(&args.files).context("cannot read the results")?;
+    let accuracy = (!args.no_accuracy).then_some(AccuracyOptions {
+        node_budget: args.accuracy_budget,
+        table_mb: args.accuracy_table_mb,
+        threads: args.threads,
+        games: match args.format {
+            Format::Json => args.accuracy_games,
+            // Text shows no game's moves; the page, only its own games'.
+            Format::Text | Format::Html => 0,
+        },
+    });
     let options = ReportOptions {
-        anchor: args.anchor,
+        anchor: args.anchor.clone(),
         sprt,
-        accuracy: (!args.no_accuracy).then_some(AccuracyOptions {
-            node_budget: args.accuracy_budget,
-            table_mb: args.accuracy_table_mb,
-            progress: true,
-        }),
+        accuracy,
         // Only the page shows games: text and JSON need no copy of them.
         viewer_games: Some(match args.format {
             Format::Html => args.viewer_games,
             Format::Text | Format::Json => 0,
         }),
     };
-    let report = Report::from_input(&input, &options);
+    let mut tally = ReportTally::new(options);
+    if let Some(path) = &args.accuracy_games_out {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        tally.write_all_analyses_to(Box::new(std::io::BufWriter::new(file)));
+    }
+    let bar = progress_bar();
+    let started = Instant::now();
+    read_files(
+        &mut tally,
+        &args.files,
+        args.threads,
+        &mut |p: &Progress| {
+            bar.set_length(p.total_bytes);
+            bar.set_position(p.bytes);
+            bar.set_message(format!("{} games", p.games));
+        },
+    )
+    .context("cannot read the results")?;
+    let read = started.elapsed();
+    let games = tally.games();
+    if accuracy.is_some() {
+        // The analysis runs behind the reading: follow it to the end.
+        bar.set_length(games);
+        bar.set_position(tally.analysed().unwrap_or(0));
+        bar.set_style(style(
+            "accuracy {bar:30} {pos}/{len} games analysed {per_sec} {eta}",
+        ));
+        while tally.analysed().unwrap_or(games) < games {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            bar.set_position(tally.analysed().unwrap_or(games));
+        }
+    }
+    let (report, stream_error) = tally.finish_with_stream();
+    bar.finish_and_clear();
+    if let Some(e) = stream_error {
+        bail!(
+            "cannot write {}: {e}",
+            args.accuracy_games_out.unwrap_or_default().display()
+        );
+    }
+    if let Some(a) = &report.accuracy {
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        eprintln!(
+            "read {games} games in {:.1} s; accuracy: {} games, {} positions solved in {secs:.1} s ({:.0} games/s, {:.0} positions/s)",
+            read.as_secs_f64(),
+            a.analysed_games,
+            a.positions,
+            a.analysed_games as f64 / secs,
+            a.positions as f64 / secs,
+        );
+    }
+    for warning in &report.warnings {
+        eprintln!("aboure: warning: {warning}");
+    }
+    if let Some((name, _)) = &args.anchor {
+        if !report.players.iter().any(|p| &p.name == name) {
+            bail!("--anchor {name}: no bot of that name played in these files");
+        }
+    }
     let text = match args.format {
         Format::Text => report.text(),
         Format::Json => report.json_text(),
@@ -93,4 +163,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// A progress bar on a terminal, nothing otherwise.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    bar.set_style(style(
+        "reading {bar:30} {bytes}/{total_bytes} {msg} {bytes_per_sec} {eta}",
+    ));
+    bar
+}
+
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::standings::Tally;
 use aboure_arbiter::{sprt, Config, Event, Format, RunOptions, Shard, Summary};
-use aboure_report::{load, AccuracyOptions, Report, ReportOptions};
+use aboure_report::{read_files, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -174,10 +174,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Most games for the full report at the end of a run (ratings, accuracy,
-/// the HTML page). It reads every game back into memory and the page embeds
-/// them all: measured for 10,000 games of random against greedy, 4 s,
-/// 184 MB and a 45 MB page that a browser opens in about 12 s. Longer runs
-/// end with the standings table and the command that makes the report.
+/// the HTML page). The report streams the games in bounded memory, but the
+/// accuracy analysis of every game takes minutes beyond this, and the page
+/// embeds them all up to here: measured for 10,000 games of random against
+/// greedy, 4 s and a 45 MB page that a browser opens in about 12 s. Longer
+/// runs end with the standings table and the command that makes the report.
 const REPORT_MAX_GAMES: usize = 10_000;
 
 /// Live progress: the bar, standings in its message, forfeits printed above.
@@ -397,21 +398,21 @@ impl Drop for BarWriter {
     }
 }
 
-/// The report of everything in the run's `games.jsonl`, with per-move
-/// accuracy (cheap for games of this size: the solver shares one table).
+/// The report of everything in the run's `games.jsonl`, read as a stream
+/// (a run of any length fits in memory), with per-move accuracy (cheap for
+/// games of this size: each analysis thread's solver shares one table).
 fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
-    let (input, sprt) =
-        load(std::slice::from_ref(&summary.games_path)).context("cannot read the results back")?;
+    let files = std::slice::from_ref(&summary.games_path);
+    let sprt = sprt_of(files).context("cannot read the results back")?;
     let options = ReportOptions {
         anchor: None,
         sprt,
-        accuracy: Some(AccuracyOptions {
-            progress: false,
-            ..AccuracyOptions::default()
-        }),
+        accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
     };
-    Ok(Report::from_input(&input, &options))
+    let mut tally = ReportTally::new(options);
+    read_files(&mut tally, files, 0, &mut |_| {}).context("cannot read the results back")?;
+    Ok(tally.finish())
 }
 
 /// Writes `report.txt`, `report.json` and `report.html` next to

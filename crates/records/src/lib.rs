@@ -47,12 +47,16 @@
 #![deny(missing_docs)]
 
 mod csv;
+mod lines;
 mod reader;
 mod record;
+mod summary;
 mod writer;
 
+pub use lines::{Line, LineBlocks, ResultsLines};
 pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };
+pub use summary::{GameSummary, Text};
 pub use writer::GamesWriter;

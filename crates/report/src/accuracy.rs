@@ -23,7 +23,7 @@ use aboure_records::{GameRecord, Mover};
 use aboure_solver::Solver;
 use serde::Serialize;
 
-use crate::options::AccuracyOptions;
+use crate::kept::Kept;
 use crate::viewer::start_position;
 
 /// Accuracy of every bot's moves.
@@ -31,8 +31,12 @@ use crate::viewer::start_position;
 pub struct AccuracyReport {
     /// Per bot, best average first.
     pub players: Vec<PlayerAccuracy>,
-    /// Per analysed game.
+    /// Per analysed game, bounded like the page's games (every forfeit,
+    /// then the most recent); see `games_left_out`.
     pub games: Vec<GameAccuracy>,
+    /// Analysed games left out of `games` (in the JSON only when some are).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub games_left_out: u64,
     /// Games analysed to the end.
     pub analysed_games: u64,
     /// Games left out: no moves recorded, unreadable, or beyond the budget.
@@ -43,6 +47,17 @@ pub struct AccuracyReport {
     pub positions: u64,
     /// Solver nodes spent.
     pub nodes: u64,
+    /// Analysed games with a decisive mistake (all of them, not only those
+    /// in `games`).
+    #[serde(skip)]
+    pub decisive_mistakes: u64,
+    /// The first decisive mistakes in game order (at most 100): game id and move.
+    #[serde(skip)]
+    pub first_mistakes: Vec<(String, MoveAccuracy)>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One bot's accuracy.
@@ -204,60 +219,137 @@ fn analyse_game(
     }))
 }
 
-pub(crate) fn analyse(games: &[GameRecord], options: &AccuracyOptions) -> AccuracyReport {
-    let mut solver = Solver::new(options.table_mb);
-    let mut report = AccuracyReport::default();
-    let mut players: BTreeMap<String, PlayerAccuracy> = BTreeMap::new();
-    let step = (games.len() / 10).max(1);
-    for (done, game) in games.iter().enumerate() {
-        if options.progress && games.len() >= 200 && done % step == 0 {
-            eprintln!("accuracy: {done}/{} games analysed", games.len());
-        }
-        if report.budget_exhausted {
-            report.skipped_games += 1;
-            continue;
-        }
-        match analyse_game(
-            &mut solver,
-            game,
-            options.node_budget,
-            &mut report.positions,
-        ) {
-            Ok(Some(g)) => {
-                for m in g.moves.iter().flatten() {
-                    let p = players.entry(m.bot.clone()).or_default();
-                    p.moves += 1;
-                    p.total_loss += m.loss.max(0) as u64;
-                    p.perfect += u64::from(m.loss == 0);
-                    p.blunders += u64::from(m.blunder);
-                }
-                report.analysed_games += 1;
-                report.games.push(g);
-            }
-            Ok(None) => report.skipped_games += 1,
-            Err(()) => {
-                report.budget_exhausted = true;
-                report.skipped_games += 1;
-            }
+/// What the analysis of one game gave.
+#[derive(Clone, Debug)]
+pub(crate) enum Analysed {
+    /// Every counted move, and the positions solved.
+    Game(GameAccuracy, u64),
+    /// No moves recorded, or an unreadable start or record.
+    Skipped,
+    /// The node budget ran out.
+    OutOfBudget,
+}
+
+/// Analyses the game on one line of `games.jsonl`; `budget` is the solver
+/// node count at which to stop.
+pub(crate) fn analyse_line(solver: &mut Solver, line: &[u8], budget: u64) -> Analysed {
+    let Ok(game) = serde_json::from_slice::<GameRecord>(line) else {
+        return Analysed::Skipped;
+    };
+    let mut positions = 0;
+    match analyse_game(solver, &game, budget, &mut positions) {
+        Ok(Some(g)) => Analysed::Game(g, positions),
+        Ok(None) => Analysed::Skipped,
+        Err(()) => Analysed::OutOfBudget,
+    }
+}
+
+/// Decisive mistakes the text and page list (the HTML list's length).
+const MISTAKES_LISTED: usize = 100;
+
+/// The accuracy figures of games analysed so far, in bounded memory: sums
+/// per bot, and the per-move detail of the games a report shows.
+#[derive(Clone, Debug)]
+pub(crate) struct AccuracyTally {
+    players: BTreeMap<String, PlayerAccuracy>,
+    analysed: u64,
+    skipped: u64,
+    budget_exhausted: bool,
+    positions: u64,
+    kept: Kept<GameAccuracy>,
+    decisive: u64,
+    first_mistakes: BTreeMap<u64, (String, MoveAccuracy)>,
+}
+
+impl AccuracyTally {
+    /// Keeps the per-move detail of `keep` games (see [`Kept`]).
+    pub fn new(keep: usize) -> AccuracyTally {
+        AccuracyTally {
+            players: BTreeMap::new(),
+            analysed: 0,
+            skipped: 0,
+            budget_exhausted: false,
+            positions: 0,
+            kept: Kept::new(keep),
+            decisive: 0,
+            first_mistakes: BTreeMap::new(),
         }
     }
-    report.nodes = solver.nodes();
-    report.players = players
-        .into_iter()
-        .map(|(name, mut p)| {
-            if p.moves > 0 {
-                p.average_loss = p.total_loss as f64 / p.moves as f64;
-                p.perfect_ratio = p.perfect as f64 / p.moves as f64;
+
+    /// Counts game `seq` (reading order; results may come out of order).
+    pub fn add(&mut self, seq: u64, forfeit: bool, analysed: Analysed) {
+        let (game, positions) = match analysed {
+            Analysed::Game(g, p) if !self.budget_exhausted => (g, p),
+            Analysed::OutOfBudget => {
+                self.budget_exhausted = true;
+                self.skipped += 1;
+                return;
             }
-            PlayerAccuracy { name, ..p }
-        })
-        .collect();
-    report.players.sort_by(|a, b| {
-        a.average_loss
-            .total_cmp(&b.average_loss)
-            .then(a.name.cmp(&b.name))
-    });
-    report
+            _ => {
+                self.skipped += 1;
+                return;
+            }
+        };
+        self.positions += positions;
+        for m in game.moves.iter().flatten() {
+            let p = self.players.entry(m.bot.clone()).or_default();
+            p.moves += 1;
+            p.total_loss += m.loss.max(0) as u64;
+            p.perfect += u64::from(m.loss == 0);
+            p.blunders += u64::from(m.blunder);
+        }
+        self.analysed += 1;
+        if let Some(m) = &game.first_decisive_mistake {
+            self.decisive += 1;
+            self.first_mistakes
+                .insert(seq, (game.game.clone(), m.clone()));
+            if self.first_mistakes.len() > MISTAKES_LISTED {
+                self.first_mistakes.pop_last();
+            }
+        }
+        self.kept.offer(seq, forfeit, game);
+    }
+
+    /// Games counted so far (analysed or skipped).
+    pub fn done(&self) -> u64 {
+        self.analysed + self.skipped
+    }
+
+    /// The report of the games counted so far; `nodes` spent by the solvers.
+    pub fn report(&self, nodes: u64) -> AccuracyReport {
+        let mut players: Vec<PlayerAccuracy> = self
+            .players
+            .iter()
+            .map(|(name, p)| {
+                let mut p = PlayerAccuracy {
+                    name: name.clone(),
+                    ..p.clone()
+                };
+                if p.moves > 0 {
+                    p.average_loss = p.total_loss as f64 / p.moves as f64;
+                    p.perfect_ratio = p.perfect as f64 / p.moves as f64;
+                }
+                p
+            })
+            .collect();
+        players.sort_by(|a, b| {
+            a.average_loss
+                .total_cmp(&b.average_loss)
+                .then(a.name.cmp(&b.name))
+        });
+        AccuracyReport {
+            players,
+            games: self.kept.selected().into_iter().cloned().collect(),
+            games_left_out: self.kept.left_out(),
+            analysed_games: self.analysed,
+            skipped_games: self.skipped,
+            budget_exhausted: self.budget_exhausted,
+            positions: self.positions,
+            nodes,
+            decisive_mistakes: self.decisive,
+            first_mistakes: self.first_mistakes.values().cloned().collect(),
+        }
+    }
 }
 
 impl AccuracyReport {

@@ -372,22 +372,18 @@ impl Report {
                 esc(&p.name), p.moves, p.average_loss, pct(p.perfect_ratio), p.blunders)?;
         }
         writeln!(out, "</tbody></table></div>")?;
-        let mistakes: Vec<_> = a
-            .games
-            .iter()
-            .filter_map(|g| g.first_decisive_mistake.as_ref().map(|m| (&g.game, m)))
-            .collect();
-        writeln!(out, "<h3>First decisive mistakes</h3><p class=\"small\">{} of {} analysed games have one.</p><ul class=\"mistakes\">", mistakes.len(), a.games.len())?;
+        let mistakes = &a.first_mistakes;
+        writeln!(out, "<h3>First decisive mistakes</h3><p class=\"small\">{} of {} analysed games have one.</p><ul class=\"mistakes\">", a.decisive_mistakes, a.analysed_games)?;
         const SHOWN: usize = 100;
         for (game, m) in mistakes.iter().take(SHOWN) {
             writeln!(out, "<li><a href=\"#game={}&amp;ply={}\">{} ply {}</a>: {} played {} ({} → {}), best {} (loses {})</li>",
                 esc(game), m.ply + 1, esc(game), m.ply + 1, esc(&m.bot), esc(&m.played), m.could_reach, m.reaches, esc(&m.best.join(" or ")), m.loss)?;
         }
-        if mistakes.len() > SHOWN {
+        if a.decisive_mistakes > SHOWN as u64 {
             writeln!(
                 out,
                 "<li>… and {} more (see the JSON report)</li>",
-                mistakes.len() - SHOWN
+                a.decisive_mistakes - SHOWN as u64
             )?;
         }
         writeln!(out, "</ul></section>")
@@ -408,14 +404,14 @@ impl Report {
                  The ratings count them all; every game is in the results files, and \
                  <code>aboure report --viewer-games N</code> embeds more.</p>",
                 self.records.len(),
-                self.records.len() + self.records_left_out
+                self.records.len() as u64 + self.records_left_out
             )?;
         }
         writeln!(out, "</section>")?;
         // One game at a time, straight into the page: the viewer data of a
         // long run would not fit in memory all at once.
         out.push_str("<script type=\"application/json\" id=\"report-data\">{\"games\":[");
-        for (i, g) in self.records.iter().enumerate() {
+        for (i, g) in self.shown_games().enumerate() {
             if i > 0 {
                 out.push(',');
             }
@@ -425,7 +421,7 @@ impl Report {
                 .and_then(|a| a.game(&g.id))
                 .map(|a| a.moves.as_slice());
             let json =
-                serde_json::to_string(&viewer_game(g, acc)).unwrap_or_else(|_| "null".to_owned());
+                serde_json::to_string(&viewer_game(&g, acc)).unwrap_or_else(|_| "null".to_owned());
             push_script_json(out, &json);
         }
         writeln!(out, "]}}</script>")

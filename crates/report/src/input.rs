@@ -113,18 +113,33 @@ impl fmt::Display for InputError {
 impl std::error::Error for InputError {}
 
 /// Reads every file in `paths` (a folder means its `games.jsonl`), merging
-/// them; also looks for a `run.json` beside each file and returns the SPRT
-/// it describes, if any.
+/// them, all in memory (see [`crate::read_files`] for files of any size);
+/// also returns the SPRT a `run.json` beside a file describes, if any.
 pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputError> {
     let mut input = Input::default();
-    let mut sprt = None;
     for path in paths {
-        // A run's output folder stands for its games.jsonl.
-        let folder = path.join("games.jsonl");
-        let path = if path.is_dir() { &folder } else { path };
-        let results = read_games(path).map_err(InputError::Read)?;
-        input.add(path, results);
-        let run_path = path
+        let path = results_file(path);
+        let results = read_games(&path).map_err(InputError::Read)?;
+        input.add(&path, results);
+    }
+    Ok((input, sprt_of(paths)?))
+}
+
+/// The results file `path` stands for: a run's output folder stands for
+/// its `games.jsonl`.
+pub fn results_file(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("games.jsonl")
+    } else {
+        path.to_owned()
+    }
+}
+
+/// The SPRT described by the `run.json` beside the first of `paths` that
+/// has one describing an SPRT, if any.
+pub fn sprt_of(paths: &[PathBuf]) -> Result<Option<SprtSettings>, InputError> {
+    for path in paths {
+        let run_path = results_file(path)
             .parent()
             .unwrap_or_else(|| Path::new("."))
             .join("run.json");
@@ -142,8 +157,8 @@ pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputErr
                 message,
             })?
         {
-            sprt.get_or_insert(found);
+            return Ok(Some(found));
         }
     }
-    Ok((input, sprt))
+    Ok(None)
 }

@@ -1,6 +1,9 @@
 //! Reports of aboure tournaments: which bot is stronger, by how much, and
 //! how sure we are.
 //!
+//! [`ReportTally`] takes games one at a time (from [`read_files`], or a run
+//! still being appended to) in memory that does not grow with the games,
+//! and makes the [`Report`] of what it has seen at any moment;
 //! [`Report::build`] turns game records (from `games.jsonl` or CSV, see
 //! `aboure-records`) into one model; [`Report::text`], [`Report::json`] and
 //! [`Report::html`] only format it, so the three always agree. Ratings are
@@ -38,7 +41,8 @@
 //! | `los` | object | `players` and `matrix`: `matrix[i][j]` is the likelihood that `players[i]` is stronger than `players[j]` (`null` unless both rated in one group) |
 //! | `crosstable` | object | `players` and `cells`: `cells[i][j]` is `null` or `{games, points, wins, draws, losses, pentanomial}` of the row bot against the column bot |
 //! | `pairings` | [pairing] | every two bots that met (below) |
-//! | `failures` | [object] | games lost by forfeit: `game` (id), `bot`, `kind` (`time`, `illegal`, `crash`, `other`), `termination`, `detail` |
+//! | `failures` | [object] | games lost by forfeit (the first 1,000): `game` (id), `bot`, `kind` (`time`, `illegal`, `crash`, `other`), `termination`, `detail` |
+//! | `failures_left_out` | integer | present only when more forfeits than those listed: how many more (the players' `failures` count them all) |
 //! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `path` (LLR after each complete pair) |
 //! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
 //!
@@ -63,7 +67,9 @@
 //! `games` (per analysed game: `game` id, `first_decisive_mistake` or
 //! `null`, and `moves`: per ply, `null` for plies not counted, else
 //! `{ply, bot, played, value, best, best_value, loss, could_reach, reaches,
-//! blunder}`), `analysed_games`, `skipped_games`, `budget_exhausted`,
+//! blunder}`; at most `--accuracy-games` games, every forfeit then the most
+//! recent, and then `games_left_out` says how many more were analysed),
+//! `analysed_games`, `skipped_games`, `budget_exhausted`,
 //! `positions`, `nodes`. Per bot also `total_loss`. A move's value is the
 //! margin of seeds still to come that its side reaches with perfect play
 //! after it; the loss is the best value minus it; `could_reach` and
@@ -74,22 +80,29 @@
 #![deny(missing_docs)]
 
 mod accuracy;
+mod analysis;
 mod figure;
 mod html;
 mod input;
 mod json;
+mod kept;
+mod open_pairs;
 mod options;
 mod pairings;
 mod ratings;
 mod report;
 mod sprt;
+mod stream;
+mod tally;
 mod text;
 mod viewer;
 
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, Summary};
-pub use input::{load, Input, InputError};
-pub use options::{AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_VIEWER_GAMES};
+pub use input::{load, results_file, sprt_of, Input, InputError};
+pub use options::{
+    AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+};
 pub use pairings::Pairing;
 pub use ratings::RatingStatus;
 pub use report::{
@@ -97,3 +110,5 @@ pub use report::{
     Report, SCHEMA_VERSION,
 };
 pub use sprt::SprtReport;
+pub use stream::{read_files, Progress, StreamError};
+pub use tally::{Pushed, ReportTally, FAILURES_LISTED};

@@ -91,18 +91,28 @@ pub struct AccuracyOptions {
     /// Solver nodes the whole analysis may spend; games not analysed when it
     /// runs out are counted as skipped.
     pub node_budget: u64,
-    /// Transposition table size in megabytes, shared by all positions.
+    /// Transposition table size in megabytes, shared out between the
+    /// worker threads (each keeps one table for all its positions).
     pub table_mb: usize,
-    /// Print progress on stderr.
-    pub progress: bool,
+    /// Worker threads; 0 for one per core.
+    pub threads: usize,
+    /// Most games whose per-move analysis the report holds (every forfeit,
+    /// then the most recent, as the page's games); the figures per bot
+    /// count every game. The HTML page holds at least its own games'.
+    pub games: usize,
 }
+
+/// Games whose per-move analysis a report holds by default: about 6 MB of
+/// JSON. The per-bot figures always count every game.
+pub const DEFAULT_ACCURACY_GAMES: usize = 1_000;
 
 impl Default for AccuracyOptions {
     fn default() -> Self {
         AccuracyOptions {
             node_budget: 100_000_000,
             table_mb: 64,
-            progress: false,
+            threads: 0,
+            games: DEFAULT_ACCURACY_GAMES,
         }
     }
 }

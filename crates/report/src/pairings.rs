@@ -5,9 +5,6 @@
 //! exchanged. Only complete pairs enter the pentanomial counts (a pair cut
 //! short by the end of a run, or CSV rows, count in W/D/L only).
 
-use std::collections::BTreeMap;
-
-use aboure_records::GameRecord;
 use aboure_stats::{GameResult, Pentanomial, Wdl};
 use serde::Serialize;
 
@@ -52,51 +49,62 @@ pub(crate) struct GamePair {
     pub results: [GameResult; 2],
 }
 
-/// `result` of `game` from the view of the player `name`.
-pub(crate) fn result_for(game: &GameRecord, name: &str) -> GameResult {
-    match game.points_of(name) {
-        Some(p) if p > 0.75 => GameResult::Win,
-        Some(p) if p < 0.25 => GameResult::Loss,
-        _ => GameResult::Draw,
+/// A game's result (as recorded, from South's view) as statistics count it.
+pub(crate) fn south_result(result: aboure_records::GameResult) -> GameResult {
+    match result {
+        aboure_records::GameResult::SouthWins => GameResult::Win,
+        aboure_records::GameResult::NorthWins => GameResult::Loss,
+        aboure_records::GameResult::Draw => GameResult::Draw,
     }
 }
 
-/// Finds complete game pairs, and marks which games are in one.
-pub(crate) fn game_pairs(
-    games: &[GameRecord],
-    sources: &[usize],
-    index_of: impl Fn(&str) -> usize,
-) -> (Vec<GamePair>, Vec<bool>) {
-    let mut groups: BTreeMap<(usize, &str, &str, u32), Vec<usize>> = BTreeMap::new();
-    for (i, g) in games.iter().enumerate() {
-        groups
-            .entry((sources[i], &g.pairing[0], &g.pairing[1], g.pair))
-            .or_default()
-            .push(i);
-    }
-    let mut paired = vec![false; games.len()];
-    let mut pairs = Vec::new();
-    for ((source, first, _, pair), members) in groups {
-        let [a, b] = members[..] else { continue };
-        let (g0, g1) = if games[a].game == 0 { (a, b) } else { (b, a) };
-        let (x, y) = (&games[g0], &games[g1]);
-        if x.game != 0 || y.game != 1 || x.south != y.north || x.north != y.south {
-            continue;
+/// One game of a pair as the pair matching needs it: players by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Seat {
+    /// 0 or 1: the game within the pair.
+    pub game: u8,
+    /// South's player.
+    pub south: usize,
+    /// North's player.
+    pub north: usize,
+    /// The result from South's view.
+    pub result: GameResult,
+}
+
+impl Seat {
+    /// The result of player `p`, who played one of the sides.
+    fn result_of(&self, p: usize) -> GameResult {
+        if p == self.south {
+            self.result
+        } else {
+            !self.result
         }
-        if x.south == x.north || (x.south != first && x.north != first) {
-            continue;
-        }
-        let other = if x.south == first { &x.north } else { &x.south };
-        paired[g0] = true;
-        paired[g1] = true;
-        pairs.push(GamePair {
-            players: [index_of(first), index_of(other)],
-            order: (source, pair),
-            results: [result_for(x, first), result_for(y, first)],
-        });
     }
-    pairs.sort_by_key(|p| p.order);
-    (pairs, paired)
+}
+
+/// The game pair two games of one opening (same file, `pairing` and
+/// `pair`) make, if they are one: games 0 and 1 with South and North
+/// exchanged, between two different bots one of which is `first` (the
+/// pairing's first-named bot, whose view the results take).
+pub(crate) fn complete_pair(
+    first: usize,
+    order: (usize, u32),
+    a: Seat,
+    b: Seat,
+) -> Option<GamePair> {
+    let (x, y) = if a.game == 0 { (a, b) } else { (b, a) };
+    if x.game != 0 || y.game != 1 || x.south != y.north || x.north != y.south {
+        return None;
+    }
+    if x.south == x.north || (x.south != first && x.north != first) {
+        return None;
+    }
+    let other = if x.south == first { x.north } else { x.south };
+    Some(GamePair {
+        players: [first, other],
+        order,
+        results: [x.result_of(first), y.result_of(first)],
+    })
 }
 
 /// The pairing of players `a < b` from their W/D/L and pairs.

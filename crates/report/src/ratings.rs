@@ -8,7 +8,7 @@
 //! A draw or first-move parameter that cannot be fitted (every game drawn,
 //! South never lost) is held at BayesElo's default instead, with a note.
 
-use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, RatingError};
+use aboure_stats::{fit_counts, Anchor, BradleyTerryOptions, RatingError, Wdl};
 use serde::Serialize;
 
 /// Why the ratings are what they are.
@@ -50,7 +50,9 @@ pub(crate) struct Rated {
     pub draw_elo: Option<f64>,
 }
 
-pub(crate) fn rate(names: &[String], games: &[Game], anchor: Option<(usize, f64)>) -> Rated {
+/// Rates the players from their results by colour: `counts[i * n + j]` are
+/// the games `i` played South against `j`, from `i`'s view.
+pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)>) -> Rated {
     let n = names.len();
     let mut rated = Rated {
         status: RatingStatus::Ok,
@@ -69,7 +71,8 @@ pub(crate) fn rate(names: &[String], games: &[Game], anchor: Option<(usize, f64)
             .push("fewer than two bots played: there is nothing to rate".to_owned());
         return rated;
     }
-    let groups = linked_groups(n, games);
+    let met = |i: usize, j: usize| counts[i * n + j].games() + counts[j * n + i].games() > 0;
+    let groups = linked_groups(n, met);
     for (g, members) in groups.iter().enumerate() {
         for &p in members {
             rated.group[p] = g;
@@ -94,9 +97,9 @@ pub(crate) fn rate(names: &[String], games: &[Game], anchor: Option<(usize, f64)
             continue;
         }
         let local = |p: usize| members.iter().position(|&m| m == p);
-        let sub: Vec<Game> = games
+        let sub: Vec<Wdl> = members
             .iter()
-            .filter_map(|g| Some(Game::new(local(g.first)?, local(g.second)?, g.result)))
+            .flat_map(|&i| members.iter().map(move |&j| counts[i * n + j]))
             .collect();
         let anchor = anchor
             .and_then(|(p, elo)| local(p).map(|p| (p, elo)))
@@ -144,7 +147,7 @@ pub(crate) fn rate(names: &[String], games: &[Game], anchor: Option<(usize, f64)
 /// Fits one connected group, holding a parameter fixed when it cannot be
 /// fitted.
 fn fit_group(
-    games: &[Game],
+    counts: &[Wdl],
     n: usize,
     anchor: Anchor,
 ) -> Result<(aboure_stats::Ratings, Vec<String>), RatingError> {
@@ -154,7 +157,7 @@ fn fit_group(
     };
     let mut notes = Vec::new();
     for _ in 0..3 {
-        match fit(n, games, &options) {
+        match fit_counts(n, counts, &options) {
             Err(RatingError::ParameterUnbounded {
                 parameter: "advantage",
             }) => {
@@ -188,7 +191,7 @@ fn fit_group(
             other => return other.map(|r| (r, notes)),
         }
     }
-    fit(n, games, &options).map(|r| (r, notes))
+    fit_counts(n, counts, &options).map(|r| (r, notes))
 }
 
 fn unbounded_sentence(names: &[String], strong: &[Vec<usize>]) -> String {
@@ -209,7 +212,7 @@ fn join(names: &[String], members: &[usize]) -> String {
 }
 
 /// Players linked by a chain of games, each group sorted, by smallest member.
-fn linked_groups(n: usize, games: &[Game]) -> Vec<Vec<usize>> {
+fn linked_groups(n: usize, met: impl Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
@@ -218,9 +221,11 @@ fn linked_groups(n: usize, games: &[Game]) -> Vec<Vec<usize>> {
         }
         i
     }
-    for g in games {
-        let (a, b) = (root(&mut parent, g.first), root(&mut parent, g.second));
-        parent[a.max(b)] = a.min(b);
+    for i in 0..n {
+        for j in (i + 1..n).filter(|&j| met(i, j)) {
+            let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+            parent[a.max(b)] = a.min(b);
+        }
     }
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut index = vec![usize::MAX; n];

@@ -1,18 +1,17 @@
 //! The report model: every figure the outputs show, computed once from the
-//! games. Text, JSON and HTML only format it.
-
-use std::collections::HashMap;
+//! counts a [`ReportTally`] keeps. Text, JSON and HTML only format it.
 
 use aboure_records::{GameRecord, Termination};
-use aboure_stats::{Game, Pentanomial, Wdl};
+use aboure_stats::{Pentanomial, Wdl};
 use serde::Serialize;
 
-use crate::accuracy::{analyse, AccuracyReport};
+use crate::accuracy::AccuracyReport;
 use crate::input::Input;
-use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
-use crate::pairings::{game_pairs, pairing, result_for, Pairing};
+use crate::options::ReportOptions;
+use crate::pairings::{pairing, Pairing};
 use crate::ratings::{rate, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
+use crate::tally::ReportTally;
 
 /// Version of the JSON schema (see the crate docs); bumped when a field
 /// changes meaning or disappears.
@@ -41,19 +40,28 @@ pub struct Report {
     pub crosstable: Crosstable,
     /// Every pair of bots that met, with head-to-head statistics.
     pub pairings: Vec<Pairing>,
-    /// Every game lost by forfeit.
+    /// The games lost by forfeit, the first [`crate::FAILURES_LISTED`] of them.
     pub failures: Vec<Failure>,
+    /// Games lost by forfeit beyond those listed in `failures` (in the JSON
+    /// only when there are some; the counts per bot include them).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub failures_left_out: u64,
     /// The SPRT, for a run with `format = "sprt"`.
     pub sprt: Option<SprtReport>,
     /// Per-move accuracy against the exact solver, when analysed.
     pub accuracy: Option<AccuracyReport>,
     /// The games the HTML game list and viewer show (see
-    /// [`ReportOptions::viewer_games`]).
+    /// [`ReportOptions::viewer_games`]), as their lines of `games.jsonl`:
+    /// the page reads them one at a time.
     #[serde(skip)]
-    pub records: Vec<GameRecord>,
+    pub records: Vec<Box<[u8]>>,
     /// Games left out of `records`.
     #[serde(skip)]
-    pub records_left_out: usize,
+    pub records_left_out: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One bot's line in the standings.
@@ -189,6 +197,13 @@ pub struct Failure {
 }
 
 impl Report {
+    /// The games the page shows (`records`), read back.
+    pub fn shown_games(&self) -> impl Iterator<Item = GameRecord> + '_ {
+        self.records
+            .iter()
+            .filter_map(|line| serde_json::from_slice(line).ok())
+    }
+
     /// The report of one run's games (as the arbiter has them at the end).
     pub fn build(games: &[GameRecord], options: &ReportOptions) -> Report {
         Report::from_input(&Input::from_games(games), options)
@@ -196,76 +211,44 @@ impl Report {
 
     /// The report of games read from files (see [`crate::load`]).
     pub fn from_input(input: &Input, options: &ReportOptions) -> Report {
-        let games = &input.games;
-        let mut names: Vec<String> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        for g in games {
-            for name in [&g.pairing[0], &g.pairing[1], &g.south, &g.north] {
-                if !index.contains_key(name) {
-                    index.insert(name.clone(), names.len());
-                    names.push(name.clone());
-                }
-            }
+        let mut tally = ReportTally::new(options.clone());
+        tally.adopt(&input.files, &input.warnings);
+        for (game, &file) in input.games.iter().zip(&input.sources) {
+            tally.in_file(file);
+            tally.push_record(game);
         }
+        tally.finish()
+    }
+
+    /// The report of what `tally` has counted.
+    pub(crate) fn from_tally(tally: &ReportTally, accuracy: Option<AccuracyReport>) -> Report {
+        let options = &tally.options;
+        let names = &tally.names;
         let n = names.len();
-        let mut warnings = input.warnings.clone();
-
+        let mut warnings = tally.warnings();
+        // Results by colour for the fit, and both colours together (`wdl[i][j]`
+        // from i's view) for the tables.
+        let mut by_colour = vec![Wdl::default(); n * n];
         let mut wdl = vec![vec![Wdl::default(); n]; n];
-        let mut penta = vec![vec![Pentanomial::default(); n]; n];
-        let mut failures_of = vec![FailureCounts::default(); n];
-        let mut failures = Vec::new();
-        let mut fit_games = Vec::new();
-        for g in games {
-            let (s, t) = (index[&g.south], index[&g.north]);
-            if s == t {
-                warnings.push(format!(
-                    "game {}: {} played itself; not counted",
-                    g.id, g.south
-                ));
-                continue;
-            }
-            let r = result_for(g, &g.south);
-            wdl[s][t].add(r);
-            wdl[t][s].add(!r);
-            fit_games.push(Game::new(s, t, r));
-            if let Some(bot) = g.forfeited_by().filter(|_| g.termination.is_forfeit()) {
-                let kind = failure_kind(g.termination);
-                let c = &mut failures_of[index[bot]];
-                match kind {
-                    "time" => c.time += 1,
-                    "illegal" => c.illegal += 1,
-                    "crash" => c.crash += 1,
-                    _ => c.other += 1,
-                }
-                failures.push(Failure {
-                    game: g.id.clone(),
-                    bot: bot.to_owned(),
-                    kind,
-                    termination: g.termination,
-                    detail: g.detail.clone(),
-                });
+        for (s, row) in tally.results.iter().enumerate() {
+            for (t, &r) in row.iter().enumerate() {
+                by_colour[s * n + t] = r;
+                wdl[s][t] += r;
+                wdl[t][s] += r.reversed();
             }
         }
-        let (pairs, paired) = game_pairs(games, &input.sources, |name| index[name]);
-        for p in &pairs {
-            let [a, b] = p.players;
-            penta[a][b].add_pair(p.results[0], p.results[1]);
-            penta[b][a].add_pair(!p.results[0], !p.results[1]);
-        }
-
-        let anchor = options
-            .anchor
-            .as_ref()
-            .and_then(|(name, elo)| match index.get(name) {
-                Some(&i) => Some((i, *elo)),
+        let anchor = options.anchor.as_ref().and_then(|(name, elo)| {
+            match names.iter().position(|x| x == name) {
+                Some(i) => Some((i, *elo)),
                 None => {
                     warnings.push(format!(
                         "anchor {name:?} played no game here; ratings are centred on 0"
                     ));
                     None
                 }
-            });
-        let rated = rate(&names, &fit_games, anchor);
+            }
+        });
+        let rated = rate(names, &by_colour, anchor);
 
         // Standings order: by group, then rating, then score.
         let totals: Vec<Wdl> = (0..n)
@@ -316,7 +299,7 @@ impl Report {
                     } else {
                         0.0
                     },
-                    failures: failures_of[i],
+                    failures: tally.failures_of[i],
                 }
             })
             .collect();
@@ -336,7 +319,7 @@ impl Report {
                                 wins: w.wins,
                                 draws: w.draws,
                                 losses: w.losses,
-                                pentanomial: penta[i][j],
+                                pentanomial: tally.pairs.pentanomial(i, j),
                             })
                         })
                         .collect()
@@ -351,22 +334,17 @@ impl Report {
                 .collect(),
         };
         // Pairings by first meeting; the first-named bot is the earlier one.
-        let mut unpaired = vec![vec![0u64; n]; n];
-        for (i, g) in games.iter().enumerate() {
-            if !paired[i] {
-                let (s, t) = (index[&g.south], index[&g.north]);
-                unpaired[s.min(t)][s.max(t)] += 1;
-            }
-        }
         let mut pairings = Vec::new();
         for a in 0..n {
             for b in a + 1..n {
-                if wdl[a][b].games() > 0 {
+                let games = wdl[a][b].games();
+                if games > 0 {
+                    let penta = tally.pairs.pentanomial(a, b);
                     pairings.push(pairing(
                         [&names[a], &names[b]],
                         wdl[a][b],
-                        penta[a][b],
-                        unpaired[a][b],
+                        penta,
+                        games - 2 * penta.pairs(),
                     ));
                 }
             }
@@ -374,15 +352,13 @@ impl Report {
         let sprt = options
             .sprt
             .as_ref()
-            .and_then(|s| sprt_report(s, &names, &pairs));
-        let accuracy = options.accuracy.map(|o| analyse(games, &o));
-        let records =
-            crate::viewer::select(games, options.viewer_games.unwrap_or(DEFAULT_VIEWER_GAMES));
+            .and_then(|s| sprt_report(s, names, &tally.pairs.in_order()));
+        let (records, records_left_out) = tally.viewer_games();
         Report {
             schema_version: SCHEMA_VERSION,
-            games: fit_games.len() as u64,
-            pairs: pairs.len() as u64,
-            files: input
+            games: tally.games,
+            pairs: tally.pairs.pairs(),
+            files: tally
                 .files
                 .iter()
                 .map(|f| f.display().to_string())
@@ -404,10 +380,11 @@ impl Report {
             los,
             crosstable,
             pairings,
-            failures,
+            failures: tally.failures.clone(),
+            failures_left_out: tally.failures_total - tally.failures.len() as u64,
             sprt,
             accuracy,
-            records_left_out: games.len().saturating_sub(records.len()),
+            records_left_out,
             records,
         }
     }

@@ -218,12 +218,9 @@ impl Report {
             return Ok(());
         }
         const SHOWN: usize = 20;
+        let total = self.failures.len() as u64 + self.failures_left_out;
         writeln!(out)?;
-        writeln!(
-            out,
-            "Failures: {} games lost by forfeit",
-            self.failures.len()
-        )?;
+        writeln!(out, "Failures: {} games lost by forfeit", total)?;
         for f in self.failures.iter().take(SHOWN) {
             write!(out, "  {} {} {}", f.game, f.bot, f.termination)?;
             match &f.detail {
@@ -231,8 +228,8 @@ impl Report {
                 None => writeln!(out)?,
             }
         }
-        if self.failures.len() > SHOWN {
-            writeln!(out, "  ... and {} more", self.failures.len() - SHOWN)?;
+        if total > SHOWN as u64 {
+            writeln!(out, "  ... and {} more", total - SHOWN as u64)?;
         }
         Ok(())
     }
@@ -270,16 +267,11 @@ impl Report {
                 p.blunders
             )?;
         }
-        let mistakes: Vec<_> = a
-            .games
-            .iter()
-            .filter_map(|g| g.first_decisive_mistake.as_ref().map(|m| (&g.game, m)))
-            .collect();
+        let mistakes = &a.first_mistakes;
         writeln!(
             out,
             "First decisive mistakes: {} of {} games",
-            mistakes.len(),
-            a.games.len()
+            a.decisive_mistakes, a.analysed_games
         )?;
         const SHOWN: usize = 10;
         for (game, m) in mistakes.iter().take(SHOWN) {
@@ -295,8 +287,8 @@ impl Report {
                 m.loss
             )?;
         }
-        if mistakes.len() > SHOWN {
-            writeln!(out, "  ... and {} more", mistakes.len() - SHOWN)?;
+        if a.decisive_mistakes > SHOWN as u64 {
+            writeln!(out, "  ... and {} more", a.decisive_mistakes - SHOWN as u64)?;
         }
         Ok(())
     }

@@ -56,38 +56,6 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// The games the page embeds, in their order: all of them when they are at
-/// most `most`; otherwise every forfeit (the games a reader looks for
-/// first), then the most recent games, `most` in all.
-pub(crate) fn select(games: &[GameRecord], most: usize) -> Vec<GameRecord> {
-    if games.len() <= most {
-        return games.to_vec();
-    }
-    let mut keep = vec![false; games.len()];
-    let mut kept = 0;
-    let forfeits = games
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.termination.is_forfeit())
-        .map(|(i, _)| i);
-    let recent = (0..games.len()).rev();
-    for i in forfeits.chain(recent) {
-        if kept == most {
-            break;
-        }
-        if !keep[i] {
-            keep[i] = true;
-            kept += 1;
-        }
-    }
-    games
-        .iter()
-        .zip(keep)
-        .filter(|(_, k)| *k)
-        .map(|(g, _)| g.clone())
-        .collect()
-}
-
 /// The start position of a record, or why it cannot be read.
 pub(crate) fn start_position(game: &GameRecord) -> Result<Position, String> {
     game.start

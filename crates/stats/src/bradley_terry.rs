@@ -277,9 +277,7 @@ pub fn fit(
     if n < 2 {
         return Err(RatingError::TooFewPlayers { players: n });
     }
-    check_options(n, options)?;
-    let mut c = Condensed::new(n);
-    let mut records = vec![Wdl::default(); n];
+    let mut counts = vec![Wdl::default(); n * n];
     for (index, g) in games.iter().enumerate() {
         for player in [g.first, g.second] {
             if player >= n {
@@ -296,14 +294,37 @@ pub fn fit(
                 player: g.first,
             });
         }
-        let k = g.first * n + g.second;
-        match g.result {
-            GameResult::Win => c.w[k] += 1.0,
-            GameResult::Draw => c.d[k] += 1.0,
-            GameResult::Loss => c.l[k] += 1.0,
+        counts[g.first * n + g.second].add(g.result);
+    }
+    fit_counts(n, &counts, options)
+}
+
+/// Fits ratings from results condensed by colour: `counts[i * players + j]`
+/// holds the games `i` played first against `j`, from `i`'s view. The fit
+/// needs nothing else, so a caller can count a million games in a few
+/// hundred bytes and fit them as [`fit`] would. The diagonal is ignored.
+pub fn fit_counts(
+    players: usize,
+    counts: &[Wdl],
+    options: &BradleyTerryOptions,
+) -> Result<Ratings, RatingError> {
+    let n = players;
+    if n < 2 {
+        return Err(RatingError::TooFewPlayers { players: n });
+    }
+    check_options(n, options)?;
+    let mut c = Condensed::new(n);
+    let mut records = vec![Wdl::default(); n];
+    for first in 0..n {
+        for second in (0..n).filter(|&s| s != first) {
+            let k = first * n + second;
+            let Some(&r) = counts.get(k) else { continue };
+            c.w[k] = r.wins as f64;
+            c.d[k] = r.draws as f64;
+            c.l[k] = r.losses as f64;
+            records[first] += r;
+            records[second] += r.reversed();
         }
-        records[g.first].add(g.result);
-        records[g.second].add(!g.result);
     }
 
     let idle: Vec<usize> = (0..n).filter(|&i| records[i].games() == 0).collect();

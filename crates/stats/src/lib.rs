@@ -47,7 +47,8 @@ mod sprt;
 mod wdl;
 
 pub use bradley_terry::{
-    fit, Anchor, BradleyTerryOptions, Game, RatingError, RatingScale, Ratings, BAYESELO_TOLERANCE,
+    fit, fit_counts, Anchor, BradleyTerryOptions, Game, RatingError, RatingScale, Ratings,
+    BAYESELO_TOLERANCE,
 };
 pub use estimate::{Estimate, HeadToHead, Interval};
 pub use pentanomial::Pentanomial;

@@ -1,0 +1,229 @@
+//! Reading a results file one line at a time, in constant memory.
+//!
+//! [`read_games`](crate::read_games) holds a whole file and every record in
+//! memory, which is what `aboure run --resume` needs and what a report of a
+//! million games cannot afford. [`ResultsLines`] hands out one line at a
+//! time from a reused buffer, with its number, and reports a truncated last
+//! line as a [`Problem`] exactly as `read_games` does. CSV files (results
+//! from elsewhere, small by nature) are read whole and handed out as JSON
+//! lines, so a caller handles one format.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use crate::reader::{trim_ascii, Problem, ProblemKind, ReadError};
+
+/// What the next line of a file is.
+#[derive(Debug)]
+pub enum Line<'a> {
+    /// A complete line (whitespace around it trimmed, never empty) and its
+    /// 1-based number.
+    Record {
+        /// 1-based line number.
+        number: usize,
+        /// The line, JSON text.
+        text: &'a [u8],
+    },
+    /// A line that cannot hold a record: a truncated last line, or a
+    /// malformed CSV row.
+    Problem(Problem),
+}
+
+/// The lines of one results file, read in order.
+#[derive(Debug)]
+pub struct ResultsLines {
+    path: PathBuf,
+    source: Source,
+    buf: Vec<u8>,
+    number: usize,
+    bytes_read: u64,
+}
+
+#[derive(Debug)]
+enum Source {
+    Json(BufReader<File>),
+    /// CSV rows already converted: problems first, then the games as JSON.
+    Csv(std::vec::IntoIter<Result<Vec<u8>, Problem>>),
+}
+
+/// Read buffer: large reads keep the system calls few.
+const BUFFER: usize = 1 << 20;
+
+impl ResultsLines {
+    /// Opens `path`: JSON lines, or CSV if the name ends in `.csv` or the
+    /// first line is a CSV header starting with `south,north`.
+    pub fn open(path: &Path) -> Result<ResultsLines, ReadError> {
+        let error = |source| ReadError {
+            path: path.to_owned(),
+            source,
+        };
+        let mut reader = BufReader::with_capacity(BUFFER, File::open(path).map_err(error)?);
+        let named_csv = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        let source = if named_csv || crate::csv::looks_like_csv(reader.fill_buf().map_err(error)?) {
+            let bytes = std::fs::read(path).map_err(error)?;
+            let results = crate::csv::parse(&bytes, path);
+            let mut rows: Vec<Result<Vec<u8>, Problem>> =
+                results.problems.into_iter().map(Err).collect();
+            for game in results.games {
+                rows.push(serde_json::to_vec(&game).map_err(|e| Problem {
+                    path: path.to_owned(),
+                    line: 0,
+                    kind: ProblemKind::Malformed,
+                    message: e.to_string(),
+                }));
+            }
+            Source::Csv(rows.into_iter())
+        } else {
+            Source::Json(reader)
+        };
+        Ok(ResultsLines {
+            path: path.to_owned(),
+            source,
+            buf: Vec::new(),
+            number: 0,
+            bytes_read: 0,
+        })
+    }
+
+    /// True for a CSV file (read whole, converted to JSON lines).
+    pub fn is_csv(&self) -> bool {
+        matches!(self.source, Source::Csv(_))
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Bytes read so far (for progress).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The next line, `None` at the end of the file.
+    pub fn next_line(&mut self) -> Result<Option<Line<'_>>, ReadError> {
+        let reader = match &mut self.source {
+            Source::Json(reader) => reader,
+            Source::Csv(rows) => {
+                return Ok(rows.next().map(|row| match row {
+                    Ok(json) => {
+                        self.number += 1;
+                        self.buf = json;
+                        Line::Record {
+                            number: self.number,
+                            text: &self.buf,
+                        }
+                    }
+                    Err(problem) => Line::Problem(problem),
+                }))
+            }
+        };
+        loop {
+            self.buf.clear();
+            let n = reader
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|source| ReadError {
+                    path: self.path.clone(),
+                    source,
+                })?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            self.bytes_read += n as u64;
+            if self.buf.last() != Some(&b'\n') {
+                // Written lines always end in a newline: this one was cut short.
+                return Ok(Some(Line::Problem(Problem {
+                    path: self.path.clone(),
+                    line: self.number,
+                    kind: ProblemKind::TruncatedLastLine,
+                    message: format!("{} bytes without a newline", n),
+                })));
+            }
+            let text = trim_ascii(&self.buf);
+            if !text.is_empty() {
+                let (start, len) = (
+                    text.as_ptr() as usize - self.buf.as_ptr() as usize,
+                    text.len(),
+                );
+                return Ok(Some(Line::Record {
+                    number: self.number,
+                    text: &self.buf[start..start + len],
+                }));
+            }
+        }
+    }
+
+    /// The problem a line that does not parse makes, located.
+    pub fn malformed(&self, number: usize, error: &serde_json::Error) -> Problem {
+        Problem {
+            path: self.path.clone(),
+            line: number,
+            kind: ProblemKind::Malformed,
+            message: error.to_string(),
+        }
+    }
+}
+
+/// A JSON results file in blocks of whole lines, for parsing on several
+/// threads: each block ends with a newline, except a last one holding a
+/// truncated last line.
+#[derive(Debug)]
+pub struct LineBlocks {
+    path: PathBuf,
+    file: File,
+    carry: Vec<u8>,
+    done: bool,
+}
+
+impl LineBlocks {
+    /// Opens `path` (JSON lines; CSV files go through [`ResultsLines`]).
+    pub fn open(path: &Path) -> Result<LineBlocks, ReadError> {
+        let file = File::open(path).map_err(|source| ReadError {
+            path: path.to_owned(),
+            source,
+        })?;
+        Ok(LineBlocks {
+            path: path.to_owned(),
+            file,
+            carry: Vec::new(),
+            done: false,
+        })
+    }
+
+    /// The next block of about `size` bytes (more if one line is longer),
+    /// `None` at the end.
+    pub fn next_block(&mut self, size: usize) -> Result<Option<Vec<u8>>, ReadError> {
+        use std::io::Read;
+        if self.done {
+            return Ok(None);
+        }
+        let mut block = std::mem::take(&mut self.carry);
+        loop {
+            let start = block.len();
+            block.resize(start + size, 0);
+            let n = loop {
+                match self.file.read(&mut block[start..]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    other => break other,
+                }
+            }
+            .map_err(|source| ReadError {
+                path: self.path.clone(),
+                source,
+            })?;
+            block.truncate(start + n);
+            if n == 0 {
+                self.done = true;
+                return Ok((!block.is_empty()).then_some(block));
+            }
+            if let Some(last) = block[start..].iter().rposition(|&b| b == b'\n') {
+                self.carry = block.split_off(start + last + 1);
+                return Ok(Some(block));
+            }
+        }
+    }
+}

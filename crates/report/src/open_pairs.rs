@@ -1,0 +1,79 @@
+//! Game pairs matched while games stream in.
+//!
+//! The first game of a pair waits, a few bytes, until its partner arrives;
+//! then the pair is judged (`pairings::complete_pair`) and counted, and
+//! nothing of it is kept. Memory grows with the pairs in flight (at most
+//! the games being played at once when a run is read in order), not with
+//! the games. Pairs never match across files: pair numbers of different
+//! runs would mix. An SPRT needs its pairs in pair order for the LLR path,
+//! so only then are the complete pairs kept (40 bytes each).
+
+use std::collections::HashMap;
+
+use aboure_stats::Pentanomial;
+
+use crate::pairings::{complete_pair, GamePair, Seat};
+
+/// A first game waits under its file, pairing (by player index) and pair.
+type PairKey = (usize, [usize; 2], u32);
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OpenPairs {
+    waiting: HashMap<PairKey, Seat>,
+    /// Pair counts of `a` against `b`, from `a`'s view, both ways.
+    counts: HashMap<(usize, usize), Pentanomial>,
+    pairs: u64,
+    /// The complete pairs, kept only when an SPRT needs their order.
+    kept: Option<Vec<GamePair>>,
+}
+
+impl OpenPairs {
+    pub fn new(keep_pairs: bool) -> OpenPairs {
+        OpenPairs {
+            kept: keep_pairs.then(Vec::new),
+            ..OpenPairs::default()
+        }
+    }
+
+    /// One game of file `file`, of `pairing`'s pair number `pair`.
+    pub fn push(&mut self, file: usize, pairing: [usize; 2], pair: u32, seat: Seat) {
+        let key = (file, pairing, pair);
+        let Some(partner) = self.waiting.remove(&key) else {
+            self.waiting.insert(key, seat);
+            return;
+        };
+        let Some(p) = complete_pair(pairing[0], (file, pair), partner, seat) else {
+            return;
+        };
+        let [a, b] = p.players;
+        self.counts
+            .entry((a, b))
+            .or_default()
+            .add_pair(p.results[0], p.results[1]);
+        self.counts
+            .entry((b, a))
+            .or_default()
+            .add_pair(!p.results[0], !p.results[1]);
+        self.pairs += 1;
+        if let Some(kept) = &mut self.kept {
+            kept.push(p);
+        }
+    }
+
+    /// Complete pairs of `a` against `b`, from `a`'s view.
+    pub fn pentanomial(&self, a: usize, b: usize) -> Pentanomial {
+        self.counts.get(&(a, b)).copied().unwrap_or_default()
+    }
+
+    /// Complete pairs counted.
+    pub fn pairs(&self) -> u64 {
+        self.pairs
+    }
+
+    /// The kept pairs in file and pair order (empty unless kept).
+    pub fn in_order(&self) -> Vec<GamePair> {
+        let mut pairs = self.kept.clone().unwrap_or_default();
+        pairs.sort_by_key(|p| p.order);
+        pairs
+    }
+}

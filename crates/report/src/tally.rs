@@ -1,0 +1,444 @@
+//! The report's state, built one game at a time.
+//!
+//! A [`ReportTally`] is fed games in reading order ([`ReportTally::push`]) and can make
+//! the [`Report`] of what it has seen at any moment ([`ReportTally::report`]), so
+//! a file is read once, line by line, and a running tournament can be
+//! watched as its games are appended. It keeps only what the figures need:
+//! results by pairing and colour, the pairs still waiting for their second
+//! game, forfeit counts and the first forfeits listed, the games the page
+//! embeds, and one 8-byte hash per game id to count duplicates once. Memory
+//! grows with the bots and the games in flight, plus those 8 bytes (10 to
+//! 20 with the hash table's free slots) per game.
+//!
+//! ```
+//! use aboure_records::GameSummary;
+//! use aboure_report::{ReportOptions, ReportTally};
+//!
+//! let mut tally = ReportTally::new(ReportOptions::default());
+//! tally.begin_file("games.jsonl".as_ref());
+//! let line = br#"{"id":"g1","pairing":["a","b"],"pair":0,"game":0,"south":"a","north":"b","result":"1-0","termination":"natural"}"#;
+//! tally.push(&GameSummary::from_line(line).unwrap(), line);
+//! assert_eq!(tally.games(), 1);
+//! let report = tally.finish();
+//! assert_eq!(report.players[0].name, "a");
+//! ```
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use aboure_records::{GameRecord, GameSummary, Problem};
+use aboure_stats::Wdl;
+
+use crate::accuracy::AccuracyReport;
+use crate::analysis::Analysis;
+use crate::kept::Kept;
+use crate::open_pairs::OpenPairs;
+use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
+use crate::pairings::Seat;
+use crate::report::{failure_kind, Failure, FailureCounts, Report};
+
+/// Forfeits listed by game (all are counted): the text shows 20, the page
+/// links each from its bot's row.
+pub const FAILURES_LISTED: usize = 1_000;
+
+/// Problems and self-play games listed per kind and file (all are counted).
+const WARNINGS_LISTED: usize = 100;
+
+/// What became of a game given to [`ReportTally::push`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pushed {
+    /// Counted.
+    Counted,
+    /// Its id was read before: not counted again (a warning says so).
+    Duplicate,
+    /// A bot played itself: not counted (a warning says so).
+    SelfPlay,
+}
+
+/// A report under construction: feed it games, ask it for the report.
+#[derive(Debug)]
+pub struct ReportTally {
+    pub(crate) options: ReportOptions,
+    pub(crate) files: Vec<PathBuf>,
+    /// Index in `files` of the file being read.
+    file: usize,
+    /// Warnings of the files done, and the problems of the current one.
+    warnings: Vec<String>,
+    problems_in_file: u64,
+    pub(crate) names: Vec<String>,
+    index: HashMap<String, usize>,
+    /// `results[south][north]`: from South's view.
+    pub(crate) results: Vec<Vec<Wdl>>,
+    pub(crate) failures_of: Vec<FailureCounts>,
+    pub(crate) failures: Vec<Failure>,
+    pub(crate) failures_total: u64,
+    self_play: Vec<String>,
+    self_play_total: u64,
+    /// Games counted.
+    pub(crate) games: u64,
+    /// Games offered, for reading order.
+    seq: u64,
+    ids: HashSet<IdKey, BuildHasherDefault<IdHasher>>,
+    /// Duplicates in the current file, by the file that had them first:
+    /// how many and the first three ids.
+    duplicates: Vec<(usize, u64, Vec<String>)>,
+    pub(crate) pairs: OpenPairs,
+    viewer: Kept<Box<[u8]>>,
+    analysis: Option<Analysis>,
+}
+
+impl ReportTally {
+    /// An empty report; the accuracy analysis, if asked for, starts its
+    /// worker threads now.
+    pub fn new(options: ReportOptions) -> ReportTally {
+        let viewer_games = options.viewer_games.unwrap_or(DEFAULT_VIEWER_GAMES);
+        let analysis = options
+            .accuracy
+            .map(|a| Analysis::start(&a, a.games.max(viewer_games)));
+        ReportTally {
+            pairs: OpenPairs::new(options.sprt.is_some()),
+            options,
+            files: Vec::new(),
+            file: 0,
+            warnings: Vec::new(),
+            problems_in_file: 0,
+            names: Vec::new(),
+            index: HashMap::new(),
+            results: Vec::new(),
+            failures_of: Vec::new(),
+            failures: Vec::new(),
+            failures_total: 0,
+            self_play: Vec::new(),
+            self_play_total: 0,
+            games: 0,
+            seq: 0,
+            ids: HashSet::default(),
+            duplicates: Vec::new(),
+            viewer: Kept::new(viewer_games),
+            analysis,
+        }
+    }
+
+    /// Writes every analysed game's per-move accuracy to `sink` as JSON
+    /// lines, as the analysis finishes them (in no particular order).
+    /// Without the accuracy analysis, nothing is written.
+    pub fn write_all_analyses_to(&mut self, sink: Box<dyn std::io::Write + Send>) {
+        if let Some(a) = &mut self.analysis {
+            a.write_all_games_to(sink);
+        }
+    }
+
+    /// The games that follow come from `path`: pairs match within a file,
+    /// and duplicate warnings name files.
+    pub fn begin_file(&mut self, path: &Path) {
+        self.end_file();
+        self.file = self.files.len();
+        self.files.push(path.to_owned());
+    }
+
+    /// Takes the files and warnings of games read and merged beforehand
+    /// (see [`crate::Input`]); [`ReportTally::in_file`] then says where each game
+    /// came from.
+    pub(crate) fn adopt(&mut self, files: &[PathBuf], warnings: &[String]) {
+        self.files = files.to_vec();
+        self.warnings = warnings.to_vec();
+    }
+
+    /// The games that follow come from file `file` of those adopted.
+    pub(crate) fn in_file(&mut self, file: usize) {
+        self.file = file;
+    }
+
+    fn end_file(&mut self) {
+        let done = self.duplicate_warnings();
+        self.warnings.extend(done);
+        self.duplicates.clear();
+        if self.problems_in_file > WARNINGS_LISTED as u64 {
+            self.warnings.push(format!(
+                "{}: {} more problems not listed",
+                self.file_name(),
+                self.problems_in_file - WARNINGS_LISTED as u64
+            ));
+        }
+        self.problems_in_file = 0;
+    }
+
+    fn file(&self) -> usize {
+        self.file
+    }
+
+    fn file_name(&self) -> String {
+        self.files.get(self.file).map_or_else(
+            || "(games in memory)".to_owned(),
+            |p| p.display().to_string(),
+        )
+    }
+
+    /// A line of the current file that holds no game (malformed, truncated).
+    pub fn problem(&mut self, problem: &Problem) {
+        self.problems_in_file += 1;
+        if self.problems_in_file <= WARNINGS_LISTED as u64 {
+            self.warnings.push(problem.to_string());
+        }
+    }
+
+    /// Counts one game; `line` is its JSON text, kept only if the page will
+    /// show the game and read by the accuracy analysis.
+    pub fn push(&mut self, game: &GameSummary<'_>, line: &[u8]) -> Pushed {
+        self.push_with(game, || std::borrow::Cow::Borrowed(line))
+    }
+
+    /// Counts a game already in memory, as [`ReportTally::push`].
+    pub fn push_record(&mut self, game: &GameRecord) -> Pushed {
+        self.push_with(&GameSummary::of(game), || {
+            std::borrow::Cow::Owned(serde_json::to_vec(game).unwrap_or_default())
+        })
+    }
+
+    fn push_with<'l>(
+        &mut self,
+        game: &GameSummary<'_>,
+        line: impl FnOnce() -> std::borrow::Cow<'l, [u8]>,
+    ) -> Pushed {
+        if let Some(first) = self.seen(&game.id) {
+            match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
+                Some((_, n, ids)) => {
+                    *n += 1;
+                    if ids.len() < 3 {
+                        ids.push(game.id.to_string());
+                    }
+                }
+                None => self.duplicates.push((first, 1, vec![game.id.to_string()])),
+            }
+            return Pushed::Duplicate;
+        }
+        let [p0, p1, s, t] = [&game.pairing[0], &game.pairing[1], &game.south, &game.north]
+            .map(|name| self.player(name));
+        let seq = self.seq;
+        self.seq += 1;
+        let forfeit = game.termination.is_forfeit();
+        let wanted = self.viewer.wants(seq, forfeit);
+        let line = (wanted || self.analysis.is_some()).then(line);
+        if !wanted {
+            self.viewer.pass();
+        }
+        if let Some(line) = &line {
+            if wanted {
+                self.viewer.offer(seq, forfeit, line.as_ref().into());
+            }
+            if let Some(a) = &mut self.analysis {
+                a.submit(seq, forfeit, line);
+            }
+        }
+        let result = crate::pairings::south_result(game.result);
+        self.pairs.push(
+            self.file(),
+            [p0, p1],
+            game.pair,
+            Seat {
+                game: game.game,
+                south: s,
+                north: t,
+                result,
+            },
+        );
+        if s == t {
+            self.self_play_total += 1;
+            if self.self_play.len() < WARNINGS_LISTED {
+                self.self_play.push(format!(
+                    "game {}: {} played itself; not counted",
+                    game.id, game.south
+                ));
+            }
+            return Pushed::SelfPlay;
+        }
+        self.games += 1;
+        self.results[s][t].add(result);
+        if let Some(bot) = game.forfeited_by() {
+            let kind = failure_kind(game.termination);
+            let c = &mut self.failures_of[self.index[bot]];
+            match kind {
+                "time" => c.time += 1,
+                "illegal" => c.illegal += 1,
+                "crash" => c.crash += 1,
+                _ => c.other += 1,
+            }
+            self.failures_total += 1;
+            if self.failures.len() < FAILURES_LISTED {
+                self.failures.push(Failure {
+                    game: game.id.to_string(),
+                    bot: bot.to_owned(),
+                    kind,
+                    termination: game.termination,
+                    detail: game.detail.as_ref().map(|d| d.to_string()),
+                });
+            }
+        }
+        Pushed::Counted
+    }
+
+    /// The file that had `id` first, if any; remembers it otherwise.
+    fn seen(&mut self, id: &str) -> Option<usize> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        id.hash(&mut h);
+        let key = IdKey::new(h.finish(), self.file());
+        match self.ids.get(&key) {
+            Some(first) => Some(first.file()),
+            None => {
+                self.ids.insert(key);
+                None
+            }
+        }
+    }
+
+    /// The index of bot `name`, added if new.
+    fn player(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        let i = self.names.len();
+        self.index.insert(name.to_owned(), i);
+        self.names.push(name.to_owned());
+        for row in &mut self.results {
+            row.push(Wdl::default());
+        }
+        self.results.push(vec![Wdl::default(); i + 1]);
+        self.failures_of.push(FailureCounts::default());
+        i
+    }
+
+    /// Games counted so far (duplicates once, self-play not at all).
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Games the accuracy analysis has finished with so far (analysed or
+    /// skipped); `None` without the analysis.
+    pub fn analysed(&mut self) -> Option<u64> {
+        self.analysis.as_mut().map(Analysis::done)
+    }
+
+    /// The warnings so far: the files' problems, duplicate ids, self-play.
+    pub(crate) fn warnings(&self) -> Vec<String> {
+        let mut all = self.warnings.clone();
+        all.extend(self.duplicate_warnings());
+        all.extend(self.self_play.iter().cloned());
+        if self.self_play_total > self.self_play.len() as u64 {
+            all.push(format!(
+                "{} more games of a bot against itself not listed",
+                self.self_play_total - self.self_play.len() as u64
+            ));
+        }
+        all
+    }
+
+    fn duplicate_warnings(&self) -> Vec<String> {
+        self.duplicates
+            .iter()
+            .map(|(first, n, ids)| {
+                let more = if *n > 3 { ", ..." } else { "" };
+                // Past the 255th file, the key no longer says which.
+                let known = *first < LAST_FILE || self.files.len() <= LAST_FILE + 1;
+                let first = match self.files.get(*first) {
+                    Some(p) if known => p.display().to_string(),
+                    _ => "an earlier file".to_owned(),
+                };
+                format!(
+                    "{}: {n} game id{} already read from {first} ({}{more}): counted once",
+                    self.file_name(),
+                    if *n == 1 { "" } else { "s" },
+                    ids.join(", "),
+                )
+            })
+            .collect()
+    }
+
+    /// The games the page embeds, as their JSON lines, and how many are left out.
+    pub(crate) fn viewer_games(&self) -> (Vec<Box<[u8]>>, u64) {
+        let chosen = self.viewer.selected().into_iter().cloned().collect();
+        (chosen, self.viewer.left_out())
+    }
+
+    /// The report of the games pushed so far. The accuracy figures count
+    /// the games analysed so far (the analysis runs behind the reading).
+    pub fn report(&mut self) -> Report {
+        let accuracy = self.analysis.as_mut().map(Analysis::report);
+        Report::from_tally(self, accuracy)
+    }
+
+    /// Waits for the accuracy analysis of every game, then gives the report.
+    pub fn finish(mut self) -> Report {
+        self.finish_with_stream().0
+    }
+
+    /// As [`ReportTally::finish`], also giving the error of writing the stream of
+    /// analyses (see [`ReportTally::write_all_analyses_to`]), if there was one.
+    pub fn finish_with_stream(&mut self) -> (Report, Option<std::io::Error>) {
+        self.end_file();
+        let (accuracy, error): (Option<AccuracyReport>, _) = match &mut self.analysis {
+            Some(a) => {
+                let (r, e) = a.finish();
+                (Some(r), e)
+            }
+            None => (None, None),
+        };
+        (Report::from_tally(self, accuracy), error)
+    }
+}
+
+/// A game id's 64-bit hash, of which 56 bits identify it, and the 8 others
+/// the file that had it first (files from the 256th on share the last
+/// number, and a duplicate of theirs names "an earlier file"). Two ids share 56 bits with probability 2^-56: for a million
+/// games, one chance in 140,000 that two distinct games count as one.
+#[derive(Clone, Copy, Debug)]
+struct IdKey(u64);
+
+const FILE_BITS: u32 = 8;
+const LAST_FILE: usize = (1 << FILE_BITS) - 1;
+const ID_MASK: u64 = u64::MAX >> FILE_BITS;
+
+impl IdKey {
+    fn new(hash: u64, file: usize) -> IdKey {
+        let file = file.min(LAST_FILE) as u64;
+        IdKey((hash & ID_MASK) | (file << (64 - FILE_BITS)))
+    }
+
+    fn file(self) -> usize {
+        (self.0 >> (64 - FILE_BITS)) as usize
+    }
+}
+
+impl PartialEq for IdKey {
+    fn eq(&self, other: &IdKey) -> bool {
+        self.0 & ID_MASK == other.0 & ID_MASK
+    }
+}
+
+impl Eq for IdKey {}
+
+impl Hash for IdKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // The table reads bits from both ends of the hash; spread the id's
+        // 56 bits over all 64.
+        state.write_u64((self.0 & ID_MASK).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    }
+}
+
+/// The key is already a hash: the table uses it as it is.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
