@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use aboure_records::GameRecord;
+use aboure_records::{Problem, ProblemKind};
 use aboure_report::SprtSettings;
 use serde_json::Value;
 
@@ -18,9 +18,9 @@ use crate::live::{LiveRun, RunInfo};
 #[derive(Debug)]
 pub struct Folder {
     dir: PathBuf,
-    /// Each file's follower, its index in the run, and its last read error
-    /// (logged once, not at every poll).
-    files: Vec<(Follower, usize, Option<String>)>,
+    /// Each file's follower and its last read error (logged once, not at
+    /// every poll).
+    files: Vec<(Follower, Option<String>)>,
     run_json: Option<SystemTime>,
     run: LiveRun,
 }
@@ -41,7 +41,7 @@ impl Folder {
             dir: dir.to_owned(),
             files: Vec::new(),
             run_json: None,
-            run: LiveRun::new(),
+            run: LiveRun::new(dir, RunInfo::default()),
         }
     }
 
@@ -51,22 +51,38 @@ impl Folder {
     }
 
     /// The run as read so far.
-    pub fn run(&self) -> &LiveRun {
-        &self.run
+    pub fn run(&mut self) -> &mut LiveRun {
+        &mut self.run
+    }
+
+    /// Starts the run over: every file is read again from its start into a
+    /// fresh report (a file was truncated or replaced, or `run.json`
+    /// changed). Rare, and the one way to take games out of a report that
+    /// only adds.
+    fn start_over(&mut self, info: RunInfo) {
+        self.run = LiveRun::new(&self.dir, info);
+        for (follower, _) in &mut self.files {
+            follower.rewind();
+            self.run.add_file(follower.path().to_owned());
+        }
     }
 
     /// Reads whatever changed since the last poll.
     pub fn poll(&mut self) -> Polled {
         let mut polled = Polled::default();
-        self.read_run_json(&mut polled);
+        if let Some(info) = self.read_run_json() {
+            self.start_over(info);
+            polled.changed = true;
+        }
         for path in results_files(&self.dir) {
-            if !self.files.iter().any(|(f, _, _)| f.path() == path) {
-                let index = self.run.add_file(path.clone());
-                self.files.push((Follower::new(&path), index, None));
+            if !self.files.iter().any(|(f, _)| f.path() == path) {
+                self.run.add_file(path.clone());
+                self.files.push((Follower::new(&path), None));
                 polled.changed = true;
             }
         }
-        for (follower, index, error) in &mut self.files {
+        for i in 0..self.files.len() {
+            let (follower, error) = &mut self.files[i];
             let poll = match follower.poll() {
                 Ok(p) => {
                     *error = None;
@@ -76,51 +92,50 @@ impl Folder {
                     let message = format!("cannot read {}: {e}", follower.path().display());
                     if error.as_ref() != Some(&message) {
                         tracing::warn!("{message}");
-                        self.run.warn(message.clone());
                         *error = Some(message);
-                        polled.changed = true;
                     }
                     continue;
                 }
             };
             if poll.restarted {
-                self.run.forget_file(*index);
-                polled.changed = true;
+                let info = self.run.info().clone();
+                self.start_over(info);
+                return Polled {
+                    changed: true,
+                    more: true,
+                };
             }
             polled.more |= poll.more;
+            let path = follower.path().to_owned();
             for (line, bytes) in poll.lines {
                 polled.changed = true;
-                match serde_json::from_slice::<GameRecord>(&bytes) {
-                    Ok(game) => self.run.push(*index, game),
-                    Err(e) => self.run.warn(format!(
-                        "{}:{line}: malformed line: {e}",
-                        follower.path().display()
-                    )),
-                }
+                self.run.push(&path, line, &bytes);
             }
         }
         polled
     }
 
-    fn read_run_json(&mut self, polled: &mut Polled) {
+    /// What `run.json` says, when it changed since the last poll.
+    fn read_run_json(&mut self) -> Option<RunInfo> {
         let path = self.dir.join("run.json");
         let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
         if stamp == self.run_json {
-            return;
+            return None;
         }
         self.run_json = stamp;
-        let info = match std::fs::read(&path) {
-            Ok(bytes) => match run_info(&bytes) {
-                Ok(info) => info,
-                Err(e) => {
-                    self.run.warn(format!("{}: {e}", path.display()));
-                    RunInfo::default()
-                }
-            },
-            Err(_) => RunInfo::default(),
-        };
-        self.run.set_info(info);
-        polled.changed = true;
+        let bytes = std::fs::read(&path).ok()?;
+        match run_info(&bytes) {
+            Ok(info) => Some(info),
+            Err(message) => {
+                self.run.warn(&Problem {
+                    path,
+                    line: 1,
+                    kind: ProblemKind::Malformed,
+                    message,
+                });
+                None
+            }
+        }
     }
 }
 
@@ -162,6 +177,45 @@ pub fn run_info(bytes: &[u8]) -> Result<RunInfo, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn game(id: &str, pair: u32, game: u8) -> String {
+        let (south, north) = if game == 0 { ("a", "b") } else { ("b", "a") };
+        format!(
+            r#"{{"id":"{id}","pairing":["a","b"],"pair":{pair},"game":{game},"south":"{south}","north":"{north}","result":"1-0","termination":"natural"}}"#
+        ) + "\n"
+    }
+
+    #[test]
+    fn shards_count_together_and_a_truncated_file_starts_the_run_over() {
+        let dir = std::env::temp_dir().join(format!("aboure-folder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // The two games of pair 0 in two shards' files.
+        std::fs::write(dir.join("shard-1.jsonl"), game("p0g0", 0, 0)).unwrap();
+        std::fs::write(
+            dir.join("shard-2.jsonl"),
+            game("p0g1", 0, 1) + &game("p1g0", 1, 0),
+        )
+        .unwrap();
+        std::fs::write(dir.join("notes.txt"), "not results").unwrap();
+        let mut folder = Folder::new(&dir);
+        assert!(folder.poll().changed);
+        assert_eq!(folder.run().games(), 3);
+        assert_eq!(folder.run().snapshot().live["pairs"], 1);
+        // A shard rewritten shorter: its old games are gone.
+        std::fs::write(dir.join("shard-2.jsonl"), game("p0g1", 0, 1)).unwrap();
+        while folder.poll().more {}
+        assert_eq!(folder.run().games(), 2);
+        assert!(!folder.poll().changed);
+        // run.json arriving late (aboure run --serve) makes it an SPRT.
+        let run = br#"{"identity":{"format":"sprt","pairs":100,"bots":[{},{}]},
+            "sprt":{"elo0":0,"elo1":10,"alpha":0.05,"beta":0.05}}"#;
+        std::fs::write(dir.join("run.json"), run).unwrap();
+        while folder.poll().more {}
+        let snap = folder.run().snapshot();
+        assert_eq!(snap.live["games"], 2);
+        assert_eq!(snap.live["sprt"]["pairs"], 1);
+    }
 
     #[test]
     fn the_schedule_comes_from_the_identity() {

@@ -66,7 +66,8 @@ impl Follower {
         &self.path
     }
 
-    fn restart(&mut self) {
+    /// Reads the file again from its start at the next poll.
+    pub fn rewind(&mut self) {
         self.identity = None;
         self.complete = 0;
         self.tail.clear();
@@ -81,7 +82,7 @@ impl Follower {
             // Gone (being replaced, or removed): what it held is gone too.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 if self.identity.is_some() {
-                    self.restart();
+                    self.rewind();
                     poll.restarted = true;
                 }
                 return Ok(poll);
@@ -91,7 +92,7 @@ impl Follower {
         let meta = file.metadata()?;
         let identity = (meta.dev(), meta.ino());
         if self.identity.is_some_and(|i| i != identity) || meta.len() < self.complete {
-            self.restart();
+            self.rewind();
             poll.restarted = true;
         }
         self.identity = Some(identity);
@@ -107,7 +108,7 @@ impl Follower {
             .take((self.tail.len() + READ_SLICE) as u64)
             .read_to_end(&mut chunk)?;
         if !chunk.starts_with(&self.tail) {
-            self.restart();
+            self.rewind();
             poll.restarted = true;
             return self.poll().map(|mut p| {
                 p.restarted = true;

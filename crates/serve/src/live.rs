@@ -9,24 +9,24 @@
 //! the others are cut down to their result. When the report can be built
 //! from a streaming accumulator, that accumulator replaces the list here.
 
-use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 
-use aboure_records::GameRecord;
-use aboure_report::{Input, Report, ReportOptions, SprtSettings};
-use serde::Serialize;
+use aboure_records::{GameSummary, Problem, ProblemKind};
+use aboure_report::{Pushed, Report, ReportOptions, ReportTally, SprtSettings};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::eta::{games_per_minute, seconds_left, sprt_remaining_pairs};
 
-/// Recent games, and recent forfeits, the page's game viewer holds.
+/// Recent games (and early forfeits) the page's game viewer holds.
 pub const VIEWER_GAMES: usize = 40;
 
 /// Finish times the pace is measured over.
 const PACE_WINDOW: usize = 200;
 
-/// Warnings kept (the newest; the count says how many there were).
-const WARNINGS_KEPT: usize = 50;
+/// Forfeits the live panel lists, newest first.
+const RECENT_FAILURES: usize = 20;
 
 /// What `run.json` says about the run as a whole.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,18 +40,15 @@ pub struct RunInfo {
 }
 
 /// One run, as far as its files have been read.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct LiveRun {
-    input: Input,
-    ids: HashSet<String>,
-    /// Indexes in `input.games` of the newest games kept whole.
-    recent: VecDeque<usize>,
-    /// The same for forfeits.
-    forfeits: VecDeque<usize>,
+    tally: ReportTally,
+    files: Vec<PathBuf>,
     /// Finish times (seconds since the epoch) of the newest games.
     finishes: VecDeque<f64>,
+    /// The newest forfeits, newest last.
+    failures: VecDeque<Value>,
     info: RunInfo,
-    warnings_seen: usize,
 }
 
 /// What the page shows at one moment.
@@ -63,78 +60,73 @@ pub struct Snapshot {
     pub body: String,
 }
 
+/// The keys of a line the pace needs (the report does not).
+#[derive(Deserialize)]
+struct Timing<'a> {
+    #[serde(default, borrow)]
+    started: &'a str,
+    #[serde(default)]
+    duration_ms: f64,
+}
+
 impl LiveRun {
-    /// A run with nothing read yet.
-    pub fn new() -> LiveRun {
-        LiveRun::default()
-    }
-
-    /// Sets what `run.json` says.
-    pub fn set_info(&mut self, info: RunInfo) {
-        self.info = info;
-    }
-
-    /// Registers a results file; its games are pushed with the index returned.
-    pub fn add_file(&mut self, path: PathBuf) -> usize {
-        self.input.files.push(path);
-        self.input.files.len() - 1
-    }
-
-    /// Forgets every game read from `file` (it was truncated or replaced).
-    pub fn forget_file(&mut self, file: usize) {
-        let input = std::mem::take(&mut self.input);
-        let mut games = Vec::with_capacity(input.games.len());
-        let mut sources = Vec::with_capacity(input.games.len());
-        for (g, s) in input.games.into_iter().zip(input.sources) {
-            if s == file {
-                self.ids.remove(&g.id);
-            } else {
-                games.push(g);
-                sources.push(s);
-            }
+    /// A run of the folder `dir` with nothing read yet. All its files count
+    /// as one for the report: they are shards of one run, whose game pairs
+    /// may be split between them.
+    pub fn new(dir: &Path, info: RunInfo) -> LiveRun {
+        let mut tally = ReportTally::new(ReportOptions {
+            sprt: info.sprt,
+            viewer_games: Some(VIEWER_GAMES),
+            ..ReportOptions::default()
+        });
+        tally.begin_file(dir);
+        LiveRun {
+            tally,
+            files: Vec::new(),
+            finishes: VecDeque::new(),
+            failures: VecDeque::new(),
+            info,
         }
-        self.input = Input {
-            games,
-            sources,
-            files: input.files,
-            warnings: input.warnings,
-        };
-        // Indexes moved: keep whole what is still there, newest last.
-        let keep = |list: &mut VecDeque<usize>, games: &[GameRecord], forfeit: bool| {
-            list.clear();
-            for (i, g) in games.iter().enumerate().rev() {
-                if list.len() == VIEWER_GAMES {
-                    break;
-                }
-                if !g.moves.is_empty() && (!forfeit || g.termination.is_forfeit()) {
-                    list.push_front(i);
-                }
+    }
+
+    /// What `run.json` said when the run was made.
+    pub fn info(&self) -> &RunInfo {
+        &self.info
+    }
+
+    /// Registers a results file, for the list of files shown.
+    pub fn add_file(&mut self, path: PathBuf) {
+        self.files.push(path);
+    }
+
+    /// Adds the game on line `line` of `path` (its JSON text, no newline);
+    /// a game id already read is counted once.
+    pub fn push(&mut self, path: &Path, line: usize, text: &[u8]) {
+        let game = match GameSummary::from_line(text) {
+            Ok(g) => g,
+            Err(e) => {
+                self.tally.problem(&Problem {
+                    path: path.to_owned(),
+                    line,
+                    kind: ProblemKind::Malformed,
+                    message: e.to_string(),
+                });
+                return;
             }
         };
-        keep(&mut self.recent, &self.input.games, false);
-        keep(&mut self.forfeits, &self.input.games, true);
-    }
-
-    /// A problem in a file (`file:line: ...`).
-    pub fn warn(&mut self, message: String) {
-        self.warnings_seen += 1;
-        if self.input.warnings.len() == WARNINGS_KEPT {
-            self.input.warnings.remove(0);
-        }
-        self.input.warnings.push(message);
-    }
-
-    /// Adds one game read from `file`; a game id already read is counted once.
-    pub fn push(&mut self, file: usize, game: GameRecord) {
-        if !self.ids.insert(game.id.clone()) {
-            self.warn(format!(
-                "{}: game {} already read: counted once",
-                self.input.files[file].display(),
-                game.id
-            ));
+        if self.tally.push(&game, text) != Pushed::Counted {
             return;
         }
-        if let Some(finish) = finish_time(&game) {
+        if let Some(bot) = game.forfeited_by() {
+            if self.failures.len() == RECENT_FAILURES {
+                self.failures.pop_front();
+            }
+            self.failures.push_back(json!({
+                "game": &*game.id, "bot": bot, "termination": game.termination,
+                "detail": game.detail.as_deref(),
+            }));
+        }
+        if let Some(finish) = finish_time(text) {
             // Shards finish out of order; keep the window sorted.
             let at = self.finishes.partition_point(|&t| t <= finish);
             self.finishes.insert(at, finish);
@@ -142,42 +134,21 @@ impl LiveRun {
                 self.finishes.pop_front();
             }
         }
-        let index = self.input.games.len();
-        let forfeit = game.termination.is_forfeit();
-        self.input.games.push(game);
-        self.input.sources.push(file);
-        for (list, wanted) in [(&mut self.recent, true), (&mut self.forfeits, forfeit)] {
-            if !wanted {
-                continue;
-            }
-            list.push_back(index);
-            if list.len() > VIEWER_GAMES {
-                if let Some(old) = list.pop_front() {
-                    strip(&mut self.input.games[old]);
-                }
-            }
-        }
     }
 
-    /// Games read.
-    pub fn games(&self) -> usize {
-        self.input.games.len()
+    /// A problem in a file (`file:line: ...`).
+    pub fn warn(&mut self, problem: &Problem) {
+        self.tally.problem(problem);
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.tally.games()
     }
 
     /// The report and live figures of everything read so far.
-    pub fn snapshot(&self) -> Snapshot {
-        let options = ReportOptions {
-            sprt: self.info.sprt,
-            viewer_games: Some(0),
-            ..ReportOptions::default()
-        };
-        let mut report = Report::from_input(&self.input, &options);
-        // The viewer shows the games still whole: forfeits, then the newest.
-        let mut shown: Vec<usize> = self.forfeits.iter().chain(&self.recent).copied().collect();
-        shown.sort_unstable();
-        shown.dedup();
-        report.records = shown.iter().map(|&i| self.input.games[i].clone()).collect();
-        report.records_left_out = self.input.games.len() - report.records.len();
+    pub fn snapshot(&mut self) -> Snapshot {
+        let report = self.tally.report();
         let live = self.live_figures(&report);
         Snapshot {
             live,
@@ -204,17 +175,11 @@ impl LiveRun {
                 "schedule",
             ),
         };
-        let failures: Vec<Value> = report
-            .failures
-            .iter()
-            .rev()
-            .take(20)
-            .map(|f| json!({"game": f.game, "bot": f.bot, "kind": f.kind, "termination": f.termination, "detail": f.detail}))
-            .collect();
+        let failures: Vec<&Value> = self.failures.iter().rev().collect();
         json!({
             "games": done,
             "pairs": report.pairs,
-            "files": report.files,
+            "files": self.files,
             "scheduled": self.info.scheduled,
             "per_minute": pace,
             "remaining_games": remaining,
@@ -226,25 +191,18 @@ impl LiveRun {
                 "test": s.test, "baseline": s.baseline,
             })),
             "leader": report.players.first().map(|p| json!({"name": p.name, "games": p.games, "elo": p.elo})),
-            "failures_total": report.failures.len(),
+            "failures_total": report.players.iter().map(|p| p.failures.total()).sum::<u64>(),
             "failures": failures,
-            "warnings_total": self.warnings_seen,
         })
     }
 }
 
-/// Cuts a record down to what the report counts: the viewer will not show it.
-fn strip(game: &mut GameRecord) {
-    game.moves = Vec::new();
-    game.plies = Vec::new();
-    game.opening.moves = Vec::new();
-}
-
-/// When the game finished, in seconds since the epoch.
-fn finish_time(game: &GameRecord) -> Option<f64> {
-    let started = humantime::parse_rfc3339_weak(&game.started).ok()?;
+/// When the game on this line finished, in seconds since the epoch.
+fn finish_time(line: &[u8]) -> Option<f64> {
+    let timing: Timing = serde_json::from_slice(line).ok()?;
+    let started = humantime::parse_rfc3339_weak(timing.started).ok()?;
     let since = started.duration_since(std::time::UNIX_EPOCH).ok()?;
-    Some(since.as_secs_f64() + game.duration_ms / 1000.0)
+    Some(since.as_secs_f64() + timing.duration_ms / 1000.0)
 }
 
 /// The part of the report's page between `<body>` and its footer: its
@@ -261,42 +219,41 @@ pub(crate) fn body_of(page: &str) -> String {
 mod tests {
     use super::*;
 
-    fn game(id: &str, result: &str, termination: &str) -> GameRecord {
-        serde_json::from_str(&format!(
-            r#"{{"id":"{id}","pairing":["a","b"],"pair":0,"game":0,"south":"a","north":"b","moves":["3"],"result":"{result}","termination":"{termination}","started":"2026-01-01T00:00:{:02}Z"}}"#,
-            id.len() % 60
-        ))
-        .unwrap()
+    fn line(id: &str, result: &str, termination: &str) -> Vec<u8> {
+        let loser = if termination == "crash" {
+            r#","loser":"south","detail":"exit 1""#
+        } else {
+            ""
+        };
+        format!(
+            r#"{{"id":"{id}","pairing":["a","b"],"pair":0,"game":0,"south":"a","north":"b","moves":["3"],"result":"{result}","termination":"{termination}"{loser},"started":"2026-01-01T00:00:00Z","duration_ms":{}}}"#,
+            id.len() * 1000
+        )
+        .into_bytes()
     }
 
     #[test]
-    fn old_games_are_cut_down_and_duplicates_counted_once() {
-        let mut run = LiveRun::new();
-        let f = run.add_file(PathBuf::from("games.jsonl"));
-        for i in 0..VIEWER_GAMES + 5 {
-            run.push(f, game(&format!("g{i}"), "1-0", "natural"));
-        }
-        run.push(f, game("g0", "1-0", "natural"));
-        assert_eq!(run.games(), VIEWER_GAMES + 5);
-        let whole = run.input.games.iter().filter(|g| !g.moves.is_empty());
-        assert_eq!(whole.count(), VIEWER_GAMES);
+    fn games_are_counted_once_and_failures_listed_newest_first() {
+        let mut run = LiveRun::new(Path::new("out/x"), RunInfo::default());
+        let file = Path::new("out/x/games.jsonl");
+        run.push(file, 1, &line("g1", "1-0", "natural"));
+        run.push(file, 2, &line("g22", "0-1", "crash"));
+        run.push(file, 3, &line("g1", "1-0", "natural"));
+        run.push(file, 4, b"{not json");
+        run.push(file, 5, &line("g333", "0-1", "crash"));
+        assert_eq!(run.games(), 3);
         let snap = run.snapshot();
-        assert_eq!(snap.live["games"], (VIEWER_GAMES + 5) as u64);
+        assert_eq!(snap.live["games"], 3);
+        assert_eq!(snap.live["failures_total"], 2);
+        assert_eq!(snap.live["failures"][0]["game"], "g333");
+        assert_eq!(snap.live["failures"][1]["detail"], "exit 1");
+        // Three games finishing at 2, 3 and 4 s: two intervals in 2 s.
+        assert_eq!(snap.live["per_minute"], 60.0);
         assert!(snap.body.contains("<section id=\"standings\">"));
+        assert!(
+            snap.body.contains("games.jsonl:4"),
+            "the malformed line is reported"
+        );
         assert!(!snap.body.contains("<footer>") && !snap.body.contains("<body>"));
-    }
-
-    #[test]
-    fn forgetting_a_file_drops_its_games() {
-        let mut run = LiveRun::new();
-        let a = run.add_file(PathBuf::from("shard-1.jsonl"));
-        let b = run.add_file(PathBuf::from("shard-2.jsonl"));
-        run.push(a, game("a1", "1-0", "natural"));
-        run.push(b, game("b1", "0-1", "natural"));
-        run.forget_file(a);
-        assert_eq!(run.games(), 1);
-        run.push(a, game("a1", "1/2-1/2", "natural"));
-        assert_eq!(run.games(), 2);
-        assert_eq!(run.snapshot().live["games"], 2);
     }
 }
