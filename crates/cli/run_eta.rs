@@ -78,7 +78,7 @@ impl RunEta {
         }
     }
 
-    /// `120 games, 34.5/min, about 3 min left` (what is known of it).
+    /// `34.5 games/min, about 3 min left` (what is known of it).
     pub fn line(&self) -> String {
         let games = self.previous + self.done;
         let pace = games_per_minute(self.done + 1, self.started.elapsed().as_secs_f64());
@@ -96,13 +96,14 @@ impl RunEta {
             }
             None => Some(self.total.saturating_sub(games) as f64),
         };
-        let mut line = format!("{games} games");
+        // Games done are the bar's position, shown beside this.
+        let mut parts = Vec::new();
         if let Some(p) = pace {
-            line += &format!(", {p:.1}/min");
+            parts.push(format!("{p:.1} games/min"));
         }
         if let Some(s) = remaining.and_then(|r| seconds_left(r, pace)) {
-            line += &format!(", about {} left", human_duration(s));
+            parts.push(format!("about {} left", human_duration(s)));
         }
-        line
+        parts.join(", ")
     }
 }

@@ -15,6 +15,9 @@ pub struct Args {
     /// Run output folders (each may hold several results files, one per shard).
     #[arg(required = true)]
     folders: Vec<PathBuf>,
+    /// Show the folders as one run: its shards, each in its own folder.
+    #[arg(long)]
+    combine: bool,
     /// Listening options.
     #[command(flatten)]
     listen: Listen,
@@ -60,7 +63,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let running = aboure_serve::start(args.listen.options(args.folders)).await?;
+        let options = aboure_serve::ServeOptions {
+            combine: args.combine,
+            ..args.listen.options(args.folders)
+        };
+        let running = aboure_serve::start(options).await?;
         println!("live page: {}", running.url);
         tokio::select! {
             _ = running.wait() => {}

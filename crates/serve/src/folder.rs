@@ -1,8 +1,10 @@
-//! One watched folder: every `*.jsonl` results file in it (one per shard, or
-//! one `games.jsonl`), its `run.json`, and the [`LiveRun`] they feed.
+//! One watched run: every `*.jsonl` results file in its folder (one per
+//! shard, or one `games.jsonl`), or in several folders (`--combine`: the
+//! shards of one run, each in its own folder), its `run.json`, and the
+//! [`LiveRun`] they feed.
 //!
-//! The folder is listed again at each poll, so a shard that starts late is
-//! picked up; files are only ever opened for reading.
+//! The folders are listed again at each poll, so a shard that starts late
+//! is picked up; files are only ever opened for reading.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -17,11 +19,14 @@ use crate::live::{LiveRun, RunInfo};
 /// A folder given on the command line, and what was read from it.
 #[derive(Debug)]
 pub struct Folder {
-    dir: PathBuf,
+    dirs: Vec<PathBuf>,
+    /// The folders' names, as the page shows them.
+    name: PathBuf,
     /// Each file's follower and its last read error (logged once, not at
     /// every poll).
     files: Vec<(Follower, Option<String>)>,
-    run_json: Option<SystemTime>,
+    /// The `run.json` read and when it was written.
+    run_json: Option<(PathBuf, SystemTime)>,
     run: LiveRun,
 }
 
@@ -35,19 +40,22 @@ pub struct Polled {
 }
 
 impl Folder {
-    /// Watches `dir` (read at the first poll).
-    pub fn new(dir: &Path) -> Folder {
+    /// Watches the folders of one run, `dirs` (read at the first poll).
+    pub fn new(dirs: &[PathBuf]) -> Folder {
+        let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        let name = PathBuf::from(names.join(" + "));
         Folder {
-            dir: dir.to_owned(),
+            dirs: dirs.to_vec(),
+            run: LiveRun::new(&name, RunInfo::default()),
+            name,
             files: Vec::new(),
             run_json: None,
-            run: LiveRun::new(dir, RunInfo::default()),
         }
     }
 
-    /// The folder.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The folders, as the page names them.
+    pub fn name(&self) -> &Path {
+        &self.name
     }
 
     /// The run as read so far.
@@ -60,7 +68,7 @@ impl Folder {
     /// changed). Rare, and the one way to take games out of a report that
     /// only adds.
     fn start_over(&mut self, info: RunInfo) {
-        self.run = LiveRun::new(&self.dir, info);
+        self.run = LiveRun::new(&self.name, info);
         for (follower, _) in &mut self.files {
             follower.rewind();
             self.run.add_file(follower.path().to_owned());
@@ -74,7 +82,7 @@ impl Folder {
             self.start_over(info);
             polled.changed = true;
         }
-        for path in results_files(&self.dir) {
+        for path in self.dirs.iter().flat_map(|d| results_files(d)) {
             if !self.files.iter().any(|(f, _)| f.path() == path) {
                 self.run.add_file(path.clone());
                 self.files.push((Follower::new(&path), None));
@@ -117,12 +125,17 @@ impl Folder {
 
     /// What `run.json` says, when it changed since the last poll.
     fn read_run_json(&mut self) -> Option<RunInfo> {
-        let path = self.dir.join("run.json");
-        let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-        if stamp == self.run_json {
+        // The first folder's that exists: shards of one run share it.
+        let found = self.dirs.iter().find_map(|d| {
+            let path = d.join("run.json");
+            let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+            Some((path, stamp))
+        });
+        if found == self.run_json {
             return None;
         }
-        self.run_json = stamp;
+        self.run_json = found.clone();
+        let (path, _) = found?;
         let bytes = std::fs::read(&path).ok()?;
         match run_info(&bytes) {
             Ok(info) => Some(info),
@@ -198,7 +211,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.join("notes.txt"), "not results").unwrap();
-        let mut folder = Folder::new(&dir);
+        let mut folder = Folder::new(std::slice::from_ref(&dir));
         assert!(folder.poll().changed);
         assert_eq!(folder.run().games(), 3);
         assert_eq!(folder.run().snapshot().live["pairs"], 1);
@@ -215,6 +228,24 @@ mod tests {
         let snap = folder.run().snapshot();
         assert_eq!(snap.live["games"], 2);
         assert_eq!(snap.live["sprt"]["pairs"], 1);
+    }
+
+    #[test]
+    fn shards_in_folders_of_their_own_combine_into_one_run() {
+        let base = std::env::temp_dir().join(format!("aboure-combine-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let dirs = [base.join("shard-1"), base.join("shard-2")];
+        for (d, text) in dirs.iter().zip([game("p0g0", 0, 0), game("p0g1", 0, 1)]) {
+            std::fs::create_dir_all(d).unwrap();
+            std::fs::write(d.join("games.jsonl"), text).unwrap();
+        }
+        let mut folder = Folder::new(&dirs);
+        folder.poll();
+        let snap = folder.run().snapshot();
+        assert_eq!(snap.live["games"], 2);
+        assert_eq!(snap.live["pairs"], 1);
+        assert_eq!(snap.live["files"].as_array().unwrap().len(), 2);
+        assert!(folder.name().display().to_string().contains(" + "));
     }
 
     #[test]

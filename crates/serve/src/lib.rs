@@ -48,6 +48,8 @@ pub use server::Published;
 pub struct ServeOptions {
     /// The run folders, one page each.
     pub folders: Vec<PathBuf>,
+    /// Show all the folders as one run (its shards, each in its own folder).
+    pub combine: bool,
     /// Address to listen on; anything but 127.0.0.1 needs `allow_remote`.
     pub address: IpAddr,
     /// Port; 0 for any free one.
@@ -64,6 +66,7 @@ impl Default for ServeOptions {
     fn default() -> Self {
         ServeOptions {
             folders: Vec::new(),
+            combine: false,
             address: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
             allow_remote: false,
@@ -146,15 +149,18 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
     })?;
     let token = (!local).then(token::new_token);
     let stop = Arc::new(AtomicBool::new(false));
-    let runs: Vec<String> = options
-        .folders
+    let groups: Vec<Vec<PathBuf>> = match options.combine {
+        true => vec![options.folders.clone()],
+        false => options.folders.iter().map(|d| vec![d.clone()]).collect(),
+    };
+    let folders: Vec<Folder> = groups.iter().map(|g| Folder::new(g)).collect();
+    let runs: Vec<String> = folders
         .iter()
-        .map(|d| d.display().to_string())
+        .map(|f| f.name().display().to_string())
         .collect();
-    let snapshots = options
-        .folders
-        .iter()
-        .map(|dir| watch_folder(dir.clone(), &options, stop.clone()))
+    let snapshots = folders
+        .into_iter()
+        .map(|folder| watch_folder(folder, &options, stop.clone()))
         .collect();
     let state = server::AppState {
         runs: Arc::new(runs),
@@ -184,26 +190,31 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
 /// are blocking work), publishing a snapshot when something changed, at
 /// most once per `min_update`.
 fn watch_folder(
-    dir: PathBuf,
+    mut folder: Folder,
     options: &ServeOptions,
     stop: Arc<AtomicBool>,
 ) -> watch::Receiver<Arc<Published>> {
-    let mut folder = Folder::new(&dir);
     let first = publish(&mut folder, 0);
     let (tx, rx) = watch::channel(Arc::new(first));
     let (poll, min_update) = (options.poll, options.min_update);
     std::thread::Builder::new()
-        .name(format!("follow {}", dir.display()))
+        .name("follow".to_owned())
         .spawn(move || {
             let mut seq = 1;
             let mut dirty = false;
             let mut last = Instant::now();
+            // A snapshot rebuilds the report (an SPRT's LLR path is
+            // recomputed over every pair): at least twice its cost passes
+            // between two, so following a long run never takes over a core.
+            let mut gap = min_update;
             while !stop.load(Ordering::Relaxed) && !tx.is_closed() {
                 let polled = folder.poll();
                 dirty |= polled.changed;
-                if dirty && !polled.more && last.elapsed() >= min_update {
+                if dirty && !polled.more && last.elapsed() >= gap {
                     seq += 1;
+                    let started = Instant::now();
                     let _ = tx.send(Arc::new(publish(&mut folder, seq)));
+                    gap = min_update.max(2 * started.elapsed());
                     dirty = false;
                     last = Instant::now();
                 }
@@ -213,7 +224,7 @@ fn watch_folder(
             }
         })
         .map_or_else(
-            |e| tracing::error!("cannot start a thread to follow {}: {e}", dir.display()),
+            |e| tracing::error!("cannot start a thread to follow a folder: {e}"),
             drop,
         );
     rx
@@ -227,7 +238,7 @@ fn publish(folder: &mut Folder, seq: u64) -> Published {
     let Snapshot { live, body } = folder.run().snapshot();
     let json = json!({
         "seq": seq,
-        "dir": folder.dir().display().to_string(),
+        "dir": folder.name().display().to_string(),
         "live": live,
         "body": body,
     })
