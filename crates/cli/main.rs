@@ -15,6 +15,8 @@ mod check_bot;
 mod perft;
 mod report;
 mod run;
+mod run_eta;
+mod serve;
 mod solve;
 mod synthetic;
 
@@ -30,6 +32,8 @@ struct Cli {
 enum Command {
     /// Run a tournament from a TOML file.
     Run(run::Args),
+    /// Serve a live page of runs, updated as their games finish.
+    Serve(serve::Args),
     /// Rate the games of one or more results files.
     Report(report::Args),
     /// Run a built-in reference bot on stdin/stdout.
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Report(args) => report::run(args),
         Command::Bot(args) => bot::run(args),
         Command::CheckBot(args) => check_bot::run(args),

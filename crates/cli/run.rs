@@ -14,6 +14,8 @@ use aboure_report::{read_files, sprt_of, AccuracyOptions, Report, ReportOptions,
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::run_eta::RunEta;
+
 /// Run a tournament from a TOML file.
 #[derive(clap::Args)]
 pub struct Args {
@@ -41,6 +43,12 @@ pub struct Args {
     /// Less output: no progress bar, errors only.
     #[arg(short, long)]
     quiet: bool,
+    /// Serve the live page of this run while it plays (see `aboure serve`).
+    #[arg(long)]
+    serve: bool,
+    /// Where the live page listens (with --serve).
+    #[command(flatten)]
+    listen: crate::serve::Listen,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -60,10 +68,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     init_logging(&args, bar.clone());
 
+    let sprt_pairs = match config.format {
+        Format::Sprt => Some(u64::from(config.pairs)),
+        _ => None,
+    };
     let progress = Progress {
         bar: bar.clone(),
         tally: Mutex::new(Tally::new(config.bots.iter().map(|b| b.name.as_str()))),
         sprt: Mutex::new(None),
+        eta: Mutex::new(RunEta::new(sprt_pairs)),
         quiet: args.quiet,
     };
     let progress = Arc::new(progress);
@@ -89,6 +102,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let summary = runtime.block_on(async {
         let bar = bar.clone();
+        let live = match args.serve {
+            true => Some(serve_run(&args, &out_dir, &bar).await?),
+            false => None,
+        };
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
                 bar.println("interrupted: stopping the bots (Ctrl-C again to quit at once)");
@@ -98,11 +115,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         });
-        aboure_arbiter::run(&config, options).await
+        let summary = aboure_arbiter::run(&config, options).await?;
+        anyhow::Ok((summary, live))
     });
     bar.finish_and_clear();
-    let summary = summary?;
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    let (summary, live) = summary?;
+    // The live page keeps the runtime serving after the run.
+    let runtime = match live {
+        Some(_) => Some(runtime),
+        None => {
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            None
+        }
+    };
 
     let report = (summary.finished <= REPORT_MAX_GAMES).then(|| end_of_run_report(&summary));
     print_table(&config, &summary, report.as_ref());
@@ -127,6 +152,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("to continue: {resume}");
         return Ok(ExitCode::from(130));
     }
+    if let (Some(live), Some(runtime)) = (live, runtime) {
+        eprintln!(
+            "the run is over; the live page stays up until Ctrl-C: {}",
+            live.url
+        );
+        runtime.block_on(async {
+            let _ = tokio::signal::ctrl_c().await;
+        });
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -146,6 +180,7 @@ struct Progress {
     tally: Mutex<Tally>,
     /// The SPRT's combined state, over every shard's games.
     sprt: Mutex<Option<aboure_stats::OrderedStatus>>,
+    eta: Mutex<RunEta>,
     quiet: bool,
 }
 
@@ -157,13 +192,14 @@ impl Progress {
                 self.bar.set_position(previous.len() as u64);
                 self.bar.reset_eta();
                 self.bar.set_style(
-                    ProgressStyle::with_template(
-                        "{bar:30} {pos}/{len} games, eta {eta} | {wide_msg}",
-                    )
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    ProgressStyle::with_template("{bar:30} {pos}/{len} | {prefix} | {wide_msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
                 if let Ok(mut tally) = self.tally.lock() {
                     previous.iter().for_each(|g| tally.add(g));
+                }
+                if let Ok(mut eta) = self.eta.lock() {
+                    eta.start(*total, previous);
                 }
                 if !previous.is_empty() && !self.quiet {
                     self.bar.println(format!(
@@ -193,12 +229,18 @@ impl Progress {
                 if let Ok(mut tally) = self.tally.lock() {
                     tally.add(game);
                 }
+                if let Ok(mut eta) = self.eta.lock() {
+                    eta.add(game);
+                }
                 self.bar.inc(1);
                 self.update();
             }
             Event::Sprt(status) => {
                 if let Ok(mut sprt) = self.sprt.lock() {
                     *sprt = Some(*status);
+                }
+                if let Ok(mut eta) = self.eta.lock() {
+                    eta.sprt(*status);
                 }
                 self.update();
             }
@@ -225,7 +267,24 @@ impl Progress {
             ));
         }
         self.bar.set_message(msg.join("  "));
+        if let Ok(eta) = self.eta.lock() {
+            self.bar.set_prefix(eta.line());
+        }
     }
+}
+
+/// Starts the live page of the run's output folder (which the run may be
+/// about to create) and prints its URL above the progress bar.
+async fn serve_run(
+    args: &Args,
+    out_dir: &std::path::Path,
+    bar: &ProgressBar,
+) -> anyhow::Result<aboure_serve::Running> {
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let live = aboure_serve::start(args.listen.options(vec![out_dir.to_owned()])).await?;
+    bar.println(format!("live page: {}", live.url));
+    Ok(live)
 }
 
 /// The end-of-run summary: the ratings report of every game in the output

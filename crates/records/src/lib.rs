@@ -51,16 +51,16 @@
 
 mod csv;
 mod folder;
-mod pair;
 mod lines;
+mod pair;
 mod reader;
 mod record;
 mod summary;
 mod writer;
 
 pub use folder::{results_file, results_files};
-pub use pair::{outcome, GamePair, PairBook};
 pub use lines::{Line, LineBlocks, ResultsLines};
+pub use pair::{outcome, GamePair, PairBook};
 pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,

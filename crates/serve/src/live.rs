@@ -1,0 +1,259 @@
+//! The state of one watched run, fed one game at a time, and the snapshot
+//! the page shows.
+//!
+//! This is the one place that knows how a snapshot is computed: games go in
+//! through [`LiveRun::push`], a [`Snapshot`] comes out of
+//! [`LiveRun::snapshot`]. It keeps what `Report::from_input` needs: every
+//! game, but only the newest games and the newest forfeits whole (moves and
+//! plies, which the game viewer needs and which make up most of a record);
+//! the others are cut down to their result. When the report can be built
+//! from a streaming accumulator, that accumulator replaces the list here.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+use aboure_records::{GameSummary, Problem, ProblemKind};
+use aboure_report::{Pushed, Report, ReportOptions, ReportTally, SprtSettings};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::eta::{games_per_minute, seconds_left, sprt_remaining_pairs};
+
+/// Recent games (and early forfeits) the page's game viewer holds.
+pub const VIEWER_GAMES: usize = 40;
+
+/// Finish times the pace is measured over.
+const PACE_WINDOW: usize = 200;
+
+/// Forfeits the live panel lists, newest first.
+const RECENT_FAILURES: usize = 20;
+
+/// What `run.json` says about the run as a whole.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunInfo {
+    /// The SPRT, for an SPRT run.
+    pub sprt: Option<SprtSettings>,
+    /// Games of the whole schedule (all shards).
+    pub scheduled: Option<u64>,
+    /// Most game pairs of an SPRT.
+    pub max_pairs: Option<u64>,
+}
+
+/// One run, as far as its files have been read.
+#[derive(Debug)]
+pub struct LiveRun {
+    tally: ReportTally,
+    files: Vec<PathBuf>,
+    /// Finish times (seconds since the epoch) of the newest games.
+    finishes: VecDeque<f64>,
+    /// The newest forfeits, newest last.
+    failures: VecDeque<Value>,
+    info: RunInfo,
+}
+
+/// What the page shows at one moment.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    /// The live figures (games, pace, ETA, LLR, recent failures).
+    pub live: Value,
+    /// The report's own HTML (header, navigation and sections).
+    pub body: String,
+}
+
+/// The keys of a line the pace needs (the report does not).
+#[derive(Deserialize)]
+struct Timing<'a> {
+    #[serde(default, borrow)]
+    started: &'a str,
+    #[serde(default)]
+    duration_ms: f64,
+}
+
+impl LiveRun {
+    /// A run of the folder `dir` with nothing read yet. All its files count
+    /// as one for the report: they are shards of one run, whose game pairs
+    /// may be split between them.
+    pub fn new(dir: &Path, info: RunInfo) -> LiveRun {
+        let mut tally = ReportTally::new(ReportOptions {
+            sprt: info.sprt,
+            viewer_games: Some(VIEWER_GAMES),
+            ..ReportOptions::default()
+        });
+        tally.begin_file(dir);
+        LiveRun {
+            tally,
+            files: Vec::new(),
+            finishes: VecDeque::new(),
+            failures: VecDeque::new(),
+            info,
+        }
+    }
+
+    /// What `run.json` said when the run was made.
+    pub fn info(&self) -> &RunInfo {
+        &self.info
+    }
+
+    /// Registers a results file, for the list of files shown.
+    pub fn add_file(&mut self, path: PathBuf) {
+        self.files.push(path);
+    }
+
+    /// Adds the game on line `line` of `path` (its JSON text, no newline);
+    /// a game id already read is counted once.
+    pub fn push(&mut self, path: &Path, line: usize, text: &[u8]) {
+        let game = match GameSummary::from_line(text) {
+            Ok(g) => g,
+            Err(e) => {
+                self.tally.problem(&Problem {
+                    path: path.to_owned(),
+                    line,
+                    kind: ProblemKind::Malformed,
+                    message: e.to_string(),
+                });
+                return;
+            }
+        };
+        if self.tally.push(&game, text) != Pushed::Counted {
+            return;
+        }
+        if let Some(bot) = game.forfeited_by() {
+            if self.failures.len() == RECENT_FAILURES {
+                self.failures.pop_front();
+            }
+            self.failures.push_back(json!({
+                "game": &*game.id, "bot": bot, "termination": game.termination,
+                "detail": game.detail.as_deref(),
+            }));
+        }
+        if let Some(finish) = finish_time(text) {
+            // Shards finish out of order; keep the window sorted.
+            let at = self.finishes.partition_point(|&t| t <= finish);
+            self.finishes.insert(at, finish);
+            if self.finishes.len() > PACE_WINDOW {
+                self.finishes.pop_front();
+            }
+        }
+    }
+
+    /// A problem in a file (`file:line: ...`).
+    pub fn warn(&mut self, problem: &Problem) {
+        self.tally.problem(problem);
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.tally.games()
+    }
+
+    /// The report and live figures of everything read so far.
+    pub fn snapshot(&mut self) -> Snapshot {
+        let report = self.tally.report();
+        let live = self.live_figures(&report);
+        Snapshot {
+            live,
+            body: body_of(&report.html()),
+        }
+    }
+
+    fn live_figures(&self, report: &Report) -> Value {
+        let pace = match (self.finishes.front(), self.finishes.back()) {
+            (Some(a), Some(b)) => games_per_minute(self.finishes.len() as u64, b - a),
+            _ => None,
+        };
+        let done = report.games;
+        let (remaining, basis) = match (&report.sprt, self.info.sprt) {
+            (Some(s), _) if s.decision != "continue" => (Some(0.0), "sprt"),
+            (Some(s), _) => (
+                sprt_remaining_pairs(s.llr, s.lower, s.upper, s.pairs, self.info.max_pairs)
+                    .map(|p| 2.0 * p),
+                "sprt",
+            ),
+            (None, Some(_)) => (self.info.max_pairs.map(|p| 2.0 * p as f64), "sprt"),
+            (None, None) => (
+                self.info.scheduled.map(|s| s.saturating_sub(done) as f64),
+                "schedule",
+            ),
+        };
+        let failures: Vec<&Value> = self.failures.iter().rev().collect();
+        json!({
+            "games": done,
+            "pairs": report.pairs,
+            "files": self.files,
+            "scheduled": self.info.scheduled,
+            "per_minute": pace,
+            "remaining_games": remaining,
+            "remaining_seconds": remaining.and_then(|r| seconds_left(r, pace)),
+            "eta_basis": basis,
+            "sprt": report.sprt.as_ref().map(|s| json!({
+                "llr": s.llr, "lower": s.lower, "upper": s.upper,
+                "decision": s.decision, "pairs": s.pairs,
+                "test": s.test, "baseline": s.baseline,
+            })),
+            "leader": report.players.first().map(|p| json!({"name": p.name, "games": p.games, "elo": p.elo})),
+            "failures_total": report.players.iter().map(|p| p.failures.total()).sum::<u64>(),
+            "failures": failures,
+        })
+    }
+}
+
+/// When the game on this line finished, in seconds since the epoch.
+fn finish_time(line: &[u8]) -> Option<f64> {
+    let timing: Timing = serde_json::from_slice(line).ok()?;
+    let started = humantime::parse_rfc3339_weak(timing.started).ok()?;
+    let since = started.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(since.as_secs_f64() + timing.duration_ms / 1000.0)
+}
+
+/// The part of the report's page between `<body>` and its footer: its
+/// header, navigation and sections, which the live page swaps in whole.
+pub(crate) fn body_of(page: &str) -> String {
+    let start = page.find("<body>").map_or(0, |i| i + "<body>".len());
+    let end = page[start..]
+        .find("<footer>")
+        .map_or(page.len(), |i| start + i);
+    page[start..end].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(id: &str, result: &str, termination: &str) -> Vec<u8> {
+        let loser = if termination == "crash" {
+            r#","loser":"south","detail":"exit 1""#
+        } else {
+            ""
+        };
+        format!(
+            r#"{{"id":"{id}","pairing":["a","b"],"pair":0,"game":0,"south":"a","north":"b","moves":["3"],"result":"{result}","termination":"{termination}"{loser},"started":"2026-01-01T00:00:00Z","duration_ms":{}}}"#,
+            id.len() * 1000
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn games_are_counted_once_and_failures_listed_newest_first() {
+        let mut run = LiveRun::new(Path::new("out/x"), RunInfo::default());
+        let file = Path::new("out/x/games.jsonl");
+        run.push(file, 1, &line("g1", "1-0", "natural"));
+        run.push(file, 2, &line("g22", "0-1", "crash"));
+        run.push(file, 3, &line("g1", "1-0", "natural"));
+        run.push(file, 4, b"{not json");
+        run.push(file, 5, &line("g333", "0-1", "crash"));
+        assert_eq!(run.games(), 3);
+        let snap = run.snapshot();
+        assert_eq!(snap.live["games"], 3);
+        assert_eq!(snap.live["failures_total"], 2);
+        assert_eq!(snap.live["failures"][0]["game"], "g333");
+        assert_eq!(snap.live["failures"][1]["detail"], "exit 1");
+        // Three games finishing at 2, 3 and 4 s: two intervals in 2 s.
+        assert_eq!(snap.live["per_minute"], 60.0);
+        assert!(snap.body.contains("<section id=\"standings\">"));
+        assert!(
+            snap.body.contains("games.jsonl:4"),
+            "the malformed line is reported"
+        );
+        assert!(!snap.body.contains("<footer>") && !snap.body.contains("<body>"));
+    }
+}

@@ -1,0 +1,267 @@
+//! The live page in a real browser: a writer appends the games of an SPRT
+//! run to a folder a few at a time (lines cut in two, as a writer caught
+//! mid-line leaves them), `aboure serve` follows the folder, and headless
+//! Chromium, driven over the DevTools protocol on a pipe, reads the page
+//! twice: the standings and the LLR must have changed, through server-sent
+//! events, in the same document (no reload).
+//!
+//! Needs Chromium (`apt-get install -y chromium`; `ABOURE_CHROMIUM` may name
+//! another binary). Without it the test fails and says so.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::{FromRawFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+fn chromium() -> PathBuf {
+    if let Some(path) = std::env::var_os("ABOURE_CHROMIUM") {
+        return PathBuf::from(path);
+    }
+    for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
+        if Path::new(candidate).exists() {
+            return PathBuf::from(candidate);
+        }
+    }
+    panic!(
+        "Chromium is needed to test the live page in a real browser and was not found at \
+         /usr/bin/chromium. Install it with `apt-get update && apt-get install -y chromium` \
+         (or run `bash tests/run.sh`, which installs it; ABOURE_CHROMIUM may name a binary)."
+    );
+}
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/report/tests/fixtures/sprt")
+        .join(name)
+}
+
+fn folder(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-live-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Kills a child when the test ends, however it ends.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `aboure serve ARGS...`, and the URL it printed.
+fn serve(args: &[&str]) -> (Reaped, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aboure"))
+        .arg("serve")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("live page: ")
+        .unwrap_or_else(|| panic!("aboure serve printed {line:?}, not its URL"))
+        .to_owned();
+    (Reaped(child), url)
+}
+
+/// Chromium's DevTools protocol over `--remote-debugging-pipe`: commands
+/// on fd 3, replies and events on fd 4, each a JSON text ending in NUL.
+struct DevTools {
+    _browser: Reaped,
+    to: File,
+    from: BufReader<File>,
+    next_id: u64,
+    session: Option<String>,
+}
+
+fn pipe() -> (RawFd, RawFd) {
+    let mut fds = [0; 2];
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    (fds[0], fds[1])
+}
+
+impl DevTools {
+    fn open(url: &str, profile: &Path) -> DevTools {
+        let (cmd_read, cmd_write) = pipe();
+        let (reply_read, reply_write) = pipe();
+        let mut command = Command::new(chromium());
+        command
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--remote-debugging-pipe",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(url)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // SAFETY: only dup2 (async-signal-safe) between fork and exec; the
+        // copies on 3 and 4 lose O_CLOEXEC, the originals close at exec.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::dup2(cmd_read, 3) < 0 || libc::dup2(reply_write, 4) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let browser = Reaped(command.spawn().unwrap());
+        unsafe {
+            libc::close(cmd_read);
+            libc::close(reply_write);
+        }
+        let mut tools = DevTools {
+            _browser: browser,
+            to: unsafe { File::from_raw_fd(cmd_write) },
+            from: BufReader::new(unsafe { File::from_raw_fd(reply_read) }),
+            next_id: 1,
+            session: None,
+        };
+        let targets = tools.call("Target.getTargets", json!({}));
+        let page = targets["targetInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["type"] == "page")
+            .expect("a page target")["targetId"]
+            .clone();
+        let attached = tools.call(
+            "Target.attachToTarget",
+            json!({"targetId": page, "flatten": true}),
+        );
+        tools.session = Some(attached["sessionId"].as_str().unwrap().to_owned());
+        tools
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut message = json!({"id": id, "method": method, "params": params});
+        if let Some(s) = &self.session {
+            message["sessionId"] = json!(s);
+        }
+        let mut bytes = message.to_string().into_bytes();
+        bytes.push(0);
+        self.to.write_all(&bytes).unwrap();
+        loop {
+            let mut reply = Vec::new();
+            let n = self.from.read_until(0, &mut reply).unwrap();
+            assert!(n > 0, "Chromium closed its DevTools pipe");
+            reply.pop();
+            let value: Value = serde_json::from_slice(&reply).unwrap();
+            if value["id"] == id {
+                assert!(value["error"].is_null(), "{method}: {}", value["error"]);
+                return value["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression in the page.
+    fn eval(&mut self, expression: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        r["result"]["value"].clone()
+    }
+
+    /// Polls `expression` until it is true (a guard against hanging, not a
+    /// measurement: the deadline is generous).
+    fn wait_for(&mut self, expression: &str) {
+        let deadline = Instant::now() + Duration::from_secs(90);
+        while self.eval(expression) != json!(true) {
+            assert!(Instant::now() < deadline, "never true: {expression}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+/// What the test reads from the page.
+const READ: &str = "JSON.stringify({
+    updates: +document.body.dataset.updates,
+    games: +document.body.dataset.games,
+    llr: document.getElementById('live-llr').textContent,
+    rows: Array.from(document.querySelectorAll('#standings tbody tr')).map(r => r.textContent),
+    sprt: (document.querySelector('#sprt p') || {}).textContent,
+    list: document.querySelectorAll('#game-list tbody tr').length,
+    marker: window.stillTheSameDocument === 42,
+})";
+
+#[test]
+fn the_page_follows_a_growing_run_without_reloading() {
+    let dir = folder("browser");
+    std::fs::copy(fixture("run.json"), dir.join("run.json")).unwrap();
+    let games = std::fs::read_to_string(fixture("games.jsonl")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    assert!(lines.len() >= 20, "the fixture has {} games", lines.len());
+    let path = dir.join("games.jsonl");
+    let mut out = File::create(&path).unwrap();
+    for line in &lines[..6] {
+        writeln!(out, "{line}").unwrap();
+    }
+    out.flush().unwrap();
+
+    let (_server, url) = serve(&[dir.to_str().unwrap()]);
+    let profile = folder("profile");
+    let mut page = DevTools::open(&url, &profile);
+    page.wait_for("+document.body.dataset.updates >= 1 && +document.body.dataset.games === 6");
+    let first: Value = serde_json::from_str(page.eval(READ).as_str().unwrap()).unwrap();
+    page.eval("window.stillTheSameDocument = 42");
+
+    // The rest, two games at a time, each second line cut in two.
+    for chunk in lines[6..].chunks(2) {
+        for line in chunk {
+            let (a, b) = line.split_at(line.len() / 2);
+            out.write_all(a.as_bytes()).unwrap();
+            out.flush().unwrap();
+            std::thread::sleep(Duration::from_millis(150));
+            writeln!(out, "{b}").unwrap();
+            out.flush().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let total = lines.len();
+    page.wait_for(&format!("+document.body.dataset.games === {total}"));
+    let last: Value = serde_json::from_str(page.eval(READ).as_str().unwrap()).unwrap();
+
+    assert_eq!(last["marker"], true, "the page was reloaded: {last}");
+    assert!(
+        last["updates"].as_u64() > first["updates"].as_u64(),
+        "no new update: {first} then {last}"
+    );
+    assert_eq!(first["games"], 6);
+    assert_eq!(last["games"].as_u64(), Some(total as u64));
+    assert_ne!(first["rows"], last["rows"], "the standings did not change");
+    assert_ne!(first["llr"], last["llr"], "the LLR did not change");
+    assert_ne!(
+        first["sprt"], last["sprt"],
+        "the SPRT section did not change"
+    );
+    assert!(
+        last["llr"].as_str().unwrap().contains(" in ["),
+        "{}",
+        last["llr"]
+    );
+    // The game viewer holds the newest games (all of them, here).
+    assert_eq!(last["list"].as_u64(), Some(total as u64), "{last}");
+}
