@@ -11,6 +11,11 @@ use toml::Spanned;
 
 use crate::adjudication::Adjudication;
 use crate::error::ConfigError;
+
+/// Every default of a tournament file, as a commented tournament file (no
+/// bots). A file that spells it out is the same tournament as one that
+/// leaves it out (tested).
+pub const DEFAULT_CONFIG: &str = include_str!("default.toml");
 use crate::opening::OpeningSource;
 
 mod adjudication;
@@ -264,5 +269,20 @@ impl Validator<'_> {
             sprt,
             bots,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_default_config_is_what_a_file_without_keys_means() {
+        let bots = "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                    [[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
+        let path = Path::new("t.toml");
+        let spelled_out = parse(&format!("{DEFAULT_CONFIG}\n{bots}"), path).unwrap();
+        let left_out = parse(bots, path).unwrap();
+        assert_eq!(spelled_out, left_out);
     }
 }
