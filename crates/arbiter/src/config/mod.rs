@@ -285,4 +285,27 @@ mod tests {
         let left_out = parse(bots, path).unwrap();
         assert_eq!(spelled_out, left_out);
     }
+
+    /// The settings in a TOML text, without comments and blank lines.
+    fn settings(text: &str) -> Vec<String> {
+        text.lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim().to_owned())
+            .filter(|l| !l.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn the_readme_quotes_the_default_config() {
+        let readme = include_str!("../../../../configs/README.md");
+        let start = readme.find("config/default.toml").unwrap();
+        let block = &readme[start..];
+        let block = &block[block.find("```toml\n").unwrap() + 8..];
+        let block = &block[..block.find("```").unwrap()];
+        let defaults = settings(DEFAULT_CONFIG);
+        let quoted = settings(block);
+        assert!(quoted.len() > 10, "{quoted:?}");
+        for line in &quoted {
+            assert!(defaults.contains(line), "{line:?} is not in default.toml");
+        }
+    }
 }
