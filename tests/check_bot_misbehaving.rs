@@ -190,3 +190,35 @@ fn chosen_checks_run_alone() {
     assert_eq!(run.summary(), "2 passed, 0 failed");
     assert_eq!(run.code, Some(0));
 }
+
+#[test]
+fn the_tournament_limits_apply_through_check_bot() {
+    // Generous limits change nothing, as in a tournament.
+    let flags = [
+        "--memory-limit",
+        "2GiB",
+        "--cpu-limit",
+        "60s",
+        "--check",
+        "ping",
+    ];
+    let run = check_bot(&flags, &[ABOURE, "bot", "random"]);
+    assert_eq!(run.with_status("PASS"), ["ping"], "{}", run.dump());
+    // One megabyte of address space: the bot cannot even start.
+    let flags = ["--memory-limit", "1MiB", "--check", "handshake"];
+    let run = check_bot(&flags, &[ABOURE, "bot", "random"]);
+    assert_eq!(run.with_status("FAIL"), ["handshake"], "{}", run.dump());
+    assert_eq!(run.code, Some(1), "{}", run.dump());
+    // A limit that does not parse is refused, with the tournament's words.
+    let run = check_bot(
+        &["--memory-limit", "12 parsecs"],
+        &[ABOURE, "bot", "random"],
+    );
+    assert_eq!(run.code, Some(2), "{}", run.dump());
+    assert!(
+        run.stderr
+            .contains("--memory-limit: unknown unit \"parsecs\""),
+        "{}",
+        run.dump()
+    );
+}

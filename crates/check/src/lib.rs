@@ -27,6 +27,7 @@
 
 mod checks;
 mod config;
+mod handshake;
 mod outcome;
 mod scenario;
 mod session;

@@ -14,8 +14,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{ArbiterMessage, BotMessage, GameSoFar, Go, OptionSpec, PROTOCOL_VERSION};
+use aboure_protocol::{ArbiterMessage, BotMessage, GameSoFar, Go};
 
+use crate::handshake::Identity;
 use crate::outcome::{CheckOutcome, Status};
 use crate::transcript::{Direction, Transcript};
 use crate::Config;
@@ -30,17 +31,6 @@ pub struct Failure(pub String);
 
 /// The result of a check step.
 pub type Step<T> = Result<T, Failure>;
-
-/// What a bot announced in the handshake.
-#[derive(Clone, Debug, Default)]
-pub struct Identity {
-    /// `id name`.
-    pub name: String,
-    /// `id author`.
-    pub author: String,
-    /// Its `option` lines, in order.
-    pub options: Vec<OptionSpec>,
-}
 
 /// A legal `bestmove` and how long it took.
 #[derive(Clone, Copy, Debug)]
@@ -204,64 +194,6 @@ impl<'c> Session<'c> {
         Ok(identity)
     }
 
-    /// `aboure 1`, then the bot's `id name`, `id author`, `option` lines and
-    /// `aboureok` within the time-out. Fails on anything unparsable (except
-    /// `info`), a missing or repeated `id`, an option declared twice.
-    pub async fn handshake(&mut self) -> Step<Identity> {
-        self.begin_exchange();
-        self.send(&ArbiterMessage::Aboure {
-            version: PROTOCOL_VERSION,
-        })
-        .await?;
-        let deadline = Instant::now() + self.config.timeout;
-        let mut name = None;
-        let mut author = None;
-        let mut options: Vec<OptionSpec> = Vec::new();
-        loop {
-            let Some(message) = self.next_message(deadline).await? else {
-                return Err(self.timed_out("aboureok"));
-            };
-            match message {
-                BotMessage::AboureOk => break,
-                BotMessage::Name(text) => {
-                    if name.replace(text).is_some() {
-                        return Err(Failure("`id name` sent twice".into()));
-                    }
-                    if !options.is_empty() {
-                        self.warn("`id name` after `option` lines (the protocol puts ids first)");
-                    }
-                }
-                BotMessage::Author(text) => {
-                    if author.replace(text).is_some() {
-                        return Err(Failure("`id author` sent twice".into()));
-                    }
-                    if !options.is_empty() {
-                        self.warn("`id author` after `option` lines (the protocol puts ids first)");
-                    }
-                }
-                BotMessage::Option(spec) => {
-                    if options.iter().any(|o| o.name == spec.name) {
-                        return Err(Failure(format!("option `{}` declared twice", spec.name)));
-                    }
-                    options.push(spec);
-                }
-                BotMessage::Info(_) | BotMessage::BestMove(_) | BotMessage::Unknown(_) => {}
-                other => self.warn(format!("`{other}` during the handshake (ignored)")),
-            }
-        }
-        let Some(name) = name else {
-            return Err(Failure("no `id name` before `aboureok`".into()));
-        };
-        let Some(author) = author else {
-            return Err(Failure("no `id author` before `aboureok`".into()));
-        };
-        Ok(Identity {
-            name,
-            author,
-            options,
-        })
-    }
-
     /// Writes one message and flushes it; returns the instant after the flush.
     pub async fn send(&mut self, message: &ArbiterMessage) -> Step<Instant> {
         self.send_text(&message.to_string()).await
@@ -319,7 +251,7 @@ impl<'c> Session<'c> {
         Failure(format!("the bot {what} and {how}"))
     }
 
-    fn timed_out(&mut self, what: &str) -> Failure {
+    pub(crate) fn timed_out(&mut self, what: &str) -> Failure {
         let reason = format!("no {what} within {}", ms(self.config.timeout));
         self.event(reason.clone());
         Failure(reason)

@@ -11,6 +11,11 @@ use toml::Spanned;
 
 use crate::adjudication::Adjudication;
 use crate::error::ConfigError;
+
+/// Every default of a tournament file, as a commented tournament file (no
+/// bots). A file that spells it out is the same tournament as one that
+/// leaves it out (tested).
+pub const DEFAULT_CONFIG: &str = include_str!("default.toml");
 use crate::opening::OpeningSource;
 
 mod adjudication;
@@ -286,5 +291,43 @@ impl Validator<'_> {
 
     fn setting(&self, e: aboure_sandbox::settings::SettingError) -> ConfigError {
         self.at(e.span, &e.key, e.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_default_config_is_what_a_file_without_keys_means() {
+        let bots = "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                    [[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
+        let path = Path::new("t.toml");
+        let spelled_out = parse(&format!("{DEFAULT_CONFIG}\n{bots}"), path).unwrap();
+        let left_out = parse(bots, path).unwrap();
+        assert_eq!(spelled_out, left_out);
+    }
+
+    /// The settings in a TOML text, without comments and blank lines.
+    fn settings(text: &str) -> Vec<String> {
+        text.lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim().to_owned())
+            .filter(|l| !l.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn the_readme_quotes_the_default_config() {
+        let readme = include_str!("../../../../configs/README.md");
+        let start = readme.find("config/default.toml").unwrap();
+        let block = &readme[start..];
+        let block = &block[block.find("```toml\n").unwrap() + 8..];
+        let block = &block[..block.find("```").unwrap()];
+        let defaults = settings(DEFAULT_CONFIG);
+        let quoted = settings(block);
+        assert!(quoted.len() > 10, "{quoted:?}");
+        for line in &quoted {
+            assert!(defaults.contains(line), "{line:?} is not in default.toml");
+        }
     }
 }
