@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use aboure_stats::{GameResult as Outcome, PairOutcome};
 
-use crate::record::GameRecord;
+use crate::record::{GameRecord, GameResult};
 
 /// A complete game pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,20 +32,78 @@ impl GamePair {
     /// The pair made of `a` and `b` (in either order), if they are games 0
     /// and 1 of one pair with colours swapped, played by the pairing's bots.
     pub fn from_games(a: &GameRecord, b: &GameRecord) -> Option<GamePair> {
-        let (x, y) = if a.game == 0 { (a, b) } else { (b, a) };
-        let [first, second] = &x.pairing;
-        let same_pair = x.pairing == y.pairing && x.pair == y.pair;
-        let swapped = x.game == 0 && y.game == 1 && x.south == y.north && x.north == y.south;
-        let players =
-            (x.south == *first && x.north == *second) || (x.south == *second && x.north == *first);
-        if !(same_pair && swapped && players && first != second) {
+        if a.pairing != b.pairing || a.pair != b.pair {
             return None;
         }
+        let [first, second] = &a.pairing;
+        let results = pair_results([first.as_str(), second.as_str()], seat(a), seat(b))?;
         Some(GamePair {
-            pairing: x.pairing.clone(),
-            pair: x.pair,
-            results: [outcome(x, first), outcome(y, first)],
+            pairing: a.pairing.clone(),
+            pair: a.pair,
+            results,
         })
+    }
+}
+
+/// One game of a pair as the rule sees it: which game of the pair it is,
+/// who sat where (by name, or by any other key of a player), and the result
+/// from South's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seat<P> {
+    /// 0 or 1: the game within the pair.
+    pub game: u8,
+    /// South's player.
+    pub south: P,
+    /// North's player.
+    pub north: P,
+    /// The result from South's view.
+    pub result: Outcome,
+}
+
+impl<P: PartialEq> Seat<P> {
+    /// The result of `p`, who played one of the sides.
+    fn result_of(&self, p: &P) -> Outcome {
+        if *p == self.south {
+            self.result
+        } else {
+            !self.result
+        }
+    }
+}
+
+/// The rule of a game pair, written once: two games of one opening (same
+/// pairing and pair number, which the caller has matched) are a pair when
+/// they are games 0 and 1 with South and North exchanged, played by the
+/// pairing's two different bots. Returns the first bot's results in games
+/// 0 and 1.
+pub fn pair_results<P: PartialEq + Copy>(
+    pairing: [P; 2],
+    a: Seat<P>,
+    b: Seat<P>,
+) -> Option<PairOutcome> {
+    let (x, y) = if a.game == 0 { (a, b) } else { (b, a) };
+    let [first, second] = pairing;
+    let swapped = x.game == 0 && y.game == 1 && x.south == y.north && x.north == y.south;
+    let players =
+        (x.south == first && x.north == second) || (x.south == second && x.north == first);
+    (swapped && players && first != second).then(|| [x.result_of(&first), y.result_of(&first)])
+}
+
+/// A recorded result as statistics count it, from South's view.
+pub fn south_outcome(result: GameResult) -> Outcome {
+    match result {
+        GameResult::SouthWins => Outcome::Win,
+        GameResult::NorthWins => Outcome::Loss,
+        GameResult::Draw => Outcome::Draw,
+    }
+}
+
+fn seat(game: &GameRecord) -> Seat<&str> {
+    Seat {
+        game: game.game,
+        south: &game.south,
+        north: &game.north,
+        result: south_outcome(game.result),
     }
 }
 

@@ -42,7 +42,7 @@ impl OpenPairs {
             self.waiting.insert(key, seat);
             return;
         };
-        let Some(p) = complete_pair(pairing[0], (file, pair), partner, seat) else {
+        let Some(p) = complete_pair(pairing, (file, pair), partner, seat) else {
             return;
         };
         let [a, b] = p.players;

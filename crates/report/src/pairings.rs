@@ -1,9 +1,10 @@
 //! Head-to-head results: W/D/L per pairing, and game pairs.
 //!
-//! A game pair is the two games of one opening with colours swapped: same
-//! file, same `pairing` and `pair`, games 0 and 1, South and North
-//! exchanged. Only complete pairs enter the pentanomial counts (a pair cut
-//! short by the end of a run, or CSV rows, count in W/D/L only).
+//! A game pair is the two games of one opening with colours swapped, by
+//! the one rule `aboure_records::pair_results` writes (the live SPRT uses
+//! it too), matched within one file. Only complete pairs enter the
+//! pentanomial counts (a pair cut short by the end of a run, or CSV rows,
+//! count in W/D/L only).
 
 use aboure_stats::{GameResult, Pentanomial, Wdl};
 use serde::Serialize;
@@ -49,61 +50,22 @@ pub(crate) struct GamePair {
     pub results: [GameResult; 2],
 }
 
-/// A game's result (as recorded, from South's view) as statistics count it.
-pub(crate) fn south_result(result: aboure_records::GameResult) -> GameResult {
-    match result {
-        aboure_records::GameResult::SouthWins => GameResult::Win,
-        aboure_records::GameResult::NorthWins => GameResult::Loss,
-        aboure_records::GameResult::Draw => GameResult::Draw,
-    }
-}
-
-/// One game of a pair as the pair matching needs it: players by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Seat {
-    /// 0 or 1: the game within the pair.
-    pub game: u8,
-    /// South's player.
-    pub south: usize,
-    /// North's player.
-    pub north: usize,
-    /// The result from South's view.
-    pub result: GameResult,
-}
-
-impl Seat {
-    /// The result of player `p`, who played one of the sides.
-    fn result_of(&self, p: usize) -> GameResult {
-        if p == self.south {
-            self.result
-        } else {
-            !self.result
-        }
-    }
-}
+/// One game of a pair, players by index.
+pub(crate) type Seat = aboure_records::Seat<usize>;
 
 /// The game pair two games of one opening (same file, `pairing` and
-/// `pair`) make, if they are one: games 0 and 1 with South and North
-/// exchanged, between two different bots one of which is `first` (the
-/// pairing's first-named bot, whose view the results take).
+/// `pair`) make, if they are one by the rule of `aboure_records` (the one
+/// the live SPRT uses): results from `pairing[0]`'s view.
 pub(crate) fn complete_pair(
-    first: usize,
+    pairing: [usize; 2],
     order: (usize, u32),
     a: Seat,
     b: Seat,
 ) -> Option<GamePair> {
-    let (x, y) = if a.game == 0 { (a, b) } else { (b, a) };
-    if x.game != 0 || y.game != 1 || x.south != y.north || x.north != y.south {
-        return None;
-    }
-    if x.south == x.north || (x.south != first && x.north != first) {
-        return None;
-    }
-    let other = if x.south == first { x.north } else { x.south };
     Some(GamePair {
-        players: [first, other],
+        players: pairing,
         order,
-        results: [x.result_of(first), y.result_of(first)],
+        results: aboure_records::pair_results(pairing, a, b)?,
     })
 }
 

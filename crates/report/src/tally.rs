@@ -234,7 +234,7 @@ impl ReportTally {
         if let Some(a) = &mut self.analysis {
             a.submit(seq, forfeit, &source.bytes());
         }
-        let result = crate::pairings::south_result(game.result);
+        let result = aboure_records::south_outcome(game.result);
         self.pairs.push(
             self.file(),
             [p0, p1],
