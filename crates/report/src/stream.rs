@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use aboure_records::{
     GameSummary, Line, LineBlocks, Problem, ProblemKind, ReadError, ResultsLines,
@@ -157,11 +157,12 @@ fn read_blocks(
                 break;
             };
             let Ok(parsed) = next.recv() else { break };
+            let block = Arc::new(parsed.block);
             for (line, item) in &parsed.items {
                 let line = line_base + line;
                 match item {
                     Item::Game(game, text) => {
-                        tally.push(game, &parsed.block[text.clone()]);
+                        tally.push_in_block(game, &block, text.clone());
                     }
                     Item::Malformed(message) => tally.problem(&problem(
                         path,

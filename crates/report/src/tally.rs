@@ -23,9 +23,12 @@
 //! assert_eq!(report.players[0].name, "a");
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use aboure_records::{GameRecord, GameSummary, Problem};
 use aboure_stats::Wdl;
@@ -84,7 +87,7 @@ pub struct ReportTally {
     /// how many and the first three ids.
     duplicates: Vec<(usize, u64, Vec<String>)>,
     pub(crate) pairs: OpenPairs,
-    viewer: Kept<Box<[u8]>>,
+    viewer: Kept<LineText>,
     analysis: Option<Analysis>,
 }
 
@@ -186,21 +189,26 @@ impl ReportTally {
     /// Counts one game; `line` is its JSON text, kept only if the page will
     /// show the game and read by the accuracy analysis.
     pub fn push(&mut self, game: &GameSummary<'_>, line: &[u8]) -> Pushed {
-        self.push_with(game, || std::borrow::Cow::Borrowed(line))
+        self.push_from(game, Source::Line(line))
     }
 
     /// Counts a game already in memory, as [`ReportTally::push`].
     pub fn push_record(&mut self, game: &GameRecord) -> Pushed {
-        self.push_with(&GameSummary::of(game), || {
-            std::borrow::Cow::Owned(serde_json::to_vec(game).unwrap_or_default())
-        })
+        self.push_from(&GameSummary::of(game), Source::Record(game))
     }
 
-    fn push_with<'l>(
+    /// Counts a game whose line is `block[range]`: the page's most recent
+    /// games then share the block instead of copying their lines.
+    pub(crate) fn push_in_block(
         &mut self,
         game: &GameSummary<'_>,
-        line: impl FnOnce() -> std::borrow::Cow<'l, [u8]>,
+        block: &Arc<Vec<u8>>,
+        range: Range<usize>,
     ) -> Pushed {
+        self.push_from(game, Source::Block(block, range))
+    }
+
+    fn push_from(&mut self, game: &GameSummary<'_>, source: Source<'_>) -> Pushed {
         if let Some(first) = self.seen(&game.id) {
             match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
                 Some((_, n, ids)) => {
@@ -218,18 +226,13 @@ impl ReportTally {
         let seq = self.seq;
         self.seq += 1;
         let forfeit = game.termination.is_forfeit();
-        let wanted = self.viewer.wants(seq, forfeit);
-        let line = (wanted || self.analysis.is_some()).then(line);
-        if !wanted {
+        if self.viewer.wants(seq, forfeit) {
+            self.viewer.offer(seq, forfeit, source.keep(forfeit));
+        } else {
             self.viewer.pass();
         }
-        if let Some(line) = &line {
-            if wanted {
-                self.viewer.offer(seq, forfeit, line.as_ref().into());
-            }
-            if let Some(a) = &mut self.analysis {
-                a.submit(seq, forfeit, line);
-            }
+        if let Some(a) = &mut self.analysis {
+            a.submit(seq, forfeit, &source.bytes());
         }
         let result = crate::pairings::south_result(game.result);
         self.pairs.push(
@@ -356,7 +359,12 @@ impl ReportTally {
 
     /// The games the page embeds, as their JSON lines, and how many are left out.
     pub(crate) fn viewer_games(&self) -> (Vec<Box<[u8]>>, u64) {
-        let chosen = self.viewer.selected().into_iter().cloned().collect();
+        let chosen = self
+            .viewer
+            .selected()
+            .into_iter()
+            .map(|line| line.as_slice().into())
+            .collect();
         (chosen, self.viewer.left_out())
     }
 
@@ -384,6 +392,52 @@ impl ReportTally {
             None => (None, None),
         };
         (Report::from_tally(self, accuracy), error)
+    }
+}
+
+/// Where a pushed game's line is.
+enum Source<'l> {
+    Line(&'l [u8]),
+    Block(&'l Arc<Vec<u8>>, Range<usize>),
+    Record(&'l GameRecord),
+}
+
+impl Source<'_> {
+    fn bytes(&self) -> Cow<'_, [u8]> {
+        match self {
+            Source::Line(line) => Cow::Borrowed(line),
+            Source::Block(block, range) => Cow::Borrowed(&block[range.clone()]),
+            Source::Record(game) => Cow::Owned(serde_json::to_vec(game).unwrap_or_default()),
+        }
+    }
+
+    /// The line to keep for the page. A forfeit is copied: forfeits are
+    /// kept from anywhere in the file, and would each hold a whole block.
+    /// The most recent games are neighbours, so the few blocks they share
+    /// are all the memory they take, and reading copies nothing.
+    fn keep(&self, forfeit: bool) -> LineText {
+        match self {
+            Source::Block(block, range) if !forfeit => {
+                LineText::Shared(Arc::clone(block), range.clone())
+            }
+            _ => LineText::Own(self.bytes().into_owned().into_boxed_slice()),
+        }
+    }
+}
+
+/// A kept line: its own copy, or a part of a block read from a file.
+#[derive(Clone, Debug)]
+enum LineText {
+    Own(Box<[u8]>),
+    Shared(Arc<Vec<u8>>, Range<usize>),
+}
+
+impl LineText {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            LineText::Own(line) => line,
+            LineText::Shared(block, range) => &block[range.clone()],
+        }
     }
 }
 
