@@ -1,4 +1,7 @@
-//! The live page in a real browser: a writer appends the games of an SPRT
+//! The live page in a real browser, and a run that is killed, resumed and
+//! replaced under `aboure serve`.
+//!
+//! In the browser: a writer appends the games of an SPRT
 //! run to a folder a few at a time (lines cut in two, as a writer caught
 //! mid-line leaves them), `aboure serve` follows the folder, and headless
 //! Chromium, driven over the DevTools protocol on a pipe, reads the page
@@ -228,7 +231,7 @@ fn the_page_follows_a_growing_run_without_reloading() {
     let first: Value = serde_json::from_str(page.eval(READ).as_str().unwrap()).unwrap();
     page.eval("window.stillTheSameDocument = 42");
 
-    // The rest, two games at a time, each second line cut in two.
+    // The rest, two games at a time, each line written in two halves.
     for chunk in lines[6..].chunks(2) {
         for line in chunk {
             let (a, b) = line.split_at(line.len() / 2);
@@ -264,4 +267,66 @@ fn the_page_follows_a_growing_run_without_reloading() {
     );
     // The game viewer holds the newest games (all of them, here).
     assert_eq!(last["list"].as_u64(), Some(total as u64), "{last}");
+}
+
+/// The live figures of run 0, fetched as a plain HTTP client would.
+fn live_games(url: &str) -> u64 {
+    use std::io::Read;
+    let at = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(at).unwrap();
+    write!(
+        stream,
+        "GET /run/0/snapshot.json HTTP/1.0\r\nHost: {at}\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let body = &response[response.find("\r\n\r\n").unwrap() + 4..];
+    let value: Value = serde_json::from_str(body).unwrap();
+    value["live"]["games"].as_u64().unwrap()
+}
+
+fn wait_for_games(url: &str, games: u64) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while live_games(url) != games {
+        assert!(
+            Instant::now() < deadline,
+            "never {games} games: {}",
+            live_games(url)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_killed_resumed_and_replaced_run_keeps_its_page() {
+    let dir = folder("resume");
+    std::fs::copy(fixture("run.json"), dir.join("run.json")).unwrap();
+    let games = std::fs::read_to_string(fixture("games.jsonl")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    let path = dir.join("games.jsonl");
+    // Killed while writing its seventh game.
+    let mut text: String = lines[..6].iter().map(|l| format!("{l}\n")).collect();
+    let complete = text.len() as u64;
+    text += &lines[6][..40];
+    std::fs::write(&path, &text).unwrap();
+    let (_server, url) = serve(&[dir.to_str().unwrap()]);
+    wait_for_games(&url, 6);
+    // Resumed: the partial line is cut away, the games follow.
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(complete).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    for line in &lines[6..10] {
+        writeln!(file, "{line}").unwrap();
+    }
+    wait_for_games(&url, 10);
+    // Replaced by another run's file: read again from the start.
+    let other = dir.join("games.tmp");
+    let fresh: String = lines[..3].iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&other, fresh).unwrap();
+    std::fs::rename(&other, &path).unwrap();
+    wait_for_games(&url, 3);
 }

@@ -103,21 +103,22 @@ fn no_such_run() -> Response {
     (StatusCode::NOT_FOUND, "no such run\n").into_response()
 }
 
-async fn root(state: State<AppState>, request: Request) -> Response {
-    render(&state, 0, request.uri().query())
+async fn root(state: State<AppState>) -> Response {
+    render(&state, 0)
 }
 
-async fn page(state: State<AppState>, UrlPath(n): UrlPath<usize>, request: Request) -> Response {
-    render(&state, n, request.uri().query())
+async fn page(state: State<AppState>, UrlPath(n): UrlPath<usize>) -> Response {
+    render(&state, n)
 }
 
-fn render(state: &AppState, n: usize, query: Option<&str>) -> Response {
+/// The page of run `n`; the token, when one is required, goes into its
+/// links (the guard has checked the request carried it).
+fn render(state: &AppState, n: usize) -> Response {
     let Some(rx) = state.snapshots.get(n) else {
         return no_such_run();
     };
     let body = rx.borrow().body.clone();
-    let token = state.token.as_ref().and(query_value(query, "token"));
-    Html(live_page(&state.runs, n, token, &body)).into_response()
+    Html(live_page(&state.runs, n, state.token.as_deref(), &body)).into_response()
 }
 
 async fn snapshot(state: State<AppState>, UrlPath(n): UrlPath<usize>) -> Response {
