@@ -208,3 +208,36 @@ fn no_leaked_descriptor_no_inherited_secret_and_no_privileges() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_python_example_runs_unchanged_in_the_sandbox_from_a_relative_path() {
+    let python = Command::new("python3").arg("--version").output();
+    assert!(
+        python.is_ok_and(|o| o.status.success()),
+        "this test needs python3: apt-get install -y python3"
+    );
+    let dir = folder("sandbox-python");
+    let out = dir.join("out");
+    // From the repository root, as the README says: the file, its `workdir`
+    // ("..") and the bot's script are all relative paths.
+    let output = Command::new(ABOURE)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            "configs/python.toml",
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 8);
+    for g in &games {
+        assert_eq!(g["loser"], serde_json::Value::Null, "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,6 +1,7 @@
 //! `aboure bench arbiter`: the arbiter's cost per move against a bare pipe
-//! round trip, the time it charges bots beyond their own measurement, and
-//! its memory with 64 games at once (see `aboure_arbiter::bench`).
+//! round trip, the time it charges bots beyond their own measurement, its
+//! memory with 64 games at once, and the cost of a bot process with and
+//! without the sandbox (see `aboure_arbiter::bench`).
 
 use aboure_arbiter::bench::{clean, measure, scratch, BenchSetup};
 use aboure_arbiter::responder::Responder;
@@ -49,6 +50,10 @@ pub fn run() -> anyhow::Result<()> {
         report.moves
     );
     println!(
+        "arbiter per move, sandbox off      {:8.1} us",
+        us(report.per_move_unsandboxed)
+    );
+    println!(
         "ratio per move / round trip        {:8.2} (goal: within 3)",
         report.per_move.as_secs_f64() / report.pipe_round_trip.as_secs_f64()
     );
@@ -68,5 +73,17 @@ pub fn run() -> anyhow::Result<()> {
             rss as f64 / 1e6
         );
     }
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "bot process life, plain (median)   {:8.2} ms  (start, handshake, quit, reaped)",
+        ms(report.startup_plain)
+    );
+    println!(
+        "bot process life, sandboxed        {:8.2} ms  (+{:.2} ms, {:.2}x; scratch and cgroups made and removed)",
+        ms(report.startup_sandboxed),
+        ms(report.startup_sandboxed.saturating_sub(report.startup_plain)),
+        report.startup_sandboxed.as_secs_f64() / report.startup_plain.as_secs_f64()
+    );
+    println!("{}", report.sandbox);
     Ok(())
 }

@@ -37,12 +37,78 @@ pub struct BenchReport {
     pub per_move: Duration,
     /// Bot moves measured.
     pub moves: usize,
+    /// The same as `per_move`, the bots outside the sandbox.
+    pub per_move_unsandboxed: Duration,
     /// Median of (time charged - time the bot measured), 2 games at once.
     pub overhead_median: Option<Duration>,
     /// 99th percentile of the same.
     pub overhead_p99: Option<Duration>,
     /// Peak resident memory of this process with 64 games at once, bytes.
     pub rss_64_games: Option<u64>,
+    /// Median life of a bot process started plainly: start, handshake,
+    /// quit, reaped.
+    pub startup_plain: Duration,
+    /// The same in the sandbox (mode `auto`), cleanup included.
+    pub startup_sandboxed: Duration,
+    /// The sandbox's layers on this machine.
+    pub sandbox: String,
+}
+
+/// Median life of a process of the instant bot launched by `launcher`
+/// (start, handshake, `quit`, reaped, launcher's guard dropped), over
+/// `rounds` lives.
+async fn process_life(
+    setup: &BenchSetup,
+    launcher: Arc<dyn aboure_process::Launcher>,
+    rounds: usize,
+) -> Result<Vec<Duration>, String> {
+    std::fs::create_dir_all(&setup.scratch).map_err(|e| e.to_string())?;
+    let launch = aboure_process::Launch {
+        name: "bench".to_owned(),
+        command: aboure_process::Program {
+            program: PathBuf::from(&setup.instant_bot[0]),
+            args: setup.instant_bot[1..].iter().map(Into::into).collect(),
+            workdir: Some(setup.scratch.clone()),
+            env: Default::default(),
+        },
+        launcher,
+        options: Vec::new(),
+        startup_timeout: Duration::from_secs(10),
+        limits: aboure_process::Limits::default(),
+        logs: Arc::new(aboure_process::BotLogs::discard()),
+    };
+    let mut times = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let bot = aboure_process::BotProcess::start(&launch)
+            .await
+            .map_err(|f| f.detail)?;
+        bot.quit(Duration::from_secs(1)).await;
+        times.push(t.elapsed());
+    }
+    Ok(times)
+}
+
+/// Bot process lives with and without the sandbox, interleaved so that a
+/// busy spell of the machine weighs on both alike.
+async fn startup_costs(setup: &BenchSetup) -> Result<(Duration, Duration, String), String> {
+    let sandbox = aboure_sandbox::Sandbox::new(&Default::default(), &setup.aboure_exe)
+        .map_err(|e| e.to_string())?;
+    let layers = sandbox.layers().to_string();
+    let sandboxed: Arc<dyn aboure_process::Launcher> = Arc::new(
+        aboure_sandbox::SandboxLauncher::new(Arc::new(sandbox), "bench", Default::default()),
+    );
+    let plain: Arc<dyn aboure_process::Launcher> = Arc::new(aboure_process::Plain);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..10 {
+        a.extend(process_life(setup, plain.clone(), 10).await?);
+        b.extend(process_life(setup, sandboxed.clone(), 10).await?);
+    }
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    Ok((median(a), median(b), layers))
 }
 
 /// Median round trip of `rounds` lines through `echo`, with blocking I/O
@@ -99,7 +165,11 @@ async fn tournament(
     let dir = setup.scratch.join(name);
     let _ = std::fs::remove_dir_all(&dir);
     let path = setup.scratch.join(format!("{name}.toml"));
-    let text = config_text(&setup.instant_bot, pairs, concurrency);
+    let mut text = config_text(&setup.instant_bot, pairs, concurrency);
+    // "serial-off": the same games with bots outside the sandbox.
+    if name.ends_with("-off") {
+        text = format!("[sandbox]\nmode = \"off\"\n{text}");
+    }
     std::fs::create_dir_all(&setup.scratch).map_err(|e| e.to_string())?;
     std::fs::write(&path, &text).map_err(|e| e.to_string())?;
     let config = crate::config::parse(&text, &path).map_err(|e| e.to_string())?;
@@ -125,6 +195,12 @@ async fn tournament(
         return Err(format!("a bench bot forfeited: {:?}", bad.detail));
     }
     Ok(games)
+}
+
+/// Wall time inside games per bot move.
+fn time_per_move(games: &[GameRecord]) -> Duration {
+    let in_games: f64 = games.iter().map(|g| g.duration_ms).sum();
+    Duration::from_secs_f64(in_games / 1000.0 / bot_moves(games).max(1) as f64)
 }
 
 fn bot_moves(games: &[GameRecord]) -> usize {
@@ -153,8 +229,8 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, String> {
     // Cost per move: time inside games (no process start, no fsync) per move.
     let games = tournament(setup, "serial", 100, 1).await?;
     let moves = bot_moves(&games);
-    let in_games: f64 = games.iter().map(|g| g.duration_ms).sum();
-    let per_move = Duration::from_secs_f64(in_games / 1000.0 / moves.max(1) as f64);
+    let per_move = time_per_move(&games);
+    let per_move_unsandboxed = time_per_move(&tournament(setup, "serial-off", 100, 1).await?);
 
     // Charged minus self-measured, two games at once.
     let games = tournament(setup, "pairs", 100, 2).await?;
@@ -198,13 +274,18 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, String> {
     let result = tournament(setup, "wide", 64, 64).await;
     sampler.abort();
     result?;
+    let (startup_plain, startup_sandboxed, sandbox) = startup_costs(setup).await?;
     Ok(BenchReport {
         pipe_round_trip: pipe,
         per_move,
         moves,
+        per_move_unsandboxed,
         overhead_median: pick(0.5),
         overhead_p99: pick(0.99),
         rss_64_games: rss().map(|_| peak.load(Ordering::Relaxed)),
+        startup_plain,
+        startup_sandboxed,
+        sandbox,
     })
 }
 

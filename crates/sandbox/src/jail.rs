@@ -145,20 +145,24 @@ impl Sandbox {
         }
 
         let scratch_dir = scratch.path().to_owned();
+        // The helper starts in the working directory: every path it is
+        // given must not depend on where it is.
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
+        let workdir = absolute(spec.workdir);
         let landlock = has("landlock").then(|| {
             let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
-            read.push(spec.workdir.to_owned());
+            read.push(workdir.clone());
             read.push(program.clone());
             read.extend(installation(&program));
             read.extend(
                 spec.args
                     .iter()
-                    .map(|a| spec.workdir.join(a))
+                    .map(|a| workdir.join(a))
                     .filter(|p| p.exists()),
             );
-            read.extend(spec.policy.read.iter().cloned());
+            read.extend(spec.policy.read.iter().map(|p| absolute(p)));
             let mut write = vec![scratch_dir.clone()];
-            write.extend(spec.policy.write.iter().cloned());
+            write.extend(spec.policy.write.iter().map(|p| absolute(p)));
             Rules {
                 read,
                 write,
@@ -181,7 +185,7 @@ impl Sandbox {
         let plan = Plan {
             program,
             argv,
-            workdir: spec.workdir.to_owned(),
+            workdir,
             env: env.into_iter().collect(),
             namespaces: has("namespaces"),
             network: spec.policy.network,

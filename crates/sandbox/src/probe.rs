@@ -236,3 +236,56 @@ impl std::fmt::Display for Layers {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(namespaces: Result<(), String>, abi: i64) -> Support {
+        Support {
+            namespaces,
+            landlock_abi: abi,
+            landlock: Ok(()),
+            seccomp: Ok(()),
+            memory_cgroup: Err("no cgroup v1 memory controller".to_owned()),
+            pids_cgroup: Ok(()),
+        }
+    }
+
+    #[test]
+    fn missing_layers_are_named_with_their_reason() {
+        let support = machine(Err("unshare: EPERM; AppArmor restricts".to_owned()), 5);
+        let layers = Layers::new(Mode::Strict, &support);
+        assert!(!layers.has("namespaces") && layers.has("landlock"));
+        assert_eq!(
+            layers.missing(),
+            "  namespaces: unshare: EPERM; AppArmor restricts\n  \
+             cgroup-memory: no cgroup v1 memory controller"
+        );
+        let text = layers.to_string();
+        assert!(
+            text.starts_with("sandbox strict: landlock, seccomp, cgroup-pids, limits"),
+            "{text}"
+        );
+        assert!(
+            text.contains("missing layers:\n  namespaces: unshare"),
+            "{text}"
+        );
+        let landlock = &layers.layers[1];
+        assert!(
+            landlock.detail.contains("no signal scoping"),
+            "{landlock:?}"
+        );
+    }
+
+    #[test]
+    fn a_machine_with_everything_misses_nothing_and_off_has_nothing() {
+        let mut support = machine(Ok(()), 7);
+        support.memory_cgroup = Ok(());
+        let layers = Layers::new(Mode::Auto, &support);
+        assert_eq!(layers.missing(), "");
+        assert!(!layers.to_string().contains("missing"));
+        let off = Layers::new(Mode::Off, &support);
+        assert!(off.layers.iter().all(|l| !l.active));
+    }
+}
