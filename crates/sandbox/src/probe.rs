@@ -87,6 +87,7 @@ impl Support {
         for controller in ["memory", "pids"] {
             cgroup::sweep(controller);
         }
+        crate::jail::sweep_scratch();
         support
     }
 }
