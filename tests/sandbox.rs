@@ -107,7 +107,12 @@ fn a_bot_writes_only_its_scratch_folder_and_reads_only_its_own_files() {
     let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
         .unwrap()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("aboure-files-"))
+        .filter(|e| {
+            // aboure-PID-BOT-XXXXXX
+            let name = e.file_name().to_string_lossy().into_owned();
+            let rest = name.strip_prefix("aboure-").and_then(|r| r.split_once('-'));
+            rest.is_some_and(|(pid, bot)| pid.parse::<u32>().is_ok() && bot.starts_with("files-"))
+        })
         .collect();
     assert!(left.is_empty(), "scratch folders left: {left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -202,7 +207,7 @@ fn no_leaked_descriptor_no_inherited_secret_and_no_privileges() {
             "{line}"
         );
         assert!(
-            line.contains("/aboure-leaks-"),
+            line.contains("-leaks-"),
             "HOME is the scratch folder: {line}"
         );
     }

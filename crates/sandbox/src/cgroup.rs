@@ -35,6 +35,23 @@ pub fn usable(controller: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot make a group in {}: {e}", base.display()))
 }
 
+/// Removes the groups of arbiters that are gone (killed outright, their
+/// groups never removed); a group still holding a process stays.
+pub fn sweep(controller: &str) {
+    let Ok(entries) = std::fs::read_dir(base(controller)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let owner = name
+            .to_str()
+            .and_then(|n| n.split('-').next()?.parse::<u32>().ok());
+        if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
+}
+
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
 /// The groups of one bot process.

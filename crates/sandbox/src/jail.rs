@@ -119,7 +119,8 @@ impl Sandbox {
             reason,
         })?;
         let scratch = tempfile::Builder::new()
-            .prefix(&format!("aboure-{}-", spec.name))
+            // The arbiter's pid in the name: see [`sweep_scratch`].
+            .prefix(&format!("aboure-{}-{}-", std::process::id(), spec.name))
             .tempdir()
             .map_err(prepare_err(&std::env::temp_dir()))?;
         let memory_cgroup = has("cgroup-memory").then_some(spec.memory).flatten();
@@ -206,6 +207,27 @@ impl Sandbox {
             cgroups,
             scratch: Some(scratch),
         })
+    }
+}
+
+/// Removes the scratch folders of arbiters that are gone (killed outright,
+/// so that their jails were never dropped).
+pub(crate) fn sweep_scratch() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let owner = name.to_str().and_then(|n| {
+            n.strip_prefix("aboure-")?
+                .split('-')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        });
+        if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 

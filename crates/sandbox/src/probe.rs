@@ -61,7 +61,7 @@ impl Support {
             seccomp: Some(e),
         });
         let abi = landlock_abi();
-        Support {
+        let support = Support {
             namespaces: match (report.namespaces, report.proc) {
                 (None, None) => Ok(()),
                 (Some(e), _) | (None, Some(e)) => Err(format!("{e}; {}", userns_remedy())),
@@ -83,7 +83,12 @@ impl Support {
             }),
             memory_cgroup: cgroup::usable("memory").map_err(cgroup_remedy),
             pids_cgroup: cgroup::usable("pids").map_err(cgroup_remedy),
+        };
+        for controller in ["memory", "pids"] {
+            cgroup::sweep(controller);
         }
+        crate::jail::sweep_scratch();
+        support
     }
 }
 
