@@ -14,30 +14,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use aboure_engine::{Move, Position, Side};
 use aboure_records::{read_games, GameRecord, Mover};
 
+#[path = "support/served.rs"]
+mod served;
+use served::chromium;
+
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("crates/report/tests/fixtures")
         .join(name)
-}
-
-fn chromium() -> PathBuf {
-    if let Some(path) = std::env::var_os("ABOURE_CHROMIUM") {
-        return PathBuf::from(path);
-    }
-    for candidate in [
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ] {
-        if Path::new(candidate).exists() {
-            return PathBuf::from(candidate);
-        }
-    }
-    panic!(
-        "Chromium is needed to test the HTML report in a real browser and was not found at \
-         /usr/bin/chromium. Install it with `apt-get update && apt-get install -y chromium` \
-         (or set ABOURE_CHROMIUM to a Chromium binary)."
-    );
 }
 
 fn scratch() -> PathBuf {

@@ -16,26 +16,14 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-fn chromium() -> PathBuf {
-    if let Some(path) = std::env::var_os("ABOURE_CHROMIUM") {
-        return PathBuf::from(path);
-    }
-    for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
-        if Path::new(candidate).exists() {
-            return PathBuf::from(candidate);
-        }
-    }
-    panic!(
-        "Chromium is needed to test the live page in a real browser and was not found at \
-         /usr/bin/chromium. Install it with `apt-get update && apt-get install -y chromium` \
-         (or run `bash tests/run.sh`, which installs it; ABOURE_CHROMIUM may name a binary)."
-    );
-}
+#[path = "support/served.rs"]
+mod served;
+use served::{chromium, serve, Reaped};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -49,37 +37,6 @@ fn folder(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Kills a child when the test ends, however it ends.
-struct Reaped(Child);
-
-impl Drop for Reaped {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `aboure serve ARGS...`, and the URL it printed.
-fn serve(args: &[&str]) -> (Reaped, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aboure"))
-        .arg("serve")
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("live page: ")
-        .unwrap_or_else(|| panic!("aboure serve printed {line:?}, not its URL"))
-        .to_owned();
-    (Reaped(child), url)
 }
 
 /// Chromium's DevTools protocol over `--remote-debugging-pipe`: commands

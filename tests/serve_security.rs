@@ -4,10 +4,14 @@
 //! 127.0.0.1 needs `--allow-remote`, and then every request needs the
 //! printed token (401 without, 403 wrong). Traffic stays on 127.0.0.0/8.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+
+#[path = "support/served.rs"]
+mod served;
+use served::serve;
 
 fn folder(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -19,35 +23,6 @@ fn folder(name: &str) -> PathBuf {
         std::fs::copy(fixture.join(f), dir.join(f)).unwrap();
     }
     dir
-}
-
-struct Reaped(Child);
-
-impl Drop for Reaped {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(args: &[&str]) -> (Reaped, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aboure"))
-        .arg("serve")
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("live page: ")
-        .unwrap_or_else(|| panic!("aboure serve printed {line:?}, not its URL"))
-        .to_owned();
-    (Reaped(child), url)
 }
 
 /// `host:port` of a printed URL.
