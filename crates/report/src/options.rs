@@ -176,3 +176,24 @@ impl Default for AccuracyOptions {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_layers_read_from_run_json() {
+        let run = serde_json::json!({"sandbox": {"mode": "off", "layers": [
+            {"name": "landlock", "active": false, "detail": "sandbox off"}
+        ]}});
+        let layers = SandboxLayers::from_run_json(&run).unwrap().unwrap();
+        assert_eq!(layers.to_string(), "mode off: bots ran as plain processes");
+        assert_eq!(
+            SandboxLayers::from_run_json(&serde_json::json!({})),
+            Ok(None)
+        );
+        let bad = serde_json::json!({"sandbox": {"mode": 3}});
+        let e = SandboxLayers::from_run_json(&bad).unwrap_err();
+        assert!(e.starts_with("run.json: sandbox: "), "{e}");
+    }
+}
