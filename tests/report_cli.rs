@@ -165,3 +165,58 @@ fn legal_games(bytes: &[u8]) -> usize {
         })
         .count()
 }
+
+/// A folder whose `run.json` records the sandbox layers shows them in every
+/// format; one whose `run.json` does not shows no sandbox at all.
+#[test]
+fn sandbox_layers_from_run_json() {
+    let base = std::env::temp_dir().join(format!("aboure-report-sandbox-{}", std::process::id()));
+    let with = base.join("with");
+    let without = base.join("without");
+    for dir in [&with, &without] {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::copy(fixture("round-robin/games.jsonl"), dir.join("games.jsonl")).unwrap();
+    }
+    let sandbox = serde_json::json!({
+        "mode": "auto",
+        "layers": [
+            {"name": "namespaces", "active": true, "detail": "user, pid, net, mount"},
+            {"name": "landlock", "active": true, "detail": "ABI 4: files and TCP"},
+            {"name": "cgroup-memory", "active": false, "detail": "no cgroup v1 memory controller"}
+        ]
+    });
+    let run = serde_json::json!({"format": "round-robin", "sandbox": sandbox});
+    std::fs::write(with.join("run.json"), run.to_string()).unwrap();
+    std::fs::write(without.join("run.json"), r#"{"format": "round-robin"}"#).unwrap();
+    let line = "Sandbox: mode auto; on: namespaces, landlock; \
+                off: cgroup-memory (no cgroup v1 memory controller)";
+
+    let dir = with.to_str().unwrap();
+    let (ok, text, stderr) = aboure(&["--no-accuracy", dir]);
+    assert!(ok, "{stderr}");
+    assert!(text.lines().any(|l| l == line), "{text}");
+    let (ok, json, stderr) = aboure(&["--format", "json", "--no-accuracy", dir]);
+    assert!(ok, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["sandbox"], sandbox);
+    let (ok, html, stderr) = aboure(&["--format", "html", "--no-accuracy", dir]);
+    assert!(ok, "{stderr}");
+    assert!(
+        html.contains("<section id=\"sandbox\"><h2>Sandbox</h2>"),
+        "no section"
+    );
+    assert!(html.contains("off: cgroup-memory (no cgroup v1 memory controller)"));
+
+    let dir = without.to_str().unwrap();
+    let (ok, text, stderr) = aboure(&["--no-accuracy", dir]);
+    assert!(ok, "{stderr}");
+    assert!(!text.contains("Sandbox"), "{text}");
+    let (ok, json, stderr) = aboure(&["--format", "json", "--no-accuracy", dir]);
+    assert!(ok, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(json.get("sandbox").is_none(), "{json}");
+    let (ok, html, stderr) = aboure(&["--format", "html", "--no-accuracy", dir]);
+    assert!(ok, "{stderr}");
+    assert!(!html.contains("id=\"sandbox\""));
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use aboure_report::{
-    read_files, sprt_of, AccuracyOptions, Progress, ReportOptions, ReportTally,
+    read_files, sandbox_of, sprt_of, AccuracyOptions, Progress, ReportOptions, ReportTally,
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 use anyhow::{bail, Context};
@@ -76,6 +76,7 @@ fn parse_anchor(text: &str) -> Result<(String, f64), String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sprt = sprt_of(&args.files).context("cannot read the results")?;
+    let sandbox = sandbox_of(&args.files).context("cannot read the results")?;
     let accuracy = (!args.no_accuracy).then_some(AccuracyOptions {
         node_budget: args.accuracy_budget,
         table_mb: args.accuracy_table_mb,
@@ -89,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = ReportOptions {
         anchor: args.anchor.clone(),
         sprt,
+        sandbox,
         accuracy,
         // Only the page shows games: text and JSON need no copy of them.
         viewer_games: Some(match args.format {

@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::standings::Tally;
 use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
-use aboure_report::{read_files, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
+use aboure_report::{
+    read_files, sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally,
+};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -418,9 +420,11 @@ impl Drop for BarWriter {
 fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
     let files = std::slice::from_ref(&summary.out_dir);
     let sprt = sprt_of(files).context("cannot read the results back")?;
+    let sandbox = sandbox_of(files).context("cannot read the results back")?;
     let options = ReportOptions {
         anchor: None,
         sprt,
+        sandbox,
         accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
     };

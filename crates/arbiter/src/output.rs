@@ -286,11 +286,8 @@ pub fn record_sandbox(dir: &Path, layers: &aboure_sandbox::Layers) {
     };
     run["sandbox"] = serde_json::to_value(layers).unwrap_or_default();
     let text = serde_json::to_string_pretty(&run).unwrap_or_default() + "\n";
-    let tmp = dir.join("run.json.tmp");
-    if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path)) {
-        tracing::warn!(
-            "cannot record the sandbox layers in {}: {e}",
-            path.display()
-        );
+    // A temporary name per process: shards sharing the folder record at once.
+    if let Err(e) = write_atomically(&path, &text) {
+        tracing::warn!("cannot record the sandbox layers: {e}");
     }
 }

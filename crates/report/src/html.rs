@@ -99,6 +99,13 @@ impl Report {
         self.html_crosstable(out)?;
         self.html_los(out)?;
         self.html_sprt(out)?;
+        if let Some(sandbox) = &self.sandbox {
+            writeln!(
+                out,
+                "<section id=\"sandbox\"><h2>Sandbox</h2><p>{}</p></section>",
+                esc(&sandbox.to_string())
+            )?;
+        }
         self.html_failures(out)?;
         self.html_accuracy(out)?;
         self.html_games(out)?;

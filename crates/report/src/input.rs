@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use aboure_records::{read_games, GameRecord, ReadError, Results};
 
-use crate::options::SprtSettings;
+use crate::options::{SandboxLayers, SprtSettings};
 
 /// Games from one or more results files, ready to report on.
 #[derive(Clone, Debug, Default)]
@@ -141,6 +141,21 @@ pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputErr
 /// The SPRT described by the `run.json` beside the first of `paths` that
 /// has one describing an SPRT, if any.
 pub fn sprt_of(paths: &[PathBuf]) -> Result<Option<SprtSettings>, InputError> {
+    first_in_run_json(paths, SprtSettings::from_run_json)
+}
+
+/// The sandbox layers recorded in the `run.json` beside the first of
+/// `paths` that has them, if any.
+pub fn sandbox_of(paths: &[PathBuf]) -> Result<Option<SandboxLayers>, InputError> {
+    first_in_run_json(paths, SandboxLayers::from_run_json)
+}
+
+/// What `read` finds in the first `run.json` beside one of `paths` where it
+/// finds something.
+fn first_in_run_json<T>(
+    paths: &[PathBuf],
+    read: impl Fn(&serde_json::Value) -> Result<Option<T>, String>,
+) -> Result<Option<T>, InputError> {
     for path in paths.iter().flat_map(|p| files_of(p)) {
         let run_path = path
             .parent()
@@ -154,12 +169,10 @@ pub fn sprt_of(paths: &[PathBuf]) -> Result<Option<SprtSettings>, InputError> {
                 path: run_path.clone(),
                 message: format!("not valid JSON: {e}"),
             })?;
-        if let Some(found) =
-            SprtSettings::from_run_json(&value).map_err(|message| InputError::RunJson {
-                path: run_path.clone(),
-                message,
-            })?
-        {
+        if let Some(found) = read(&value).map_err(|message| InputError::RunJson {
+            path: run_path.clone(),
+            message,
+        })? {
             return Ok(Some(found));
         }
     }

@@ -44,6 +44,7 @@
 //! | `failures` | [object] | games lost by forfeit (the first 1,000): `game` (id), `bot`, `kind` (`time`, `illegal`, `crash`, `other`), `termination`, `detail` |
 //! | `failures_left_out` | integer | present only when more forfeits than those listed: how many more (the players' `failures` count them all) |
 //! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `path` (LLR after each complete pair) |
+//! | `sandbox` | object | present only when the run's `run.json` records it: `mode` (`auto`, `strict`, `off`) and `layers` (per layer: `name`, `active`, `detail`: what it does or why it was off) |
 //! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
 //!
 //! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval),
@@ -99,9 +100,10 @@ mod viewer;
 
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, Summary};
-pub use input::{files_of, load, sprt_of, Input, InputError};
+pub use input::{files_of, load, sandbox_of, sprt_of, Input, InputError};
 pub use options::{
-    AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    AccuracyOptions, ReportOptions, SandboxLayer, SandboxLayers, SprtSettings,
+    DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
 pub use ratings::RatingStatus;

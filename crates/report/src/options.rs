@@ -12,6 +12,9 @@ pub struct ReportOptions {
     pub anchor: Option<(String, f64)>,
     /// The SPRT the run was playing, if any (see [`SprtSettings::from_run_json`]).
     pub sprt: Option<SprtSettings>,
+    /// The sandbox layers the run was played under, if its `run.json`
+    /// says (see [`SandboxLayers::from_run_json`]).
+    pub sandbox: Option<SandboxLayers>,
     /// Per-move accuracy from the exact solver; `None` to skip it.
     pub accuracy: Option<AccuracyOptions>,
     /// Most games the HTML page embeds for its game list and viewer; `None`
@@ -85,6 +88,63 @@ impl SprtSettings {
     }
 }
 
+/// The sandbox layers a run was played under, as `aboure run` records
+/// them in `run.json` under `sandbox`. Read as plain JSON so the report
+/// does not depend on the sandbox crate.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SandboxLayers {
+    /// The mode asked for: `auto`, `strict` or `off`.
+    pub mode: String,
+    /// Every layer, on or off.
+    pub layers: Vec<SandboxLayer>,
+}
+
+/// One sandbox layer of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SandboxLayer {
+    /// Its name, e.g. `landlock`.
+    pub name: String,
+    /// On for the run.
+    pub active: bool,
+    /// What it does, or why it was off.
+    #[serde(default)]
+    pub detail: String,
+}
+
+impl SandboxLayers {
+    /// Reads the `sandbox` key of a `run.json`: `Ok(None)` when there is
+    /// none (runs from before it was recorded).
+    pub fn from_run_json(run: &Value) -> Result<Option<SandboxLayers>, String> {
+        let Some(value) = run.get("sandbox").filter(|v| !v.is_null()) else {
+            return Ok(None);
+        };
+        serde_json::from_value(value.clone())
+            .map(Some)
+            .map_err(|e| format!("run.json: sandbox: {e}"))
+    }
+}
+
+impl std::fmt::Display for SandboxLayers {
+    /// `mode auto; on: landlock, seccomp; off: cgroup-memory (why)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.mode == "off" {
+            return write!(f, "mode off: bots ran as plain processes");
+        }
+        let (on, off): (Vec<&SandboxLayer>, Vec<&SandboxLayer>) =
+            self.layers.iter().partition(|l| l.active);
+        let on: Vec<&str> = on.iter().map(|l| l.name.as_str()).collect();
+        write!(f, "mode {}; on: {}", self.mode, on.join(", "))?;
+        if !off.is_empty() {
+            let off: Vec<String> = off
+                .iter()
+                .map(|l| format!("{} ({})", l.name, l.detail))
+                .collect();
+            write!(f, "; off: {}", off.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
 /// Bounds on the exact analysis behind accuracy figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AccuracyOptions {
@@ -114,5 +174,26 @@ impl Default for AccuracyOptions {
             threads: 0,
             games: DEFAULT_ACCURACY_GAMES,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_layers_read_from_run_json() {
+        let run = serde_json::json!({"sandbox": {"mode": "off", "layers": [
+            {"name": "landlock", "active": false, "detail": "sandbox off"}
+        ]}});
+        let layers = SandboxLayers::from_run_json(&run).unwrap().unwrap();
+        assert_eq!(layers.to_string(), "mode off: bots ran as plain processes");
+        assert_eq!(
+            SandboxLayers::from_run_json(&serde_json::json!({})),
+            Ok(None)
+        );
+        let bad = serde_json::json!({"sandbox": {"mode": 3}});
+        let e = SandboxLayers::from_run_json(&bad).unwrap_err();
+        assert!(e.starts_with("run.json: sandbox: "), "{e}");
     }
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::accuracy::AccuracyReport;
 use crate::input::Input;
-use crate::options::ReportOptions;
+use crate::options::{ReportOptions, SandboxLayers};
 use crate::pairings::{pairing, Pairing};
 use crate::ratings::{rate, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
@@ -48,6 +48,10 @@ pub struct Report {
     pub failures_left_out: u64,
     /// The SPRT, for a run with `format = "sprt"`.
     pub sprt: Option<SprtReport>,
+    /// The sandbox layers the run was played under, when its `run.json`
+    /// records them (absent from the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxLayers>,
     /// Per-move accuracy against the exact solver, when analysed.
     pub accuracy: Option<AccuracyReport>,
     /// The games the HTML game list and viewer show (see
@@ -383,6 +387,7 @@ impl Report {
             failures: tally.failures.clone(),
             failures_left_out: tally.failures_total - tally.failures.len() as u64,
             sprt,
+            sandbox: options.sandbox.clone(),
             accuracy,
             records_left_out,
             records,

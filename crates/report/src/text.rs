@@ -34,6 +34,9 @@ impl Report {
             self.pairs,
             self.players.len()
         )?;
+        if let Some(sandbox) = &self.sandbox {
+            writeln!(out, "Sandbox: {sandbox}")?;
+        }
         if self.players.is_empty() {
             return Ok(());
         }
