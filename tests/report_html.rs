@@ -16,7 +16,7 @@ use aboure_records::{read_games, GameRecord, Mover};
 
 #[path = "support/served.rs"]
 mod served;
-use served::chromium;
+use served::{chromium, HEADLESS};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -71,14 +71,8 @@ fn browse(page: &Path, fragment: &str, extra: &[&str]) -> String {
     let profile = scratch();
     let url = format!("file://{}{}", page.display(), fragment);
     let out = Command::new(chromium())
+        .args(HEADLESS)
         .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
             "--disable-quic",
             "--hide-scrollbars",
             "--virtual-time-budget=5000",

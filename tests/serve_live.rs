@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 
 #[path = "support/served.rs"]
 mod served;
-use served::{chromium, serve, Reaped};
+use served::{chromium, serve, Reaped, HEADLESS};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -61,16 +61,8 @@ impl DevTools {
         let (reply_read, reply_write) = pipe();
         let mut command = Command::new(chromium());
         command
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--remote-debugging-pipe",
-            ])
+            .args(HEADLESS)
+            .arg("--remote-debugging-pipe")
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg(url)
             .stdout(Stdio::null())

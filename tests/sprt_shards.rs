@@ -184,6 +184,19 @@ fn pair(p: u32, results: [&str; 2], swap: bool) -> String {
         .collect()
 }
 
+/// The report of `games` under the SPRT `sprt`, and its JSON.
+fn sprt_report(sprt: Sprt, games: &[GameRecord]) -> (Report, Value) {
+    let report = Report::from_input(
+        &Input::from_games(games),
+        &ReportOptions {
+            sprt: Some(SprtSettings { sprt }),
+            ..Default::default()
+        },
+    );
+    let json = serde_json::from_str(&report.json_text()).unwrap();
+    (report, json)
+}
+
 #[test]
 fn the_live_sprt_and_the_report_count_the_same_pairs_broken_pair_included() {
     let sprt = Sprt::new(0.0, 400.0, 0.05, 0.05, EloModel::Normalized).unwrap();
@@ -201,14 +214,7 @@ fn the_live_sprt_and_the_report_count_the_same_pairs_broken_pair_included() {
     let games: Vec<GameRecord> = parse_games(text.as_bytes(), "g.jsonl".as_ref()).games;
 
     let live = aboure_arbiter::sprt::verdict(sprt, &["new".into(), "old".into()], &games);
-    let report = Report::from_input(
-        &Input::from_games(&games),
-        &ReportOptions {
-            sprt: Some(SprtSettings { sprt }),
-            ..Default::default()
-        },
-    );
-    let json: Value = serde_json::from_str(&report.json_text()).unwrap();
+    let (report, json) = sprt_report(sprt, &games);
     let s = &json["sprt"];
     // Pair 5 is broken: both count pairs 0 to 4 and nothing past it.
     assert_eq!(live.counted, 5);
@@ -247,14 +253,7 @@ fn pairs_past_the_decision_are_reported_as_overrun_by_both() {
     let live = aboure_arbiter::sprt::verdict(sprt, &["new".into(), "old".into()], &games);
     assert!(live.decided() && live.counted < 30, "{live:?}");
     assert_eq!(live.beyond, 30 - live.counted);
-    let report = Report::from_input(
-        &Input::from_games(&games),
-        &ReportOptions {
-            sprt: Some(SprtSettings { sprt }),
-            ..Default::default()
-        },
-    );
-    let json: Value = serde_json::from_str(&report.json_text()).unwrap();
+    let (report, json) = sprt_report(sprt, &games);
     assert_eq!(json["sprt"]["pairs"], live.counted);
     assert_eq!(json["sprt"]["overrun"], live.beyond);
     let line = format!(

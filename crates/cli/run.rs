@@ -232,7 +232,7 @@ impl Progress {
                     tally.add(game);
                 }
                 if let Ok(mut eta) = self.eta.lock() {
-                    eta.add(game);
+                    eta.game_finished();
                 }
                 self.bar.inc(1);
                 self.update();

@@ -43,7 +43,7 @@ impl RunEta {
     }
 
     /// A game finished.
-    pub fn add(&mut self, _game: &GameRecord) {
+    pub fn game_finished(&mut self) {
         self.done += 1;
     }
 

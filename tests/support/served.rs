@@ -39,6 +39,19 @@ pub fn serve(args: &[&str]) -> (Reaped, String) {
     (Reaped(child), url)
 }
 
+/// The flags every test starts headless Chromium with: no sandbox (the
+/// tests run as root), and none of the background connections a closed
+/// network refuses.
+pub const HEADLESS: [&str; 7] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+];
+
 /// The Chromium binary (`ABOURE_CHROMIUM`, or where Debian and Ubuntu put
 /// it). Its absence fails the test with the command that installs it: a
 /// browser test never passes without a browser.
