@@ -55,6 +55,7 @@ mod lines;
 mod pair;
 mod reader;
 mod record;
+mod scan;
 mod summary;
 mod writer;
 

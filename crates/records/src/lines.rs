@@ -204,18 +204,15 @@ impl LineBlocks {
         let mut block = std::mem::take(&mut self.carry);
         loop {
             let start = block.len();
-            block.resize(start + size, 0);
-            let n = loop {
-                match self.file.read(&mut block[start..]) {
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    other => break other,
-                }
-            }
-            .map_err(|source| ReadError {
-                path: self.path.clone(),
-                source,
-            })?;
-            block.truncate(start + n);
+            // Read into the spare capacity: a block is never zeroed first.
+            block.reserve(size);
+            let n = (&mut self.file)
+                .take(size as u64)
+                .read_to_end(&mut block)
+                .map_err(|source| ReadError {
+                    path: self.path.clone(),
+                    source,
+                })?;
             if n == 0 {
                 self.done = true;
                 return Ok((!block.is_empty()).then_some(block));

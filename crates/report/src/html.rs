@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use crate::figure::signed;
 use crate::report::Report;
-use crate::viewer::viewer_game;
+use crate::viewer::push_viewer_games;
 
 const CSS: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
@@ -28,20 +28,6 @@ pub(crate) fn esc(text: &str) -> String {
         }
     }
     out
-}
-
-/// Appends JSON so that it is safe inside a `<script>` element: no `<`, `>`
-/// or `&` at all (each is written as its `\u` escape, which JSON reads back
-/// as the same character).
-fn push_script_json(out: &mut String, json: &str) {
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            c => out.push(c),
-        }
-    }
 }
 
 fn pct(x: f64) -> String {
@@ -429,22 +415,10 @@ impl Report {
             )?;
         }
         writeln!(out, "</section>")?;
-        // One game at a time, straight into the page: the viewer data of a
-        // long run would not fit in memory all at once.
+        // A few batches at a time, straight into the page: the viewer data of
+        // a long run would not fit in memory all at once.
         out.push_str("<script type=\"application/json\" id=\"report-data\">{\"games\":[");
-        for (i, g) in self.shown_games().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let acc = self
-                .accuracy
-                .as_ref()
-                .and_then(|a| a.game(&g.id))
-                .map(|a| a.moves.as_slice());
-            let json =
-                serde_json::to_string(&viewer_game(&g, acc)).unwrap_or_else(|_| "null".to_owned());
-            push_script_json(out, &json);
-        }
+        push_viewer_games(out, self);
         writeln!(out, "]}}</script>")
     }
 }

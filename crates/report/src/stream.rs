@@ -210,22 +210,23 @@ fn parse_blocks(queue: &Mutex<std::sync::mpsc::Receiver<Job>>) {
 fn parse_block(block: Vec<u8>) -> Parsed {
     let mut items = Vec::new();
     let mut lines = 0;
-    let mut offset = 0;
-    for chunk in block.split_inclusive(|&b| b == b'\n') {
+    let mut start = 0;
+    while start < block.len() {
         lines += 1;
-        let start = offset;
-        offset += chunk.len();
-        if chunk.last() != Some(&b'\n') {
+        let Some(newline) = memchr::memchr(b'\n', &block[start..]) else {
             // Written lines always end in a newline: this one was cut short.
-            items.push((lines, Item::Truncated(chunk.len())));
+            items.push((lines, Item::Truncated(block.len() - start)));
             break;
-        }
+        };
+        let chunk = &block[start..start + newline + 1];
+        let line_start = start;
+        start += chunk.len();
         let text = chunk.trim_ascii();
         if text.is_empty() {
             continue;
         }
         let lead = chunk.len() - chunk.trim_ascii_start().len();
-        let range = start + lead..start + lead + text.len();
+        let range = line_start + lead..line_start + lead + text.len();
         items.push((
             lines,
             match GameSummary::from_line(text) {

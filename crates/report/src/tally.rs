@@ -24,8 +24,8 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::collections::HashSet;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -70,7 +70,7 @@ pub struct ReportTally {
     warnings: Vec<String>,
     problems_in_file: u64,
     pub(crate) names: Vec<String>,
-    index: HashMap<String, usize>,
+    index: foldhash::HashMap<String, usize>,
     /// `results[south][north]`: from South's view.
     pub(crate) results: Vec<Vec<Wdl>>,
     pub(crate) failures_of: Vec<FailureCounts>,
@@ -107,7 +107,7 @@ impl ReportTally {
             warnings: Vec::new(),
             problems_in_file: 0,
             names: Vec::new(),
-            index: HashMap::new(),
+            index: foldhash::HashMap::default(),
             results: Vec::new(),
             failures_of: Vec::new(),
             failures: Vec::new(),
@@ -283,9 +283,9 @@ impl ReportTally {
 
     /// The file that had `id` first, if any; remembers it otherwise.
     fn seen(&mut self, id: &str) -> Option<usize> {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        id.hash(&mut h);
-        let key = IdKey::new(h.finish(), self.file());
+        // A fixed seed: which ids count as one never varies between runs.
+        let hash = foldhash::quality::FixedState::with_seed(0).hash_one(id);
+        let key = IdKey::new(hash, self.file());
         match self.ids.get(&key) {
             Some(first) => Some(first.file()),
             None => {

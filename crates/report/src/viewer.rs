@@ -7,6 +7,7 @@ use aboure_records::{GameRecord, InfoRecord, Mover};
 use serde::Serialize;
 
 use crate::accuracy::MoveAccuracy;
+use crate::report::Report;
 
 /// One game as the viewer steps through it.
 #[derive(Clone, Debug, Serialize)]
@@ -133,4 +134,74 @@ pub(crate) fn viewer_game(
         });
     }
     view
+}
+
+/// Appends JSON so that it is safe inside a `<script>` element: no `<`, `>`
+/// or `&` at all (each is written as its `\u` escape, which JSON reads back
+/// as the same character).
+fn push_script_json(out: &mut String, json: &str) {
+    let mut rest = json;
+    while let Some(at) = memchr::memchr3(b'<', b'>', b'&', rest.as_bytes()) {
+        out.push_str(&rest[..at]);
+        out.push_str(match rest.as_bytes()[at] {
+            b'<' => "\\u003c",
+            b'>' => "\\u003e",
+            _ => "\\u0026",
+        });
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// Games whose viewer data one thread makes at a time.
+const VIEWER_BATCH: usize = 64;
+
+/// The viewer data of `records` as JSON, one game after another with commas
+/// between (and before, unless `first`), made on every core in batches so
+/// that only a few batches are ever in memory besides the page.
+pub(crate) fn push_viewer_games(out: &mut String, report: &Report) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut first = true;
+    for round in report.records.chunks(VIEWER_BATCH * threads) {
+        let parts: Vec<String> = std::thread::scope(|scope| {
+            let workers: Vec<_> = round
+                .chunks(VIEWER_BATCH)
+                .map(|batch| scope.spawn(move || viewer_batch(report, batch)))
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        for part in parts.iter().filter(|p| !p.is_empty()) {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(part);
+        }
+    }
+}
+
+/// One batch of [`push_viewer_games`]; a line that no longer reads as a
+/// game record is left out.
+fn viewer_batch(report: &Report, batch: &[Box<[u8]>]) -> String {
+    let mut out = String::new();
+    for line in batch {
+        let Ok(game) = serde_json::from_slice::<aboure_records::GameRecord>(line) else {
+            continue;
+        };
+        let acc = report
+            .accuracy
+            .as_ref()
+            .and_then(|a| a.game(&game.id))
+            .map(|a| a.moves.as_slice());
+        let json =
+            serde_json::to_string(&viewer_game(&game, acc)).unwrap_or_else(|_| "null".to_owned());
+        if !out.is_empty() {
+            out.push(',');
+        }
+        push_script_json(&mut out, &json);
+    }
+    out
 }
