@@ -4,10 +4,10 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use aboure_report::{
-    read_files, sandbox_of, sprt_of, AccuracyOptions, Progress, ReportOptions, ReportTally,
+    read_files, sandbox_of, sprt_of, AccuracyOptions, Progress, Report, ReportOptions, ReportTally,
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 use anyhow::{bail, Context};
@@ -104,35 +104,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot create {}", path.display()))?;
         tally.write_all_analyses_to(Box::new(std::io::BufWriter::new(file)));
     }
-    let bar = progress_bar();
-    let started = Instant::now();
-    read_files(
-        &mut tally,
-        &args.files,
-        args.threads,
-        &mut |p: &Progress| {
-            bar.set_length(p.total_bytes);
-            bar.set_position(p.bytes);
-            bar.set_message(format!("{} games", p.games));
-        },
-    )
-    .context("cannot read the results")?;
-    let read = started.elapsed();
-    let games = tally.games();
-    if accuracy.is_some() {
-        // The analysis runs behind the reading: follow it to the end.
-        bar.set_length(games);
-        bar.set_position(tally.analysed().unwrap_or(0));
-        bar.set_style(style(
-            "accuracy {bar:30} {pos}/{len} games analysed {per_sec} {eta}",
-        ));
-        while tally.analysed().unwrap_or(games) < games {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            bar.set_position(tally.analysed().unwrap_or(games));
-        }
-    }
-    let (report, stream_error) = tally.finish_with_stream();
-    bar.finish_and_clear();
+    let Streamed {
+        report,
+        stream_error,
+        read,
+        elapsed,
+        games,
+    } = stream(tally, &args.files, args.threads)?;
     if let Some(e) = stream_error {
         bail!(
             "cannot write {}: {e}",
@@ -140,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(a) = &report.accuracy {
-        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        let secs = elapsed.as_secs_f64().max(1e-9);
         eprintln!(
             "read {games} games in {:.1} s; accuracy: {} games, {} positions solved in {secs:.1} s ({:.0} games/s, {:.0} positions/s)",
             read.as_secs_f64(),
@@ -165,6 +143,60 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// A report made by [`stream`].
+pub(crate) struct Streamed {
+    pub report: Report,
+    /// Why the per-game accuracy stream could not be written, if it could not.
+    pub stream_error: Option<std::io::Error>,
+    /// Time spent reading the files.
+    pub read: Duration,
+    /// Time spent in all, the accuracy analysis included.
+    pub elapsed: Duration,
+    /// Games counted.
+    pub games: u64,
+}
+
+/// Reads `files` into `tally` (on `threads` threads, 0: every core) and
+/// makes the report, with a progress bar on a terminal: the bytes read,
+/// then the accuracy analysis as it catches up with the reading.
+pub(crate) fn stream(
+    mut tally: ReportTally,
+    files: &[PathBuf],
+    threads: usize,
+) -> anyhow::Result<Streamed> {
+    let bar = progress_bar();
+    let started = Instant::now();
+    read_files(&mut tally, files, threads, &mut |p: &Progress| {
+        bar.set_length(p.total_bytes);
+        bar.set_position(p.bytes);
+        bar.set_message(format!("{} games", p.games));
+    })
+    .context("cannot read the results")?;
+    let read = started.elapsed();
+    let games = tally.games();
+    if tally.analysed().is_some() {
+        // The analysis runs behind the reading: follow it to the end.
+        bar.set_length(games);
+        bar.set_position(tally.analysed().unwrap_or(0));
+        bar.set_style(style(
+            "accuracy {bar:30} {pos}/{len} games analysed {per_sec} {eta}",
+        ));
+        while tally.analysed().unwrap_or(games) < games {
+            std::thread::sleep(Duration::from_millis(100));
+            bar.set_position(tally.analysed().unwrap_or(games));
+        }
+    }
+    let (report, stream_error) = tally.finish_with_stream();
+    bar.finish_and_clear();
+    Ok(Streamed {
+        report,
+        stream_error,
+        read,
+        elapsed: started.elapsed(),
+        games,
+    })
 }
 
 /// A progress bar on a terminal, nothing otherwise.

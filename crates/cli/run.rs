@@ -10,9 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::standings::Tally;
 use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
-use aboure_report::{
-    read_files, sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally,
-};
+use aboure_report::{sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -131,9 +129,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
 
-    let report = (summary.finished <= REPORT_MAX_GAMES).then(|| end_of_run_report(&summary));
-    print_table(&config, &summary, report.as_ref());
-    if let Some(Ok(report)) = &report {
+    let report = end_of_run_report(&summary);
+    print_table(&config, &summary, &report);
+    if let Ok(report) = &report {
         write_reports(&summary, report);
     }
     if summary.interrupted {
@@ -165,14 +163,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-
-/// Most games for the full report at the end of a run (ratings, accuracy,
-/// the HTML page). The report streams the games in bounded memory, but the
-/// accuracy analysis of every game takes minutes beyond this, and the page
-/// embeds them all up to here: measured for 10,000 games of random against
-/// greedy, 4 s and a 45 MB page that a browser opens in about 12 s. Longer
-/// runs end with the standings table and the command that makes the report.
-const REPORT_MAX_GAMES: usize = 10_000;
 
 /// Live progress: the bar, standings in its message, forfeits printed above.
 /// The standings are tallied one game at a time, so a run of a million
@@ -292,17 +282,16 @@ async fn serve_run(
 /// The end-of-run summary: the ratings report of every game in the output
 /// folder (this run's and earlier ones'), then warnings about bots that
 /// failed often, the SPRT verdict and where the games are.
-fn print_table(config: &Config, summary: &Summary, report: Option<&anyhow::Result<Report>>) {
+fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Report>) {
     let table = &summary.standings;
     let mut out = std::io::stdout().lock();
     match report {
-        Some(Ok(report)) => {
+        Ok(report) => {
             let _ = write!(out, "{}", report.text());
         }
-        Some(Err(e)) => {
+        Err(e) => {
+            // The run's own tally still stands.
             let _ = writeln!(out, "no ratings: {e:#}");
-        }
-        None => {
             let _ = writeln!(
                 out,
                 "{:<24} {:>7} {:>7} {:>6} {:>6} {:>6} {:>8}",
@@ -321,11 +310,6 @@ fn print_table(config: &Config, summary: &Summary, report: Option<&anyhow::Resul
                     s.failure_count()
                 );
             }
-            let _ = writeln!(
-                out,
-                "ratings and the HTML page: aboure report {} --format html > report.html",
-                summary.games_path.display()
-            );
         }
     }
     for s in table.iter().filter(|s| s.fails_often()) {
@@ -414,9 +398,10 @@ impl Drop for BarWriter {
 }
 
 /// The report of everything in the run's folder (every shard's results
-/// file in it), read as a stream (a run of any length fits in memory), with
-/// per-move accuracy (cheap for games of this size: each analysis thread's
-/// solver shares one table).
+/// file in it), read as a stream on every core, with per-move accuracy: a
+/// run of any length fits in memory, and the analysis (about 10,000 games
+/// a second on two cores) takes a small share of the run's own time. The
+/// page and the JSON report hold a bounded number of games.
 fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
     let files = std::slice::from_ref(&summary.out_dir);
     let sprt = sprt_of(files).context("cannot read the results back")?;
@@ -428,9 +413,9 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
         accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
     };
-    let mut tally = ReportTally::new(options);
-    read_files(&mut tally, files, 0, &mut |_| {}).context("cannot read the results back")?;
-    Ok(tally.finish())
+    let streamed = crate::report::stream(ReportTally::new(options), files, 0)
+        .context("cannot read the results back")?;
+    Ok(streamed.report)
 }
 
 /// Writes `report.txt`, `report.json` and `report.html` next to

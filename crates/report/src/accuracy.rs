@@ -16,7 +16,7 @@
 //! position of every game, so the positions of a game after the first cost
 //! little.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use aboure_engine::{Move, Position, Side};
 use aboure_records::{GameRecord, Mover};
@@ -31,9 +31,13 @@ use crate::viewer::start_position;
 pub struct AccuracyReport {
     /// Per bot, best average first.
     pub players: Vec<PlayerAccuracy>,
-    /// Per analysed game, bounded like the page's games (every forfeit,
-    /// then the most recent); see `games_left_out`.
+    /// Per analysed game, at most [`crate::AccuracyOptions::games`] of
+    /// them, chosen like the page's games (every forfeit, then the most
+    /// recent); see `games_left_out`.
     pub games: Vec<GameAccuracy>,
+    /// The games the page shows, by id (not in the JSON).
+    #[serde(skip)]
+    pub(crate) page_games: HashMap<String, GameAccuracy>,
     /// Analysed games left out of `games` (in the JSON only when some are).
     #[serde(skip_serializing_if = "is_zero")]
     pub games_left_out: u64,
@@ -256,21 +260,26 @@ pub(crate) struct AccuracyTally {
     skipped: u64,
     budget_exhausted: bool,
     positions: u64,
+    /// The detail kept: the page's games and the JSON's, whichever are more.
     kept: Kept<GameAccuracy>,
+    /// Games in the JSON report's `games`.
+    json_games: usize,
     decisive: u64,
     first_mistakes: BTreeMap<u64, (String, MoveAccuracy)>,
 }
 
 impl AccuracyTally {
-    /// Keeps the per-move detail of `keep` games (see [`Kept`]).
-    pub fn new(keep: usize) -> AccuracyTally {
+    /// Keeps the per-move detail of `keep` games (see [`Kept`]), of which
+    /// the JSON report lists `json_games`.
+    pub fn new(json_games: usize, keep: usize) -> AccuracyTally {
         AccuracyTally {
             players: BTreeMap::new(),
             analysed: 0,
             skipped: 0,
             budget_exhausted: false,
             positions: 0,
-            kept: Kept::new(keep),
+            kept: Kept::new(keep.max(json_games)),
+            json_games,
             decisive: 0,
             first_mistakes: BTreeMap::new(),
         }
@@ -339,8 +348,19 @@ impl AccuracyTally {
         });
         AccuracyReport {
             players,
-            games: self.kept.selected().into_iter().cloned().collect(),
-            games_left_out: self.kept.left_out(),
+            games: self
+                .kept
+                .selected_most(self.json_games)
+                .into_iter()
+                .cloned()
+                .collect(),
+            games_left_out: self.kept.left_out_of(self.json_games),
+            page_games: self
+                .kept
+                .selected()
+                .into_iter()
+                .map(|g| (g.game.clone(), g.clone()))
+                .collect(),
             analysed_games: self.analysed,
             skipped_games: self.skipped,
             budget_exhausted: self.budget_exhausted,
@@ -353,8 +373,9 @@ impl AccuracyTally {
 }
 
 impl AccuracyReport {
-    /// The analysed moves of game `id`, aligned with its moves.
+    /// The analysed moves of game `id`, aligned with its moves, if it is
+    /// one of the games kept (those of the page and of `games`).
     pub fn game(&self, id: &str) -> Option<&GameAccuracy> {
-        self.games.iter().find(|g| g.game == id)
+        self.page_games.get(id)
     }
 }

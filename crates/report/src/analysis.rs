@@ -79,7 +79,7 @@ impl Analysis {
             results,
             workers,
             nodes,
-            tally: AccuracyTally::new(keep),
+            tally: AccuracyTally::new(options.games, keep),
             sink: None,
             sink_error: None,
         }

@@ -75,11 +75,21 @@ impl<T> Kept<T> {
 
     /// The selection, in game order.
     pub fn selected(&self) -> Vec<&T> {
-        let room = self.most - self.forfeits.len().min(self.most);
+        self.selected_most(self.most)
+    }
+
+    /// The selection by the same rule with room for `most` items (at most
+    /// the room kept), in game order: the earliest forfeits and the latest
+    /// others of a larger selection are those of a smaller one.
+    pub fn selected_most(&self, most: usize) -> Vec<&T> {
+        let most = most.min(self.most);
+        let forfeits = self.forfeits.len().min(most);
+        let room = most - forfeits;
         let skip = self.recent.len().saturating_sub(room);
         let mut chosen: Vec<(u64, &T)> = self
             .forfeits
             .iter()
+            .take(forfeits)
             .chain(self.recent.iter().skip(skip))
             .map(|(&s, t)| (s, t))
             .collect();
@@ -89,7 +99,13 @@ impl<T> Kept<T> {
 
     /// Items offered but not in the selection.
     pub fn left_out(&self) -> u64 {
-        self.offered - self.selected().len() as u64
+        self.left_out_of(self.most)
+    }
+
+    /// Items offered but not in the selection of `most` (see
+    /// [`Kept::selected_most`]).
+    pub fn left_out_of(&self, most: usize) -> u64 {
+        self.offered - self.selected_most(most).len() as u64
     }
 }
 
@@ -143,6 +159,15 @@ mod tests {
             let expected = by_rule(&forfeit, most);
             assert_eq!(got, expected, "case {case}: {forfeit:?} most {most}");
             assert_eq!(kept.left_out(), (n - expected.len()) as u64);
+            for smaller in 0..=most {
+                let got: Vec<u64> = kept.selected_most(smaller).into_iter().copied().collect();
+                let expected = by_rule(&forfeit, smaller);
+                assert_eq!(
+                    got, expected,
+                    "case {case}: {forfeit:?} most {smaller} of {most}"
+                );
+                assert_eq!(kept.left_out_of(smaller), (n - expected.len()) as u64);
+            }
         }
     }
 }

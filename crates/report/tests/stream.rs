@@ -193,3 +193,48 @@ fn games_left_off_the_page_are_all_counted() {
     );
     assert_eq!(one.shown_games().next().unwrap().id, "r0001-p01-g0");
 }
+
+#[test]
+fn the_json_s_per_game_accuracy_is_bounded_whatever_the_page_shows() {
+    let path = fixture("round-robin/games.jsonl");
+    let report = |viewer_games| {
+        let options = ReportOptions {
+            accuracy: Some(AccuracyOptions {
+                games: 5,
+                threads: 2,
+                ..AccuracyOptions::default()
+            }),
+            viewer_games: Some(viewer_games),
+            ..ReportOptions::default()
+        };
+        streamed(std::slice::from_ref(&path), &options, 1)
+    };
+    let (alone, with_page) = (report(0), report(12));
+    // One report makes all three formats: a page of 12 games does not
+    // widen the JSON's five.
+    // (The solver's node count varies with how the threads share a table.)
+    let section = |r: &Report| {
+        let mut a = r.json()["accuracy"].clone();
+        a.as_object_mut().unwrap().remove("nodes");
+        a
+    };
+    assert_eq!(
+        section(&alone),
+        section(&with_page),
+        "the JSON's accuracy section"
+    );
+    assert_eq!(
+        with_page.json()["accuracy"]["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        5
+    );
+    assert_eq!(with_page.json()["accuracy"]["games_left_out"], 19);
+    // The page still has the per-move accuracy of each game it shows.
+    let a = with_page.accuracy.as_ref().unwrap();
+    assert_eq!(with_page.records.len(), 12);
+    for game in with_page.shown_games() {
+        assert!(a.game(&game.id).is_some(), "{}", game.id);
+    }
+}
