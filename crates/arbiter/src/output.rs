@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use aboure_records::{
-    read_games, results_file, results_files, GameRecord, GamesWriter, ProblemKind,
+    read_summaries, results_file, results_files, GameRecord, GamesWriter, ProblemKind,
 };
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -108,7 +108,9 @@ pub struct Output {
     pub writer: GamesWriter,
     /// This run's lock on it, held (never read) until the run ends.
     pub _lock: ResultsLock,
-    /// Games finished by earlier runs.
+    /// Games finished by earlier runs, without their moves (see
+    /// [`aboure_records::read_summaries`]): a resumed million-game run holds
+    /// a few hundred bytes a game, not the file.
     pub previous: Vec<GameRecord>,
     /// Things worth telling the user (a truncated line cut away, ...).
     pub notes: Vec<String>,
@@ -153,7 +155,7 @@ pub fn prepare(
     };
     let has_games = std::fs::metadata(&games_path).is_ok_and(|m| m.len() > 0);
     if has_games {
-        let results = read_games(&games_path).map_err(|e| RunError::Io {
+        let results = read_summaries(&games_path).map_err(|e| RunError::Io {
             context: format!("cannot read {}", games_path.display()),
             source: e.source,
         })?;

@@ -62,7 +62,9 @@ mod writer;
 pub use folder::{results_file, results_files};
 pub use lines::{Line, LineBlocks, ResultsLines};
 pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, Seat};
-pub use reader::{parse_games, read_games, Problem, ProblemKind, ReadError, Results};
+pub use reader::{
+    parse_games, read_games, read_summaries, Problem, ProblemKind, ReadError, Results,
+};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };

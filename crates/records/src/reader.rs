@@ -8,7 +8,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::lines::{Line, ResultsLines};
 use crate::record::GameRecord;
+use crate::summary::GameSummary;
 
 /// The games read from a file, and what was wrong with it.
 #[derive(Clone, Debug, Default)]
@@ -90,6 +92,47 @@ pub fn read_games(path: &Path) -> Result<Results, ReadError> {
         source,
     })?;
     Ok(parse_games(&bytes, path))
+}
+
+/// The games of a results file as [`GameSummary::to_record`] has them
+/// (without moves): what resuming a run needs. The file is read line by
+/// line, each line through [`GameSummary`], so memory holds the summaries
+/// and never the file: a few hundred bytes a game instead of the 8 KB or so
+/// of a whole record. Problems and `complete_len` are as [`read_games`]
+/// gives them, except that damage in a value the summary does not read
+/// (the moves) is not one, as in a report.
+pub fn read_summaries(path: &Path) -> Result<Results, ReadError> {
+    let mut lines = ResultsLines::open(path)?;
+    if lines.is_csv() {
+        // CSV results hold no moves to leave out.
+        return read_games(path);
+    }
+    let mut results = Results::default();
+    let mut truncated = false;
+    loop {
+        let malformed = match lines.next_line()? {
+            None => break,
+            Some(Line::Record { number, text }) => match GameSummary::from_line(text) {
+                Ok(summary) => {
+                    results.games.push(summary.to_record());
+                    None
+                }
+                Err(e) => Some((number, e)),
+            },
+            Some(Line::Problem(p)) => {
+                truncated |= p.kind == ProblemKind::TruncatedLastLine;
+                results.problems.push(p);
+                None
+            }
+        };
+        if let Some((number, e)) = malformed {
+            results.problems.push(lines.malformed(number, &e));
+        }
+        if !truncated {
+            results.complete_len = lines.bytes_read();
+        }
+    }
+    Ok(results)
 }
 
 /// Parses the bytes of a results file; `path` is only used in problems and to

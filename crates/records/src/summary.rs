@@ -121,6 +121,32 @@ impl<'a> GameSummary<'a> {
         }
     }
 
+    /// A record of this summary alone: no moves, plies, opening moves,
+    /// clocks or times (`start` is `startpos`); who played, the result and
+    /// how the game ended are all there.
+    pub fn to_record(&self) -> GameRecord {
+        GameRecord {
+            id: self.id.to_string(),
+            pairing: [self.pairing[0].to_string(), self.pairing[1].to_string()],
+            pair: self.pair,
+            game: self.game,
+            opening: Default::default(),
+            south: self.south.to_string(),
+            north: self.north.to_string(),
+            start: "startpos".to_owned(),
+            moves: Vec::new(),
+            plies: Vec::new(),
+            score: None,
+            result: self.result,
+            termination: self.termination,
+            loser: self.loser,
+            detail: self.detail.as_ref().map(|d| d.to_string()),
+            time_control: Default::default(),
+            started: String::new(),
+            duration_ms: 0.0,
+        }
+    }
+
     /// The name of the bot that forfeited, if the game was a forfeit.
     pub fn forfeited_by(&self) -> Option<&str> {
         if !self.termination.is_forfeit() {

@@ -147,3 +147,36 @@ proptest! {
         let _ = parse_games(&bytes, "x.csv".as_ref());
     }
 }
+
+#[test]
+fn summaries_read_as_whole_records_do_without_their_moves() {
+    let dir = std::env::temp_dir().join(format!("aboure-summaries-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.jsonl");
+    let mut bytes = Vec::new();
+    for id in ["a", "b"] {
+        bytes.extend_from_slice(&serde_json::to_vec(&sample(id)).unwrap());
+        bytes.extend_from_slice(b"\n\n");
+    }
+    bytes.extend_from_slice(b"{\"id\": 3}\n");
+    bytes.extend_from_slice(&serde_json::to_vec(&sample("c")).unwrap());
+    bytes.push(b'\n');
+    let second = serde_json::to_vec(&sample("d")).unwrap();
+    bytes.extend_from_slice(&second[..second.len() / 2]);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let whole = read_games(&path).unwrap();
+    let summaries = read_summaries(&path).unwrap();
+    let stripped: Vec<GameRecord> = whole
+        .games
+        .iter()
+        .map(|g| GameSummary::of(g).to_record())
+        .collect();
+    assert_eq!(summaries.games, stripped);
+    assert_eq!(summaries.games.len(), 3);
+    assert!(summaries.games.iter().all(|g| g.moves.is_empty()));
+    assert_eq!(summaries.problems, whole.problems);
+    assert_eq!(summaries.problems.len(), 2);
+    assert_eq!(summaries.complete_len, whole.complete_len);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
