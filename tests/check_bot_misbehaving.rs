@@ -204,11 +204,19 @@ fn the_tournament_limits_apply_through_check_bot() {
     ];
     let run = check_bot(&flags, &[ABOURE, "bot", "random"]);
     assert_eq!(run.with_status("PASS"), ["ping"], "{}", run.dump());
-    // One megabyte of address space: the bot cannot even start.
-    let flags = ["--memory-limit", "1MiB", "--check", "handshake"];
-    let run = check_bot(&flags, &[ABOURE, "bot", "random"]);
+    // A bot that fills 64 MiB before it answers, under a limit of 16 MiB:
+    // whichever layer enforces it (a memory cgroup in the sandbox, the
+    // address-space limit without one), the handshake fails. (A bot that
+    // needs less than the limit's worth of its own pages may start under a
+    // cgroup: its binary's pages are charged elsewhere.)
+    let hog = "x = b'x' * (64 << 20)\nimport sys\nfor line in sys.stdin:\n    if line.startswith('aboure'):\n        print('id name hog\\nid author nobody\\naboureok', flush=True)\n    elif line.startswith('isready'):\n        print('readyok', flush=True)\n";
+    let flags = ["--memory-limit", "16MiB", "--check", "handshake"];
+    let run = check_bot(&flags, &["python3", "-c", hog]);
     assert_eq!(run.with_status("FAIL"), ["handshake"], "{}", run.dump());
     assert_eq!(run.code, Some(1), "{}", run.dump());
+    // The same bot passes without the limit: the limit made the difference.
+    let run = check_bot(&["--check", "handshake"], &["python3", "-c", hog]);
+    assert_eq!(run.with_status("PASS"), ["handshake"], "{}", run.dump());
     // A limit that does not parse is refused, with the tournament's words.
     let run = check_bot(
         &["--memory-limit", "12 parsecs"],

@@ -38,6 +38,6 @@ pub use config::{
 };
 pub use error::{ConfigError, RunError};
 pub use event::Event;
-pub use schedule::{schedule, GameSpec, Shard};
+pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use standings::{standings, Standing};
 pub use tournament::{default_concurrency, run, Observer, RunOptions, Summary};

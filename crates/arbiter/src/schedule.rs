@@ -43,29 +43,126 @@ pub fn pairings(config: &Config) -> Vec<[usize; 2]> {
 
 /// Every game of the tournament, in playing order.
 pub fn schedule(config: &Config) -> Vec<GameSpec> {
-    let pairings = pairings(config);
-    let mut games = Vec::with_capacity(pairings.len() * config.pairs as usize * 2);
-    for pair in 0..config.pairs {
-        for (r, &bots) in pairings.iter().enumerate() {
-            for game in 0..2u8 {
-                let (south, north) = if game == 0 {
-                    (bots[0], bots[1])
-                } else {
-                    (bots[1], bots[0])
-                };
-                games.push(GameSpec {
-                    id: format!("r{r:04}-p{pair:02}-g{game}"),
-                    pairing: r,
-                    bots,
-                    pair,
-                    game,
-                    south,
-                    north,
-                });
-            }
+    Schedule::new(config, None).games().collect()
+}
+
+/// The games of a run (the tournament, or one shard of it) in playing
+/// order, made one at a time as they are wanted. A schedule held whole
+/// costs about 140 bytes a game: 280 MB for an SPRT allowed a million
+/// pairs. This holds the pairings and counts, so a run's memory does not
+/// depend on how long it may last.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// The two games of pair 0 of each pairing, in order.
+    first: Vec<GameSpec>,
+    pairs: u32,
+    shard: Option<Shard>,
+}
+
+impl Schedule {
+    /// The games of `config`, or of its shard `shard`.
+    pub fn new(config: &Config, shard: Option<Shard>) -> Schedule {
+        let first = pairings(config)
+            .into_iter()
+            .enumerate()
+            .flat_map(|(r, bots)| {
+                [0u8, 1].map(|game| {
+                    let (south, north) = if game == 0 {
+                        (bots[0], bots[1])
+                    } else {
+                        (bots[1], bots[0])
+                    };
+                    GameSpec {
+                        id: String::new(),
+                        pairing: r,
+                        bots,
+                        pair: 0,
+                        game,
+                        south,
+                        north,
+                    }
+                })
+            })
+            .collect();
+        Schedule {
+            first,
+            pairs: config.pairs,
+            shard,
         }
     }
-    games
+
+    /// Game pairs (a pairing's pair number) in the whole tournament.
+    fn units(&self) -> u64 {
+        u64::from(self.pairs) * (self.first.len() / 2) as u64
+    }
+
+    /// Whether game pair `unit` (counted in playing order) is this run's.
+    fn has_unit(&self, unit: u64) -> bool {
+        self.shard
+            .is_none_or(|s| unit % u64::from(s.count) == u64::from(s.index - 1))
+    }
+
+    /// How many games there are.
+    pub fn len(&self) -> usize {
+        let units = self.units();
+        let mine = match self.shard {
+            None => units,
+            Some(s) => {
+                let (k, n) = (u64::from(s.index - 1), u64::from(s.count));
+                if units > k {
+                    (units - 1 - k) / n + 1
+                } else {
+                    0
+                }
+            }
+        };
+        (mine * 2) as usize
+    }
+
+    /// True if there are no games.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The games, in playing order.
+    pub fn games(&self) -> impl Iterator<Item = GameSpec> + Send + 'static {
+        let (keep, make) = (self.clone(), self.clone());
+        let per_pair = (self.first.len() / 2).max(1) as u64;
+        (0..self.units())
+            .filter(move |&unit| keep.has_unit(unit))
+            .flat_map(move |unit| {
+                let (pair, r) = ((unit / per_pair) as u32, (unit % per_pair) as usize);
+                let mut games = [make.first[2 * r].clone(), make.first[2 * r + 1].clone()];
+                for g in &mut games {
+                    g.pair = pair;
+                    g.id = game_id(r, pair, g.game);
+                }
+                games
+            })
+    }
+
+    /// Whether the game `id` is one of these.
+    pub fn contains(&self, id: &str) -> bool {
+        let parsed = || -> Option<(usize, u32, u8)> {
+            let (r, rest) = id.strip_prefix('r')?.split_once("-p")?;
+            let (pair, game) = rest.split_once("-g")?;
+            Some((r.parse().ok()?, pair.parse().ok()?, game.parse().ok()?))
+        };
+        let Some((r, pair, game)) = parsed() else {
+            return false;
+        };
+        let per_pair = self.first.len() / 2;
+        r < per_pair
+            && pair < self.pairs
+            && game < 2
+            && self.has_unit(u64::from(pair) * per_pair as u64 + r as u64)
+            && game_id(r, pair, game) == id
+    }
+}
+
+/// A game's id: `r{pairing}-p{pair}-g{game}`.
+fn game_id(pairing: usize, pair: u32, game: u8) -> String {
+    format!("r{pairing:04}-p{pair:02}-g{game}")
 }
 
 /// One slice of a schedule split N ways: `K/N`, 1-based.
@@ -164,6 +261,59 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), all.len());
+    }
+
+    #[test]
+    fn a_schedule_made_as_it_goes_is_the_schedule_and_its_shards() {
+        for (bots, format, pairs) in [(3, "round-robin", 5), (4, "gauntlet", 3), (2, "sprt", 7)] {
+            let config = config(bots, format, pairs);
+            let all = schedule(&config);
+            let ids = |games: &[GameSpec]| games.iter().map(|g| g.id.clone()).collect::<Vec<_>>();
+            for shard in [
+                None,
+                Some((1, 1)),
+                Some((1, 4)),
+                Some((3, 4)),
+                Some((2, 3)),
+                Some((9, 9)),
+            ] {
+                let shard = shard.map(|(index, count)| Shard { index, count });
+                let lazy = Schedule::new(&config, shard);
+                let want = match shard {
+                    Some(s) => s.select(all.clone()),
+                    None => all.clone(),
+                };
+                let got: Vec<GameSpec> = lazy.games().collect();
+                assert_eq!(ids(&got), ids(&want), "{format} {shard:?}");
+                assert_eq!(got.len(), lazy.len(), "{format} {shard:?}");
+                for (g, w) in got.iter().zip(&want) {
+                    assert_eq!(
+                        (g.south, g.north, g.pair, g.game),
+                        (w.south, w.north, w.pair, w.game)
+                    );
+                }
+                for g in &all {
+                    assert_eq!(
+                        lazy.contains(&g.id),
+                        want.iter().any(|w| w.id == g.id),
+                        "{}",
+                        g.id
+                    );
+                }
+            }
+        }
+        let lazy = Schedule::new(&config(3, "round-robin", 5), None);
+        for id in [
+            "r0003-p00-g0",
+            "r0000-p05-g0",
+            "r0000-p00-g2",
+            "r0-p00-g0",
+            "r+000-p00-g0",
+            "x",
+            "",
+        ] {
+            assert!(!lazy.contains(id), "{id}");
+        }
     }
 
     #[test]

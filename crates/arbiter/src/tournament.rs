@@ -6,7 +6,7 @@
 //! ([`crate::sprt::LiveSprt`]) also holds back pairs too far ahead of the
 //! counted ones and stops new games once it has decided.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,7 +20,7 @@ use crate::error::RunError;
 use crate::event::Event;
 use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::output::prepare;
-use crate::schedule::{schedule, GameSpec, Shard};
+use crate::schedule::{GameSpec, Schedule, Shard};
 use crate::sprt::LiveSprt;
 use crate::standings::{Standing, Tally};
 use aboure_process::{BotFailure, BotLogs, BotProcess, Launch};
@@ -91,8 +91,11 @@ pub fn default_concurrency() -> usize {
     cores.div_ceil(2)
 }
 
+/// The games still to start, made as they are taken.
+type Queue = std::iter::Peekable<Box<dyn Iterator<Item = GameSpec> + Send>>;
+
 struct Shared {
-    queue: Mutex<VecDeque<GameSpec>>,
+    queue: Mutex<Queue>,
     state: Mutex<State>,
     writer: Arc<Mutex<GamesWriter>>,
     stop: watch::Sender<bool>,
@@ -118,24 +121,17 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     for note in &output.notes {
         tracing::warn!("{note}");
     }
-    let mut games = schedule(config);
-    if let Some(shard) = options.shard {
-        games = shard.select(games);
-    }
+    let games = Schedule::new(config, options.shard);
     let scheduled = games.len();
     let done = output.done();
-    let scheduled_ids: std::collections::HashSet<&str> =
-        games.iter().map(|g| g.id.as_str()).collect();
     let previous: Vec<GameRecord> = output
         .previous
         .iter()
-        .filter(|g| scheduled_ids.contains(g.id.as_str()))
+        .filter(|g| games.contains(&g.id))
         .map(summary_of)
         .collect();
-    let todo: VecDeque<GameSpec> = games
-        .into_iter()
-        .filter(|g| !done.contains(&g.id))
-        .collect();
+    let todo: Box<dyn Iterator<Item = GameSpec> + Send> =
+        Box::new(games.games().filter(move |g| !done.contains(&g.id)));
     (options.observer)(&Event::Started {
         total: scheduled,
         previous: previous.clone(),
@@ -195,7 +191,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     let sprt = gate::live_sprt(config, &options, &output, concurrency, &previous)?;
     let (stop, _) = watch::channel(false);
     let shared = Arc::new(Shared {
-        queue: Mutex::new(todo),
+        queue: Mutex::new(todo.peekable()),
         state: Mutex::new(State {
             tally: {
                 let mut tally = Tally::new(config.bots.iter().map(|b| b.name.as_str()));
@@ -293,7 +289,7 @@ impl Worker {
                 .queue
                 .lock()
                 .ok()
-                .and_then(|q| q.front().cloned())
+                .and_then(|mut q| q.peek().cloned())
             else {
                 return Ok(());
             };
@@ -323,13 +319,7 @@ impl Worker {
             }
             waiting = false;
             // Another worker may have taken it meanwhile.
-            let Some(spec) = self
-                .shared
-                .queue
-                .lock()
-                .ok()
-                .and_then(|mut q| q.pop_front())
-            else {
+            let Some(spec) = self.shared.queue.lock().ok().and_then(|mut q| q.next()) else {
                 return Ok(());
             };
             (self.observer)(&Event::GameStarted {
