@@ -28,7 +28,9 @@
 mod checks;
 mod config;
 mod handshake;
+mod link;
 mod outcome;
+mod replies;
 mod scenario;
 mod session;
 mod transcript;

@@ -205,6 +205,12 @@ impl BotProcess {
         self.channel.write_lines(&[line]).await
     }
 
+    /// Writes the lines and flushes them together (as the position and its
+    /// `go` go out); returns the instant after the flush.
+    pub async fn write_lines(&mut self, lines: &[&str]) -> std::io::Result<Instant> {
+        self.channel.write_lines(lines).await
+    }
+
     /// Closes the bot's standard input.
     pub fn close_input(&mut self) {
         self.channel.close_input();
