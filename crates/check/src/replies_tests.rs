@@ -1,47 +1,31 @@
 //! The session's rules on in-memory streams: a scripted bot on the other
 //! end of two `duplex` pipes, no process.
 
-use std::sync::Arc;
-
-use aboure_process::{BotLogs, Channel};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+use aboure_process::memory::{scripted, ScriptedBot};
+use aboure_process::Channel;
+use tokio::io::DuplexStream;
 
 use super::*;
+use crate::link::Link;
 use crate::{scenario, Config};
-
-/// The bot's end: the lines the session wrote, and a writer for replies.
-struct Bot {
-    heard: Lines<BufReader<DuplexStream>>,
-    say: DuplexStream,
-}
-
-impl Bot {
-    async fn hear(&mut self) -> String {
-        self.heard.next_line().await.unwrap().unwrap_or_default()
-    }
-
-    async fn say(&mut self, text: &str) {
-        self.say.write_all(text.as_bytes()).await.unwrap();
-        self.say.flush().await.unwrap();
-    }
-}
-
-fn pair() -> (Channel<DuplexStream>, Bot) {
-    let (to_bot, from_session) = tokio::io::duplex(1 << 16);
-    let (to_session, from_bot) = tokio::io::duplex(1 << 16);
-    let channel = Channel::new(to_bot, from_bot, Arc::new(BotLogs::discard()), 1);
-    let bot = Bot {
-        heard: BufReader::new(from_session).lines(),
-        say: to_session,
-    };
-    (channel, bot)
-}
 
 fn config() -> Config {
     Config::new(["no-such-bot"]).unwrap()
 }
 
+/// A session on a scripted bot, past its handshake.
+fn session(config: &Config) -> (Session<'_, Channel<DuplexStream>>, ScriptedBot) {
+    let (channel, bot) = scripted();
+    (Session::on(config, channel), bot)
+}
+
 const LIMIT: Duration = Duration::from_secs(10);
+
+/// A `go` from the start and its answer within [`LIMIT`], then the fence.
+async fn think<L: Link>(s: &mut Session<'_, L>) -> Step<Answer> {
+    s.think(&scenario::startpos(), Go::default(), LIMIT, "the limit")
+        .await
+}
 
 /// Lets the reader task read what the bot said while the session is busy
 /// elsewhere: the session comes back to its lines only afterwards.
@@ -53,8 +37,7 @@ async fn slow_poll() -> Instant {
 #[tokio::test]
 async fn a_bestmove_read_before_a_slow_poll_is_charged_its_read_time() {
     let config = config();
-    let (channel, mut bot) = pair();
-    let mut s = Session::on(&config, channel);
+    let (mut s, mut bot) = session(&config);
     s.go(&scenario::startpos(), Go::default()).await.unwrap();
     let asked = s.turn.asked().unwrap();
     // The position and its go, as the arbiter sends them.
@@ -73,8 +56,7 @@ async fn a_bestmove_read_before_a_slow_poll_is_charged_its_read_time() {
 #[tokio::test]
 async fn a_readyok_read_before_a_slow_poll_is_charged_its_read_time() {
     let config = config();
-    let (channel, mut bot) = pair();
-    let mut s = Session::on(&config, channel);
+    let (mut s, mut bot) = session(&config);
     let sent = s.send(&ArbiterMessage::IsReady).await.unwrap();
     assert_eq!(bot.hear().await, "isready");
     bot.say("readyok\n").await;
@@ -93,8 +75,7 @@ async fn a_readyok_read_before_a_slow_poll_is_charged_its_read_time() {
 #[tokio::test]
 async fn an_answer_is_fenced_and_the_fence_readyok_is_not_a_reply() {
     let config = config();
-    let (channel, mut bot) = pair();
-    let mut s = Session::on(&config, channel);
+    let (mut s, mut bot) = session(&config);
     let script = tokio::spawn(async move {
         let mut heard = vec![bot.hear().await, bot.hear().await];
         bot.say("info depth 1\nbestmove 2\n").await;
@@ -103,9 +84,7 @@ async fn an_answer_is_fenced_and_the_fence_readyok_is_not_a_reply() {
         bot.say("readyok\nreadyok\n").await;
         heard
     });
-    s.think(&scenario::startpos(), Go::default(), LIMIT, "the limit")
-        .await
-        .unwrap();
+    think(&mut s).await.unwrap();
     assert!(s.turn.fenced().is_some());
     // The ping's own readyok is the second one: the first is the fence's.
     s.ready().await.unwrap();
@@ -117,12 +96,9 @@ async fn an_answer_is_fenced_and_the_fence_readyok_is_not_a_reply() {
 #[tokio::test]
 async fn a_second_answer_before_the_fence_readyok_was_not_asked_for() {
     let config = config();
-    let (channel, mut bot) = pair();
-    let mut s = Session::on(&config, channel);
+    let (mut s, mut bot) = session(&config);
     bot.say("bestmove 2\nbestmove 4\nreadyok\n").await;
-    s.think(&scenario::startpos(), Go::default(), LIMIT, "the limit")
-        .await
-        .unwrap();
+    think(&mut s).await.unwrap();
     let Failure(reason) = s.settle_fence().await.unwrap_err();
     assert!(
         reason.starts_with("`bestmove 4` was not asked for"),
@@ -134,12 +110,9 @@ async fn a_second_answer_before_the_fence_readyok_was_not_asked_for() {
 async fn a_bot_that_never_answers_the_fence_fails_the_check_at_its_end() {
     let mut config = config();
     config.timeout = Duration::from_millis(20);
-    let (channel, mut bot) = pair();
-    let mut s = Session::on(&config, channel);
+    let (mut s, mut bot) = session(&config);
     bot.say("bestmove 2\n").await;
-    s.think(&scenario::startpos(), Go::default(), LIMIT, "the limit")
-        .await
-        .unwrap();
+    think(&mut s).await.unwrap();
     let (outcome, spare) = s.finish("test", Ok(()), true).await;
     assert!(spare.is_none());
     assert_eq!(
@@ -155,8 +128,7 @@ async fn a_bot_that_never_answers_the_fence_fails_the_check_at_its_end() {
 #[tokio::test]
 async fn the_next_go_goes_out_once_the_fence_readyok_is_read() {
     let config = config();
-    let (channel, mut bot) = pair();
-    let mut s = Session::on(&config, channel);
+    let (mut s, mut bot) = session(&config);
     let script = tokio::spawn(async move {
         for _ in 0..2 {
             bot.hear().await;

@@ -174,7 +174,7 @@ impl<'c, L: Link> Session<'c, L> {
     /// Closes the bot's standard input.
     pub fn close_input(&mut self) {
         if let Some(bot) = self.bot.as_mut() {
-            bot.close_input();
+            bot.channel().close_input();
         }
         self.event("closed the bot's standard input");
     }

@@ -14,6 +14,8 @@
 //!   means; kill and reap.
 //! - [`exit`]: one wording of an exit status, and the CPU time used.
 //! - [`logs`]: the stderr and protocol logs, written off the async workers.
+//! - [`memory`]: a scripted bot on in-memory streams, for tests of the
+//!   exchange and of what is built on it.
 #![deny(missing_docs)]
 
 pub mod exchange;
@@ -22,6 +24,7 @@ pub mod launch;
 pub mod limits;
 pub mod lines;
 pub mod logs;
+pub mod memory;
 pub mod process;
 mod stderr;
 pub mod turn;

@@ -205,10 +205,11 @@ impl BotProcess {
         self.channel.write_lines(&[line]).await
     }
 
-    /// Writes the lines and flushes them together (as the position and its
-    /// `go` go out); returns the instant after the flush.
-    pub async fn write_lines(&mut self, lines: &[&str]) -> std::io::Result<Instant> {
-        self.channel.write_lines(lines).await
+    /// The conversation itself, for a caller that hears the lines through
+    /// its own rules (`check-bot`); the exchanges above also watch the
+    /// process.
+    pub fn channel(&mut self) -> &mut Channel<ChildStdin> {
+        &mut self.channel
     }
 
     /// Closes the bot's standard input.

@@ -13,7 +13,7 @@ use GameResult::{Draw, Loss, Win};
 
 #[path = "support/bradley_terry.rs"]
 mod support;
-use support::{games, raw};
+use support::{played, raw};
 
 /// A round robin with both colours, results drawn from BayesElo's model.
 fn tournament(truth: &[f64], model: BayesEloModel, rounds: usize, seed: u64) -> Vec<Game> {
@@ -74,9 +74,7 @@ fn two_players_match_the_closed_form() {
     // With the advantage fixed at 0, two players form a saturated model: the
     // fitted win and loss probabilities are the observed frequencies.
     let (w, d, l): (f64, f64, f64) = (30.0, 50.0, 20.0);
-    let mut g = games(0, 1, Win, 30);
-    g.extend(games(1, 0, Draw, 50));
-    g.extend(games(0, 1, Loss, 20));
+    let g = played(&[(0, 1, Win, 30), (1, 0, Draw, 50), (0, 1, Loss, 20)]);
     let options = BradleyTerryOptions {
         fit_advantage: false,
         ..raw()
@@ -97,10 +95,12 @@ fn two_players_match_the_closed_form() {
 fn without_draws_the_model_is_plain_bradley_terry() {
     // 30 wins and 10 losses: 400 log10(3) apart, draw parameter 0, and the
     // printed scale is then 1.
-    let mut g = games(0, 1, Win, 15);
-    g.extend(games(1, 0, Loss, 15));
-    g.extend(games(0, 1, Loss, 5));
-    g.extend(games(1, 0, Win, 5));
+    let g = played(&[
+        (0, 1, Win, 15),
+        (1, 0, Loss, 15),
+        (0, 1, Loss, 5),
+        (1, 0, Win, 5),
+    ]);
     let r = fit(2, &g, &BradleyTerryOptions::default()).unwrap();
     assert!(
         (r.ratings[0] - r.ratings[1] - 400.0 * 3f64.log10()).abs() < 1e-6,
@@ -120,9 +120,7 @@ fn without_draws_the_model_is_plain_bradley_terry() {
 fn symmetric_results_give_equal_ratings() {
     let mut g = Vec::new();
     for (i, j) in [(0, 1), (1, 2), (2, 0), (1, 0), (2, 1), (0, 2)] {
-        g.extend(games(i, j, Win, 6));
-        g.extend(games(i, j, Draw, 5));
-        g.extend(games(i, j, Loss, 3));
+        g.extend(played(&[(i, j, Win, 6), (i, j, Draw, 5), (i, j, Loss, 3)]));
     }
     let r = fit(3, &g, &raw()).unwrap();
     for x in &r.ratings {

@@ -9,15 +9,17 @@ use GameResult::{Draw, Loss, Win};
 
 #[path = "support/bradley_terry.rs"]
 mod support;
-use support::{games, raw};
+use support::{played, raw};
 
 #[test]
 fn refuses_ratings_that_do_not_exist() {
     // Disconnected: 0-1 and 2-3 never met.
-    let mut g = games(0, 1, Win, 2);
-    g.extend(games(1, 0, Win, 1));
-    g.extend(games(2, 3, Draw, 2));
-    g.extend(games(3, 2, Win, 1));
+    let g = played(&[
+        (0, 1, Win, 2),
+        (1, 0, Win, 1),
+        (2, 3, Draw, 2),
+        (3, 2, Win, 1),
+    ]);
     assert_eq!(
         fit(4, &g, &raw()),
         Err(RatingError::Disconnected {
@@ -30,11 +32,13 @@ fn refuses_ratings_that_do_not_exist() {
         Err(RatingError::NoGames { players: vec![4] })
     );
     // Player 2 lost every game: infinitely weak.
-    let mut g = games(0, 1, Win, 3);
-    g.extend(games(1, 0, Win, 2));
-    g.extend(games(0, 1, Draw, 2));
-    g.extend(games(0, 2, Win, 2));
-    g.extend(games(2, 1, Loss, 2));
+    let g = played(&[
+        (0, 1, Win, 3),
+        (1, 0, Win, 2),
+        (0, 1, Draw, 2),
+        (0, 2, Win, 2),
+        (2, 1, Loss, 2),
+    ]);
     assert_eq!(
         fit(3, &g, &raw()),
         Err(RatingError::Unbounded {
@@ -50,14 +54,13 @@ fn refuses_ratings_that_do_not_exist() {
     assert!(r.ratings.iter().all(|x| x.is_finite()));
     assert!(r.ratings[2] < r.ratings[0] && r.ratings[2] < r.ratings[1]);
     // All wins for one side.
-    let g = games(0, 1, Win, 4);
+    let g = played(&[(0, 1, Win, 4)]);
     assert!(matches!(
         fit(2, &g, &raw()),
         Err(RatingError::Unbounded { .. })
     ));
     // All draws: the draw parameter is infinite when fitted...
-    let mut g = games(0, 1, Draw, 4);
-    g.extend(games(1, 0, Draw, 4));
+    let g = played(&[(0, 1, Draw, 4), (1, 0, Draw, 4)]);
     assert_eq!(
         fit(2, &g, &raw()),
         Err(RatingError::ParameterUnbounded {
@@ -72,8 +75,7 @@ fn refuses_ratings_that_do_not_exist() {
     let r = fit(2, &g, &fixed).unwrap();
     assert!(r.ratings[0].abs() < 1e-9 && (r.draw_elo - 97.3).abs() < 1e-9);
     // The first player won every game: infinite advantage.
-    let mut g = games(0, 1, Win, 3);
-    g.extend(games(1, 0, Win, 3));
+    let g = played(&[(0, 1, Win, 3), (1, 0, Win, 3)]);
     assert_eq!(
         fit(2, &g, &raw()),
         Err(RatingError::ParameterUnbounded {

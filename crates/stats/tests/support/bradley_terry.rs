@@ -1,4 +1,4 @@
-//! What the Bradley-Terry tests share: the raw scale and repeated games.
+//! What the Bradley-Terry tests share: the raw scale and games by the dozen.
 
 use aboure_stats::{BradleyTerryOptions, Game, GameResult, RatingScale};
 
@@ -10,7 +10,10 @@ pub fn raw() -> BradleyTerryOptions {
     }
 }
 
-/// `count` copies of one game.
-pub fn games(first: usize, second: usize, result: GameResult, count: usize) -> Vec<Game> {
-    vec![Game::new(first, second, result); count]
+/// Games given as `(first, second, result, how many)`, in that order.
+pub fn played(games: &[(usize, usize, GameResult, usize)]) -> Vec<Game> {
+    games
+        .iter()
+        .flat_map(|&(first, second, result, count)| vec![Game::new(first, second, result); count])
+        .collect()
 }
