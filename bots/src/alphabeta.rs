@@ -11,7 +11,7 @@ use crate::budget::Budget;
 use crate::negamax::{Outcome, Searcher, Settings, MAX_DEPTH};
 use crate::options::{bad_value, unknown, IntOption};
 use crate::table::Table;
-use crate::AUTHOR;
+use crate::{id_name, AUTHOR};
 
 /// Default transposition table size, MB.
 pub const DEFAULT_HASH_MB: i64 = 16;
@@ -78,7 +78,7 @@ impl Default for AlphaBetaPlayer {
 
 impl Player for AlphaBetaPlayer {
     fn name(&self) -> String {
-        format!("aboure alphabeta {}", env!("CARGO_PKG_VERSION"))
+        id_name("alphabeta")
     }
 
     fn author(&self) -> String {

@@ -2,31 +2,24 @@
 //! random: it never misses an immediate capture, and looks no further.
 
 use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Limits, OptionSpec, Player, Search, SetOptionError};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use crate::options::{rng_for, unknown, FRESH_SEED, SEED};
-use crate::AUTHOR;
+use crate::seeded::{Rule, Seeded};
 
 /// Plays the move that captures most now; among equal captures, the one that
-/// leaves the best simple position ([`tie_break`]); among those, a random one.
-///
-/// Option `seed` (int, default 0): as for `random`.
-pub struct GreedyPlayer {
-    rng: SmallRng,
-}
+/// leaves the best simple position ([`tie_break`]); among those, a random one
+/// (see [`Seeded`] for its `seed`).
+pub type GreedyPlayer = Seeded<Greedy>;
 
-impl GreedyPlayer {
-    /// A greedy player seeded with `seed` (0 for a fresh seed).
-    pub fn new(seed: i64) -> GreedyPlayer {
-        GreedyPlayer { rng: rng_for(seed) }
-    }
-}
+/// The rule of `greedy`: the biggest capture now.
+pub struct Greedy;
 
-impl Default for GreedyPlayer {
-    fn default() -> GreedyPlayer {
-        GreedyPlayer::new(FRESH_SEED)
+impl Rule for Greedy {
+    const NAME: &'static str = "greedy";
+
+    fn choose(position: &Position, rng: &mut SmallRng) -> Move {
+        greedy_move(position, rng)
     }
 }
 
@@ -55,43 +48,10 @@ pub(crate) fn greedy_move(position: &Position, rng: &mut SmallRng) -> Move {
     moves[ties[rng.gen_range(0..ties.len())]]
 }
 
-impl Player for GreedyPlayer {
-    fn name(&self) -> String {
-        format!("aboure greedy {}", env!("CARGO_PKG_VERSION"))
-    }
-
-    fn author(&self) -> String {
-        AUTHOR.to_owned()
-    }
-
-    fn options(&self) -> Vec<OptionSpec> {
-        vec![SEED.spec()]
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
-        match name {
-            "seed" => {
-                self.rng = rng_for(SEED.parse(value)?);
-                Ok(())
-            }
-            _ => Err(unknown("greedy", name)),
-        }
-    }
-
-    fn choose(
-        &mut self,
-        position: &Position,
-        _history: &[Position],
-        _limits: &Limits,
-        _search: &mut dyn Search,
-    ) -> Move {
-        greedy_move(position, &mut self.rng)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::rng_for;
 
     #[test]
     fn takes_the_biggest_capture() {

@@ -44,20 +44,27 @@ pub mod negamax;
 mod options;
 mod perfect;
 mod random;
+pub mod seeded;
 mod table;
 
 use aboure_protocol::Player;
 
 pub use alphabeta::AlphaBetaPlayer;
 pub use configure::{configure, OptionError};
-pub use greedy::{tie_break, GreedyPlayer};
+pub use greedy::{tie_break, Greedy, GreedyPlayer};
 pub use mcts::MctsPlayer;
 pub use options::FRESH_SEED;
 pub use perfect::PerfectPlayer;
-pub use random::RandomPlayer;
+pub use random::{RandomPlayer, Uniform};
+pub use seeded::Seeded;
 
 /// The author every reference bot announces.
 pub const AUTHOR: &str = "the aboure project";
+
+/// The `id name` of reference bot `bot`: `aboure NAME VERSION`.
+pub(crate) fn id_name(bot: &str) -> String {
+    format!("aboure {bot} {}", env!("CARGO_PKG_VERSION"))
+}
 
 /// The names [`builtin`] knows, roughly weakest first.
 pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta", "mcts", "perfect"];

@@ -19,7 +19,7 @@ use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
 use crate::options::{rng_for, unknown, IntOption, FRESH_SEED, SEED};
-use crate::AUTHOR;
+use crate::{id_name, AUTHOR};
 
 /// The largest tree, in nodes (24 bytes each).
 pub const MAX_NODES: usize = 1 << 21;
@@ -258,7 +258,7 @@ impl Default for MctsPlayer {
 
 impl Player for MctsPlayer {
     fn name(&self) -> String {
-        format!("aboure mcts {}", env!("CARGO_PKG_VERSION"))
+        id_name("mcts")
     }
 
     fn author(&self) -> String {

@@ -20,7 +20,7 @@ use crate::eval::{captured_margin, SCALE};
 use crate::negamax::{Searcher, Settings, MAX_DEPTH};
 use crate::options::{unknown, IntOption};
 use crate::table::Table;
-use crate::AUTHOR;
+use crate::{id_name, AUTHOR};
 
 /// Default solver table size, MB.
 pub const DEFAULT_SOLVER_MB: i64 = 64;
@@ -81,7 +81,7 @@ impl Default for PerfectPlayer {
 
 impl Player for PerfectPlayer {
     fn name(&self) -> String {
-        format!("aboure perfect {}", env!("CARGO_PKG_VERSION"))
+        id_name("perfect")
     }
 
     fn author(&self) -> String {

@@ -9,12 +9,16 @@
 //!
 //! The bot is started the way the arbiter starts it, by the same code
 //! (`aboure-process`: its own process group, death with the parent, the
-//! same resource limits, stderr drained, lines bounded by the same rule). A check that passes and leaves the bot
-//! idle with its options untouched hands it to the next check (which pings
-//! it first), so a slow-starting bot is not started twenty times; after a
-//! failure, or a check that changes options or ends the bot, the next check
-//! starts a new one, so one failure never hides behind another. If the
-//! handshake check fails, the others are skipped: none of them can start.
+//! same resource limits, stderr drained, lines bounded by the same rule),
+//! and its replies are heard and timed by the arbiter's rule
+//! ([`aboure_process::Turn`]: an answer's time runs to the instant its line
+//! was read; each answer is fenced by an `isready`). A check that passes
+//! and leaves the bot idle with its options untouched hands it to the next
+//! check (which pings it first), so a slow-starting bot is not started
+//! twenty times; after a failure, or a check that changes options or ends
+//! the bot, the next check starts a new one, so one failure never hides
+//! behind another. If the handshake check fails, the others are skipped:
+//! none of them can start.
 //!
 //! ```no_run
 //! use aboure_check::{run, Config};
@@ -28,7 +32,9 @@
 mod checks;
 mod config;
 mod handshake;
+mod link;
 mod outcome;
+mod replies;
 mod scenario;
 mod session;
 mod transcript;

@@ -14,6 +14,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 use crate::lines::{Arrival, Lines, Output, MAX_LINE};
 use crate::logs::BotLogs;
+use crate::turn::{Heard, Turn};
 use std::sync::Arc;
 
 /// What went wrong in an exchange, before anyone asks why.
@@ -62,22 +63,23 @@ pub struct Answer {
     pub info: InfoRecord,
 }
 
-/// The two streams of a conversation with a bot.
+/// The two streams of a conversation with a bot: what is written is
+/// flushed and logged, what is read comes as bounded lines stamped with
+/// the instant they were read.
 #[derive(Debug)]
-pub(crate) struct Channel<W> {
+pub struct Channel<W> {
     writer: Option<W>,
     lines: Lines,
     logs: Arc<BotLogs>,
     pid: u32,
-    /// An `isready` was sent after the last `bestmove` and its `readyok`
-    /// has not been read yet (see [`Channel::check_unasked`]).
-    fence: bool,
+    /// The outstanding `go` and the fence (see [`Channel::check_unasked`]).
+    turn: Turn,
 }
 
 impl<W: AsyncWrite + Unpin> Channel<W> {
     /// A conversation that writes to `writer` and reads `reader` (on a task
     /// of its own); `pid` labels the protocol log's lines.
-    pub(crate) fn new<R>(writer: W, reader: R, logs: Arc<BotLogs>, pid: u32) -> Channel<W>
+    pub fn new<R>(writer: W, reader: R, logs: Arc<BotLogs>, pid: u32) -> Channel<W>
     where
         R: AsyncRead + Unpin + Send + 'static,
     {
@@ -86,13 +88,13 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             lines: Lines::spawn(reader),
             logs,
             pid,
-            fence: false,
+            turn: Turn::default(),
         }
     }
 
     /// Writes the lines, each with a newline, and flushes; returns the
     /// instant after the flush.
-    pub(crate) async fn write_lines(&mut self, lines: &[&str]) -> std::io::Result<Instant> {
+    pub async fn write_lines(&mut self, lines: &[&str]) -> std::io::Result<Instant> {
         let Some(writer) = self.writer.as_mut() else {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::BrokenPipe,
@@ -112,7 +114,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
     }
 
     /// Closes the writing side (end of input for the bot).
-    pub(crate) fn close_input(&mut self) {
+    pub fn close_input(&mut self) {
         self.writer = None;
     }
 
@@ -125,7 +127,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
     }
 
     /// The next piece of output by `deadline` (`None` if none came).
-    pub(crate) async fn next(&mut self, deadline: Instant) -> Option<Arrival> {
+    pub async fn next(&mut self, deadline: Instant) -> Option<Arrival> {
         let arrival = self.lines.next(deadline).await?;
         self.log_arrival(&arrival);
         Some(arrival)
@@ -145,29 +147,28 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         }
     }
 
-    /// Waits until `deadline` for the message `wanted` accepts; a
-    /// `bestmove` on the way is one that was not asked for.
+    /// Waits until `deadline` for what `wanted` accepts; a `bestmove` on
+    /// the way is one that was not asked for (no `go` is outstanding).
     async fn wait_for(
         &mut self,
         deadline: Instant,
         limit: Duration,
         what: &'static str,
-        wanted: impl Fn(&BotMessage) -> bool,
+        wanted: impl Fn(&Heard) -> bool,
     ) -> Result<(), Fault> {
         let start = deadline - limit;
         loop {
-            let Some((_, line)) = self.next_text(deadline).await? else {
+            let Some((at, line)) = self.next_text(deadline).await? else {
                 return Err(Fault::NoReply {
                     what,
                     limit,
                     waited: start.elapsed(),
                 });
             };
-            match line.parse::<BotMessage>() {
-                Ok(m) if wanted(&m) => return Ok(()),
-                Ok(BotMessage::BestMove(_)) => return Err(Fault::Unasked(line)),
-                _ => tracing::trace!(line = %line, "ignored while waiting for {what}"),
+            if wanted(&self.turn.hear(at, &line)?) {
+                return Ok(());
             }
+            tracing::trace!(line = %line, "ignored while waiting for {what}");
         }
     }
 
@@ -183,8 +184,10 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             version: PROTOCOL_VERSION,
         }])
         .await?;
-        self.wait_for(deadline, limit, "aboureok", |m| *m == BotMessage::AboureOk)
-            .await?;
+        self.wait_for(deadline, limit, "aboureok", |h| {
+            *h == Heard::Message(BotMessage::AboureOk)
+        })
+        .await?;
         let options: Vec<ArbiterMessage> = options
             .iter()
             .map(|(name, value)| ArbiterMessage::SetOption {
@@ -195,8 +198,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         let mut messages: Vec<&ArbiterMessage> = options.iter().collect();
         messages.push(&ArbiterMessage::IsReady);
         self.send(&messages).await?;
-        self.wait_for(deadline, limit, "readyok", |m| *m == BotMessage::ReadyOk)
-            .await
+        self.wait_for(deadline, limit, "readyok", ready).await
     }
 
     /// `newgame`, then `isready` ... `readyok` within `limit`.
@@ -205,8 +207,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         self.send(&[&ArbiterMessage::NewGame, &ArbiterMessage::IsReady])
             .await?;
         let deadline = Instant::now() + limit;
-        self.wait_for(deadline, limit, "readyok", |m| *m == BotMessage::ReadyOk)
-            .await
+        self.wait_for(deadline, limit, "readyok", ready).await
     }
 
     /// Makes sure the bot sent no `bestmove` it was not asked for (answered
@@ -218,18 +219,15 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
     /// (while the opponent thought), so this costs no waiting. Then lines
     /// already read are looked at too. Other lines are dropped.
     pub(crate) async fn check_unasked(&mut self, limit: Duration) -> Result<(), Fault> {
-        if std::mem::take(&mut self.fence) {
+        if self.turn.fenced().is_some() {
             let deadline = Instant::now() + limit;
-            self.wait_for(deadline, limit, "readyok", |m| *m == BotMessage::ReadyOk)
+            self.wait_for(deadline, limit, "readyok", |h| *h == Heard::Fence)
                 .await?;
         }
         while let Some(arrival) = self.lines.try_next() {
             self.log_arrival(&arrival);
-            let (_, line) = text(arrival)?;
-            let parsed = line.parse::<BotMessage>();
-            if matches!(parsed, Ok(BotMessage::BestMove(_)) | Err(_)) && is_bestmove(&line) {
-                return Err(Fault::Unasked(line));
-            }
+            let (at, line) = text(arrival)?;
+            self.turn.hear(at, &line)?;
         }
         Ok(())
     }
@@ -244,6 +242,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         limit: Duration,
     ) -> Result<Answer, Fault> {
         let started = self.send(&[position, go]).await?;
+        self.turn.ask(started);
         let deadline = started + limit;
         let mut info = InfoRecord::default();
         loop {
@@ -254,31 +253,29 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
                     waited: started.elapsed(),
                 });
             };
-            match line.parse::<BotMessage>() {
-                Ok(BotMessage::BestMove(mv)) => {
+            match self.turn.hear(at, &line)? {
+                Heard::Answer { mv, elapsed } => {
                     // The fence; a write error is left for the next exchange
                     // to report: the answer itself stands.
-                    self.fence = self.send(&[&ArbiterMessage::IsReady]).await.is_ok();
-                    return Ok(Answer {
-                        mv,
-                        elapsed: at.saturating_duration_since(started),
-                        info,
-                    });
+                    if let Ok(flushed) = self.send(&[&ArbiterMessage::IsReady]).await {
+                        self.turn.fence(flushed);
+                    }
+                    return Ok(Answer { mv, elapsed, info });
                 }
-                Ok(BotMessage::Info(i)) => merge(&mut info, i),
-                Err(_) if is_bestmove(&line) => return Err(Fault::Unreadable(line)),
+                Heard::Message(BotMessage::Info(i)) => merge(&mut info, i),
                 _ => tracing::trace!(line = %line, "ignored"),
             }
         }
     }
 }
 
-fn is_bestmove(line: &str) -> bool {
-    line.trim_start().starts_with("bestmove")
+/// The `readyok` of an `isready` sent in the exchange (not the fence's).
+fn ready(heard: &Heard) -> bool {
+    *heard == Heard::Message(BotMessage::ReadyOk)
 }
 
-/// A line of text, or the fault its absence means.
-fn text(arrival: Arrival) -> Result<(Instant, String), Fault> {
+/// A line of text and when it was read, or the fault its absence means.
+pub fn text(arrival: Arrival) -> Result<(Instant, String), Fault> {
     match arrival.output {
         Output::Line(text) => Ok((arrival.at, text)),
         Output::TooLong { len, start } => Err(Fault::TooLong { len, start }),

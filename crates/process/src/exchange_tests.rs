@@ -2,36 +2,8 @@
 //! two `duplex` pipes, no process.
 
 use super::*;
+use crate::memory::scripted;
 use aboure_protocol::{GameSoFar, Go, Start};
-use tokio::io::{AsyncBufReadExt, BufReader, DuplexStream, Lines as TextLines};
-
-/// The bot's end: the lines the arbiter wrote, and a writer for replies.
-struct Bot {
-    heard: TextLines<BufReader<DuplexStream>>,
-    say: DuplexStream,
-}
-
-impl Bot {
-    async fn hear(&mut self) -> String {
-        self.heard.next_line().await.unwrap().unwrap_or_default()
-    }
-
-    async fn say(&mut self, text: &str) {
-        self.say.write_all(text.as_bytes()).await.unwrap();
-        self.say.flush().await.unwrap();
-    }
-}
-
-fn pair() -> (Channel<DuplexStream>, Bot) {
-    let (to_bot, from_arbiter) = tokio::io::duplex(1 << 20);
-    let (to_arbiter, from_bot) = tokio::io::duplex(1 << 20);
-    let channel = Channel::new(to_bot, from_bot, Arc::new(BotLogs::discard()), 1);
-    let bot = Bot {
-        heard: BufReader::new(from_arbiter).lines(),
-        say: to_arbiter,
-    };
-    (channel, bot)
-}
 
 const LIMIT: Duration = Duration::from_secs(10);
 
@@ -48,7 +20,7 @@ fn go() -> ArbiterMessage {
 
 #[tokio::test]
 async fn the_handshake_sends_the_options_and_waits_for_readyok() {
-    let (mut channel, mut bot) = pair();
+    let (mut channel, mut bot) = scripted();
     let script = tokio::spawn(async move {
         let mut heard = vec![bot.hear().await];
         bot.say("id name x\nid author y\naboureok\n").await;
@@ -68,7 +40,7 @@ async fn the_handshake_sends_the_options_and_waits_for_readyok() {
 
 #[tokio::test]
 async fn an_answer_is_timed_from_its_arrival_and_its_info_merged() {
-    let (mut channel, mut bot) = pair();
+    let (mut channel, mut bot) = scripted();
     bot.say("info depth 3 score 5\ninfo depth 4\nbestmove 2\n")
         .await;
     // The lines are read (and stamped) before the exchange asks for them.
@@ -88,7 +60,7 @@ async fn an_answer_is_timed_from_its_arrival_and_its_info_merged() {
 
 #[tokio::test]
 async fn a_second_answer_is_caught_by_the_fence() {
-    let (mut channel, mut bot) = pair();
+    let (mut channel, mut bot) = scripted();
     bot.say("bestmove 2\nbestmove 4\n").await;
     channel.think(&startpos(), &go(), LIMIT).await.unwrap();
     bot.say("readyok\n").await;
@@ -100,7 +72,7 @@ async fn a_second_answer_is_caught_by_the_fence() {
 
 #[tokio::test]
 async fn a_fenced_bot_that_answered_once_is_in_good_order() {
-    let (mut channel, mut bot) = pair();
+    let (mut channel, mut bot) = scripted();
     bot.say("bestmove 2\ninfo string thinking done\nreadyok\n")
         .await;
     channel.think(&startpos(), &go(), LIMIT).await.unwrap();
@@ -109,7 +81,7 @@ async fn a_fenced_bot_that_answered_once_is_in_good_order() {
 
 #[tokio::test]
 async fn a_bestmove_before_the_handshake_ends_is_not_asked_for() {
-    let (mut channel, mut bot) = pair();
+    let (mut channel, mut bot) = scripted();
     bot.say("bestmove 1\naboureok\n").await;
     let fault = channel.handshake(&[], LIMIT).await.unwrap_err();
     assert_eq!(fault, Fault::Unasked("bestmove 1".to_owned()));
@@ -117,7 +89,7 @@ async fn a_bestmove_before_the_handshake_ends_is_not_asked_for() {
 
 #[tokio::test]
 async fn silence_is_no_reply_and_an_unreadable_answer_is_named() {
-    let (mut channel, mut bot) = pair();
+    let (mut channel, mut bot) = scripted();
     let limit = Duration::from_millis(20);
     let fault = channel.think(&startpos(), &go(), limit).await.unwrap_err();
     assert!(
@@ -131,7 +103,7 @@ async fn silence_is_no_reply_and_an_unreadable_answer_is_named() {
 
 #[tokio::test]
 async fn an_endless_line_is_a_fault_before_its_end() {
-    let (mut channel, mut bot) = pair();
+    let (mut channel, mut bot) = scripted();
     // No newline ever comes; the stream stays open.
     bot.say(&"x".repeat(MAX_LINE + 10)).await;
     let fault = channel.think(&startpos(), &go(), LIMIT).await.unwrap_err();
@@ -144,7 +116,7 @@ async fn an_endless_line_is_a_fault_before_its_end() {
 
 #[tokio::test]
 async fn the_end_of_the_output_is_closed_every_time() {
-    let (mut channel, bot) = pair();
+    let (mut channel, bot) = scripted();
     drop(bot);
     for _ in 0..2 {
         let fault = channel.new_game(LIMIT).await.unwrap_err();

@@ -8,10 +8,14 @@
 //!   stamped with the instant it was read.
 //! - [`exchange`]: the protocol exchange (handshake, `isready` fence, `go`
 //!   and `bestmove`), generic over the streams and tested on in-memory ones.
+//! - [`turn`]: the rule that a `bestmove` answers the one outstanding `go`,
+//!   and how an answer is timed; `check-bot` hears every line through it.
 //! - [`process`]: the running bot, its stderr, its exit and the failure it
 //!   means; kill and reap.
 //! - [`exit`]: one wording of an exit status, and the CPU time used.
 //! - [`logs`]: the stderr and protocol logs, written off the async workers.
+//! - [`memory`]: a scripted bot on in-memory streams, for tests of the
+//!   exchange and of what is built on it.
 #![deny(missing_docs)]
 
 pub mod exchange;
@@ -20,13 +24,16 @@ pub mod launch;
 pub mod limits;
 pub mod lines;
 pub mod logs;
+pub mod memory;
 pub mod process;
 mod stderr;
+pub mod turn;
 
-pub use exchange::{Answer, Fault};
+pub use exchange::{Answer, Channel, Fault};
 pub use exit::{describe, Exit};
 pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};
 pub use limits::{parse_size, size_text, Limits, SizeError};
 pub use lines::{Arrival, Output, MAX_LINE};
 pub use logs::{BotLogs, STDERR_CAP};
 pub use process::{BotFailure, BotProcess, Launch};
+pub use turn::{Heard, Turn};

@@ -205,6 +205,13 @@ impl BotProcess {
         self.channel.write_lines(&[line]).await
     }
 
+    /// The conversation itself, for a caller that hears the lines through
+    /// its own rules (`check-bot`); the exchanges above also watch the
+    /// process.
+    pub fn channel(&mut self) -> &mut Channel<ChildStdin> {
+        &mut self.channel
+    }
+
     /// Closes the bot's standard input.
     pub fn close_input(&mut self) {
         self.channel.close_input();

@@ -108,8 +108,8 @@ pub use options::{
 pub use pairings::Pairing;
 pub use ratings::RatingStatus;
 pub use report::{
-    failure_kind, Cell, Crosstable, Failure, FailureCounts, LosMatrix, PlayerLine, RatingsSummary,
-    Report, SCHEMA_VERSION,
+    failure_kind, Cell, Crosstable, Failure, FailureCounts, FailureKind, LosMatrix, PlayerLine,
+    RatingsSummary, Report, SCHEMA_VERSION,
 };
 pub use sprt::SprtReport;
 pub use stream::{read_files, Progress, StreamError};

@@ -119,15 +119,58 @@ impl FailureCounts {
     pub fn total(&self) -> u64 {
         self.time + self.illegal + self.crash + self.other
     }
+
+    /// Counts one forfeit of `kind`.
+    pub fn add(&mut self, kind: FailureKind) {
+        match kind {
+            FailureKind::Time => self.time += 1,
+            FailureKind::Illegal => self.illegal += 1,
+            FailureKind::Crash => self.crash += 1,
+            FailureKind::Other => self.other += 1,
+        }
+    }
+}
+
+/// The kind of a forfeit, as the standings count it; serialised as its
+/// [`FailureKind::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// Out of time.
+    Time,
+    /// Illegal or unparsable move.
+    Illegal,
+    /// Crashed, exited or closed its pipe.
+    Crash,
+    /// Protocol violation, start-up failure, resource limit.
+    Other,
+}
+
+impl FailureKind {
+    /// `time`, `illegal`, `crash` or `other`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::Time => "time",
+            FailureKind::Illegal => "illegal",
+            FailureKind::Crash => "crash",
+            FailureKind::Other => "other",
+        }
+    }
+}
+
+impl std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// The kind of forfeit a termination is, as the standings count it.
-pub fn failure_kind(t: Termination) -> &'static str {
+pub fn failure_kind(t: Termination) -> FailureKind {
     match t {
-        Termination::TimeForfeit => "time",
-        Termination::IllegalMove => "illegal",
-        Termination::Crash => "crash",
-        _ => "other",
+        Termination::TimeForfeit => FailureKind::Time,
+        Termination::IllegalMove => FailureKind::Illegal,
+        Termination::Crash => FailureKind::Crash,
+        _ => FailureKind::Other,
     }
 }
 
@@ -193,7 +236,7 @@ pub struct Failure {
     /// The bot that forfeited.
     pub bot: String,
     /// `time`, `illegal`, `crash` or `other`.
-    pub kind: &'static str,
+    pub kind: FailureKind,
     /// The termination as recorded.
     pub termination: Termination,
     /// What happened, as recorded.
@@ -391,6 +434,26 @@ impl Report {
             accuracy,
             records_left_out,
             records,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failure_kinds_serialise_as_their_names() {
+        let kinds = [
+            (Termination::TimeForfeit, "time"),
+            (Termination::IllegalMove, "illegal"),
+            (Termination::Crash, "crash"),
+            (Termination::ProtocolViolation, "other"),
+        ];
+        for (termination, name) in kinds {
+            let kind = failure_kind(termination);
+            assert_eq!(kind.to_string(), name);
+            assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{name}\""));
         }
     }
 }

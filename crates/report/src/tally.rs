@@ -260,13 +260,7 @@ impl ReportTally {
         self.results[s][t].add(result);
         if let Some(bot) = game.forfeited_by() {
             let kind = failure_kind(game.termination);
-            let c = &mut self.failures_of[self.index[bot]];
-            match kind {
-                "time" => c.time += 1,
-                "illegal" => c.illegal += 1,
-                "crash" => c.crash += 1,
-                _ => c.other += 1,
-            }
+            self.failures_of[self.index[bot]].add(kind);
             self.failures_total += 1;
             if self.failures.len() < FAILURES_LISTED {
                 self.failures.push(Failure {

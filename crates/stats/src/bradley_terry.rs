@@ -21,16 +21,20 @@
 //! scored every point (or none) against the others, and a draw parameter or
 //! advantage that runs off to infinity.
 
-use std::fmt;
-
 use serde::Serialize;
 
-use crate::elo::{bayeselo_scale, normal_cdf, Z95};
+use crate::elo::bayeselo_scale;
 use crate::graph::{components, strong_components};
-use crate::linalg::spd_inverse;
-use crate::mm::{log_likelihood, minorization_maximization, Condensed, Gammas};
+use crate::mm::{log_likelihood, minorization_maximization, Condensed};
 use crate::result::GameResult;
 use crate::wdl::Wdl;
+
+mod error;
+mod intervals;
+
+pub use error::RatingError;
+use error::{check_options, check_parameters};
+use intervals::{covariance, Intervals};
 
 /// BayesElo's stopping rule for `mm` (its `Epsilon` default). The default
 /// tolerance here is far tighter, so that the fit is the maximum itself;
@@ -162,111 +166,6 @@ pub struct Ratings {
     pub iterations: usize,
 }
 
-/// Why ratings could not be computed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RatingError {
-    /// Fewer than two players.
-    TooFewPlayers {
-        /// The number given.
-        players: usize,
-    },
-    /// A game names a player that does not exist.
-    PlayerOutOfRange {
-        /// Index of the game in the input.
-        game: usize,
-        /// The offending player index.
-        player: usize,
-        /// Number of players.
-        players: usize,
-    },
-    /// A game of a player against itself.
-    SelfPlay {
-        /// Index of the game in the input.
-        game: usize,
-        /// The player.
-        player: usize,
-    },
-    /// Invalid options (the message says which).
-    InvalidOption(String),
-    /// Some players played no game at all.
-    NoGames {
-        /// Those players.
-        players: Vec<usize>,
-    },
-    /// No chain of games links these groups: their ratings are not comparable.
-    Disconnected {
-        /// The groups.
-        groups: Vec<Vec<usize>>,
-    },
-    /// Some group scored every point against another (it never lost nor
-    /// drew against it, directly or through a chain): maximum-likelihood
-    /// ratings are infinitely apart. A prior makes them finite.
-    Unbounded {
-        /// The groups, in an order such that no group ever scored a point
-        /// against an earlier one (the first never conceded a point to the others).
-        groups: Vec<Vec<usize>>,
-    },
-    /// A fitted parameter runs off to infinity (e.g. a draw parameter when
-    /// every game was drawn, an advantage when the first player never lost).
-    ParameterUnbounded {
-        /// `"draw_elo"` or `"advantage"`.
-        parameter: &'static str,
-    },
-    /// The iterations did not converge within the limit. Short of a limit
-    /// set too low, this means the likelihood has no maximum: ratings, the
-    /// draw parameter or the advantage drift slowly towards infinity (as
-    /// when a pair's only decisive game was won by the first player, so the
-    /// advantage can explain it entirely). Fixing the draw and advantage
-    /// parameters and adding a prior always gives finite ratings.
-    NoConvergence {
-        /// Iterations run.
-        iterations: usize,
-    },
-}
-
-impl fmt::Display for RatingError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RatingError::TooFewPlayers { players } => {
-                write!(f, "ratings need at least 2 players, got {players}")
-            }
-            RatingError::PlayerOutOfRange {
-                game,
-                player,
-                players,
-            } => write!(
-                f,
-                "game {game} names player {player}, but there are only {players} players"
-            ),
-            RatingError::SelfPlay { game, player } => {
-                write!(f, "game {game} is player {player} against itself")
-            }
-            RatingError::InvalidOption(what) => write!(f, "invalid rating option: {what}"),
-            RatingError::NoGames { players } => {
-                write!(f, "players {players:?} played no game: they cannot be rated")
-            }
-            RatingError::Disconnected { groups } => write!(
-                f,
-                "no chain of games links these groups of players, so their ratings are not comparable: {groups:?}"
-            ),
-            RatingError::Unbounded { groups } => write!(
-                f,
-                "one group of players scored every point against another, so the ratings are infinitely apart (strongest first): {groups:?}; a prior makes them finite"
-            ),
-            RatingError::ParameterUnbounded { parameter } => write!(
-                f,
-                "the {parameter} parameter is infinite on these results (fix it or add a prior)"
-            ),
-            RatingError::NoConvergence { iterations } => write!(
-                f,
-                "the rating fit did not converge in {iterations} iterations: on these results the ratings or the draw/advantage parameters drift towards infinity; fix those parameters and add a prior"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RatingError {}
-
 /// Fits ratings for `players` players (indices `0..players`) from `games`.
 pub fn fit(
     players: usize,
@@ -393,30 +292,14 @@ pub fn fit_counts(
         .map(|r| scale * (r - reference) + offset)
         .collect();
 
-    let covariance = covariance(&c, &p, options.anchor).ok_or(RatingError::NoConvergence {
+    let cov = covariance(&c, &p, options.anchor).ok_or(RatingError::NoConvergence {
         iterations: run.iterations,
     })?;
-    let covariance: Vec<Vec<f64>> = covariance
-        .into_iter()
-        .map(|row| row.into_iter().map(|x| x * scale * scale).collect())
-        .collect();
-    let errors = (0..n)
-        .map(|i| Z95 * covariance[i][i].max(0.0).sqrt())
-        .collect();
-    let los = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| {
-                    let var = covariance[i][i] + covariance[j][j] - 2.0 * covariance[i][j];
-                    if i == j || var.is_nan() || var <= 0.0 {
-                        0.5
-                    } else {
-                        normal_cdf((ratings[i] - ratings[j]) / var.sqrt())
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let Intervals {
+        covariance,
+        errors,
+        los,
+    } = Intervals::new(cov, scale, &ratings);
 
     Ok(Ratings {
         ratings,
@@ -430,108 +313,4 @@ pub fn fit_counts(
         log_likelihood: log_likelihood(&c, &p),
         iterations: run.iterations,
     })
-}
-
-fn check_options(n: usize, o: &BradleyTerryOptions) -> Result<(), RatingError> {
-    let bad = |s: String| Err(RatingError::InvalidOption(s));
-    if let Some(prior) = o.prior {
-        if !(prior > 0.0 && prior.is_finite()) {
-            return bad(format!(
-                "prior {prior} must be a positive number of virtual draws"
-            ));
-        }
-    }
-    if let Anchor::Player { player, rating } = o.anchor {
-        if player >= n {
-            return bad(format!(
-                "anchor player {player} does not exist ({n} players)"
-            ));
-        }
-        if !rating.is_finite() {
-            return bad(format!("anchor rating {rating} is not finite"));
-        }
-    }
-    if !o.advantage.is_finite() {
-        return bad(format!("advantage {} is not finite", o.advantage));
-    }
-    if !(o.draw_elo.is_finite() && o.draw_elo >= 0.0) {
-        return bad(format!("draw_elo {} must be finite and >= 0", o.draw_elo));
-    }
-    if o.tolerance.is_nan() || o.tolerance <= 0.0 {
-        return bad(format!("tolerance {} must be positive", o.tolerance));
-    }
-    Ok(())
-}
-
-/// Cases where a fitted parameter has no finite maximum, known in advance.
-fn check_parameters(c: &Condensed, o: &BradleyTerryOptions) -> Result<(), RatingError> {
-    let (w, d, l): (f64, f64, f64) = (c.w.iter().sum(), c.d.iter().sum(), c.l.iter().sum());
-    if o.fit_draw_elo && w + l == 0.0 {
-        return Err(RatingError::ParameterUnbounded {
-            parameter: "draw_elo",
-        });
-    }
-    if o.fit_advantage && (l + d == 0.0 || w + d == 0.0) {
-        return Err(RatingError::ParameterUnbounded {
-            parameter: "advantage",
-        });
-    }
-    Ok(())
-}
-
-/// Covariance of the raw ratings: the inverse of the observed information
-/// (the opposite of the Hessian of the log-likelihood in the ratings, the
-/// draw and advantage parameters held at their fitted values, as BayesElo's
-/// `ComputeCovariance`), under the anchoring constraint.
-fn covariance(c: &Condensed, p: &Gammas, anchor: Anchor) -> Option<Vec<Vec<f64>>> {
-    let n = c.n;
-    let x2 = (std::f64::consts::LN_10 / 400.0).powi(2);
-    let (tw, td) = (p.theta_w, p.theta_d);
-    let mut info = vec![0.0; n * n];
-    for i in 0..n {
-        for &j in &c.opponents[i] {
-            let (gi, gj) = (p.gamma[i], p.gamma[j]);
-            let (ij, ji) = (i * n + j, j * n + i);
-            let sq = |x: f64| x * x;
-            let h = gi
-                * gj
-                * td
-                * tw
-                * ((c.w[ij] + c.d[ij]) / sq(tw * gi + td * gj)
-                    + (c.l[ij] + c.d[ij]) / sq(td * tw * gi + gj)
-                    + (c.w[ji] + c.d[ji]) / sq(tw * gj + td * gi)
-                    + (c.l[ji] + c.d[ji]) / sq(td * tw * gj + gi));
-            info[i * n + j] -= h * x2;
-            info[i * n + i] += h * x2;
-        }
-    }
-    // Hold one player fixed: the information of the others is invertible.
-    let fixed = match anchor {
-        Anchor::Player { player, .. } => player,
-        Anchor::Mean => n - 1,
-    };
-    let keep: Vec<usize> = (0..n).filter(|&i| i != fixed).collect();
-    let m = keep.len();
-    let truncated: Vec<f64> = (0..m * m)
-        .map(|k| info[keep[k / m] * n + keep[k % m]])
-        .collect();
-    let inv = spd_inverse(&truncated, m)?;
-    let mut cov = vec![vec![0.0; n]; n];
-    for (a, &i) in keep.iter().enumerate() {
-        for (b, &j) in keep.iter().enumerate() {
-            cov[i][j] = inv[a * m + b];
-        }
-    }
-    if anchor == Anchor::Mean {
-        // Ratings minus their mean: C' = A C A^T with A = I - 11^T / n.
-        let nf = n as f64;
-        let row_mean: Vec<f64> = (0..n).map(|i| cov[i].iter().sum::<f64>() / nf).collect();
-        let total_mean = row_mean.iter().sum::<f64>() / nf;
-        for i in 0..n {
-            for j in 0..n {
-                cov[i][j] += total_mean - row_mean[i] - row_mean[j];
-            }
-        }
-    }
-    Some(cov)
 }

@@ -1,26 +1,19 @@
 //! Bradley-Terry ratings: closed forms, an independent maximum-likelihood
-//! solver, the covariance against a numerical Hessian, and the refusals.
+//! solver, the covariance against a numerical Hessian. The refusals are in
+//! `bradley_terry_refusals.rs`.
 // Matrix code reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
 use aboure_stats::simulate::BayesEloModel;
-use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, GameResult, RatingError, RatingScale};
-use proptest::prelude::*;
+use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, GameResult};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use GameResult::{Draw, Loss, Win};
 
-fn raw() -> BradleyTerryOptions {
-    BradleyTerryOptions {
-        scale: RatingScale::Raw,
-        ..Default::default()
-    }
-}
-
-fn games(first: usize, second: usize, result: GameResult, count: usize) -> Vec<Game> {
-    vec![Game::new(first, second, result); count]
-}
+#[path = "support/bradley_terry.rs"]
+mod support;
+use support::{played, raw};
 
 /// A round robin with both colours, results drawn from BayesElo's model.
 fn tournament(truth: &[f64], model: BayesEloModel, rounds: usize, seed: u64) -> Vec<Game> {
@@ -81,9 +74,7 @@ fn two_players_match_the_closed_form() {
     // With the advantage fixed at 0, two players form a saturated model: the
     // fitted win and loss probabilities are the observed frequencies.
     let (w, d, l): (f64, f64, f64) = (30.0, 50.0, 20.0);
-    let mut g = games(0, 1, Win, 30);
-    g.extend(games(1, 0, Draw, 50));
-    g.extend(games(0, 1, Loss, 20));
+    let g = played(&[(0, 1, Win, 30), (1, 0, Draw, 50), (0, 1, Loss, 20)]);
     let options = BradleyTerryOptions {
         fit_advantage: false,
         ..raw()
@@ -104,10 +95,12 @@ fn two_players_match_the_closed_form() {
 fn without_draws_the_model_is_plain_bradley_terry() {
     // 30 wins and 10 losses: 400 log10(3) apart, draw parameter 0, and the
     // printed scale is then 1.
-    let mut g = games(0, 1, Win, 15);
-    g.extend(games(1, 0, Loss, 15));
-    g.extend(games(0, 1, Loss, 5));
-    g.extend(games(1, 0, Win, 5));
+    let g = played(&[
+        (0, 1, Win, 15),
+        (1, 0, Loss, 15),
+        (0, 1, Loss, 5),
+        (1, 0, Win, 5),
+    ]);
     let r = fit(2, &g, &BradleyTerryOptions::default()).unwrap();
     assert!(
         (r.ratings[0] - r.ratings[1] - 400.0 * 3f64.log10()).abs() < 1e-6,
@@ -127,9 +120,7 @@ fn without_draws_the_model_is_plain_bradley_terry() {
 fn symmetric_results_give_equal_ratings() {
     let mut g = Vec::new();
     for (i, j) in [(0, 1), (1, 2), (2, 0), (1, 0), (2, 1), (0, 2)] {
-        g.extend(games(i, j, Win, 6));
-        g.extend(games(i, j, Draw, 5));
-        g.extend(games(i, j, Loss, 3));
+        g.extend(played(&[(i, j, Win, 6), (i, j, Draw, 5), (i, j, Loss, 3)]));
     }
     let r = fit(3, &g, &raw()).unwrap();
     for x in &r.ratings {
@@ -417,112 +408,6 @@ fn bayeselo_scale_multiplies_ratings_and_errors() {
 }
 
 #[test]
-fn refuses_ratings_that_do_not_exist() {
-    // Disconnected: 0-1 and 2-3 never met.
-    let mut g = games(0, 1, Win, 2);
-    g.extend(games(1, 0, Win, 1));
-    g.extend(games(2, 3, Draw, 2));
-    g.extend(games(3, 2, Win, 1));
-    assert_eq!(
-        fit(4, &g, &raw()),
-        Err(RatingError::Disconnected {
-            groups: vec![vec![0, 1], vec![2, 3]]
-        })
-    );
-    // A player with no games.
-    assert_eq!(
-        fit(5, &g, &raw()),
-        Err(RatingError::NoGames { players: vec![4] })
-    );
-    // Player 2 lost every game: infinitely weak.
-    let mut g = games(0, 1, Win, 3);
-    g.extend(games(1, 0, Win, 2));
-    g.extend(games(0, 1, Draw, 2));
-    g.extend(games(0, 2, Win, 2));
-    g.extend(games(2, 1, Loss, 2));
-    assert_eq!(
-        fit(3, &g, &raw()),
-        Err(RatingError::Unbounded {
-            groups: vec![vec![0, 1], vec![2]]
-        })
-    );
-    // BayesElo's prior of 2 virtual draws makes it finite, and last.
-    let with_prior = BradleyTerryOptions {
-        prior: Some(2.0),
-        ..raw()
-    };
-    let r = fit(3, &g, &with_prior).unwrap();
-    assert!(r.ratings.iter().all(|x| x.is_finite()));
-    assert!(r.ratings[2] < r.ratings[0] && r.ratings[2] < r.ratings[1]);
-    // All wins for one side.
-    let g = games(0, 1, Win, 4);
-    assert!(matches!(
-        fit(2, &g, &raw()),
-        Err(RatingError::Unbounded { .. })
-    ));
-    // All draws: the draw parameter is infinite when fitted...
-    let mut g = games(0, 1, Draw, 4);
-    g.extend(games(1, 0, Draw, 4));
-    assert_eq!(
-        fit(2, &g, &raw()),
-        Err(RatingError::ParameterUnbounded {
-            parameter: "draw_elo"
-        })
-    );
-    // ...but with it fixed the ratings are equal.
-    let fixed = BradleyTerryOptions {
-        fit_draw_elo: false,
-        ..raw()
-    };
-    let r = fit(2, &g, &fixed).unwrap();
-    assert!(r.ratings[0].abs() < 1e-9 && (r.draw_elo - 97.3).abs() < 1e-9);
-    // The first player won every game: infinite advantage.
-    let mut g = games(0, 1, Win, 3);
-    g.extend(games(1, 0, Win, 3));
-    assert_eq!(
-        fit(2, &g, &raw()),
-        Err(RatingError::ParameterUnbounded {
-            parameter: "advantage"
-        })
-    );
-    // Malformed input.
-    let g = [Game::new(0, 3, Win)];
-    assert_eq!(
-        fit(2, &g, &raw()),
-        Err(RatingError::PlayerOutOfRange {
-            game: 0,
-            player: 3,
-            players: 2
-        })
-    );
-    let g = [Game::new(0, 1, Win), Game::new(1, 1, Win)];
-    assert_eq!(
-        fit(2, &g, &raw()),
-        Err(RatingError::SelfPlay { game: 1, player: 1 })
-    );
-    assert_eq!(
-        fit(1, &[], &raw()),
-        Err(RatingError::TooFewPlayers { players: 1 })
-    );
-    let bad_anchor = BradleyTerryOptions {
-        anchor: Anchor::Player {
-            player: 9,
-            rating: 0.0,
-        },
-        ..raw()
-    };
-    assert!(matches!(
-        fit(2, &[Game::new(0, 1, Win)], &bad_anchor),
-        Err(RatingError::InvalidOption(_))
-    ));
-    // Errors explain themselves.
-    let e = RatingError::Disconnected {
-        groups: vec![vec![0], vec![1]],
-    };
-    assert!(e.to_string().contains("[[0], [1]]"));
-}
-
-#[test]
 fn prior_spreads_virtual_draws_like_bayeselo() {
     // Two players, one game won by player 0. BayesElo's prior of 2 adds
     // one virtual draw with each colour: the fit must maximize the
@@ -543,57 +428,4 @@ fn prior_spreads_virtual_draws_like_bayeselo() {
     let grad = gradient(&f, &x, 1e-3);
     assert!(grad[0].abs() < 1e-7 && grad[1].abs() < 1e-7, "{grad:?}");
     assert!(r.ratings[0] > 0.0);
-}
-
-fn result_of(k: u8) -> GameResult {
-    [Win, Draw, Loss][k as usize % 3]
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
-
-    // Any small set of games either fits to finite numbers or is refused
-    // with a reason, never a panic or a NaN. With the draw and advantage
-    // parameters held and BayesElo's prior, connected results always fit.
-    #[test]
-    fn fits_or_explains(
-        players in 2usize..6,
-        raw_games in proptest::collection::vec((0usize..6, 0usize..6, 0u8..3), 0..40),
-    ) {
-        let games: Vec<Game> = raw_games
-            .iter()
-            .filter(|(a, b, _)| a % players != b % players)
-            .map(|&(a, b, r)| Game::new(a % players, b % players, result_of(r)))
-            .collect();
-        let held = BradleyTerryOptions {
-            fit_advantage: false,
-            fit_draw_elo: false,
-            prior: Some(2.0),
-            ..Default::default()
-        };
-        let configurations = [
-            BradleyTerryOptions::default(),
-            BradleyTerryOptions { prior: Some(2.0), ..Default::default() },
-            held,
-        ];
-        for options in configurations {
-            match fit(players, &games, &options) {
-                Ok(r) => {
-                    for i in 0..players {
-                        prop_assert!(r.ratings[i].is_finite());
-                        prop_assert!(r.errors[i].is_finite() && r.errors[i] >= 0.0);
-                        for j in 0..players {
-                            prop_assert!((0.0..=1.0).contains(&r.los[i][j]));
-                        }
-                    }
-                    prop_assert!(r.draw_elo.is_finite() && r.advantage.is_finite());
-                }
-                Err(RatingError::NoGames { .. } | RatingError::Disconnected { .. }) => {}
-                Err(e) => {
-                    prop_assert!(options != held, "{}", e);
-                    prop_assert!(!e.to_string().is_empty());
-                }
-            }
-        }
-    }
 }

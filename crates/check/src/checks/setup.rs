@@ -13,9 +13,7 @@ use crate::session::{ms, Session, Step};
 const PINGS: usize = 20;
 
 pub(super) async fn handshake(s: &mut Session<'_>) -> Step<()> {
-    let started = Instant::now();
-    let id = s.fresh_start().await?;
-    let took = started.elapsed();
+    let (id, took) = s.fresh_start().await?;
     s.headline(format!(
         "`{}` by `{}`, {} option{}",
         id.name,
@@ -165,20 +163,22 @@ pub(super) async fn ping(s: &mut Session<'_>) -> Step<()> {
     s.begin_exchange();
     let first = s.ready().await?;
     s.begin_exchange();
-    let started = Instant::now();
-    for _ in 0..PINGS {
+    let started = s.send(&ArbiterMessage::IsReady).await?;
+    for _ in 1..PINGS {
         s.send(&ArbiterMessage::IsReady).await?;
     }
     let deadline = Instant::now() + s.config().timeout;
+    let mut last = started;
     for i in 0..PINGS {
         let what = format!("readyok {} of {PINGS}", i + 1);
-        s.expect(&what, deadline, |m| *m == BotMessage::ReadyOk)
+        (last, _) = s
+            .expect(&what, deadline, |m| *m == BotMessage::ReadyOk)
             .await?;
     }
     s.detail(format!(
         "readyok after {}; {PINGS} in a row answered in {}",
         ms(first),
-        ms(started.elapsed())
+        ms(last.saturating_duration_since(started))
     ));
     Ok(())
 }

@@ -75,7 +75,8 @@ pub(super) async fn isready_while_thinking(s: &mut Session<'_>) -> Step<()> {
         }
         let sent = s.send(&ArbiterMessage::IsReady).await?;
         let what = format!("readyok while thinking (ping {} of {PINGS})", i + 1);
-        s.expect(&what, sent + timeout, |m| *m == BotMessage::ReadyOk)
+        let (readyok, _) = s
+            .expect(&what, sent + timeout, |m| *m == BotMessage::ReadyOk)
             .await?;
         if let Some(answer) = s.take_answer() {
             if answer.at <= sent {
@@ -96,7 +97,7 @@ pub(super) async fn isready_while_thinking(s: &mut Session<'_>) -> Step<()> {
         }
         s.detail(format!(
             "readyok while thinking after {}",
-            ms(sent.elapsed())
+            ms(readyok.saturating_duration_since(sent))
         ));
         s.listen(THINK / 4).await?;
     }
