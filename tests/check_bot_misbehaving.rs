@@ -214,6 +214,16 @@ fn the_tournament_limits_apply_through_check_bot() {
     let run = check_bot(&flags, &["python3", "-c", hog]);
     assert_eq!(run.with_status("FAIL"), ["handshake"], "{}", run.dump());
     assert_eq!(run.code, Some(1), "{}", run.dump());
+    // A memory cgroup counts its kills, and check-bot says so, as a
+    // tournament would.
+    if run.stderr.contains("cgroup-memory") {
+        assert!(
+            run.stdout
+                .contains("OOM killer at the memory limit of 16 MiB"),
+            "{}",
+            run.dump()
+        );
+    }
     // The same bot passes without the limit: the limit made the difference.
     let run = check_bot(&["--check", "handshake"], &["python3", "-c", hog]);
     assert_eq!(run.with_status("PASS"), ["handshake"], "{}", run.dump());

@@ -23,6 +23,8 @@ pub(crate) trait Link {
     async fn kill(&mut self);
     /// The last lines the bot wrote on stderr.
     fn stderr_tail(&self) -> Vec<String>;
+    /// If `exit` is how the bot dies at one of its limits, which.
+    fn explain_exit(&self, exit: Exit) -> Option<String>;
 
     /// Writes the lines, each with a newline, and flushes them together;
     /// the instant after the flush.
@@ -54,6 +56,10 @@ impl Link for BotProcess {
     fn stderr_tail(&self) -> Vec<String> {
         BotProcess::stderr_tail(self)
     }
+
+    fn explain_exit(&self, exit: Exit) -> Option<String> {
+        BotProcess::explain_exit(self, exit)
+    }
 }
 
 /// Streams have no process behind them: no exit, no stderr; a kill closes
@@ -75,5 +81,9 @@ impl<W: AsyncWrite + Unpin> Link for Channel<W> {
 
     fn stderr_tail(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    fn explain_exit(&self, _exit: Exit) -> Option<String> {
+        None
     }
 }

@@ -192,7 +192,8 @@ impl<'c, L: Link> Session<'c, L> {
                 return Failure(format!("the bot {what} and did not exit"));
             }
         };
-        if let Some(why) = self.config.limits.explain(exit) {
+        let why = self.bot.as_ref().and_then(|bot| bot.explain_exit(exit));
+        if let Some(why) = why.or_else(|| self.config.limits.explain(exit)) {
             self.event(why.clone());
             return Failure(format!("the bot {what}: {why}"));
         }

@@ -266,12 +266,19 @@ impl BotProcess {
         BotFailure::new(kind, fault.to_string())
     }
 
+    /// If `exit` is how a bot dies at one of its limits, says which: the
+    /// launcher's own account first (the sandbox's memory cgroup counts its
+    /// OOM kills), then what the signal and CPU time show.
+    pub fn explain_exit(&self, exit: Exit) -> Option<String> {
+        let known = self.guard.as_ref().and_then(|g| g.explain(exit));
+        known.or_else(|| self.limits.explain(exit))
+    }
+
     /// A crash, or a resource limit if the exit shows one or the bot
     /// reported a failed allocation under a memory limit; a crash's detail
     /// quotes the last line of its stderr.
     async fn failure_for(&self, exit: Exit, what: &str) -> BotFailure {
-        let known = self.guard.as_ref().and_then(|g| g.explain(exit));
-        if let Some(why) = known.or_else(|| self.limits.explain(exit)) {
+        if let Some(why) = self.explain_exit(exit) {
             return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
         }
         self.stderr.settled(LAST_WORDS_WAIT).await;
