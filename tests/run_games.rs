@@ -406,6 +406,16 @@ fn config_errors_name_file_line_and_key() {
         !dir.join("out").exists(),
         "nothing is written for a bad config"
     );
+    // Where the live page listens means nothing without the live page.
+    let config = write_config(
+        &dir,
+        "[tournament]\npairs = 1\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n",
+    );
+    let output = run(&config, &dir.join("out"), &["--port", "8080"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("add --serve"), "{stderr}");
+    assert!(!dir.join("out").exists(), "nothing is played");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -52,6 +52,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.listen.is_set() && !args.serve {
+        anyhow::bail!(
+            "--port, --address and --allow-remote say where the live page listens: add --serve"
+        );
+    }
     let config = aboure_arbiter::load(&args.config)?;
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
     let out_dir = match &args.out {

@@ -39,6 +39,11 @@ pub struct Listen {
 }
 
 impl Listen {
+    /// True if any of the options differs from its default.
+    pub fn is_set(&self) -> bool {
+        self.port != 0 || self.address != IpAddr::from([127, 0, 0, 1]) || self.allow_remote
+    }
+
     /// The server's options for `folders`.
     pub fn options(&self, folders: Vec<PathBuf>) -> ServeOptions {
         ServeOptions {
