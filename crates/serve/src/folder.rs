@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use aboure_records::{Problem, ProblemKind};
-use aboure_report::SprtSettings;
+use aboure_report::{SandboxLayers, SprtSettings};
 use serde_json::Value;
 
 use crate::follow::Follower;
@@ -184,6 +184,7 @@ pub fn run_info(bytes: &[u8]) -> Result<RunInfo, String> {
         max_pairs: sprt.and(pairs),
         scheduled,
         sprt,
+        sandbox: SandboxLayers::from_run_json(&value)?,
     })
 }
 
@@ -260,5 +261,26 @@ mod tests {
         assert_eq!(info.max_pairs, Some(1000));
         assert!(info.sprt.is_some());
         assert!(run_info(b"{").is_err());
+    }
+
+    #[test]
+    fn the_page_names_the_sandbox_the_run_recorded() {
+        let dir = std::env::temp_dir().join(format!("aboure-serve-sandbox-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("run.json"),
+            r#"{"identity":{"format":"round-robin","pairs":1,"bots":[{},{}]},
+                "sandbox":{"mode":"auto","layers":[{"name":"landlock","active":true,"detail":""},
+                {"name":"cgroup-memory","active":false,"detail":"no cgroup v1"}]}}"#,
+        )
+        .unwrap();
+        std::fs::write(dir.join("games.jsonl"), game("r0000-p00-g0", 0, 0)).unwrap();
+        let mut folder = Folder::new(std::slice::from_ref(&dir));
+        folder.poll();
+        let body = folder.run().snapshot().body;
+        assert!(body.contains("<section id=\"sandbox\">"), "{body}");
+        assert!(body.contains("landlock"), "{body}");
+        assert!(body.contains("no cgroup v1"), "{body}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use aboure_records::{GameSummary, Problem, ProblemKind};
-use aboure_report::{Pushed, Report, ReportOptions, ReportTally, SprtSettings};
+use aboure_report::{Pushed, Report, ReportOptions, ReportTally, SandboxLayers, SprtSettings};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -37,6 +37,8 @@ pub struct RunInfo {
     pub scheduled: Option<u64>,
     /// Most game pairs of an SPRT.
     pub max_pairs: Option<u64>,
+    /// The sandbox the bots ran in, as the run recorded it.
+    pub sandbox: Option<SandboxLayers>,
 }
 
 /// One run, as far as its files have been read.
@@ -76,6 +78,7 @@ impl LiveRun {
     pub fn new(dir: &Path, info: RunInfo) -> LiveRun {
         let mut tally = ReportTally::new(ReportOptions {
             sprt: info.sprt,
+            sandbox: info.sandbox.clone(),
             viewer_games: Some(VIEWER_GAMES),
             ..ReportOptions::default()
         });
