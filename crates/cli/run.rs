@@ -73,13 +73,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     init_logging(&args, bar.clone());
 
-    let sprt_pairs = match config.format {
-        Format::Sprt => Some(u64::from(config.pairs)),
+    let sprt_pairs = match config.format() {
+        Format::Sprt => Some(u64::from(config.pairs())),
         _ => None,
     };
     let progress = Progress {
         bar: bar.clone(),
-        tally: Mutex::new(Tally::new(config.bots.iter().map(|b| b.name.as_str()))),
+        tally: Mutex::new(Tally::new(config.bots().iter().map(|b| b.name()))),
         sprt: Mutex::new(None),
         eta: Mutex::new(RunEta::new(sprt_pairs)),
         quiet: args.quiet,
@@ -341,7 +341,7 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
         let _ = writeln!(out, "{describe}");
     }
     match &summary.stopped {
-        Some(_) if config.format == Format::Sprt => {
+        Some(_) if config.format() == Format::Sprt => {
             let _ = writeln!(out, "stopped early: the test decided");
         }
         Some(reason) => {

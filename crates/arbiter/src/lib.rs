@@ -34,7 +34,7 @@ pub use aboure_process::Limits;
 pub use adjudication::Adjudication;
 pub use clock::{Clock, Limit, TimeControl};
 pub use config::{
-    load, parse, BotCommand, BotConfig, Config, Format, Restart, SprtConfig, SprtModel,
+    load, parse, BotCommand, BotConfig, BotId, Config, Format, Restart, SprtConfig, SprtModel,
 };
 pub use error::{ConfigError, RunError};
 pub use event::Event;

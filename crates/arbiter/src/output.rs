@@ -28,35 +28,35 @@ use crate::schedule::Shard;
 /// stop, not what each game is).
 pub fn schedule_identity(config: &Config) -> Value {
     let bots: Vec<Value> = config
-        .bots
+        .bots()
         .iter()
         .map(|b| {
-            let run = match &b.run {
+            let run = match &b.run() {
                 BotCommand::Builtin(n) => json!({ "builtin": n }),
                 BotCommand::Command(c) => json!({ "command": c }),
             };
             let mut bot = json!({
-                "name": b.name,
+                "name": b.name(),
                 "run": run,
-                "options": b.options,
-                "time_control": b.time_control.to_string(),
+                "options": b.options(),
+                "time_control": b.time_control().to_string(),
             });
             // Only when set, so runs without limits keep their fingerprint.
-            if !b.limits.is_none() {
+            if !b.limits().is_none() {
                 bot["limits"] = json!({
-                    "memory": b.limits.memory,
-                    "cpu_ms": b.limits.cpu.map(|d| d.as_millis() as u64),
+                    "memory": b.limits().memory,
+                    "cpu_ms": b.limits().cpu.map(|d| d.as_millis() as u64),
                 });
             }
             bot
         })
         .collect();
-    let format = match config.format {
+    let format = match config.format() {
         Format::RoundRobin => json!("round-robin"),
-        Format::Gauntlet(g) => json!({ "gauntlet": config.bots[g].name }),
+        Format::Gauntlet(g) => json!({ "gauntlet": config.bot(g).name() }),
         Format::Sprt => json!("sprt"),
     };
-    let openings = match &config.openings {
+    let openings = match &config.openings() {
         OpeningSource::Random { plies } => json!({ "random_plies": plies }),
         OpeningSource::File(list) => json!(list
             .iter()
@@ -72,18 +72,18 @@ pub fn schedule_identity(config: &Config) -> Value {
             .collect::<Vec<_>>()),
     };
     let mut adjudication = json!({
-        "max_plies": config.adjudication.max_plies,
-        "repetitions": config.adjudication.repetitions,
+        "max_plies": config.adjudication().max_plies,
+        "repetitions": config.adjudication().repetitions,
     });
     // Only when on, so runs without it keep their fingerprint.
-    if let Some(rule) = config.adjudication.solve {
+    if let Some(rule) = config.adjudication().solve {
         adjudication["solve_after"] = json!(rule.after_plies);
         adjudication["solve_nodes"] = json!(rule.nodes);
     }
     json!({
         "format": format,
-        "pairs": config.pairs,
-        "seed": config.seed,
+        "pairs": config.pairs(),
+        "seed": config.seed(),
         "openings": openings,
         "adjudication": adjudication,
         "bots": bots,
@@ -203,7 +203,7 @@ pub fn prepare(
     if !shared {
         let mut run = json!({
             "aboure_version": env!("CARGO_PKG_VERSION"),
-            "config_file": config.path.display().to_string(),
+            "config_file": config.path().display().to_string(),
             "shard": shard.map(|s| s.to_string()),
             "created": humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             "fingerprint": print,
@@ -211,14 +211,14 @@ pub fn prepare(
         });
         // The SPRT bounds are not part of the identity (they decide when to
         // stop, not what a game is), but reports need them.
-        if config.format == Format::Sprt {
-            let s = &config.sprt;
+        if config.format() == Format::Sprt {
+            let s = &config.sprt();
             run["sprt"] = json!({
-                "elo0": s.elo0,
-                "elo1": s.elo1,
-                "alpha": s.alpha,
-                "beta": s.beta,
-                "model": s.model,
+                "elo0": s.elo0(),
+                "elo1": s.elo1(),
+                "alpha": s.alpha(),
+                "beta": s.beta(),
+                "model": s.model(),
             });
         }
         let text = serde_json::to_string_pretty(&run).unwrap_or_default();

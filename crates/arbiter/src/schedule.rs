@@ -32,12 +32,15 @@ pub struct GameSpec {
 /// The pairings of a config: every pair of bots (round robin, SPRT) or the
 /// gauntlet bot against each other.
 pub fn pairings(config: &Config) -> Vec<[usize; 2]> {
-    let n = config.bots.len();
-    match config.format {
+    let n = config.bots().len();
+    match config.format() {
         Format::RoundRobin | Format::Sprt => (0..n)
             .flat_map(|a| (a + 1..n).map(move |b| [a, b]))
             .collect(),
-        Format::Gauntlet(g) => (0..n).filter(|&b| b != g).map(|b| [g, b]).collect(),
+        Format::Gauntlet(g) => (0..n)
+            .filter(|&b| b != g.index())
+            .map(|b| [g.index(), b])
+            .collect(),
     }
 }
 
@@ -86,7 +89,7 @@ impl Schedule {
             .collect();
         Schedule {
             first,
-            pairs: config.pairs,
+            pairs: config.pairs(),
             shard,
         }
     }

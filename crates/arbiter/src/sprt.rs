@@ -35,12 +35,18 @@ pub const DECISION_FILE: &str = "sprt.json";
 
 /// The test a config describes.
 pub fn test(config: &SprtConfig) -> Result<Sprt, RunError> {
-    let model = match config.model {
+    let model = match config.model() {
         SprtModel::Normalized => EloModel::Normalized,
         SprtModel::Logistic => EloModel::Logistic,
     };
-    Sprt::new(config.elo0, config.elo1, config.alpha, config.beta, model)
-        .map_err(|e| RunError::Options(format!("invalid SPRT parameters: {e}")))
+    Sprt::new(
+        config.elo0(),
+        config.elo1(),
+        config.alpha(),
+        config.beta(),
+        model,
+    )
+    .map_err(|e| RunError::Options(format!("invalid SPRT parameters: {e}")))
 }
 
 /// The verdict of `games` (in any order, repeated or not) on the test of

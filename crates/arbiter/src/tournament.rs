@@ -112,7 +112,7 @@ struct State {
 /// Runs the tournament `config` with `options`.
 pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
     let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
-        &config.sandbox,
+        config.sandbox(),
         &options.aboure_exe,
     )?);
     (options.observer)(&Event::Sandbox(sandbox.layers().clone()));
@@ -138,10 +138,10 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     });
 
     let mut launches = Vec::new();
-    for bot in &config.bots {
-        let logs = BotLogs::new(Some(&output.logs), &bot.name, options.log_protocol)
-            .map_err(RunError::io(format!("cannot open logs of {}", bot.name)))?;
-        let (program, args) = match &bot.run {
+    for bot in config.bots() {
+        let logs = BotLogs::new(Some(&output.logs), bot.name(), options.log_protocol)
+            .map_err(RunError::io(format!("cannot open logs of {}", bot.name())))?;
+        let (program, args) = match &bot.run() {
             BotCommand::Builtin(name) => (
                 options.aboure_exe.clone(),
                 vec!["bot".to_owned(), name.clone()],
@@ -150,11 +150,11 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             // directory (std leaves that case unspecified); a bare name is
             // looked up in PATH.
             BotCommand::Command(c) if c[0].contains('/') => {
-                (bot.workdir.join(&c[0]), c[1..].to_vec())
+                (bot.workdir().join(&c[0]), c[1..].to_vec())
             }
             BotCommand::Command(c) => (PathBuf::from(&c[0]), c[1..].to_vec()),
         };
-        let (program, args) = match bot.wrapper.split_first() {
+        let (program, args) = match bot.wrapper().split_first() {
             None => (program, args),
             Some((wrapper, wrapper_args)) => {
                 let mut all = wrapper_args.to_vec();
@@ -164,28 +164,28 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             }
         };
         launches.push(Launch {
-            name: bot.name.clone(),
+            name: bot.name().to_owned(),
             command: aboure_process::Program {
                 program,
                 args: args.into_iter().map(Into::into).collect(),
-                workdir: Some(bot.workdir.clone()),
-                env: bot.env.clone(),
+                workdir: Some(bot.workdir().to_owned()),
+                env: bot.env().clone(),
             },
             launcher: Arc::new(aboure_sandbox::SandboxLauncher::new(
                 sandbox.clone(),
-                &bot.name,
-                bot.sandbox.clone(),
+                bot.name(),
+                bot.sandbox().clone(),
             )),
-            options: bot.options.clone().into_iter().collect(),
-            startup_timeout: config.startup_timeout,
-            limits: bot.limits,
+            options: bot.options().clone().into_iter().collect(),
+            startup_timeout: config.startup_timeout(),
+            limits: bot.limits(),
             logs: Arc::new(logs),
         });
     }
 
     let concurrency = options
         .concurrency
-        .or(config.concurrency)
+        .or(config.concurrency())
         .unwrap_or_else(default_concurrency)
         .max(1);
     let sprt = gate::live_sprt(config, &options, &output, concurrency, &previous)?;
@@ -194,7 +194,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         queue: Mutex::new(todo.peekable()),
         state: Mutex::new(State {
             tally: {
-                let mut tally = Tally::new(config.bots.iter().map(|b| b.name.as_str()));
+                let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
                 previous.iter().for_each(|g| tally.add(g));
                 tally
             },
@@ -324,8 +324,8 @@ impl Worker {
             };
             (self.observer)(&Event::GameStarted {
                 id: spec.id.clone(),
-                south: self.config.bots[spec.south].name.clone(),
-                north: self.config.bots[spec.north].name.clone(),
+                south: self.config.bots()[spec.south].name().to_owned(),
+                north: self.config.bots()[spec.north].name().to_owned(),
             });
             let mut seats: [Option<BotProcess>; 2] = [None, None];
             let mut interrupt = self.interrupt.clone();
@@ -342,7 +342,7 @@ impl Worker {
             // Return healthy processes to the pool, or shut them down.
             for (bot, seat) in [spec.south, spec.north].into_iter().zip(seats) {
                 if let Some(process) = seat {
-                    if self.config.restart == Restart::Never {
+                    if self.config.restart() == Restart::Never {
                         self.pool.insert(bot, process);
                     } else {
                         process.quit(QUIT_GRACE).await;
@@ -391,15 +391,15 @@ impl Worker {
     /// left in `seats` unless they failed (then they are killed here).
     async fn game(&mut self, spec: &GameSpec, seats: &mut [Option<BotProcess>; 2]) -> GameRecord {
         let config = &self.config;
-        let opening = config.openings.opening(config.seed, spec.pair);
+        let opening = config.openings().opening(config.seed(), spec.pair);
         let ids = [spec.south, spec.north];
         let setup = GameSetup {
             spec,
-            names: ids.map(|i| config.bots[i].name.as_str()),
-            time_controls: ids.map(|i| config.bots[i].time_control),
+            names: ids.map(|i| config.bots()[i].name()),
+            time_controls: ids.map(|i| config.bots()[i].time_control()),
             opening: &opening,
             opening_index: spec.pair,
-            adjudication: config.adjudication,
+            adjudication: config.adjudication(),
         };
         let reused = ids.map(|i| self.pool.remove(&i));
         let [south, north] = reused;

@@ -25,15 +25,18 @@ fn check(text: &str, expected: &str) {
 #[test]
 fn two_bot_tables_alone_are_a_valid_tournament() {
     let config = parse(TWO_BOTS, "dir/t.toml".as_ref()).unwrap();
-    assert_eq!(config.format, Format::RoundRobin);
-    assert_eq!(config.pairs, 10);
-    assert_eq!(config.restart, Restart::PerGame);
-    assert_eq!(config.bots[1].run, BotCommand::Builtin("greedy".into()));
-    assert_eq!(config.bots[0].workdir, std::path::Path::new("dir"));
+    assert_eq!(config.format(), Format::RoundRobin);
+    assert_eq!(config.pairs(), 10);
+    assert_eq!(config.restart(), Restart::PerGame);
+    assert_eq!(
+        config.bots()[1].run(),
+        &BotCommand::Builtin("greedy".into())
+    );
+    assert_eq!(config.bots()[0].workdir(), std::path::Path::new("dir"));
     let bare = parse(TWO_BOTS, "t.toml".as_ref()).unwrap();
-    assert_eq!(bare.bots[0].workdir, std::path::Path::new("."));
+    assert_eq!(bare.bots()[0].workdir(), std::path::Path::new("."));
     assert!(matches!(
-        config.bots[0].time_control.limit,
+        config.bots()[0].time_control().limit,
         Limit::Fischer { .. }
     ));
 }
@@ -132,7 +135,7 @@ fn options_and_environment() {
         "bot[0].env: environment variable \"A=B\" is not valid",
     );
     let ok = parse(&format!("[[bot]]\nname = \"c\"\nbuiltin = \"random\"\noptions = {{ depth = 3, fast = true, style = \"wild one\" }}\n{TWO_BOTS}"), "t.toml".as_ref()).unwrap();
-    let opts = &ok.bots[0].options;
+    let opts = &ok.bots()[0].options();
     assert_eq!(
         (
             opts["depth"].as_str(),
@@ -180,7 +183,20 @@ fn tournament_keys() {
         "t.toml".as_ref(),
     )
     .unwrap();
-    assert_eq!(g.format, Format::Gauntlet(1));
+    let Format::Gauntlet(id) = g.format() else {
+        panic!("a gauntlet, not {:?}", g.format())
+    };
+    assert_eq!((id.index(), g.bot(id).name()), (1, "b"));
+    // Without gauntlet-bot, the first bot plays everyone.
+    let first = parse(
+        &format!("[tournament]\nformat = \"gauntlet\"\n{TWO_BOTS}"),
+        "t.toml".as_ref(),
+    )
+    .unwrap();
+    let Format::Gauntlet(id) = first.format() else {
+        panic!("a gauntlet, not {:?}", first.format())
+    };
+    assert_eq!(first.bot(id).name(), "a");
 }
 
 #[test]
@@ -225,7 +241,7 @@ fn time_controls() {
     )
     .unwrap();
     assert_eq!(
-        c.bots[0].time_control.limit,
+        c.bots()[0].time_control().limit,
         Limit::Depth {
             depth: 4,
             timeout: std::time::Duration::from_secs(3)
@@ -249,7 +265,12 @@ fn a_bot_time_control_overrides_the_tournament_key_by_key() {
     ]
     .concat();
     let c = parse(&text, "t.toml".as_ref()).unwrap();
-    let tc = |i: usize| (c.bots[i].time_control.limit, c.bots[i].time_control.margin);
+    let tc = |i: usize| {
+        (
+            c.bots()[i].time_control().limit,
+            c.bots()[i].time_control().margin,
+        )
+    };
     let clock = |base: u64, inc: u64| Limit::Fischer {
         base: ms(base),
         increment: ms(inc),
@@ -321,7 +342,7 @@ fn opening_files_are_checked_line_by_line() {
     );
     std::fs::write(dir.join("o.txt"), "2 7\nstartpos moves 3\n").unwrap();
     let ok = parse(&format!("[openings]\nfile = \"o.txt\"\n{TWO_BOTS}"), &path).unwrap();
-    assert_eq!(ok.openings.opening(1, 3).moves.len(), 1);
+    assert_eq!(ok.openings().opening(1, 3).moves.len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -349,10 +370,10 @@ fn resource_limits_and_absurd_times() {
         "t.toml".as_ref(),
     )
     .unwrap();
-    assert_eq!(ok.bots[0].limits.memory, Some(512 << 20));
+    assert_eq!(ok.bots()[0].limits().memory, Some(512 << 20));
     assert_eq!(
-        ok.bots[0].limits.cpu,
+        ok.bots()[0].limits().cpu,
         Some(std::time::Duration::from_secs(60))
     );
-    assert!(ok.bots[1].limits.is_none());
+    assert!(ok.bots()[1].limits().is_none());
 }

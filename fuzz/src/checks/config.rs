@@ -33,16 +33,24 @@ pub fn check(data: &[u8]) {
     }
     match config::parse(text, Path::new(PATH)) {
         Ok(cfg) => {
-            assert!(cfg.bots.len() >= 2, "a config with {} bots", cfg.bots.len());
-            for (i, bot) in cfg.bots.iter().enumerate() {
+            let bots = cfg.bots();
+            assert!(bots.len() >= 2, "a config with {} bots", bots.len());
+            for (i, bot) in bots.iter().enumerate() {
                 assert!(
-                    cfg.bots[..i].iter().all(|b| b.name != bot.name),
+                    bots[..i].iter().all(|b| b.name() != bot.name()),
                     "bot name {:?} twice",
-                    bot.name
+                    bot.name()
                 );
-                assert!(!bot.name.is_empty() && !bot.name.contains(['/', '\\']));
+                assert!(!bot.name().is_empty() && !bot.name().contains(['/', '\\']));
             }
-            assert!(cfg.pairs >= 1);
+            if let config::Format::Gauntlet(id) = cfg.format() {
+                assert!(
+                    id.index() < bots.len(),
+                    "gauntlet bot {id:?} of {}",
+                    bots.len()
+                );
+            }
+            assert!(cfg.pairs() >= 1);
         }
         Err(err) => {
             assert_eq!(err.path, Path::new(PATH));

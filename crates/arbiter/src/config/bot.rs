@@ -13,27 +13,65 @@ use super::{Validator, BUILTIN_BOTS};
 use crate::clock::TimeControl;
 use crate::error::ConfigError;
 
-/// One bot of the tournament.
+/// One bot of the tournament, as validated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotConfig {
+    name: String,
+    run: BotCommand,
+    workdir: PathBuf,
+    env: BTreeMap<String, String>,
+    options: BTreeMap<String, String>,
+    time_control: TimeControl,
+    limits: Limits,
+    sandbox: aboure_sandbox::Policy,
+    wrapper: Vec<String>,
+}
+
+impl BotConfig {
     /// Unique name, safe as a file name.
-    pub name: String,
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// How to run it.
-    pub run: BotCommand,
+    pub fn run(&self) -> &BotCommand {
+        &self.run
+    }
+
     /// Working directory.
-    pub workdir: PathBuf,
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
     /// Extra environment variables.
-    pub env: BTreeMap<String, String>,
+    pub fn env(&self) -> &BTreeMap<String, String> {
+        &self.env
+    }
+
     /// Options sent with `setoption`, in name order.
-    pub options: BTreeMap<String, String>,
+    pub fn options(&self) -> &BTreeMap<String, String> {
+        &self.options
+    }
+
     /// The bot's time control.
-    pub time_control: TimeControl,
+    pub fn time_control(&self) -> TimeControl {
+        self.time_control
+    }
+
     /// Operating-system limits on its process (`memory-limit`, `cpu-limit`).
-    pub limits: Limits,
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// Its sandbox allowances (`sandbox = { ... }`) over the `[sandbox]` table's.
-    pub sandbox: aboure_sandbox::Policy,
+    pub fn sandbox(&self) -> &aboure_sandbox::Policy {
+        &self.sandbox
+    }
+
     /// A command its own command is appended to (`wrapper = [...]`).
-    pub wrapper: Vec<String>,
+    pub fn wrapper(&self) -> &[String] {
+        &self.wrapper
+    }
 }
 
 /// How a bot is started.

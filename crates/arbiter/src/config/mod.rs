@@ -41,44 +41,118 @@ use validator::{toml_message, Validator};
 /// own list, so a tournament file accepts exactly the bots `aboure bot` runs.
 pub use aboure_bots::BUILTIN as BUILTIN_BOTS;
 
-/// A validated tournament.
+/// A validated tournament. Only [`load`] and [`parse`] make one, so its
+/// invariants hold wherever it is read: two or more bots with unique names,
+/// exactly two for an SPRT, a gauntlet bot that is one of the bots.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
+    path: PathBuf,
+    format: Format,
+    pairs: u32,
+    concurrency: Option<usize>,
+    seed: u64,
+    restart: Restart,
+    startup_timeout: Duration,
+    openings: OpeningSource,
+    adjudication: Adjudication,
+    sprt: SprtConfig,
+    bots: Vec<BotConfig>,
+    sandbox: aboure_sandbox::Settings,
+}
+
+impl Config {
     /// The file it was read from.
-    pub path: PathBuf,
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Who plays whom.
-    pub format: Format,
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
     /// Game pairs per pairing (the maximum, for SPRT).
-    pub pairs: u32,
+    pub fn pairs(&self) -> u32 {
+        self.pairs
+    }
+
     /// Games played at once, if the file says.
-    pub concurrency: Option<usize>,
+    pub fn concurrency(&self) -> Option<usize> {
+        self.concurrency
+    }
+
     /// Seed of the openings.
-    pub seed: u64,
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// When bot processes are restarted.
-    pub restart: Restart,
+    pub fn restart(&self) -> Restart {
+        self.restart
+    }
+
     /// Limit on the handshake and on each `isready`.
-    pub startup_timeout: Duration,
+    pub fn startup_timeout(&self) -> Duration {
+        self.startup_timeout
+    }
+
     /// Where openings come from.
-    pub openings: OpeningSource,
+    pub fn openings(&self) -> &OpeningSource {
+        &self.openings
+    }
+
     /// Adjudication rules.
-    pub adjudication: Adjudication,
+    pub fn adjudication(&self) -> Adjudication {
+        self.adjudication
+    }
+
     /// SPRT parameters (for `format = "sprt"`).
-    pub sprt: SprtConfig,
-    /// The bots, in file order.
-    pub bots: Vec<BotConfig>,
+    pub fn sprt(&self) -> SprtConfig {
+        self.sprt
+    }
+
+    /// The bots, in file order (two or more).
+    pub fn bots(&self) -> &[BotConfig] {
+        &self.bots
+    }
+
+    /// The bot `id` names (the gauntlet bot of [`Format::Gauntlet`]).
+    ///
+    /// Ids are made only by validation, below the count of the bots they
+    /// were validated with, and a config's bots never change: an id of this
+    /// config is always in range (one of another config with fewer bots is
+    /// a programming error).
+    pub fn bot(&self, id: BotId) -> &BotConfig {
+        &self.bots[id.0]
+    }
+
     /// The `[sandbox]` table.
-    pub sandbox: aboure_sandbox::Settings,
+    pub fn sandbox(&self) -> &aboure_sandbox::Settings {
+        &self.sandbox
+    }
 }
 
 /// Who plays whom.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Every pair of bots.
     RoundRobin,
-    /// One bot (an index into `bots`) against each other bot.
-    Gauntlet(usize),
+    /// One bot against each other bot.
+    Gauntlet(BotId),
     /// Two bots until the SPRT decides.
     Sprt,
+}
+
+/// A bot of a validated [`Config`]: only validation makes one, from the
+/// bot's position in the file, so [`Config::bot`] always finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BotId(usize);
+
+impl BotId {
+    /// The bot's position in [`Config::bots`].
+    pub fn index(self) -> usize {
+        self.0
+    }
 }
 
 /// When bot processes are restarted.
@@ -202,7 +276,7 @@ impl Validator<'_> {
             let bot = bot.get_ref();
             let name = bot.name.get_ref().clone();
             self.check_name(&bot.name, &format!("{key}.name"))?;
-            if let Some(prev) = bots.iter().position(|b| b.name == name) {
+            if let Some(prev) = bots.iter().position(|b| b.name() == name) {
                 let (line, _) = self.line_col(name_spans[prev]);
                 return Err(self.at(
                     bot.name.span(),
@@ -237,7 +311,7 @@ impl Validator<'_> {
                     None => 0,
                     Some(g) => bots
                         .iter()
-                        .position(|b| b.name == *g.get_ref())
+                        .position(|b| b.name() == g.get_ref())
                         .ok_or_else(|| {
                             self.at(
                                 g.span(),
@@ -246,7 +320,7 @@ impl Validator<'_> {
                             )
                         })?,
                 };
-                Format::Gauntlet(index)
+                Format::Gauntlet(BotId(index))
             }
             Some((f, "sprt")) => {
                 if bots.len() != 2 {

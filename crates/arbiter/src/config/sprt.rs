@@ -6,19 +6,42 @@ use toml::Spanned;
 use super::{defaults, Validator};
 use crate::error::ConfigError;
 
-/// The hypotheses and error rates of an SPRT.
+/// The hypotheses and error rates of an SPRT, as validated (elo0 below
+/// elo1, error rates between 0 and 0.5).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct SprtConfig {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    model: SprtModel,
+}
+
+impl SprtConfig {
     /// Elo under the null hypothesis.
-    pub elo0: f64,
+    pub fn elo0(&self) -> f64 {
+        self.elo0
+    }
+
     /// Elo under the alternative.
-    pub elo1: f64,
+    pub fn elo1(&self) -> f64 {
+        self.elo1
+    }
+
     /// False positive rate.
-    pub alpha: f64,
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
     /// False negative rate.
-    pub beta: f64,
+    pub fn beta(&self) -> f64 {
+        self.beta
+    }
+
     /// `normalized` or `logistic` Elo.
-    pub model: SprtModel,
+    pub fn model(&self) -> SprtModel {
+        self.model
+    }
 }
 
 /// Which Elo the SPRT bounds are in.

@@ -34,13 +34,16 @@ pub(super) fn live_sprt(
     concurrency: usize,
     previous: &[GameRecord],
 ) -> Result<Option<LiveSprt>, RunError> {
-    if config.format != Format::Sprt {
+    if config.format() != Format::Sprt {
         return Ok(None);
     }
     let shards = options.shard.map_or(1, |s| u64::from(s.count));
     let mut live = LiveSprt::new(
-        crate::sprt::test(&config.sprt)?,
-        [config.bots[0].name.clone(), config.bots[1].name.clone()],
+        crate::sprt::test(&config.sprt())?,
+        [
+            config.bots()[0].name().to_owned(),
+            config.bots()[1].name().to_owned(),
+        ],
         &output.dir,
         &output.games_path,
         (4 * shards * concurrency as u64).max(16),
