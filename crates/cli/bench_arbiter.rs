@@ -38,7 +38,7 @@ pub fn run() -> anyhow::Result<()> {
         .build()?;
     let report = runtime.block_on(measure(&setup));
     clean(&setup.scratch);
-    let report = report.map_err(anyhow::Error::msg)?;
+    let report = report?;
     let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
     println!(
         "pipe round trip (median)          {:8.1} us",

@@ -60,16 +60,16 @@ enum Format {
     Html,
 }
 
-fn parse_anchor(text: &str) -> Result<(String, f64), String> {
+fn parse_anchor(text: &str) -> anyhow::Result<(String, f64)> {
     let Some((name, elo)) = text.rsplit_once('=') else {
-        return Err(format!("{text:?} is not NAME=ELO"));
+        anyhow::bail!("{text:?} is not NAME=ELO");
     };
     let elo: f64 = elo
         .trim()
         .parse()
-        .map_err(|_| format!("{elo:?} in {text:?} is not a number"))?;
+        .map_err(|_| anyhow::anyhow!("{elo:?} in {text:?} is not a number"))?;
     if name.is_empty() || !elo.is_finite() {
-        return Err(format!("{text:?} is not NAME=ELO"));
+        anyhow::bail!("{text:?} is not NAME=ELO");
     }
     Ok((name.to_owned(), elo))
 }

@@ -8,15 +8,30 @@ use std::collections::HashMap;
 use aboure_engine::Position;
 use aboure_records::Termination;
 
-/// The adjudication rules of a tournament.
+/// The adjudication rules of a tournament, as validated from its
+/// `[adjudication]` table (or the defaults).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adjudication {
+    pub(crate) max_plies: u32,
+    pub(crate) repetitions: u32,
+    pub(crate) solve: Option<SolveRule>,
+}
+
+impl Adjudication {
     /// A game reaching this many plies (opening and passes included) ends.
-    pub max_plies: u32,
+    pub fn max_plies(&self) -> u32 {
+        self.max_plies
+    }
+
     /// A position (board and side to move) seen this often ends the game.
-    pub repetitions: u32,
+    pub fn repetitions(&self) -> u32 {
+        self.repetitions
+    }
+
     /// Exact adjudication, off by default.
-    pub solve: Option<SolveRule>,
+    pub fn solve(&self) -> Option<SolveRule> {
+        self.solve
+    }
 }
 
 /// When the exact solver may end a game: from `after_plies` on, every
@@ -25,9 +40,9 @@ pub struct Adjudication {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveRule {
     /// Plies (opening and passes included) before the solver is asked.
-    pub after_plies: u32,
+    pub(crate) after_plies: u32,
     /// Solver nodes allowed for each position.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 impl Default for Adjudication {

@@ -12,7 +12,87 @@ use std::time::{Duration, Instant};
 
 use aboure_records::{GameRecord, Mover};
 
+use crate::error::{ConfigError, RunError};
 use crate::tournament::{run, RunOptions};
+
+/// Why a measurement could not be made; `step` says which (`pipe round
+/// trip`, `start-up costs`, or the name of one of the bench's tournaments:
+/// `serial`, `serial-off`, `pairs`, `wide`).
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A program of the setup could not be started or spoken to.
+    #[error("{step}: cannot run {program:?}: {source}")]
+    Program {
+        /// The measurement.
+        step: &'static str,
+        /// The program and its arguments.
+        program: Vec<String>,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A bot process did not start or answer its handshake.
+    #[error("{step}: {program:?} did not start: {detail}")]
+    Start {
+        /// The measurement.
+        step: &'static str,
+        /// The program and its arguments.
+        program: Vec<String>,
+        /// What happened, as a tournament would record it.
+        detail: String,
+    },
+    /// The scratch folder or a file in it could not be written.
+    #[error("{step}: cannot write {path}: {source}")]
+    Scratch {
+        /// The measurement.
+        step: &'static str,
+        /// The folder or file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The tournament file the bench writes was refused.
+    #[error("{step}: the bench's tournament file: {source}")]
+    Config {
+        /// The measurement.
+        step: &'static str,
+        /// Why.
+        source: ConfigError,
+    },
+    /// A tournament of the bench could not run.
+    #[error("{step}: {source}")]
+    Run {
+        /// The measurement.
+        step: &'static str,
+        /// Why.
+        source: RunError,
+    },
+    /// A tournament's results could not be read back.
+    #[error("{step}: {source}")]
+    Results {
+        /// The measurement.
+        step: &'static str,
+        /// Why.
+        source: aboure_records::ReadError,
+    },
+    /// A bench bot lost a game by forfeit, so the figures would be wrong.
+    #[error("{step}: a bench bot ({program:?}) forfeited game {game}: {detail}")]
+    Forfeit {
+        /// The measurement.
+        step: &'static str,
+        /// The bot's program and arguments.
+        program: Vec<String>,
+        /// The game id.
+        game: String,
+        /// What happened, as recorded.
+        detail: String,
+    },
+    /// The sandbox could not be set up for the start-up costs.
+    #[error("start-up costs: {0}")]
+    Sandbox(#[source] aboure_sandbox::SandboxError),
+    /// The worker thread of the pipe round trip was lost.
+    #[error("pipe round trip: {0}")]
+    Worker(#[source] tokio::task::JoinError),
+}
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -61,8 +141,9 @@ async fn process_life(
     setup: &BenchSetup,
     launcher: Arc<dyn aboure_process::Launcher>,
     rounds: usize,
-) -> Result<Vec<Duration>, String> {
-    std::fs::create_dir_all(&setup.scratch).map_err(|e| e.to_string())?;
+) -> Result<Vec<Duration>, BenchError> {
+    let step = "start-up costs";
+    create_dir(step, &setup.scratch)?;
     let launch = aboure_process::Launch {
         name: "bench".to_owned(),
         command: aboure_process::Program {
@@ -82,7 +163,11 @@ async fn process_life(
         let t = Instant::now();
         let bot = aboure_process::BotProcess::start(&launch)
             .await
-            .map_err(|f| f.detail)?;
+            .map_err(|f| BenchError::Start {
+                step,
+                program: setup.instant_bot.clone(),
+                detail: f.detail,
+            })?;
         bot.quit(Duration::from_secs(1)).await;
         times.push(t.elapsed());
     }
@@ -91,9 +176,9 @@ async fn process_life(
 
 /// Bot process lives with and without the sandbox, interleaved so that a
 /// busy spell of the machine weighs on both alike.
-async fn startup_costs(setup: &BenchSetup) -> Result<(Duration, Duration, String), String> {
+async fn startup_costs(setup: &BenchSetup) -> Result<(Duration, Duration, String), BenchError> {
     let sandbox = aboure_sandbox::Sandbox::new(&Default::default(), &setup.aboure_exe)
-        .map_err(|e| e.to_string())?;
+        .map_err(BenchError::Sandbox)?;
     let layers = sandbox.layers().to_string();
     let sandboxed: Arc<dyn aboure_process::Launcher> = Arc::new(
         aboure_sandbox::SandboxLauncher::new(Arc::new(sandbox), "bench", Default::default()),
@@ -158,10 +243,11 @@ fn config_text(bot: &[String], pairs: u32, concurrency: usize) -> String {
 
 async fn tournament(
     setup: &BenchSetup,
-    name: &str,
+    name: &'static str,
     pairs: u32,
     concurrency: usize,
-) -> Result<Vec<GameRecord>, String> {
+) -> Result<Vec<GameRecord>, BenchError> {
+    let step = name;
     let dir = setup.scratch.join(name);
     let _ = std::fs::remove_dir_all(&dir);
     let path = setup.scratch.join(format!("{name}.toml"));
@@ -170,9 +256,14 @@ async fn tournament(
     if name.ends_with("-off") {
         text = format!("[sandbox]\nmode = \"off\"\n{text}");
     }
-    std::fs::create_dir_all(&setup.scratch).map_err(|e| e.to_string())?;
-    std::fs::write(&path, &text).map_err(|e| e.to_string())?;
-    let config = crate::config::parse(&text, &path).map_err(|e| e.to_string())?;
+    create_dir(step, &setup.scratch)?;
+    std::fs::write(&path, &text).map_err(|source| BenchError::Scratch {
+        step,
+        path: path.clone(),
+        source,
+    })?;
+    let config =
+        crate::config::parse(&text, &path).map_err(|source| BenchError::Config { step, source })?;
     let (_tx, interrupt) = tokio::sync::watch::channel(false);
     let options = RunOptions {
         out_dir: dir.clone(),
@@ -184,17 +275,32 @@ async fn tournament(
         interrupt,
         observer: Arc::new(|_| {}),
     };
-    run(&config, options).await.map_err(|e| e.to_string())?;
+    run(&config, options)
+        .await
+        .map_err(|source| BenchError::Run { step, source })?;
     // The summary keeps no moves: read the full records back.
     let games = aboure_records::read_games(&dir.join("games.jsonl"))
-        .map_err(|e| e.to_string())?
+        .map_err(|source| BenchError::Results { step, source })?
         .games;
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&path);
     if let Some(bad) = games.iter().find(|g| g.loser.is_some()) {
-        return Err(format!("a bench bot forfeited: {:?}", bad.detail));
+        return Err(BenchError::Forfeit {
+            step,
+            program: setup.instant_bot.clone(),
+            game: bad.id.clone(),
+            detail: bad.detail.clone().unwrap_or_default(),
+        });
     }
     Ok(games)
+}
+
+fn create_dir(step: &'static str, dir: &Path) -> Result<(), BenchError> {
+    std::fs::create_dir_all(dir).map_err(|source| BenchError::Scratch {
+        step,
+        path: dir.to_owned(),
+        source,
+    })
 }
 
 /// Wall time inside games per bot move.
@@ -219,12 +325,16 @@ pub fn rss() -> Option<u64> {
 }
 
 /// Runs the three measurements.
-pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, String> {
+pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
     let echo = setup.echo.clone();
     let pipe = tokio::task::spawn_blocking(move || pipe_round_trip(&echo, 5000))
         .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| format!("cannot run {:?}: {e}", setup.echo))?;
+        .map_err(BenchError::Worker)?
+        .map_err(|source| BenchError::Program {
+            step: "pipe round trip",
+            program: setup.echo.clone(),
+            source,
+        })?;
 
     // Cost per move: time inside games (no process start, no fsync) per move.
     let games = tournament(setup, "serial", 100, 1).await?;
@@ -297,4 +407,43 @@ pub fn scratch() -> PathBuf {
 /// Removes a scratch folder.
 pub fn clean(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_error_names_the_step_the_program_and_keeps_the_io_error() {
+        let missing = "/nonexistent/aboure-bench-echo".to_owned();
+        let setup = BenchSetup {
+            instant_bot: vec!["/nonexistent/aboure-bench-bot".to_owned()],
+            echo: vec![missing.clone(), "-n".to_owned()],
+            aboure_exe: PathBuf::from("/nonexistent/aboure"),
+            scratch: scratch().join("unused"),
+        };
+        let err = measure(&setup).await.unwrap_err();
+        let BenchError::Program {
+            step,
+            program,
+            source,
+        } = &err
+        else {
+            panic!("a program error, not {err:?}");
+        };
+        assert_eq!(
+            (*step, program.as_slice()),
+            ("pipe round trip", &setup.echo[..])
+        );
+        assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        let text = err.to_string();
+        assert!(
+            text.starts_with(&format!(
+                "pipe round trip: cannot run [{missing:?}, \"-n\"]: "
+            )),
+            "{text}"
+        );
+        let cause = std::error::Error::source(&err).map(ToString::to_string);
+        assert_eq!(cause, Some(source.to_string()));
+    }
 }

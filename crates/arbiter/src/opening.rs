@@ -3,7 +3,7 @@
 //! openings are drawn from the tournament seed, one independent stream per
 //! opening index, so opening 7 is the same whatever else changes.
 
-use aboure_engine::{Move, Position};
+use aboure_engine::{IllegalMove, Move, ParseMoveError, ParsePositionError, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -91,7 +91,7 @@ pub fn random_opening(seed: u64, index: u32, plies: u32) -> Opening {
 /// (`startpos` or RULES.md notation), a move sequence from the start
 /// (`2 7 3`), or a position followed by `moves ...`. Blank lines and lines
 /// starting with `#` are skipped. Errors carry the 1-based line number.
-pub fn parse_opening_file(text: &str) -> Result<Vec<Opening>, (usize, String)> {
+pub fn parse_opening_file(text: &str) -> Result<Vec<Opening>, OpeningFileError> {
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -109,7 +109,7 @@ pub fn parse_opening_file(text: &str) -> Result<Vec<Opening>, (usize, String)> {
             Some(
                 pos_text
                     .parse::<Position>()
-                    .map_err(|e| (i + 1, format!("{pos_text:?} is not a position: {e}")))?,
+                    .map_err(|e| at(i, OpeningProblem::Position(pos_text.to_owned(), e)))?,
             )
         };
         let mut pos = position.unwrap_or_else(Position::startpos);
@@ -117,20 +117,61 @@ pub fn parse_opening_file(text: &str) -> Result<Vec<Opening>, (usize, String)> {
         for token in moves_text.split_whitespace() {
             let m: Move = token
                 .parse()
-                .map_err(|e| (i + 1, format!("{token:?} is not a move: {e}")))?;
+                .map_err(|e| at(i, OpeningProblem::Move(token.to_owned(), e)))?;
             pos.play(m)
-                .map_err(|e| (i + 1, format!("move {token} is illegal in {pos}: {e}")))?;
+                .map_err(|e| at(i, OpeningProblem::Illegal(token.to_owned(), pos, e)))?;
             moves.push(m);
         }
         if pos.is_game_over() {
-            return Err((i + 1, "the opening ends the game".to_owned()));
+            return Err(at(i, OpeningProblem::EndsTheGame));
         }
         openings.push(Opening { position, moves });
     }
     if openings.is_empty() {
-        return Err((0, "the file holds no openings".to_owned()));
+        return Err(OpeningFileError {
+            line: 0,
+            problem: OpeningProblem::Empty,
+        });
     }
     Ok(openings)
+}
+
+/// The error of line `index` (0-based).
+fn at(index: usize, problem: OpeningProblem) -> OpeningFileError {
+    OpeningFileError {
+        line: index + 1,
+        problem,
+    }
+}
+
+/// A line of an openings file that is not an opening.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{problem}")]
+pub struct OpeningFileError {
+    /// 1-based line, 0 for the whole file.
+    pub line: usize,
+    /// What is wrong with it.
+    pub problem: OpeningProblem,
+}
+
+/// What is wrong with a line of an openings file.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OpeningProblem {
+    /// The text before `moves` is not a position.
+    #[error("{0:?} is not a position: {1}")]
+    Position(String, ParsePositionError),
+    /// A token is not a move.
+    #[error("{0:?} is not a move: {1}")]
+    Move(String, ParseMoveError),
+    /// A move is illegal in the position it reaches.
+    #[error("move {0} is illegal in {1}: {2}")]
+    Illegal(String, Position, IllegalMove),
+    /// The opening leaves a finished game.
+    #[error("the opening ends the game")]
+    EndsTheGame,
+    /// No line holds an opening.
+    #[error("the file holds no openings")]
+    Empty,
 }
 
 #[cfg(test)]
@@ -165,7 +206,15 @@ mod tests {
 
     #[test]
     fn opening_file_errors_name_the_line() {
-        assert_eq!(parse_opening_file("2\n7\n").unwrap_err().0, 2);
-        assert_eq!(parse_opening_file("2 x\n").unwrap_err().0, 1);
+        let illegal = parse_opening_file("2\n7\n").unwrap_err();
+        assert_eq!(illegal.line, 2);
+        assert!(matches!(&illegal.problem, OpeningProblem::Illegal(m, _, _) if m == "7"));
+        let bad = parse_opening_file("2 x\n").unwrap_err();
+        assert_eq!(bad.line, 1);
+        assert!(
+            matches!(&bad.problem, OpeningProblem::Move(t, _) if t == "x"),
+            "{bad:?}"
+        );
+        assert_eq!(parse_opening_file("# none\n").unwrap_err().line, 0);
     }
 }

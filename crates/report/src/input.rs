@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use aboure_records::{read_games, GameRecord, ReadError, Results};
 
-use crate::options::{SandboxLayers, SprtSettings};
+use crate::options::{RunJsonError, SandboxLayers, SprtSettings};
 
 /// Games from one or more results files, ready to report on.
 #[derive(Clone, Debug, Default)]
@@ -97,7 +97,7 @@ pub enum InputError {
         /// The `run.json`.
         path: PathBuf,
         /// What is wrong.
-        message: String,
+        source: RunJsonError,
     },
 }
 
@@ -105,7 +105,7 @@ impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InputError::Read(e) => e.fmt(f),
-            InputError::RunJson { path, message } => write!(f, "{}: {message}", path.display()),
+            InputError::RunJson { path, source } => write!(f, "{}: {source}", path.display()),
         }
     }
 }
@@ -154,7 +154,7 @@ pub fn sandbox_of(paths: &[PathBuf]) -> Result<Option<SandboxLayers>, InputError
 /// finds something.
 fn first_in_run_json<T>(
     paths: &[PathBuf],
-    read: impl Fn(&serde_json::Value) -> Result<Option<T>, String>,
+    read: impl Fn(&serde_json::Value) -> Result<Option<T>, RunJsonError>,
 ) -> Result<Option<T>, InputError> {
     for path in paths.iter().flat_map(|p| files_of(p)) {
         let run_path = path
@@ -167,11 +167,11 @@ fn first_in_run_json<T>(
         let value: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| InputError::RunJson {
                 path: run_path.clone(),
-                message: format!("not valid JSON: {e}"),
+                source: RunJsonError::NotJson(e),
             })?;
-        if let Some(found) = read(&value).map_err(|message| InputError::RunJson {
+        if let Some(found) = read(&value).map_err(|source| InputError::RunJson {
             path: run_path.clone(),
-            message,
+            source,
         })? {
             return Ok(Some(found));
         }

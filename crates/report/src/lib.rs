@@ -102,7 +102,7 @@ pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, Summary};
 pub use input::{files_of, load, sandbox_of, sprt_of, Input, InputError};
 pub use options::{
-    AccuracyOptions, ReportOptions, SandboxLayer, SandboxLayers, SprtSettings,
+    AccuracyOptions, ReportOptions, RunJsonError, SandboxLayer, SandboxLayers, SprtSettings,
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;

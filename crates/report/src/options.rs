@@ -41,7 +41,7 @@ impl SprtSettings {
     /// optional `model`, `normalized` or `logistic`) under `sprt`,
     /// `config.sprt` or `identity.sprt`. `Ok(None)` when the run is not an
     /// SPRT (no such section, or a `format` other than `sprt`).
-    pub fn from_run_json(run: &Value) -> Result<Option<SprtSettings>, String> {
+    pub fn from_run_json(run: &Value) -> Result<Option<SprtSettings>, RunJsonError> {
         let format = ["format", "/config/format", "/identity/format"]
             .iter()
             .find_map(|k| {
@@ -61,20 +61,16 @@ impl SprtSettings {
         let Some(section) = section else {
             return Ok(None);
         };
-        let number = |key: &str| {
+        let number = |key: &'static str| {
             section
                 .get(key)
                 .and_then(Value::as_f64)
-                .ok_or_else(|| format!("run.json: sprt.{key} is missing or not a number"))
+                .ok_or(RunJsonError::SprtNumber { key })
         };
         let model = match section.get("model").and_then(Value::as_str) {
             None | Some("normalized") => EloModel::Normalized,
             Some("logistic") => EloModel::Logistic,
-            Some(other) => {
-                return Err(format!(
-                    "run.json: sprt.model {other:?} is not \"normalized\" or \"logistic\""
-                ))
-            }
+            Some(other) => return Err(RunJsonError::SprtModel(other.to_owned())),
         };
         let sprt = Sprt::new(
             number("elo0")?,
@@ -83,9 +79,33 @@ impl SprtSettings {
             number("beta")?,
             model,
         )
-        .map_err(|e: SprtError| format!("run.json: {e}"))?;
+        .map_err(RunJsonError::Sprt)?;
         Ok(Some(SprtSettings { sprt }))
     }
+}
+
+/// What is wrong with a `run.json` section the report reads. The message
+/// holds the inner error's, so it is not also given as the source.
+#[derive(Debug, thiserror::Error)]
+pub enum RunJsonError {
+    /// The file is not JSON.
+    #[error("not valid JSON: {0}")]
+    NotJson(serde_json::Error),
+    /// An SPRT parameter is absent or not a number.
+    #[error("run.json: sprt.{key} is missing or not a number")]
+    SprtNumber {
+        /// `elo0`, `elo1`, `alpha` or `beta`.
+        key: &'static str,
+    },
+    /// An unknown Elo model.
+    #[error("run.json: sprt.model {0:?} is not \"normalized\" or \"logistic\"")]
+    SprtModel(String),
+    /// SPRT parameters no test can have.
+    #[error("run.json: {0}")]
+    Sprt(SprtError),
+    /// The `sandbox` key is not the layers `aboure run` records.
+    #[error("run.json: sandbox: {0}")]
+    Sandbox(serde_json::Error),
 }
 
 /// The sandbox layers a run was played under, as `aboure run` records
@@ -114,13 +134,13 @@ pub struct SandboxLayer {
 impl SandboxLayers {
     /// Reads the `sandbox` key of a `run.json`: `Ok(None)` when there is
     /// none (runs from before it was recorded).
-    pub fn from_run_json(run: &Value) -> Result<Option<SandboxLayers>, String> {
+    pub fn from_run_json(run: &Value) -> Result<Option<SandboxLayers>, RunJsonError> {
         let Some(value) = run.get("sandbox").filter(|v| !v.is_null()) else {
             return Ok(None);
         };
         serde_json::from_value(value.clone())
             .map(Some)
-            .map_err(|e| format!("run.json: sandbox: {e}"))
+            .map_err(RunJsonError::Sandbox)
     }
 }
 
@@ -189,11 +209,45 @@ mod tests {
         let layers = SandboxLayers::from_run_json(&run).unwrap().unwrap();
         assert_eq!(layers.to_string(), "mode off: bots ran as plain processes");
         assert_eq!(
-            SandboxLayers::from_run_json(&serde_json::json!({})),
-            Ok(None)
+            SandboxLayers::from_run_json(&serde_json::json!({})).unwrap(),
+            None
         );
         let bad = serde_json::json!({"sandbox": {"mode": 3}});
         let e = SandboxLayers::from_run_json(&bad).unwrap_err();
-        assert!(e.starts_with("run.json: sandbox: "), "{e}");
+        assert!(matches!(e, RunJsonError::Sandbox(_)), "{e:?}");
+        assert!(e.to_string().starts_with("run.json: sandbox: "), "{e}");
+    }
+
+    #[test]
+    fn sprt_errors_say_which_key() {
+        let run = |sprt| serde_json::json!({"format": "sprt", "sprt": sprt});
+        let missing = SprtSettings::from_run_json(&run(serde_json::json!(
+            {"elo0": 0, "elo1": 5, "alpha": 0.05}
+        )))
+        .unwrap_err();
+        assert!(
+            matches!(missing, RunJsonError::SprtNumber { key: "beta" }),
+            "{missing:?}"
+        );
+        assert_eq!(
+            missing.to_string(),
+            "run.json: sprt.beta is missing or not a number"
+        );
+        let model = SprtSettings::from_run_json(&run(serde_json::json!(
+            {"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05, "model": "bayes"}
+        )))
+        .unwrap_err();
+        assert!(
+            matches!(model, RunJsonError::SprtModel(ref m) if m == "bayes"),
+            "{model:?}"
+        );
+        let bounds = SprtSettings::from_run_json(&run(serde_json::json!(
+            {"elo0": 5, "elo1": 0, "alpha": 0.05, "beta": 0.05}
+        )))
+        .unwrap_err();
+        assert!(
+            matches!(bounds, RunJsonError::Sprt(SprtError::EloBounds { .. })),
+            "{bounds:?}"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! position, each relay lap and each captured pit. The page's script only
 //! displays it, so the viewer cannot disagree with the rules.
 
-use aboure_engine::{Move, Position, Side};
+use aboure_engine::{Move, ParsePositionError, Position, Side};
 use aboure_records::{GameRecord, InfoRecord, Mover};
 use serde::Serialize;
 
@@ -58,10 +58,8 @@ fn side_name(side: Side) -> &'static str {
 }
 
 /// The start position of a record, or why it cannot be read.
-pub(crate) fn start_position(game: &GameRecord) -> Result<Position, String> {
-    game.start
-        .parse::<Position>()
-        .map_err(|e| format!("start position {:?}: {e}", game.start))
+pub(crate) fn start_position(game: &GameRecord) -> Result<Position, ParsePositionError> {
+    game.start.parse::<Position>()
 }
 
 pub(crate) fn viewer_game(
@@ -87,7 +85,7 @@ pub(crate) fn viewer_game(
     let mut pos = match start_position(game) {
         Ok(p) => p,
         Err(e) => {
-            view.problem = Some(e);
+            view.problem = Some(format!("start position {:?}: {e}", game.start));
             return view;
         }
     };

@@ -169,7 +169,7 @@ fn results_files(dir: &Path) -> Vec<PathBuf> {
 /// The SPRT and the size of the schedule, from a `run.json`.
 pub fn run_info(bytes: &[u8]) -> Result<RunInfo, String> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-    let sprt = SprtSettings::from_run_json(&value)?;
+    let sprt = SprtSettings::from_run_json(&value).map_err(|e| e.to_string())?;
     let identity = &value["identity"];
     let pairs = identity["pairs"].as_u64();
     let bots = identity["bots"].as_array().map_or(0, Vec::len) as u64;

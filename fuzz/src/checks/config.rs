@@ -18,12 +18,13 @@ pub fn check(data: &[u8]) {
     };
     let lines = text.split('\n').count();
     // Line 0 stands for the whole file ("the file holds no openings").
-    let _ = parse_opening_file(text).map_err(|(line, msg)| {
+    let _ = parse_opening_file(text).map_err(|e| {
         assert!(
-            line <= lines,
-            "opening error on line {line} of {lines}: {msg}"
+            e.line <= lines,
+            "opening error on line {} of {lines}: {e}",
+            e.line
         );
-        assert!(!msg.is_empty());
+        assert!(!e.to_string().is_empty());
     });
     // `openings.file` is read from disk: an absolute name could point the
     // fuzzer at any file on the machine (or at /dev/zero), so texts that

@@ -32,11 +32,11 @@ impl Validator<'_> {
                         format!("cannot read {}: {e}", file.display()),
                     )
                 })?;
-                let openings = parse_opening_file(&text).map_err(|(line, msg)| {
+                let openings = parse_opening_file(&text).map_err(|e| {
                     self.at(
                         f.span(),
                         "openings.file",
-                        format!("{}:{line}: {msg}", file.display()),
+                        format!("{}:{}: {e}", file.display(), e.line),
                     )
                 })?;
                 Ok(OpeningSource::File(openings))
