@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use aboure_arbiter::standings::Tally;
 use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
+use aboure_records::Tally;
 use aboure_report::{sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -251,9 +251,9 @@ impl Progress {
         let table = tally.standings();
         let mut msg: Vec<String> = table
             .iter()
-            .map(|s| format!("{} {}", s.name, s.points))
+            .map(|s| format!("{} {}", s.name, s.points()))
             .collect();
-        let failures: u32 = table.iter().map(|s| s.failure_count()).sum();
+        let failures: u64 = table.iter().map(|s| s.failure_count()).sum();
         if failures > 0 {
             msg.push(format!("failures {failures}"));
         }
@@ -307,11 +307,11 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
                     out,
                     "{:<24} {:>7} {:>7.1} {:>6} {:>6} {:>6} {:>8}",
                     s.name,
-                    s.games,
-                    s.points,
-                    s.wins,
-                    s.draws,
-                    s.losses,
+                    s.games(),
+                    s.points(),
+                    s.wdl.wins,
+                    s.wdl.draws,
+                    s.wdl.losses,
                     s.failure_count()
                 );
             }
@@ -323,7 +323,7 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
             "WARNING: {} forfeited {} of its {} games; see its logs in {}",
             s.name,
             s.failure_count(),
-            s.games,
+            s.games(),
             summary
                 .games_path
                 .parent()

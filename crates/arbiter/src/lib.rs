@@ -9,9 +9,10 @@
 //! recorded loss, and appends every finished game durably to `games.jsonl`
 //! so an interrupted run can be resumed.
 //!
-//! Pure logic (config validation, schedule, openings, clocks, adjudication,
-//! standings) is separate from the I/O (processes, games, the tournament)
-//! and tested without processes.
+//! Pure logic (config validation, schedule, openings, clocks, adjudication)
+//! is separate from the I/O (processes, games, the tournament) and tested
+//! without processes. Standings are counted with the records crate's
+//! [`aboure_records::Tally`], the one the report uses.
 #![deny(missing_docs)]
 
 mod adjudication;
@@ -27,17 +28,13 @@ mod output;
 pub mod responder;
 mod schedule;
 pub mod sprt;
-pub mod standings;
 mod tournament;
 
 pub use aboure_process::Limits;
 pub use adjudication::Adjudication;
 pub use clock::{Clock, Limit, TimeControl};
-pub use config::{
-    load, parse, BotCommand, BotConfig, BotId, Config, Format, Restart, SprtConfig, SprtModel,
-};
+pub use config::{load, parse, BotCommand, BotConfig, BotId, Config, Format, Restart};
 pub use error::{ConfigError, RunError};
 pub use event::Event;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
-pub use standings::{standings, Standing};
 pub use tournament::{default_concurrency, run, Observer, RunOptions, Summary};

@@ -24,30 +24,13 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use aboure_records::{parse_games, results_files, GameRecord, PairBook};
-use aboure_stats::{EloModel, OrderedSprt, OrderedStatus, Sprt, SprtDecision};
+use aboure_stats::{OrderedSprt, OrderedStatus, Sprt, SprtDecision};
 use serde_json::json;
 
-use crate::config::{SprtConfig, SprtModel};
 use crate::error::RunError;
 
 /// The decision file in the output folder.
 pub const DECISION_FILE: &str = "sprt.json";
-
-/// The test a config describes.
-pub fn test(config: &SprtConfig) -> Result<Sprt, RunError> {
-    let model = match config.model() {
-        SprtModel::Normalized => EloModel::Normalized,
-        SprtModel::Logistic => EloModel::Logistic,
-    };
-    Sprt::new(
-        config.elo0(),
-        config.elo1(),
-        config.alpha(),
-        config.beta(),
-        model,
-    )
-    .map_err(|e| RunError::Options(format!("invalid SPRT parameters: {e}")))
-}
 
 /// The verdict of `games` (in any order, repeated or not) on the test of
 /// `pairing[0]` against `pairing[1]`.
@@ -279,7 +262,7 @@ mod tests {
     fn a_long_test_keeps_only_open_and_waiting_pairs() {
         // Equal results never decide: 20,000 pairs, finishing up to 40
         // pairs out of order, leave nothing behind but the window.
-        let sprt = Sprt::new(-1.0, 1.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        let sprt = Sprt::new(-1.0, 1.0, 0.05, 0.05, aboure_stats::EloModel::Normalized).unwrap();
         let mut counter = PairCounter::new(sprt, ["x".into(), "y".into()]);
         let line = r#"{"id":"t","pairing":["x","y"],"pair":0,"game":0,"south":"x","north":"y","result":"1-0","termination":"natural"}"#;
         let template =

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use aboure_engine::Side;
-use aboure_records::{GameRecord, GamesWriter};
+use aboure_records::{GameRecord, GamesWriter, Standing, Tally};
 use tokio::sync::watch;
 
 use crate::config::{BotCommand, Config, Restart};
@@ -22,7 +22,6 @@ use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::output::prepare;
 use crate::schedule::{GameSpec, Schedule, Shard};
 use crate::sprt::LiveSprt;
-use crate::standings::{Standing, Tally};
 use aboure_process::{BotFailure, BotLogs, BotProcess, Launch};
 
 mod gate;

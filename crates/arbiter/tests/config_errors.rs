@@ -178,25 +178,18 @@ fn tournament_keys() {
         "tournament.gauntlet-bot: gauntlet-bot only applies to format = \"gauntlet\"",
     );
     check(&format!("[tournament]\nformat = \"sprt\"\n{TWO_BOTS}[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n"), "tournament.format: an SPRT needs exactly two bots, found 3");
-    let g = parse(
-        &format!("[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"b\"\n{TWO_BOTS}"),
-        "t.toml".as_ref(),
-    )
-    .unwrap();
-    let Format::Gauntlet(id) = g.format() else {
-        panic!("a gauntlet, not {:?}", g.format())
+    // The gauntlet bot as validated: its index and name.
+    let gauntlet_bot = |table: &str| {
+        let text = format!("[tournament]\nformat = \"gauntlet\"\n{table}{TWO_BOTS}");
+        let config = parse(&text, "t.toml".as_ref()).unwrap();
+        let Format::Gauntlet(id) = config.format() else {
+            panic!("a gauntlet, not {:?}", config.format())
+        };
+        (id.index(), config.bot(id).name().to_owned())
     };
-    assert_eq!((id.index(), g.bot(id).name()), (1, "b"));
+    assert_eq!(gauntlet_bot("gauntlet-bot = \"b\"\n"), (1, "b".to_owned()));
     // Without gauntlet-bot, the first bot plays everyone.
-    let first = parse(
-        &format!("[tournament]\nformat = \"gauntlet\"\n{TWO_BOTS}"),
-        "t.toml".as_ref(),
-    )
-    .unwrap();
-    let Format::Gauntlet(id) = first.format() else {
-        panic!("a gauntlet, not {:?}", first.format())
-    };
-    assert_eq!(first.bot(id).name(), "a");
+    assert_eq!(gauntlet_bot(""), (0, "a".to_owned()));
 }
 
 #[test]

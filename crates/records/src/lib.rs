@@ -10,7 +10,9 @@
 //! construction. For the same reason it also says which files of an output
 //! folder hold results ([`results_files`]: a run's `games.jsonl`, shard K of
 //! N's `games-K-of-N.jsonl`) and which two records make a game pair
-//! ([`GamePair`], [`PairBook`]), the unit the live SPRT and the report count.
+//! ([`GamePair`], [`PairBook`]), the unit the live SPRT and the report count,
+//! and what a game adds to a bot's standing ([`Tally`]), which the run's
+//! table and the report both show.
 //!
 //! # The schema of a line of `games.jsonl`
 //!
@@ -56,6 +58,7 @@ mod pair;
 mod reader;
 mod record;
 mod scan;
+mod standings;
 mod summary;
 mod writer;
 
@@ -68,5 +71,6 @@ pub use reader::{
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };
+pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
 pub use writer::GamesWriter;

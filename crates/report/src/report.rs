@@ -1,7 +1,7 @@
 //! The report model: every figure the outputs show, computed once from the
 //! counts a [`ReportTally`] keeps. Text, JSON and HTML only format it.
 
-use aboure_records::{GameRecord, Termination};
+use aboure_records::{GameRecord, Standing, Termination};
 use aboure_stats::{Pentanomial, Wdl};
 use serde::Serialize;
 
@@ -115,18 +115,27 @@ pub struct FailureCounts {
 }
 
 impl FailureCounts {
+    /// A bot's forfeits by kind (see [`failure_kind`]).
+    pub fn of(standing: &Standing) -> FailureCounts {
+        let mut c = FailureCounts::default();
+        for (&termination, &n) in &standing.failures {
+            c.add(failure_kind(termination), n);
+        }
+        c
+    }
+
     /// All forfeits.
     pub fn total(&self) -> u64 {
         self.time + self.illegal + self.crash + self.other
     }
 
-    /// Counts one forfeit of `kind`.
-    pub fn add(&mut self, kind: FailureKind) {
+    /// Counts `n` forfeits of `kind`.
+    pub fn add(&mut self, kind: FailureKind, n: u64) {
         match kind {
-            FailureKind::Time => self.time += 1,
-            FailureKind::Illegal => self.illegal += 1,
-            FailureKind::Crash => self.crash += 1,
-            FailureKind::Other => self.other += 1,
+            FailureKind::Time => self.time += n,
+            FailureKind::Illegal => self.illegal += n,
+            FailureKind::Crash => self.crash += n,
+            FailureKind::Other => self.other += n,
         }
     }
 }
@@ -298,14 +307,9 @@ impl Report {
         let rated = rate(names, &by_colour, anchor);
 
         // Standings order: by group, then rating, then score.
+        let standing = |i: usize| tally.standings.get(i);
         let totals: Vec<Wdl> = (0..n)
-            .map(|i| {
-                let mut t = Wdl::default();
-                for w in &wdl[i] {
-                    t += *w;
-                }
-                t
-            })
+            .map(|i| standing(i).map(|s| s.wdl).unwrap_or_default())
             .collect();
         let mut order: Vec<usize> = (0..n).collect();
         let key = |i: usize| {
@@ -346,7 +350,7 @@ impl Report {
                     } else {
                         0.0
                     },
-                    failures: tally.failures_of[i],
+                    failures: standing(i).map(FailureCounts::of).unwrap_or_default(),
                 }
             })
             .collect();

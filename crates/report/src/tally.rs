@@ -30,7 +30,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aboure_records::{GameRecord, GameSummary, Problem};
+use aboure_records::{GameRecord, GameSummary, Problem, Tally};
 use aboure_stats::Wdl;
 
 use crate::accuracy::AccuracyReport;
@@ -39,7 +39,7 @@ use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
 use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
 use crate::pairings::Seat;
-use crate::report::{failure_kind, Failure, FailureCounts, Report};
+use crate::report::{failure_kind, Failure, Report};
 
 /// Forfeits listed by game (all are counted): the text shows 20, the page
 /// links each from its bot's row.
@@ -70,10 +70,10 @@ pub struct ReportTally {
     warnings: Vec<String>,
     problems_in_file: u64,
     pub(crate) names: Vec<String>,
-    index: foldhash::HashMap<String, usize>,
+    /// Each bot's standing; its indices are those of `names`.
+    pub(crate) standings: Tally,
     /// `results[south][north]`: from South's view.
     pub(crate) results: Vec<Vec<Wdl>>,
-    pub(crate) failures_of: Vec<FailureCounts>,
     pub(crate) failures: Vec<Failure>,
     pub(crate) failures_total: u64,
     self_play: Vec<String>,
@@ -107,9 +107,8 @@ impl ReportTally {
             warnings: Vec::new(),
             problems_in_file: 0,
             names: Vec::new(),
-            index: foldhash::HashMap::default(),
+            standings: Tally::default(),
             results: Vec::new(),
-            failures_of: Vec::new(),
             failures: Vec::new(),
             failures_total: 0,
             self_play: Vec::new(),
@@ -258,9 +257,10 @@ impl ReportTally {
         }
         self.games += 1;
         self.results[s][t].add(result);
+        self.standings
+            .count(s, t, game.result, game.termination, game.loser);
         if let Some(bot) = game.forfeited_by() {
             let kind = failure_kind(game.termination);
-            self.failures_of[self.index[bot]].add(kind);
             self.failures_total += 1;
             if self.failures.len() < FAILURES_LISTED {
                 self.failures.push(Failure {
@@ -291,17 +291,15 @@ impl ReportTally {
 
     /// The index of bot `name`, added if new.
     fn player(&mut self, name: &str) -> usize {
-        if let Some(&i) = self.index.get(name) {
+        let i = self.standings.bot(name);
+        if i < self.names.len() {
             return i;
         }
-        let i = self.names.len();
-        self.index.insert(name.to_owned(), i);
         self.names.push(name.to_owned());
         for row in &mut self.results {
             row.push(Wdl::default());
         }
         self.results.push(vec![Wdl::default(); i + 1]);
-        self.failures_of.push(FailureCounts::default());
         i
     }
 

@@ -537,3 +537,34 @@ fn html_escapes_names_and_survives_no_games() {
     let empty = Report::build(&[], &ReportOptions::default()).html();
     assert!(empty.contains("0 games, 0 complete game pairs, 0 bots"));
 }
+
+#[test]
+fn the_report_and_the_run_count_the_same_standings() {
+    let mut crash = game("c", "b", "a", "1-0");
+    crash.termination = Termination::Crash;
+    crash.loser = Some(aboure_records::SideName::North);
+    let games = vec![
+        game("w", "a", "b", "1-0"),
+        game("d", "b", "a", "1/2-1/2"),
+        crash,
+        game("x", "c", "b", "0-1"),
+    ];
+    let report = Report::build(&games, &ReportOptions::default());
+    // The table `aboure run` prints, from the same games.
+    let mut tally = aboure_records::Tally::new(["a", "b", "c"]);
+    games.iter().for_each(|g| tally.add(g));
+    let run_table = tally.standings();
+    assert_eq!(report.players.len(), run_table.len());
+    for s in &run_table {
+        let p = report.players.iter().find(|p| p.name == s.name).unwrap();
+        assert_eq!(
+            (p.games, p.wins, p.draws, p.losses, p.points),
+            (s.games(), s.wdl.wins, s.wdl.draws, s.wdl.losses, s.points()),
+            "{}",
+            s.name
+        );
+        assert_eq!(p.failures.total(), s.failure_count(), "{}", s.name);
+    }
+    let a = report.players.iter().find(|p| p.name == "a").unwrap();
+    assert_eq!((a.wins, a.draws, a.losses, a.failures.crash), (1, 1, 1, 1));
+}

@@ -27,7 +27,6 @@ mod time_control;
 mod validator;
 
 pub use bot::{BotCommand, BotConfig};
-pub use sprt::{SprtConfig, SprtModel};
 pub use validator::MAX_DURATION;
 
 use adjudication::RawAdjudication;
@@ -55,7 +54,7 @@ pub struct Config {
     startup_timeout: Duration,
     openings: OpeningSource,
     adjudication: Adjudication,
-    sprt: SprtConfig,
+    sprt: aboure_stats::Sprt,
     bots: Vec<BotConfig>,
     sandbox: aboure_sandbox::Settings,
 }
@@ -106,8 +105,8 @@ impl Config {
         self.adjudication
     }
 
-    /// SPRT parameters (for `format = "sprt"`).
-    pub fn sprt(&self) -> SprtConfig {
+    /// The SPRT of `[sprt]` (played when `format = "sprt"`).
+    pub fn sprt(&self) -> aboure_stats::Sprt {
         self.sprt
     }
 
@@ -241,17 +240,11 @@ impl Validator<'_> {
         };
         let restart = match &t.restart {
             None => Restart::PerGame,
-            Some(r) => match r.get_ref().as_str() {
-                "per-game" => Restart::PerGame,
-                "never" => Restart::Never,
-                other => {
-                    return Err(self.at(
-                        r.span(),
-                        "tournament.restart",
-                        format!("{other:?} is not \"per-game\" or \"never\""),
-                    ))
-                }
-            },
+            Some(r) => self.choice(
+                r,
+                "tournament.restart",
+                &[("per-game", Restart::PerGame), ("never", Restart::Never)],
+            )?,
         };
         let startup_timeout = match &t.startup_timeout {
             Some(d) => self.positive_duration(d, "tournament.startup-timeout")?,

@@ -1,58 +1,13 @@
-//! `[sprt]`: the hypotheses, error rates and Elo model of an SPRT.
+//! `[sprt]`: the hypotheses, error rates and Elo model of an SPRT,
+//! validated into the statistics crate's [`Sprt`], so a run has its test
+//! before it starts.
 
+use aboure_stats::{EloModel, Sprt};
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::{defaults, Validator};
 use crate::error::ConfigError;
-
-/// The hypotheses and error rates of an SPRT, as validated (elo0 below
-/// elo1, error rates between 0 and 0.5).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct SprtConfig {
-    elo0: f64,
-    elo1: f64,
-    alpha: f64,
-    beta: f64,
-    model: SprtModel,
-}
-
-impl SprtConfig {
-    /// Elo under the null hypothesis.
-    pub fn elo0(&self) -> f64 {
-        self.elo0
-    }
-
-    /// Elo under the alternative.
-    pub fn elo1(&self) -> f64 {
-        self.elo1
-    }
-
-    /// False positive rate.
-    pub fn alpha(&self) -> f64 {
-        self.alpha
-    }
-
-    /// False negative rate.
-    pub fn beta(&self) -> f64 {
-        self.beta
-    }
-
-    /// `normalized` or `logistic` Elo.
-    pub fn model(&self) -> SprtModel {
-        self.model
-    }
-}
-
-/// Which Elo the SPRT bounds are in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SprtModel {
-    /// Normalized Elo (fishtest's default).
-    Normalized,
-    /// Classic logistic Elo.
-    Logistic,
-}
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -65,28 +20,27 @@ pub(super) struct RawSprt {
 }
 
 impl Validator<'_> {
-    pub(super) fn sprt(&self, raw: &RawSprt) -> Result<SprtConfig, ConfigError> {
+    pub(super) fn sprt(&self, raw: &RawSprt) -> Result<Sprt, ConfigError> {
         let get =
             |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |x| *x.get_ref());
-        let s = SprtConfig {
-            elo0: get(&raw.elo0, defaults::ELO0),
-            elo1: get(&raw.elo1, defaults::ELO1),
-            alpha: get(&raw.alpha, defaults::ALPHA),
-            beta: get(&raw.beta, defaults::BETA),
-            model: match &raw.model {
-                None => SprtModel::Normalized,
-                Some(m) => match m.get_ref().as_str() {
-                    "normalized" => SprtModel::Normalized,
-                    "logistic" => SprtModel::Logistic,
-                    other => {
-                        return Err(self.at(
-                            m.span(),
-                            "sprt.model",
-                            format!("{other:?} is not \"normalized\" or \"logistic\""),
-                        ))
-                    }
-                },
-            },
+        let (elo0, elo1) = (
+            get(&raw.elo0, defaults::ELO0),
+            get(&raw.elo1, defaults::ELO1),
+        );
+        let (alpha, beta) = (
+            get(&raw.alpha, defaults::ALPHA),
+            get(&raw.beta, defaults::BETA),
+        );
+        let model = match &raw.model {
+            None => EloModel::Normalized,
+            Some(m) => self.choice(
+                m,
+                "sprt.model",
+                &[
+                    ("normalized", EloModel::Normalized),
+                    ("logistic", EloModel::Logistic),
+                ],
+            )?,
         };
         for (value, key) in [(&raw.alpha, "sprt.alpha"), (&raw.beta, "sprt.beta")] {
             if let Some(v) = value {
@@ -103,14 +57,16 @@ impl Validator<'_> {
                 }
             }
         }
-        if s.elo0 >= s.elo1 {
+        if elo0 >= elo1 {
             let span = raw.elo1.as_ref().or(raw.elo0.as_ref()).map(|v| v.span());
-            let msg = format!("elo0 ({}) must be less than elo1 ({})", s.elo0, s.elo1);
+            let msg = format!("elo0 ({elo0}) must be less than elo1 ({elo1})");
             return Err(match span {
                 Some(span) => self.at(span, "sprt.elo1", msg),
                 None => self.whole("sprt", msg),
             });
         }
-        Ok(s)
+        // The checks above leave Sprt::new nothing to refuse; should they
+        // drift apart, its reason is still an error of the table.
+        Sprt::new(elo0, elo1, alpha, beta, model).map_err(|e| self.whole("sprt", e.to_string()))
     }
 }

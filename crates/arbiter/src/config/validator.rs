@@ -109,6 +109,28 @@ impl Validator<'_> {
         Ok(d)
     }
 
+    /// The value `value` names among `choices` (its words and values).
+    pub(super) fn choice<T: Copy>(
+        &self,
+        value: &Spanned<String>,
+        key: &str,
+        choices: &[(&str, T)],
+    ) -> Result<T, ConfigError> {
+        if let Some(&(_, v)) = choices.iter().find(|(word, _)| word == value.get_ref()) {
+            return Ok(v);
+        }
+        let words: Vec<String> = choices.iter().map(|(w, _)| format!("{w:?}")).collect();
+        let listed = match words.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => words.concat(),
+        };
+        Err(self.at(
+            value.span(),
+            key,
+            format!("{:?} is not {listed}", value.get_ref()),
+        ))
+    }
+
     pub(super) fn range(
         &self,
         value: &Spanned<i64>,

@@ -39,7 +39,7 @@ pub(super) fn live_sprt(
     }
     let shards = options.shard.map_or(1, |s| u64::from(s.count));
     let mut live = LiveSprt::new(
-        crate::sprt::test(&config.sprt())?,
+        config.sprt(),
         [
             config.bots()[0].name().to_owned(),
             config.bots()[1].name().to_owned(),
