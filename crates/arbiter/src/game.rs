@@ -14,6 +14,7 @@ use aboure_solver::Solver;
 
 use crate::adjudication::{solved_score, Adjudication, Adjudicator};
 use crate::clock::{ms, Clock, Limit, TimeControl};
+use crate::config::BotId;
 use crate::opening::Opening;
 use crate::schedule::GameSpec;
 use aboure_process::{BotFailure, BotProcess};
@@ -116,7 +117,7 @@ impl<'a> GameLog<'a> {
 }
 
 impl GameSetup<'_> {
-    fn names_by_index(&self, bot: usize) -> String {
+    fn names_by_index(&self, bot: BotId) -> String {
         if bot == self.spec.south {
             self.names[0].to_owned()
         } else {

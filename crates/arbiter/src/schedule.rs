@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::config::{Config, Format};
+use crate::config::{BotId, Config, Format};
 use crate::error::RunError;
 
 /// One scheduled game.
@@ -17,30 +17,29 @@ pub struct GameSpec {
     pub id: String,
     /// Index of the pairing.
     pub pairing: usize,
-    /// The pairing's two bots (indices into `Config::bots`) in schedule order.
-    pub bots: [usize; 2],
+    /// The pairing's two bots in schedule order.
+    pub bots: [BotId; 2],
     /// Game pair number, also the opening index.
     pub pair: u32,
     /// 0, or 1 with colours swapped.
     pub game: u8,
     /// Bot playing South.
-    pub south: usize,
+    pub south: BotId,
     /// Bot playing North.
-    pub north: usize,
+    pub north: BotId,
 }
 
 /// The pairings of a config: every pair of bots (round robin, SPRT) or the
 /// gauntlet bot against each other.
-pub fn pairings(config: &Config) -> Vec<[usize; 2]> {
-    let n = config.bots().len();
+pub fn pairings(config: &Config) -> Vec<[BotId; 2]> {
+    let ids: Vec<BotId> = config.bot_ids().collect();
     match config.format() {
-        Format::RoundRobin | Format::Sprt => (0..n)
-            .flat_map(|a| (a + 1..n).map(move |b| [a, b]))
+        Format::RoundRobin | Format::Sprt => ids
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &a)| ids[i + 1..].iter().map(move |&b| [a, b]))
             .collect(),
-        Format::Gauntlet(g) => (0..n)
-            .filter(|&b| b != g.index())
-            .map(|b| [g.index(), b])
-            .collect(),
+        Format::Gauntlet(g) => ids.iter().filter(|&&b| b != g).map(|&b| [g, b]).collect(),
     }
 }
 
@@ -248,7 +247,7 @@ mod tests {
     fn gauntlet_bot_meets_each_other_bot() {
         let games = schedule(&config(4, "gauntlet", 1));
         assert_eq!(games.len(), 3 * 2);
-        assert!(games.iter().all(|g| g.bots[0] == 0));
+        assert!(games.iter().all(|g| g.bots[0].index() == 0));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use aboure_engine::Side;
 use aboure_records::{GameRecord, GamesWriter, Standing, Tally};
 use tokio::sync::watch;
 
-use crate::config::{BotCommand, Config, Restart};
+use crate::config::{BotCommand, BotId, Config, Restart};
 use crate::error::RunError;
 use crate::event::Event;
 use crate::game::{forfeit_at_start, play, GameSetup};
@@ -265,7 +265,7 @@ struct Worker {
     interrupt: watch::Receiver<bool>,
     observer: Observer,
     /// Idle processes kept for reuse (`restart = "never"`).
-    pool: HashMap<usize, BotProcess>,
+    pool: HashMap<BotId, BotProcess>,
 }
 
 impl Worker {
@@ -323,8 +323,8 @@ impl Worker {
             };
             (self.observer)(&Event::GameStarted {
                 id: spec.id.clone(),
-                south: self.config.bots()[spec.south].name().to_owned(),
-                north: self.config.bots()[spec.north].name().to_owned(),
+                south: self.config.bot(spec.south).name().to_owned(),
+                north: self.config.bot(spec.north).name().to_owned(),
             });
             let mut seats: [Option<BotProcess>; 2] = [None, None];
             let mut interrupt = self.interrupt.clone();
@@ -394,8 +394,8 @@ impl Worker {
         let ids = [spec.south, spec.north];
         let setup = GameSetup {
             spec,
-            names: ids.map(|i| config.bots()[i].name()),
-            time_controls: ids.map(|i| config.bots()[i].time_control()),
+            names: ids.map(|i| config.bot(i).name()),
+            time_controls: ids.map(|i| config.bot(i).time_control()),
             opening: &opening,
             opening_index: spec.pair,
             adjudication: config.adjudication(),
@@ -403,8 +403,8 @@ impl Worker {
         let reused = ids.map(|i| self.pool.remove(&i));
         let [south, north] = reused;
         let (south, north) = tokio::join!(
-            ready(south, &self.launches[ids[0]]),
-            ready(north, &self.launches[ids[1]]),
+            ready(south, &self.launches[ids[0].index()]),
+            ready(north, &self.launches[ids[1].index()]),
         );
         let mut failure = None;
         for (side, started) in [(Side::South, south), (Side::North, north)] {

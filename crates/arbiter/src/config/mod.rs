@@ -125,6 +125,11 @@ impl Config {
         &self.bots[id.0]
     }
 
+    /// The ids of the bots, in file order.
+    pub fn bot_ids(&self) -> impl Iterator<Item = BotId> {
+        (0..self.bots.len()).map(BotId)
+    }
+
     /// The `[sandbox]` table.
     pub fn sandbox(&self) -> &aboure_sandbox::Settings {
         &self.sandbox
@@ -142,8 +147,9 @@ pub enum Format {
     Sprt,
 }
 
-/// A bot of a validated [`Config`]: only validation makes one, from the
-/// bot's position in the file, so [`Config::bot`] always finds it.
+/// A bot of a validated [`Config`]: only the config makes one (its
+/// [`Format::Gauntlet`] bot, [`Config::bot_ids`]), from the bot's position
+/// in the file, so [`Config::bot`] always finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BotId(usize);
 
