@@ -39,10 +39,20 @@ impl Adjudication {
 /// proves ends the game with the final seeds of perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveRule {
-    /// Plies (opening and passes included) before the solver is asked.
     pub(crate) after_plies: u32,
-    /// Solver nodes allowed for each position.
     pub(crate) nodes: u64,
+}
+
+impl SolveRule {
+    /// Plies (opening and passes included) before the solver is asked.
+    pub fn after_plies(&self) -> u32 {
+        self.after_plies
+    }
+
+    /// Solver nodes allowed for each position.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
 }
 
 impl Default for Adjudication {

@@ -31,7 +31,7 @@ pub mod sprt;
 mod tournament;
 
 pub use aboure_process::Limits;
-pub use adjudication::Adjudication;
+pub use adjudication::{Adjudication, SolveRule};
 pub use clock::{Clock, Limit, TimeControl};
 pub use config::{load, parse, BotCommand, BotConfig, BotId, Config, Format, Restart};
 pub use error::{ConfigError, RunError};

@@ -72,13 +72,13 @@ pub fn schedule_identity(config: &Config) -> Value {
             .collect::<Vec<_>>()),
     };
     let mut adjudication = json!({
-        "max_plies": config.adjudication().max_plies,
-        "repetitions": config.adjudication().repetitions,
+        "max_plies": config.adjudication().max_plies(),
+        "repetitions": config.adjudication().repetitions(),
     });
     // Only when on, so runs without it keep their fingerprint.
-    if let Some(rule) = config.adjudication().solve {
-        adjudication["solve_after"] = json!(rule.after_plies);
-        adjudication["solve_nodes"] = json!(rule.nodes);
+    if let Some(rule) = config.adjudication().solve() {
+        adjudication["solve_after"] = json!(rule.after_plies());
+        adjudication["solve_nodes"] = json!(rule.nodes());
     }
     json!({
         "format": format,
