@@ -117,10 +117,10 @@ impl Config {
 
     /// The bot `id` names (the gauntlet bot of [`Format::Gauntlet`]).
     ///
-    /// Ids are made only by validation, below the count of the bots they
-    /// were validated with, and a config's bots never change: an id of this
-    /// config is always in range (one of another config with fewer bots is
-    /// a programming error).
+    /// Ids are made only by a config (its gauntlet bot, [`Config::bot_ids`]),
+    /// below the count of its bots, and a config's bots never change: an id
+    /// of this config is always in range (one of another config with fewer
+    /// bots is a programming error).
     pub fn bot(&self, id: BotId) -> &BotConfig {
         &self.bots[id.0]
     }
