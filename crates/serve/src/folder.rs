@@ -184,7 +184,7 @@ pub fn run_info(bytes: &[u8]) -> Result<RunInfo, String> {
         max_pairs: sprt.and(pairs),
         scheduled,
         sprt,
-        sandbox: SandboxLayers::from_run_json(&value)?,
+        sandbox: SandboxLayers::from_run_json(&value).map_err(|e| e.to_string())?,
     })
 }
 
