@@ -17,11 +17,12 @@ use crate::tournament::{run, RunOptions};
 
 /// Why a measurement could not be made; `step` says which (`pipe round
 /// trip`, `start-up costs`, or the name of one of the bench's tournaments:
-/// `serial`, `serial-off`, `pairs`, `wide`).
+/// `serial`, `serial-off`, `pairs`, `wide`). The cause is the error's
+/// source, not repeated in its message (`{:#}` prints the chain).
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
     /// A program of the setup could not be started or spoken to.
-    #[error("{step}: cannot run {program:?}: {source}")]
+    #[error("{step}: cannot run {program:?}")]
     Program {
         /// The measurement.
         step: &'static str,
@@ -41,7 +42,7 @@ pub enum BenchError {
         detail: String,
     },
     /// The scratch folder or a file in it could not be written.
-    #[error("{step}: cannot write {path}: {source}")]
+    #[error("{step}: cannot write {path}")]
     Scratch {
         /// The measurement.
         step: &'static str,
@@ -51,7 +52,7 @@ pub enum BenchError {
         source: std::io::Error,
     },
     /// The tournament file the bench writes was refused.
-    #[error("{step}: the bench's tournament file: {source}")]
+    #[error("{step}: the bench's tournament file is refused")]
     Config {
         /// The measurement.
         step: &'static str,
@@ -59,7 +60,7 @@ pub enum BenchError {
         source: ConfigError,
     },
     /// A tournament of the bench could not run.
-    #[error("{step}: {source}")]
+    #[error("{step}: the tournament could not run")]
     Run {
         /// The measurement.
         step: &'static str,
@@ -67,7 +68,7 @@ pub enum BenchError {
         source: RunError,
     },
     /// A tournament's results could not be read back.
-    #[error("{step}: {source}")]
+    #[error("{step}: cannot read the games back")]
     Results {
         /// The measurement.
         step: &'static str,
@@ -87,10 +88,10 @@ pub enum BenchError {
         detail: String,
     },
     /// The sandbox could not be set up for the start-up costs.
-    #[error("start-up costs: {0}")]
+    #[error("start-up costs: cannot set up the sandbox")]
     Sandbox(#[source] aboure_sandbox::SandboxError),
     /// The worker thread of the pipe round trip was lost.
-    #[error("pipe round trip: {0}")]
+    #[error("pipe round trip: the worker thread was lost")]
     Worker(#[source] tokio::task::JoinError),
 }
 
@@ -437,11 +438,9 @@ mod tests {
         );
         assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
         let text = err.to_string();
-        assert!(
-            text.starts_with(&format!(
-                "pipe round trip: cannot run [{missing:?}, \"-n\"]: "
-            )),
-            "{text}"
+        assert_eq!(
+            text,
+            format!("pipe round trip: cannot run [{missing:?}, \"-n\"]")
         );
         let cause = std::error::Error::source(&err).map(ToString::to_string);
         assert_eq!(cause, Some(source.to_string()));
