@@ -1,0 +1,94 @@
+//! The ratings' edge cases: what the report says when games cannot rate
+//! every bot, or rate them only in groups, or hold nothing but draws.
+
+use aboure_report::{RatingStatus, Report, ReportOptions};
+
+mod support;
+use support::game;
+
+#[test]
+fn a_single_game_has_no_rating_and_says_why() {
+    let report = Report::build(&[game("g", "a", "b", "1-0")], &ReportOptions::default());
+    assert_eq!(report.ratings.status, RatingStatus::Unbounded);
+    assert!(report.players.iter().all(|p| p.elo.is_none()));
+    let text = report.text();
+    assert!(
+        text.contains("a conceded no point to b, so no Elo is given"),
+        "{text}"
+    );
+    assert!(!text.contains("inf ") && !text.contains("NaN"), "{text}");
+    assert_eq!(report.players[0].name, "a");
+    let json = report.json();
+    assert!(json["players"][0]["elo"].is_null());
+    assert_eq!(json["ratings"]["status"], "unbounded");
+}
+
+#[test]
+fn a_bot_with_all_losses_is_not_rated_but_the_others_are_listed() {
+    let games = [
+        game("1", "a", "b", "1-0"),
+        game("2", "b", "a", "1-0"),
+        game("3", "a", "z", "1-0"),
+        game("4", "z", "b", "0-1"),
+    ];
+    let report = Report::build(&games, &ReportOptions::default());
+    assert_eq!(report.ratings.status, RatingStatus::Unbounded);
+    assert_eq!(report.players.last().unwrap().name, "z");
+    assert!(
+        report.text().contains("a, b conceded no point to z"),
+        "{}",
+        report.text()
+    );
+}
+
+#[test]
+fn disconnected_groups_are_rated_apart_and_said_to_be_incomparable() {
+    let games = [
+        game("1", "a", "b", "1-0"),
+        game("2", "b", "a", "1/2-1/2"),
+        game("3", "b", "a", "0-1"),
+        game("4", "a", "b", "0-1"),
+        game("5", "c", "d", "1-0"),
+        game("6", "d", "c", "1-0"),
+        game("7", "c", "d", "1/2-1/2"),
+    ];
+    let report = Report::build(&games, &ReportOptions::default());
+    assert_eq!(report.ratings.status, RatingStatus::Disconnected);
+    assert_eq!(report.ratings.groups, vec![vec!["a", "b"], vec!["c", "d"]]);
+    let text = report.text();
+    assert!(text.contains("NOT comparable across groups"), "{text}");
+    assert!(text.contains("group 1: a, b; group 2: c, d"), "{text}");
+    assert!(text.contains("Group"), "{text}");
+    let groups: Vec<usize> = report.players.iter().map(|p| p.group).collect();
+    assert_eq!(groups, [1, 1, 2, 2]);
+    let json = report.json();
+    assert!(json["ratings"]["first_move_advantage"].is_null());
+    // No LOS across groups.
+    assert!(json["los"]["matrix"][0][2].is_null());
+    assert!(json["los"]["matrix"][0][1].is_f64());
+}
+
+#[test]
+fn all_draws_hold_the_draw_parameter_and_say_so() {
+    let games = [
+        game("1", "a", "b", "1/2-1/2"),
+        game("2", "b", "a", "1/2-1/2"),
+    ];
+    let report = Report::build(&games, &ReportOptions::default());
+    assert_eq!(
+        report.ratings.status,
+        RatingStatus::Ok,
+        "{:?}",
+        report.ratings
+    );
+    assert!(
+        report.text().contains("draw parameter cannot be fitted"),
+        "{}",
+        report.text()
+    );
+    let (a, b) = (
+        report.players[0].elo.unwrap(),
+        report.players[1].elo.unwrap(),
+    );
+    assert!(a.abs() < 1e-6 && b.abs() < 1e-6);
+}
