@@ -8,7 +8,7 @@
 //! cargo test --release --test serve_figures -- --ignored --nocapture
 //! (ABOURE_SERVE_GAMES sets the file's size, 200,000 games by default)
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 
 #[path = "support/served.rs"]
 mod served;
-use served::Reaped;
 
 const ABOURE: &str = env!("CARGO_BIN_EXE_aboure");
 
@@ -107,22 +106,9 @@ fn memory_and_update_latency_on_a_large_file() {
     );
 
     let start = Instant::now();
-    let mut child = Command::new(ABOURE)
-        .arg("serve")
-        .arg(&dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let serve = Reaped(child);
+    let (serve, url) = served::serve(&[&dir.display().to_string()]);
     let ready = start.elapsed();
-    let at = line
-        .trim()
-        .trim_start_matches("live page: http://")
-        .trim_end_matches('/');
+    let at = url.trim_start_matches("http://").trim_end_matches('/');
     let mut events = TcpStream::connect(at).unwrap();
     write!(events, "GET /run/0/events HTTP/1.0\r\nHost: {at}\r\n\r\n").unwrap();
     wait_for(&mut events, &format!("\"games\":{games},"));

@@ -7,7 +7,6 @@
 //! mixed. A run holds the lock on its results file from before it reads it
 //! until it ends ([`crate::lock`]).
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use aboure_records::{
@@ -114,13 +113,6 @@ pub struct Output {
     pub previous: Vec<GameRecord>,
     /// Things worth telling the user (a truncated line cut away, ...).
     pub notes: Vec<String>,
-}
-
-impl Output {
-    /// Ids of the games already finished.
-    pub fn done(&self) -> HashSet<String> {
-        self.previous.iter().map(|g| g.id.clone()).collect()
-    }
 }
 
 /// Prepares `dir` for a run of `config`: a fresh folder, or with `resume` an

@@ -167,33 +167,15 @@ fn game_id(pairing: usize, pair: u32, game: u8) -> String {
     format!("r{pairing:04}-p{pair:02}-g{game}")
 }
 
-/// One slice of a schedule split N ways: `K/N`, 1-based.
+/// One slice of a schedule split N ways: `K/N`, 1-based. Game pair number
+/// `i` (in schedule order) goes to shard `i % N + 1`, so a pair's two games
+/// stay together (see [`Schedule`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// Which slice, 1..=count.
     pub index: u32,
     /// How many slices.
     pub count: u32,
-}
-
-impl Shard {
-    /// Keeps the game pairs of this shard: pair number `i` (in schedule
-    /// order) goes to shard `i % count + 1`.
-    pub fn select(&self, games: Vec<GameSpec>) -> Vec<GameSpec> {
-        let mut unit = 0u64;
-        let mut last = None;
-        games
-            .into_iter()
-            .filter(|g| {
-                let key = (g.pairing, g.pair);
-                if last.is_some() && last != Some(key) {
-                    unit += 1;
-                }
-                last = Some(key);
-                unit % u64::from(self.count) == u64::from(self.index - 1)
-            })
-            .collect()
-    }
 }
 
 impl FromStr for Shard {
@@ -220,6 +202,23 @@ impl fmt::Display for Shard {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// The rule of [`Shard`] applied to the whole schedule at once.
+    fn select(shard: Shard, games: Vec<GameSpec>) -> Vec<GameSpec> {
+        let mut unit = 0u64;
+        let mut last = None;
+        games
+            .into_iter()
+            .filter(|g| {
+                let key = (g.pairing, g.pair);
+                if last.is_some() && last != Some(key) {
+                    unit += 1;
+                }
+                last = Some(key);
+                unit % u64::from(shard.count) == u64::from(shard.index - 1)
+            })
+            .collect()
+    }
 
     fn config(bots: usize, format: &str, pairs: u32) -> Config {
         let mut text = format!("[tournament]\nformat = \"{format}\"\npairs = {pairs}\n");
@@ -256,7 +255,7 @@ mod tests {
         let mut seen = HashSet::new();
         for k in 1..=4 {
             let shard = Shard { index: k, count: 4 };
-            let part = shard.select(all.clone());
+            let part = select(shard, all.clone());
             assert_eq!(part.len() % 2, 0);
             for g in &part {
                 assert!(seen.insert(g.id.clone()));
@@ -282,7 +281,7 @@ mod tests {
                 let shard = shard.map(|(index, count)| Shard { index, count });
                 let lazy = Schedule::new(&config, shard);
                 let want = match shard {
-                    Some(s) => s.select(all.clone()),
+                    Some(s) => select(s, all.clone()),
                     None => all.clone(),
                 };
                 let got: Vec<GameSpec> = lazy.games().collect();

@@ -115,20 +115,20 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         &options.aboure_exe,
     )?);
     (options.observer)(&Event::Sandbox(sandbox.layers().clone()));
-    let output = prepare(&options.out_dir, config, options.resume, options.shard)?;
+    let mut output = prepare(&options.out_dir, config, options.resume, options.shard)?;
     crate::output::record_sandbox(&output.dir, sandbox.layers());
     for note in &output.notes {
         tracing::warn!("{note}");
     }
     let games = Schedule::new(config, options.shard);
     let scheduled = games.len();
-    let done = output.done();
-    let previous: Vec<GameRecord> = output
-        .previous
-        .iter()
+    // Earlier runs' games, read as summaries (no moves): those of this
+    // schedule count, and are not played again.
+    let previous: Vec<GameRecord> = std::mem::take(&mut output.previous)
+        .into_iter()
         .filter(|g| games.contains(&g.id))
-        .map(summary_of)
         .collect();
+    let done: std::collections::HashSet<String> = previous.iter().map(|g| g.id.clone()).collect();
     let todo: Box<dyn Iterator<Item = GameSpec> + Send> =
         Box::new(games.games().filter(move |g| !done.contains(&g.id)));
     (options.observer)(&Event::Started {
@@ -428,26 +428,6 @@ impl Worker {
             }
         }
         record
-    }
-}
-
-/// A record with only what standings and the stop rule need (players,
-/// pairing, pair, result, termination), as kept in memory: the full record
-/// is on disk, and a long run must not hold every game's moves and texts.
-fn summary_of(game: &GameRecord) -> GameRecord {
-    GameRecord {
-        opening: aboure_records::OpeningRecord {
-            index: game.opening.index,
-            moves: Vec::new(),
-            position: None,
-        },
-        start: String::new(),
-        moves: Vec::new(),
-        plies: Vec::new(),
-        detail: None,
-        time_control: [String::new(), String::new()],
-        started: String::new(),
-        ..game.clone()
     }
 }
 
