@@ -3,8 +3,7 @@
 //! that runs a real reference bot and breaks one rule of the protocol on
 //! the way. These tests need `python3` on the PATH.
 
-#[path = "check_bot_fixtures/support.rs"]
-mod support;
+use crate::support;
 
 use support::{check_bot, fixture, Run, ABOURE, PATIENT};
 

@@ -2,8 +2,7 @@
 //! each run as a real subprocess through the whole suite. These tests need
 //! `python3` on the PATH.
 
-#[path = "check_bot_fixtures/support.rs"]
-mod support;
+use crate::support;
 
 use support::{check_bot, ABOURE, PATIENT};
 

@@ -7,8 +7,7 @@ use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-#[path = "../fuzz/src/checks/mod.rs"]
-mod checks;
+use crate::checks;
 
 /// The files of `fuzz/KIND/TARGET/`, sorted (none if the folder is absent).
 fn inputs(kind: &str, target: &str) -> Vec<PathBuf> {

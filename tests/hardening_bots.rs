@@ -8,8 +8,7 @@
 //! answers garbage, an illegal move or a move for the other side, answers
 //! twice, never finishes the handshake, or cannot be started.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -5,8 +5,7 @@
 //! movers, restarted for every game) and the clocks generous, so timing
 //! cannot change a move.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -7,8 +7,7 @@
 //! every config error's line and key; these check what the user sees: the
 //! exit status, the message on stderr, and that nothing is written.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::path::Path;
 

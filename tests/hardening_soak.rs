@@ -6,7 +6,7 @@
 //! Ignored by default (it takes minutes). Run it with
 //!
 //! ```text
-//! cargo test --test hardening_soak -- --ignored --nocapture
+//! cargo test --test tests hardening_soak:: -- --ignored --nocapture
 //! ```
 //!
 //! `SOAK_PAIRS` game pairs per pairing (4 bots, 6 pairings; default 2500,
@@ -14,8 +14,7 @@
 //! samples taken while games are played count: `aboure run` ends with a
 //! report whose analysis has its own, bounded, memory.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -14,8 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use aboure_engine::{Move, Position, Side};
 use aboure_records::{read_games, GameRecord, Mover};
 
-#[path = "support/served.rs"]
-mod served;
+use crate::served;
 use served::{chromium, HEADLESS};
 
 fn fixture(name: &str) -> PathBuf {

@@ -2,8 +2,7 @@
 //! (the misbehaving test bot and the reference bots), real files, the real
 //! binary. Time controls are short and games few, so this stays fast.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -6,8 +6,7 @@
 //! project's CI machine every layer is there; a machine that lacks one
 //! fails the test that needs it, with the run's reason printed.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;

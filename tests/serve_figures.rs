@@ -5,7 +5,7 @@
 //! report` takes to read the file. Prints; asserts only that the page did
 //! catch up.
 //!
-//! cargo test --release --test serve_figures -- --ignored --nocapture
+//! cargo test --release --test tests serve_figures:: -- --ignored --nocapture
 //! (ABOURE_SERVE_GAMES sets the file's size, 200,000 games by default)
 
 use std::io::{Read, Write};
@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "support/served.rs"]
-mod served;
+use crate::served;
 
 const ABOURE: &str = env!("CARGO_BIN_EXE_aboure");
 

@@ -21,8 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-#[path = "support/served.rs"]
-mod served;
+use crate::served;
 use served::{chromium, serve, Reaped, HEADLESS};
 
 fn fixture(name: &str) -> PathBuf {

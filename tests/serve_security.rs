@@ -9,8 +9,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "support/served.rs"]
-mod served;
+use crate::served;
 use served::serve;
 
 fn folder(name: &str) -> PathBuf {

@@ -8,8 +8,7 @@
 //! (it needs root and Debian's `slurm-wlm` and `munge`) and leaves it
 //! running for later runs; `sh tests/slurm/cluster.sh stop` ends it.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::path::Path;
 use std::process::Command;

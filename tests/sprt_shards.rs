@@ -5,8 +5,7 @@
 //! process at the same pair count; the live test and the report count the
 //! same pairs.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

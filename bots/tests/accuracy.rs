@@ -1,9 +1,9 @@
 //! How far each search bot is from perfect play: the seeds each move loses
 //! against the solver's exact move values, over games between the bots.
 //! Printed, not asserted:
-//! `cargo test -p aboure-bots --release --test accuracy -- --ignored --nocapture`
+//! `cargo test -p aboure-bots --release --test tests accuracy:: -- --ignored --nocapture`
 
-mod common;
+use crate::common;
 
 use aboure_bots::{AlphaBetaPlayer, GreedyPlayer, MctsPlayer};
 use aboure_engine::{Move, Position, Side};

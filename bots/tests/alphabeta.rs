@@ -1,7 +1,7 @@
 //! The `alphabeta` bot against a plain minimax in small endgames, and its
 //! depth limit and reports.
 
-mod common;
+use crate::common;
 
 use aboure_bots::eval::SCALE;
 use aboure_bots::AlphaBetaPlayer;

@@ -5,9 +5,9 @@
 //!
 //! The default tests use node and playout limits, so they are reproducible
 //! and quick; the `#[ignore]`d ones play at a fixed time per move:
-//! `cargo test -p aboure-bots --release --test ladder -- --ignored --nocapture`
+//! `cargo test -p aboure-bots --release --test tests ladder:: -- --ignored --nocapture`
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

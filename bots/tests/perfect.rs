@@ -1,6 +1,6 @@
 //! The `perfect` bot plays moves the solver proves best.
 
-mod common;
+use crate::common;
 
 use aboure_bots::PerfectPlayer;
 use aboure_engine::{Move, Position};

@@ -1,7 +1,7 @@
 //! Every reference bot, called in-process: legal moves everywhere, limits
 //! and `stop` honoured, options checked.
 
-mod common;
+use crate::common;
 
 use aboure_bots::{builtin, BUILTIN};
 use aboure_engine::{Move, Position, Side};

@@ -1,7 +1,7 @@
 //! Search speed, printed rather than asserted (speed goals are measurements,
-//! not tests): `cargo test -p aboure-bots --release --test speed -- --ignored --nocapture`
+//! not tests): `cargo test -p aboure-bots --release --test tests speed:: -- --ignored --nocapture`
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

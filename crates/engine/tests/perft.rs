@@ -1,7 +1,7 @@
 //! perft from the start against the checked-in counts, which the simple
 //! reference implementation recomputes here, so a change to either shows.
 
-mod reference;
+use crate::reference;
 
 use aboure_engine::{perft, Position};
 

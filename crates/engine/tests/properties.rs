@@ -1,7 +1,7 @@
 //! Properties that hold for every position, checked on generated ones, with
 //! the simple reference implementation as the oracle for move generation.
 
-mod reference;
+use crate::reference;
 
 use aboure_engine::{playout, Move, Position, Side, PITS};
 use proptest::prelude::*;

@@ -3,7 +3,7 @@
 
 use aboure_report::{RatingStatus, Report, ReportOptions};
 
-mod support;
+use crate::support;
 use support::game;
 
 #[test]

@@ -7,7 +7,7 @@ use aboure_records::{parse_games, GameRecord, GameResult, Termination};
 use aboure_report::{load, Input, RatingStatus, Report, ReportOptions};
 use serde_json::Value;
 
-mod support;
+use crate::support;
 use support::game;
 
 fn fixture(name: &str) -> PathBuf {

@@ -11,8 +11,7 @@ use rand::SeedableRng;
 
 use GameResult::{Draw, Loss, Win};
 
-#[path = "support/bradley_terry.rs"]
-mod support;
+use crate::support;
 use support::{played, raw};
 
 /// A round robin with both colours, results drawn from BayesElo's model.

@@ -7,8 +7,7 @@ use proptest::prelude::*;
 
 use GameResult::{Draw, Loss, Win};
 
-#[path = "support/bradley_terry.rs"]
-mod support;
+use crate::support;
 use support::{played, raw};
 
 #[test]

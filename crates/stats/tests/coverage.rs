@@ -12,9 +12,9 @@
 //! smaller, check that the true coverage lies within 93%..97%.
 //!
 //! The default runs take a few seconds in the test profile. Larger runs:
-//! `cargo test -p aboure-stats --release --test coverage -- --ignored`
+//! `cargo test -p aboure-stats --release --test tests coverage:: -- --ignored`
 
-mod common;
+use crate::common;
 
 use aboure_stats::simulate::BayesEloModel;
 use aboure_stats::{fit, BradleyTerryOptions, Game, Pentanomial, RatingScale, Wdl};

@@ -8,9 +8,9 @@
 //! Checking by batches and the discrete steps make the test conservative,
 //! so rates below alpha and beta are expected.
 //!
-//! Larger runs: `cargo test -p aboure-stats --release --test sprt_errors -- --ignored`
+//! Larger runs: `cargo test -p aboure-stats --release --test tests sprt_errors:: -- --ignored`
 
-mod common;
+use crate::common;
 
 use aboure_stats::{EloModel, Pentanomial, Sprt, SprtDecision, Wdl};
 use common::{logistic_elo, pair_nelo, solve, window, Match};

@@ -1,0 +1,12 @@
+//! One test binary for this package (each module below was its own binary:
+//! one link of the workspace instead of one per file).
+
+mod common;
+
+mod accuracy;
+mod alphabeta;
+mod ladder;
+mod perfect;
+mod players;
+mod protocol;
+mod speed;

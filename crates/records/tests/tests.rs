@@ -1,0 +1,5 @@
+//! One test binary for this package (each module below was its own binary:
+//! one link of the workspace instead of one per file).
+
+mod roundtrip;
+mod summary_fast;

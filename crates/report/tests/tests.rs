@@ -1,0 +1,9 @@
+//! One test binary for this package (each module below was its own binary:
+//! one link of the workspace instead of one per file).
+
+mod support;
+
+mod accuracy;
+mod ratings;
+mod report;
+mod stream;

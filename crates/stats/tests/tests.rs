@@ -1,0 +1,15 @@
+//! One test binary for this package (each module below was its own binary:
+//! one link of the workspace instead of one per file).
+
+mod common;
+#[path = "support/bradley_terry.rs"]
+mod support;
+
+mod bradley_terry;
+mod bradley_terry_refusals;
+mod coverage;
+mod head_to_head;
+mod ordered_sprt;
+mod serialize;
+mod sprt;
+mod sprt_errors;

@@ -1,0 +1,29 @@
+//! One test binary for this package (each module below was its own binary:
+//! one link of the workspace instead of one per file).
+
+#[path = "../fuzz/src/checks/mod.rs"]
+mod checks;
+#[path = "support/harness.rs"]
+mod harness;
+#[path = "support/served.rs"]
+mod served;
+#[path = "check_bot_fixtures/support.rs"]
+mod support;
+
+mod check_bot_misbehaving;
+mod check_bot_reference;
+mod cli_engine;
+mod fuzz_corpus;
+mod hardening_bots;
+mod hardening_crash;
+mod hardening_input;
+mod hardening_soak;
+mod report_cli;
+mod report_html;
+mod run_games;
+mod sandbox;
+mod serve_figures;
+mod serve_live;
+mod serve_security;
+mod slurm_sprt;
+mod sprt_shards;
