@@ -17,6 +17,7 @@
 
 mod adjudication;
 pub mod bench;
+pub mod bench_fairness;
 mod clock;
 pub mod config;
 mod error;

@@ -114,9 +114,15 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         config.sandbox(),
         &options.aboure_exe,
     )?);
-    (options.observer)(&Event::Sandbox(sandbox.layers().clone()));
+    let ponder = config
+        .bots()
+        .iter()
+        .filter(|b| b.ponder())
+        .map(|b| b.name());
+    let layers = sandbox.layers().clone().with_ponder(ponder);
+    (options.observer)(&Event::Sandbox(layers.clone()));
     let mut output = prepare(&options.out_dir, config, options.resume, options.shard)?;
-    crate::output::record_sandbox(&output.dir, sandbox.layers());
+    crate::output::record_sandbox(&output.dir, &layers);
     for note in &output.notes {
         tracing::warn!("{note}");
     }
@@ -399,6 +405,7 @@ impl Worker {
             opening: &opening,
             opening_index: spec.pair,
             adjudication: config.adjudication(),
+            ponder: ids.map(|i| config.bot(i).ponder()),
         };
         let reused = ids.map(|i| self.pool.remove(&i));
         let [south, north] = reused;
