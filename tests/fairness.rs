@@ -48,7 +48,8 @@ struct Metered {
     /// CPU time of the hog's processes over the whole run.
     hog: Duration,
     /// Of that, while the watched bot was seen running at two samples in a
-    /// row (it does nothing but compute on its moves: that is its thinking).
+    /// row, less than 5 ms apart (it does nothing but compute on its
+    /// moves: that is its thinking).
     hog_while_thinking: Duration,
     /// Wall time of those intervals.
     thinking: Duration,
@@ -94,7 +95,9 @@ impl CpuMeter {
                     .iter()
                     .any(|&p| stat(p).is_some_and(|(s, _)| s == 'R'));
                 if let Some((then, was_running, ticks)) = last {
-                    if was_running && running {
+                    // A longer interval (the search for processes) could
+                    // hide a whole move of the hog's between its ends.
+                    if was_running && running && now - then < Duration::from_millis(5) {
                         during += hog_ticks.saturating_sub(ticks);
                         thinking += now - then;
                     }
@@ -229,20 +232,20 @@ fn a_hog_is_frozen_while_its_opponent_thinks_unless_it_ponders() {
             "ponder = {ponder}: {metered:?}; the opponent was charged {:?}",
             thinking(&games, "normal")
         );
-        // The opponent was seen thinking for most of the time it was charged.
-        assert!(
-            metered.thinking > thinking(&games, "normal") / 2,
-            "{metered:?}"
-        );
+        // Seen thinking long enough for a rate (a starved sampler sees
+        // fewer intervals short enough to count).
+        assert!(metered.thinking > Duration::from_millis(300), "{metered:?}");
         measured.push(metered);
         let _ = std::fs::remove_dir_all(&dir);
     }
-    // Held, the hog gets no CPU while its opponent thinks (a tick or two
-    // from intervals that a move of its own fell into unseen).
+    // Held, the hog gets no CPU while its opponent thinks. What is left is
+    // the start of each game (the opponent's process starting while the
+    // hog, started already, is not held yet: it is held from the first
+    // `go`) and the odd tick the kernel charged across a sample.
     let held = measured[0];
     let rate = held.hog_while_thinking.as_secs_f64() / held.thinking.as_secs_f64();
     assert!(
-        rate < 0.05,
+        rate < 0.1,
         "held: {rate:.3} cores while the opponent thought: {held:?}"
     );
     // Pondering, it burns CPU all the while (a loaded machine gives it
@@ -253,6 +256,32 @@ fn a_hog_is_frozen_while_its_opponent_thinks_unless_it_ponders() {
         rate > 0.2,
         "pondering: {rate:.3} cores while the opponent thought: {pondering:?}"
     );
+}
+
+#[test]
+fn without_the_sandbox_a_hog_is_stopped_while_its_opponent_thinks() {
+    let dir = folder("fairness-signals");
+    let m = marker("signals");
+    let tc = "movetime = \"2s\"\nmargin = \"2s\"";
+    let text = head(1, 1, tc, "mode = \"off\"")
+        + &responder("hog", "hog --ms 2 --threads 3", &m, "")
+        + &responder("normal", "work --ms 100", &format!("{m}-watched"), "");
+    let (games, metered, run) = run_metered(&dir, &m, &text);
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    let freezer = layer(&run, "freezer");
+    let detail = freezer["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("sandbox off: a bot is stopped with SIGSTOP"),
+        "{freezer}"
+    );
+    println!("{metered:?}");
+    assert!(metered.thinking > Duration::from_millis(300), "{metered:?}");
+    let rate = metered.hog_while_thinking.as_secs_f64() / metered.thinking.as_secs_f64();
+    assert!(
+        rate < 0.1,
+        "stopped: {rate:.3} cores while the opponent thought: {metered:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -65,6 +65,32 @@ pub(crate) fn layers(mode: Mode, support: &Support) -> Vec<Layer> {
     ]
 }
 
+/// The fairness layers of a run with the sandbox off.
+pub(crate) fn without_sandbox() -> Vec<Layer> {
+    let nothing = Err(String::new());
+    let support = Support {
+        namespaces: nothing.clone(),
+        landlock_abi: 0,
+        landlock: nothing.clone(),
+        seccomp: nothing.clone(),
+        memory_cgroup: nothing.clone(),
+        pids_cgroup: nothing.clone(),
+        freezer_cgroup: nothing.clone(),
+        cpu_cgroup: nothing.clone(),
+        cpuset_cgroup: nothing,
+    };
+    layers(Mode::Off, &support)
+}
+
+/// The end of the one-line report of a run with the sandbox off: how its
+/// bots are still held.
+pub(crate) fn write_off(layers: &Layers, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    match layers.layers.iter().find(|l| l.name == FREEZER) {
+        Some(l) => write!(f, "; {}", l.detail.trim_start_matches("sandbox off: ")),
+        None => Ok(()),
+    }
+}
+
 impl Layers {
     /// The report with the bots that `ponder` (run while their opponent
     /// thinks) named in the `freezer` layer.
@@ -113,9 +139,21 @@ mod tests {
             "no cgroup v1 cpu controller; a bot's threads may use every core"
         );
         assert!(layers[2].active);
-        let off = super::layers(Mode::Off, &support(Ok(())));
+        let off = without_sandbox();
         assert!(off.iter().all(|l| !l.active));
         assert!(off[0].detail.starts_with("sandbox off: a bot is stopped"));
+        let report = Layers {
+            mode: Mode::Off,
+            layers: off,
+        }
+        .with_ponder(["p"]);
+        assert!(
+            report.to_string().starts_with(
+                "sandbox off: bots run as plain processes; a bot is stopped with SIGSTOP"
+            ),
+            "{report}"
+        );
+        assert!(report.to_string().ends_with("never held: p"), "{report}");
     }
 
     #[test]

@@ -72,7 +72,7 @@ impl Sandbox {
         let layers = match settings.mode {
             Mode::Off => Layers {
                 mode: Mode::Off,
-                layers: Vec::new(),
+                layers: crate::fairness::without_sandbox(),
             },
             mode => Layers::new(mode, Support::probe(helper)),
         };

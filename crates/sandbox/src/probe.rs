@@ -241,7 +241,10 @@ impl std::fmt::Display for Layers {
         let mode = match self.mode {
             Mode::Auto => "auto",
             Mode::Strict => "strict",
-            Mode::Off => return write!(f, "sandbox off: bots run as plain processes"),
+            Mode::Off => {
+                write!(f, "sandbox off: bots run as plain processes")?;
+                return crate::fairness::write_off(self, f);
+            }
         };
         let (on, off): (Vec<&Layer>, Vec<&Layer>) = self.layers.iter().partition(|l| l.active);
         let names = |ls: &[&Layer]| ls.iter().map(|l| l.name).collect::<Vec<_>>().join(", ");
