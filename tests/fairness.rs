@@ -333,3 +333,37 @@ fn a_hog_causes_no_time_forfeit_beside_it_or_against_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_flooding_bot_gets_its_protocol_log_cut_at_the_cap() {
+    let dir = folder("fairness-protocol-log");
+    let m = marker("protocollog");
+    let text = head(1, 1, "movetime = \"2s\"", "")
+        + &hostile("flood", "infoflood.sh", &m, &[])
+        + &responder("normal", "work --ms 1", "-", "");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &["--log-protocol"]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_no_survivors(&m, Duration::from_secs(5));
+    let games = games(&out);
+    assert_eq!(games.len(), 2);
+    assert!(
+        games.iter().all(|g| loser(g) == Some("flood")),
+        "{games:#?}"
+    );
+    let log = std::fs::read(out.join("logs/flood.protocol.log")).unwrap();
+    let cap = aboure_process::PROTOCOL_CAP as usize;
+    let note =
+        format!("[aboure: protocol log limit of {cap} bytes reached; the rest is discarded]\n");
+    assert!(log.len() <= cap + note.len(), "{} bytes of log", log.len());
+    assert!(
+        log.ends_with(note.as_bytes()),
+        "{} bytes, no note at the end",
+        log.len()
+    );
+    // The other bot's log is its own, and whole.
+    let normal = std::fs::read_to_string(out.join("logs/normal.protocol.log")).unwrap();
+    assert!(normal.contains("< bestmove"), "{normal}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

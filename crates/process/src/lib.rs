@@ -38,6 +38,6 @@ pub use hold::HoldMethod;
 pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};
 pub use limits::{parse_size, size_text, Limits, SizeError};
 pub use lines::{Arrival, Output, MAX_LINE};
-pub use logs::{BotLogs, STDERR_CAP};
+pub use logs::{BotLogs, PROTOCOL_CAP, STDERR_CAP};
 pub use process::{BotFailure, BotProcess, Launch};
 pub use turn::{Heard, Turn};
