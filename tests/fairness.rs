@@ -367,3 +367,168 @@ fn a_flooding_bot_gets_its_protocol_log_cut_at_the_cap() {
     assert!(normal.contains("< bestmove"), "{normal}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A small tmpfs mounted for one test (root only), unmounted when dropped.
+struct SmallDisk {
+    dir: std::path::PathBuf,
+}
+
+impl SmallDisk {
+    fn mount(dir: &Path, size: &str) -> SmallDisk {
+        std::fs::create_dir_all(dir).unwrap();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .status()
+            .unwrap();
+        assert!(
+            status.success(),
+            "this test needs a filesystem that fills up: it mounts a tmpfs, which needs root"
+        );
+        SmallDisk {
+            dir: dir.to_owned(),
+        }
+    }
+
+    /// Fills what is left of the disk with one file, and returns its path.
+    fn fill(&self) -> std::path::PathBuf {
+        use std::io::Write;
+        let path = self.dir.join("filler");
+        let mut file = std::fs::File::create(&path).unwrap();
+        let block = vec![0u8; 4096];
+        while file.write_all(&block).is_ok() {}
+        path
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.dir)
+            .status();
+    }
+}
+
+/// A round robin of two plain bots, eight games of about a second each.
+fn slow_games() -> String {
+    head(4, 1, "movetime = \"1s\"", "")
+        + &responder("one", "work --ms 20", "-", "")
+        + &responder("two", "work --ms 20", "-", "")
+}
+
+/// Waits up to a minute for `file` to contain `text`.
+#[track_caller]
+fn wait_for_text(file: &Path, text: &str) {
+    let t0 = Instant::now();
+    while !std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .contains(text)
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no {text:?} in {}",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The game ids in `out`'s results, each line whole.
+fn recorded_ids(out: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "a cut last line: {text:?}"
+    );
+    text.lines()
+        .map(|l| {
+            let g: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            g["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_result_that_cannot_be_written_is_retried_until_the_disk_has_room() {
+    let dir = folder("fairness-full-disk");
+    let config = write_config(&dir, &slow_games());
+    let disk = SmallDisk::mount(&dir.join("disk"), "256k");
+    let out = disk.dir.join("out");
+    let stderr = dir.join("arbiter.stderr");
+    let mut child = run_command(&config, &out, &[])
+        // Warnings too (the retry that worked), despite -q.
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for_games(&out, 1);
+    let filler = disk.fill();
+    wait_for_text(&stderr, "cannot write the result to");
+    std::fs::remove_file(filler).unwrap();
+    let status = child.wait().unwrap();
+    let log = std::fs::read_to_string(&stderr).unwrap();
+    assert!(status.success(), "{status:?}\n{log}");
+    assert!(log.contains("No space left on device"), "{log}");
+    assert!(log.contains("at attempt 2"), "{log}");
+    let mut ids = recorded_ids(&out);
+    assert_eq!(ids.len(), 8, "{ids:?}");
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 8, "a game recorded twice: {ids:?}");
+    drop(disk);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_result_that_cannot_be_written_at_all_stops_the_run_naming_the_game() {
+    let dir = folder("fairness-dead-disk");
+    let config = write_config(&dir, &slow_games());
+    let disk = SmallDisk::mount(&dir.join("disk"), "256k");
+    let out = disk.dir.join("out");
+    let stderr = dir.join("arbiter.stderr");
+    let mut child = run_command(&config, &out, &[])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for_games(&out, 1);
+    let filler = disk.fill();
+    let status = child.wait().unwrap();
+    let log = std::fs::read_to_string(&stderr).unwrap();
+    assert_eq!(status.code(), Some(2), "{log}");
+    let kept = recorded_ids(&out);
+    let error = log
+        .lines()
+        .find(|l| l.contains("could not be written"))
+        .unwrap_or_else(|| panic!("{log}"));
+    println!("{error}");
+    assert!(error.contains("(6 attempts over"), "{error}");
+    assert!(error.contains("No space left on device"), "{error}");
+    assert!(
+        error.contains(&format!("holds the {} games before it, whole", kept.len())),
+        "{error}"
+    );
+    assert!(error.contains("`--resume` plays it again"), "{error}");
+    let lost = error
+        .split("game ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap();
+    assert!(!kept.iter().any(|id| id == lost), "{lost} in {kept:?}");
+    // With room again, the rest is played once.
+    std::fs::remove_file(filler).unwrap();
+    let output = run(&config, &out, &["--resume"]);
+    assert!(output.status.success(), "{}", show(&output));
+    let mut ids = recorded_ids(&out);
+    assert!(
+        ids.iter().any(|id| id == lost),
+        "{lost} not played again: {ids:?}"
+    );
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 8, "{ids:?}");
+    drop(disk);
+    let _ = std::fs::remove_dir_all(&dir);
+}

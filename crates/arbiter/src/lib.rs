@@ -27,6 +27,7 @@ mod lock;
 pub mod opening;
 mod output;
 pub mod responder;
+mod results;
 mod schedule;
 pub mod sprt;
 mod tournament;
