@@ -28,8 +28,27 @@ enum What {
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
     Responder {
-        /// `instant` (plays the first legal move at once) or `echo`.
+        /// `instant` (plays the first legal move at once), `echo`, `work`
+        /// (spends `--ms` of CPU time on each move), `hog` (answers after
+        /// `--ms`, with `--threads` threads and a child process burning CPU
+        /// all the time) or `spin` (burns CPU, the hog's child).
         mode: Mode,
+        /// Milliseconds of work (`work`) or of sleep (`hog`) per move.
+        #[arg(long, default_value_t = 0)]
+        ms: u64,
+        /// The hog's spinning threads.
+        #[arg(long, default_value_t = 4)]
+        threads: u32,
+    },
+    /// A normal bot's time per move and time forfeits beside a CPU hog,
+    /// with the fairness layers on and off, in the same run.
+    Fairness {
+        /// Game pairs per measured setting.
+        #[arg(long, default_value_t = 4)]
+        pairs: u32,
+        /// The normal bot's CPU work per move, in milliseconds.
+        #[arg(long, default_value_t = 20)]
+        work_ms: u64,
     },
     /// `aboure report`'s time and peak memory on a synthetic results file,
     /// against a Python loop parsing the same file.
@@ -50,16 +69,34 @@ enum What {
 enum Mode {
     Instant,
     Echo,
+    Work,
+    Hog,
+    Spin,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
         What::Engine { seconds } => engine(Duration::from_secs_f64(seconds)),
         What::Arbiter => crate::bench_arbiter::run()?,
-        What::Responder { mode } => crate::bench_arbiter::respond(match mode {
-            Mode::Instant => Responder::Instant,
-            Mode::Echo => Responder::Echo,
-        })?,
+        What::Responder { mode, ms, threads } => {
+            let ms = Duration::from_millis(ms);
+            crate::bench_arbiter::respond(match mode {
+                Mode::Instant => Responder::Instant,
+                Mode::Echo => Responder::Echo,
+                Mode::Work => Responder::Work(ms),
+                Mode::Hog => {
+                    let mut child = std::process::Command::new(std::env::current_exe()?);
+                    child.args(["bench", "responder", "spin"]);
+                    // Dies with the hog: its process group is killed whole.
+                    let _child = aboure_arbiter::responder::burn(threads, Some(child));
+                    Responder::Sleep(ms)
+                }
+                Mode::Spin => aboure_arbiter::responder::spin_forever(),
+            })?
+        }
+        What::Fairness { pairs, work_ms } => {
+            crate::bench_fairness::run(pairs, Duration::from_millis(work_ms))?
+        }
         What::Report {
             games,
             file,

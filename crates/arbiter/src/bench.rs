@@ -248,28 +248,48 @@ async fn tournament(
     pairs: u32,
     concurrency: usize,
 ) -> Result<Vec<GameRecord>, BenchError> {
-    let step = name;
-    let dir = setup.scratch.join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    let path = setup.scratch.join(format!("{name}.toml"));
     let mut text = config_text(&setup.instant_bot, pairs, concurrency);
     // "serial-off": the same games with bots outside the sandbox.
     if name.ends_with("-off") {
         text = format!("[sandbox]\nmode = \"off\"\n{text}");
     }
+    let (_tx, interrupt) = tokio::sync::watch::channel(false);
+    let games = play_text(setup, name, &text, interrupt).await?;
+    if let Some(bad) = games.iter().find(|g| g.loser.is_some()) {
+        return Err(BenchError::Forfeit {
+            step: name,
+            program: setup.instant_bot.clone(),
+            game: bad.id.clone(),
+            detail: bad.detail.clone().unwrap_or_default(),
+        });
+    }
+    Ok(games)
+}
+
+/// Plays the tournament file `text` as the bench's step `name` in the
+/// scratch folder (until its end or `interrupt`), and returns its games.
+pub(crate) async fn play_text(
+    setup: &BenchSetup,
+    name: &'static str,
+    text: &str,
+    interrupt: tokio::sync::watch::Receiver<bool>,
+) -> Result<Vec<GameRecord>, BenchError> {
+    let step = name;
+    let dir = setup.scratch.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = setup.scratch.join(format!("{name}.toml"));
     create_dir(step, &setup.scratch)?;
-    std::fs::write(&path, &text).map_err(|source| BenchError::Scratch {
+    std::fs::write(&path, text).map_err(|source| BenchError::Scratch {
         step,
         path: path.clone(),
         source,
     })?;
     let config =
-        crate::config::parse(&text, &path).map_err(|source| BenchError::Config { step, source })?;
-    let (_tx, interrupt) = tokio::sync::watch::channel(false);
+        crate::config::parse(text, &path).map_err(|source| BenchError::Config { step, source })?;
     let options = RunOptions {
         out_dir: dir.clone(),
         resume: false,
-        concurrency: Some(concurrency),
+        concurrency: None,
         shard: None,
         log_protocol: false,
         aboure_exe: setup.aboure_exe.clone(),
@@ -285,14 +305,6 @@ async fn tournament(
         .games;
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_file(&path);
-    if let Some(bad) = games.iter().find(|g| g.loser.is_some()) {
-        return Err(BenchError::Forfeit {
-            step,
-            program: setup.instant_bot.clone(),
-            game: bad.id.clone(),
-            detail: bad.detail.clone().unwrap_or_default(),
-        });
-    }
     Ok(games)
 }
 

@@ -80,6 +80,22 @@ pub enum RunError {
     /// Another invalid run option.
     #[error("{0}")]
     Options(String),
+    /// A game's result could not be written, even after retrying.
+    #[error("game {game} could not be written to {} ({attempts} attempts over {waited:.1?}; {kept})", path.display())]
+    ResultNotWritten {
+        /// The game id.
+        game: String,
+        /// The results file.
+        path: PathBuf,
+        /// How often it was tried.
+        attempts: u32,
+        /// How long it was retried for.
+        waited: std::time::Duration,
+        /// What the results file holds now.
+        kept: String,
+        /// The last error.
+        source: std::io::Error,
+    },
     /// Reading or writing the output folder failed.
     #[error("{context}: {source}")]
     Io {

@@ -2,6 +2,12 @@
 //! each bot's moves under its clock, adjudication, and every failure turned
 //! into a recorded loss. The arbiter's own work (building positions,
 //! recording) happens outside the timed window of each move.
+//!
+//! While one bot thinks, the other is held still (frozen, or stopped: see
+//! `aboure_process::hold`) unless it may ponder: a bot that burns every
+//! core while its opponent's clock runs would otherwise win on time what
+//! it cannot win on the board. The held bot is released just before its
+//! own `go` is written, so the release is never on its clock.
 
 use std::time::{Instant, SystemTime};
 
@@ -34,6 +40,8 @@ pub struct GameSetup<'a> {
     pub opening_index: u32,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// South's and North's `ponder`: run while the opponent thinks.
+    pub ponder: [bool; 2],
 }
 
 /// A game being recorded.
@@ -173,12 +181,15 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
         } else {
             let side = pos.side_to_move();
             let me = side.index();
-            let bot = &mut *bots[me];
             let go = go_message(&clocks, side);
             let position = ArbiterMessage::Position(GameSoFar {
                 start: wire_start,
                 moves: log.moves.clone(),
             });
+            if !setup.ponder[1 - me] {
+                bots[1 - me].hold().await;
+            }
+            let bot = &mut *bots[me];
             let answer = match bot.check_unasked().await {
                 Ok(()) => bot.think(&position, &go, clocks[me].deadline()).await,
                 Err(f) => Err(f),

@@ -17,6 +17,7 @@
 
 mod adjudication;
 pub mod bench;
+pub mod bench_fairness;
 mod clock;
 pub mod config;
 mod error;
@@ -26,6 +27,7 @@ mod lock;
 pub mod opening;
 mod output;
 pub mod responder;
+mod results;
 mod schedule;
 pub mod sprt;
 mod tournament;

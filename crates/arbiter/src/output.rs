@@ -47,6 +47,9 @@ pub fn schedule_identity(config: &Config) -> Value {
                     "cpu_ms": b.limits().cpu.map(|d| d.as_millis() as u64),
                 });
             }
+            if b.ponder() {
+                bot["ponder"] = json!(true);
+            }
             bot
         })
         .collect();

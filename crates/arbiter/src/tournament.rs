@@ -114,9 +114,15 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         config.sandbox(),
         &options.aboure_exe,
     )?);
-    (options.observer)(&Event::Sandbox(sandbox.layers().clone()));
+    let ponder = config
+        .bots()
+        .iter()
+        .filter(|b| b.ponder())
+        .map(|b| b.name());
+    let layers = sandbox.layers().clone().with_ponder(ponder);
+    (options.observer)(&Event::Sandbox(layers.clone()));
     let mut output = prepare(&options.out_dir, config, options.resume, options.shard)?;
-    crate::output::record_sandbox(&output.dir, sandbox.layers());
+    crate::output::record_sandbox(&output.dir, &layers);
     for note in &output.notes {
         tracing::warn!("{note}");
     }
@@ -358,15 +364,17 @@ impl Worker {
         let written = tokio::task::spawn_blocking(move || {
             let mut w = writer
                 .lock()
-                .map_err(|_| std::io::Error::other("writer lock poisoned"))?;
-            let path = w.path().display().to_string();
-            w.write(&line)
-                .map_err(|e| (path, e))
-                .map_err(|(p, e)| std::io::Error::new(e.kind(), format!("{p}: {e}")))
+                .map_err(|_| RunError::Options("writer lock poisoned".into()))?;
+            crate::results::write_result(&mut w, &line, crate::results::RETRY)
         })
         .await
         .map_err(|e| RunError::Options(format!("writer task failed: {e}")))?;
-        written.map_err(RunError::io("cannot write a game result"))?;
+        if let Err(e) = written {
+            // No game more: the others in progress finish and are written
+            // if the disk allows.
+            self.shared.stop.send_replace(true);
+            return Err(e);
+        }
         if let Ok(mut state) = self.shared.state.lock() {
             state.tally.add(&record);
             state.finished += 1;
@@ -399,6 +407,7 @@ impl Worker {
             opening: &opening,
             opening_index: spec.pair,
             adjudication: config.adjudication(),
+            ponder: ids.map(|i| config.bot(i).ponder()),
         };
         let reused = ids.map(|i| self.pool.remove(&i));
         let [south, north] = reused;

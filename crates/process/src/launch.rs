@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt::Debug;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use tokio::process::Command;
@@ -90,6 +90,13 @@ pub trait Guard: Debug + Send + Sync {
     /// The limit that stopped the process, if the launcher knows of one
     /// the exit status cannot show (a cgroup's out-of-memory kill).
     fn explain(&self, exit: Exit) -> Option<String>;
+
+    /// The cgroup v1 freezer holding every process of the bot, if the
+    /// launcher made one (see [`crate::hold`]); without, the bot is held
+    /// with signals to its process group.
+    fn freezer(&self) -> Option<&Path> {
+        None
+    }
 }
 
 /// Runs the bot's program directly.

@@ -12,6 +12,8 @@
 //!   and how an answer is timed; `check-bot` hears every line through it.
 //! - [`process`]: the running bot, its stderr, its exit and the failure it
 //!   means; kill and reap.
+//! - [`hold`]: a bot held still (frozen, or stopped) while its opponent
+//!   thinks.
 //! - [`exit`]: one wording of an exit status, and the CPU time used.
 //! - [`logs`]: the stderr and protocol logs, written off the async workers.
 //! - [`memory`]: a scripted bot on in-memory streams, for tests of the
@@ -20,6 +22,7 @@
 
 pub mod exchange;
 pub mod exit;
+pub mod hold;
 pub mod launch;
 pub mod limits;
 pub mod lines;
@@ -31,9 +34,10 @@ pub mod turn;
 
 pub use exchange::{Answer, Channel, Fault};
 pub use exit::{describe, Exit};
+pub use hold::HoldMethod;
 pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};
 pub use limits::{parse_size, size_text, Limits, SizeError};
 pub use lines::{Arrival, Output, MAX_LINE};
-pub use logs::{BotLogs, STDERR_CAP};
+pub use logs::{BotLogs, PROTOCOL_CAP, STDERR_CAP};
 pub use process::{BotFailure, BotProcess, Launch};
 pub use turn::{Heard, Turn};

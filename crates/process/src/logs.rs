@@ -1,6 +1,8 @@
 //! The log files of one bot: everything its processes wrote on stderr
-//! (`NAME.stderr.log`, capped) and, when asked for, every protocol line
-//! with its time (`NAME.protocol.log`).
+//! (`NAME.stderr.log`) and, when asked for, every protocol line with its
+//! time (`NAME.protocol.log`). Both are capped per bot, so that a bot that
+//! writes without end fills neither the disk nor the writer's queue: past
+//! the cap, one line says the rest was discarded.
 //!
 //! The files are written by a thread of their own: a write to disk blocks,
 //! and a blocked runtime worker would delay every game it carries (and be
@@ -18,11 +20,15 @@ use std::time::Instant;
 /// Stderr kept per bot name before further output is discarded.
 pub const STDERR_CAP: u64 = 16 * 1024 * 1024;
 
+/// Protocol log kept per bot name before further lines are discarded.
+pub const PROTOCOL_CAP: u64 = 16 * 1024 * 1024;
+
 /// What the writer thread is handed.
 enum Entry {
     Stderr(Vec<u8>),
     StderrCapped,
     Protocol(String),
+    ProtocolCapped,
     Flush,
 }
 
@@ -32,6 +38,7 @@ pub struct BotLogs {
     sender: Option<mpsc::Sender<Entry>>,
     writer: Mutex<Option<JoinHandle<()>>>,
     stderr_written: AtomicU64,
+    protocol_written: AtomicU64,
     protocol: bool,
     origin: Instant,
 }
@@ -69,6 +76,7 @@ impl BotLogs {
             sender: Some(sender),
             writer: Mutex::new(Some(writer)),
             stderr_written: AtomicU64::new(0),
+            protocol_written: AtomicU64::new(0),
             protocol: log_protocol,
             origin: Instant::now(),
         })
@@ -80,6 +88,7 @@ impl BotLogs {
             sender: None,
             writer: Mutex::new(None),
             stderr_written: AtomicU64::new(0),
+            protocol_written: AtomicU64::new(0),
             protocol: false,
             origin: Instant::now(),
         }
@@ -92,11 +101,20 @@ impl BotLogs {
     }
 
     /// Records one protocol line of process `pid`, sent (`>`) or received
-    /// (`<`) at `at`.
+    /// (`<`) at `at`, up to [`PROTOCOL_CAP`] bytes for the bot; past the
+    /// cap, one note says the rest was discarded.
     pub(crate) fn protocol(&self, pid: u32, arrow: &str, line: &str, at: Instant) {
-        if self.protocol {
-            let t = at.saturating_duration_since(self.origin).as_secs_f64();
-            self.send(Entry::Protocol(format!("{t:.6} [{pid}] {arrow} {line}\n")));
+        if !self.protocol {
+            return;
+        }
+        let t = at.saturating_duration_since(self.origin).as_secs_f64();
+        let entry = format!("{t:.6} [{pid}] {arrow} {line}\n");
+        let n = entry.len() as u64;
+        let before = self.protocol_written.fetch_add(n, Ordering::Relaxed);
+        if before + n <= PROTOCOL_CAP {
+            self.send(Entry::Protocol(entry));
+        } else if before <= PROTOCOL_CAP {
+            self.send(Entry::ProtocolCapped);
         }
     }
 
@@ -166,6 +184,14 @@ impl Files {
                         let _ = file.write_all(line.as_bytes());
                     }
                 }
+                Entry::ProtocolCapped => {
+                    if let Some(file) = self.protocol.as_mut() {
+                        let _ = writeln!(
+                            file,
+                            "[aboure: protocol log limit of {PROTOCOL_CAP} bytes reached; the rest is discarded]"
+                        );
+                    }
+                }
                 Entry::Flush => {
                     if let Some(file) = self.protocol.as_mut() {
                         let _ = file.flush();
@@ -209,6 +235,31 @@ mod tests {
             stderr,
             format!("hello\n\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]\n")
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_protocol_log_is_capped_with_a_note() {
+        let dir = std::env::temp_dir().join(format!("aboure-logs-cap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let logs = BotLogs::new(Some(&dir), "b", true).unwrap();
+        let at = logs.origin;
+        let line = "x".repeat(1000);
+        // Each entry is the line, its time, pid and arrow: 1,016 bytes.
+        let fit = PROTOCOL_CAP / 1016;
+        for _ in 0..fit + 100 {
+            logs.protocol(7, "<", &line, at);
+        }
+        drop(logs);
+        let text = std::fs::read_to_string(dir.join("b.protocol.log")).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len() as u64, fit + 1);
+        assert_eq!(lines[0], format!("0.000000 [7] < {line}"));
+        assert_eq!(
+            *lines.last().unwrap(),
+            format!("[aboure: protocol log limit of {PROTOCOL_CAP} bytes reached; the rest is discarded]")
+        );
+        assert!(text.len() as u64 <= PROTOCOL_CAP + 100);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 
 use crate::exchange::{Answer, Channel, Fault};
 use crate::exit::{describe, Exit, Reaper};
+use crate::hold::{Hold, HoldMethod};
 use crate::launch::{prepare, Guard, Launcher, Program};
 use crate::limits::Limits;
 use crate::lines::Arrival;
@@ -87,6 +88,8 @@ pub struct BotProcess {
     limits: Limits,
     stderr: Arc<StderrTail>,
     stderr_drain: JoinHandle<()>,
+    /// Frozen or stopped while the opponent thinks (see [`crate::hold`]).
+    hold: Hold,
     /// The launcher's, dropped after the process is killed and reaped.
     guard: Option<Box<dyn Guard>>,
 }
@@ -112,6 +115,10 @@ impl BotProcess {
         let tail = Arc::new(StderrTail::default());
         let logs = launch.logs.clone();
         let stderr_drain = tokio::spawn(drain(stderr, Some(logs.clone()), tail.clone()));
+        let hold = Hold::new(match launched.guard.as_ref().and_then(|g| g.freezer()) {
+            Some(dir) => HoldMethod::Freezer(dir.to_owned()),
+            None => HoldMethod::Signals(reaper.pid()),
+        });
         Ok(BotProcess {
             name: launch.name.clone(),
             channel: Channel::new(stdin, stdout, logs.clone(), reaper.pid()),
@@ -121,6 +128,7 @@ impl BotProcess {
             limits,
             stderr: tail,
             stderr_drain,
+            hold,
             guard: launched.guard,
         })
     }
@@ -165,6 +173,7 @@ impl BotProcess {
 
     /// Starts a new game: `newgame`, then `isready` ... `readyok`.
     pub async fn new_game(&mut self) -> Result<(), BotFailure> {
+        self.release();
         let exchange = self.channel.new_game(self.startup_timeout);
         let result = race(&mut self.reaper, exchange).await;
         self.settle(result).await
@@ -173,6 +182,7 @@ impl BotProcess {
     /// Makes sure the bot sent no `bestmove` it was not asked for before it
     /// is asked again (see the exchange's `check_unasked`).
     pub async fn check_unasked(&mut self) -> Result<(), BotFailure> {
+        self.release();
         let exchange = self.channel.check_unasked(self.startup_timeout);
         let result = race(&mut self.reaper, exchange).await;
         self.settle(result).await
@@ -180,13 +190,15 @@ impl BotProcess {
 
     /// Sends the position and `go`, and waits at most `limit` for the
     /// `bestmove`, timing from just after `go` is flushed to when the
-    /// answer was read.
+    /// answer was read. A held bot is released first, so the release is
+    /// never charged to it.
     pub async fn think(
         &mut self,
         position: &ArbiterMessage,
         go: &ArbiterMessage,
         limit: Duration,
     ) -> Result<Answer, BotFailure> {
+        self.release();
         let exchange = self.channel.think(position, go, limit);
         let result = race(&mut self.reaper, exchange).await;
         self.settle(result).await
@@ -202,6 +214,7 @@ impl BotProcess {
     /// Writes one line (which need not be a valid message) and flushes it;
     /// returns the instant after the flush.
     pub async fn write_line(&mut self, line: &str) -> std::io::Result<Instant> {
+        self.release();
         self.channel.write_lines(&[line]).await
     }
 
@@ -209,6 +222,7 @@ impl BotProcess {
     /// its own rules (`check-bot`); the exchanges above also watch the
     /// process.
     pub fn channel(&mut self) -> &mut Channel<ChildStdin> {
+        self.release();
         &mut self.channel
     }
 
@@ -226,6 +240,31 @@ impl BotProcess {
     /// Waits up to `limit` for the bot to exit; how it did, if it did.
     pub async fn wait_exit(&mut self, limit: Duration) -> Option<Exit> {
         self.reaper.wait_for(limit).await
+    }
+
+    /// Holds every process of the bot still until it is next spoken to
+    /// (any of the exchanges above releases it first): called while its
+    /// opponent thinks. A hold that fails is logged, not the bot's loss.
+    pub async fn hold(&mut self) {
+        if let Err(e) = self.hold.freeze().await {
+            tracing::warn!(bot = %self.name, "cannot hold the bot while its opponent thinks: {e}");
+        }
+    }
+
+    /// How this bot is held while its opponent thinks.
+    pub fn hold_method(&self) -> &HoldMethod {
+        self.hold.method()
+    }
+
+    /// True while the bot is held.
+    pub fn is_held(&self) -> bool {
+        self.hold.is_held()
+    }
+
+    fn release(&mut self) {
+        if let Err(e) = self.hold.thaw() {
+            tracing::warn!(bot = %self.name, "cannot release the held bot: {e}");
+        }
     }
 
     /// The last lines the bot wrote on stderr.
@@ -301,6 +340,8 @@ impl BotProcess {
     pub async fn kill(&mut self) -> Option<Exit> {
         let exited = self.reaper.exit();
         self.reaper.kill_group();
+        // A frozen task dies only once thawed; the kill is already pending.
+        self.release();
         self.reaper.wait_for(REAP_WAIT).await;
         // The drain ends when the pipe closes, which a helper outside the
         // group could delay: wait only briefly.
@@ -322,6 +363,12 @@ impl BotProcess {
 
 impl Drop for BotProcess {
     fn drop(&mut self) {
+        if self.hold.is_held() {
+            if self.reaper.exit().is_none() {
+                self.reaper.kill_group();
+            }
+            self.release();
+        }
         self.stderr_drain.abort();
     }
 }

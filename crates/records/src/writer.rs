@@ -1,7 +1,9 @@
 //! Appending games durably: each record is one `write` of a whole line,
 //! followed by `fsync`, so a record is on disk before the next game starts and
 //! a crash can at worst leave one partial last line (which the reader
-//! tolerates).
+//! tolerates). A write that fails (a full disk, an I/O error) is undone:
+//! the file is cut back to where it was, so that writing the game again
+//! neither duplicates it nor leaves half a line before it.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -31,11 +33,33 @@ impl GamesWriter {
         &self.path
     }
 
-    /// Writes `game` as one line and syncs it to disk.
+    /// The file's length, bytes.
+    pub fn len(&self) -> io::Result<u64> {
+        Ok(self.file.metadata()?.len())
+    }
+
+    /// True if the file is empty.
+    pub fn is_empty(&self) -> io::Result<bool> {
+        Ok(self.len()? == 0)
+    }
+
+    /// Writes `game` as one line and syncs it to disk. On failure the file
+    /// is cut back to its length before (check [`GamesWriter::len`] before
+    /// writing again: the cut can fail too).
     pub fn write(&mut self, game: &GameRecord) -> io::Result<()> {
         let mut line = serde_json::to_vec(game).map_err(io::Error::other)?;
         line.push(b'\n');
-        self.file.write_all(&line)?;
-        self.file.sync_data()
+        let before = self.len()?;
+        let written = self
+            .file
+            .write_all(&line)
+            .and_then(|()| self.file.sync_data());
+        if written.is_err() {
+            let _ = self
+                .file
+                .set_len(before)
+                .and_then(|()| self.file.sync_data());
+        }
+        written
     }
 }

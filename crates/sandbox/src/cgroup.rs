@@ -1,12 +1,20 @@
-//! Cgroup v1 memory and pids controllers, managed from the arbiter's side:
-//! one group per bot process under `/sys/fs/cgroup/{memory,pids}/aboure/`,
-//! made before the bot starts (the helper joins it), read after it ends
-//! (did the kernel's OOM killer act?), and emptied and removed when the bot
-//! is done. A memory limit on the group covers the bot and everything it
-//! starts together, unlike `RLIMIT_AS`, which is per process; its verdict
-//! comes from the kernel's own count of OOM kills, never from guessing at
-//! an exit signal. (cgroup v2 is not used yet: on this kind of machine it
-//! has no memory controller, and elsewhere it needs a delegated subtree.)
+//! Cgroup v1 controllers, managed from the arbiter's side: one group per
+//! bot process under `/sys/fs/cgroup/CONTROLLER/aboure/`, made before the
+//! bot starts (the helper joins it), read after it ends (did the kernel's
+//! OOM killer act?), and emptied and removed when the bot is done.
+//!
+//! - `memory`: a limit on the bot and everything it starts together, unlike
+//!   `RLIMIT_AS`, which is per process; its verdict comes from the kernel's
+//!   own count of OOM kills, never from guessing at an exit signal.
+//! - `pids`: the processes and threads of the bot together.
+//! - `freezer`: the whole bot held still while its opponent thinks (the
+//!   process layer writes its `freezer.state`, see `aboure_process::hold`).
+//! - `cpu`: a CFS quota, so that a bot that starts threads on every core
+//!   gets its share (`cpu = "1"`: one core's time per period) and no more.
+//! - `cpuset`: the cores the bots may run on (`cpus = "0,1"`).
+//!
+//! (cgroup v2 is not used yet: on this kind of machine it has no memory
+//! controller, and elsewhere it needs a delegated subtree.)
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,8 +43,13 @@ pub fn usable(controller: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot make a group in {}: {e}", base.display()))
 }
 
+/// Every controller aboure makes groups in.
+pub const CONTROLLERS: [&str; 5] = ["memory", "pids", "freezer", "cpu", "cpuset"];
+
 /// Removes the groups of arbiters that are gone (killed outright, their
-/// groups never removed); a group still holding a process stays.
+/// groups never removed); a group still holding a process stays, except
+/// that a frozen one is thawed, so that its processes (told by the kernel
+/// to die with the arbiter) can.
 pub fn sweep(controller: &str) {
     let Ok(entries) = std::fs::read_dir(base(controller)) else {
         return;
@@ -47,9 +60,34 @@ pub fn sweep(controller: &str) {
             .to_str()
             .and_then(|n| n.split('-').next()?.parse::<u32>().ok());
         if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            thaw(&entry.path());
             let _ = std::fs::remove_dir(entry.path());
         }
     }
+}
+
+/// Thaws `dir` if it is a freezer group.
+fn thaw(dir: &Path) {
+    let state = dir.join("freezer.state");
+    if state.exists() {
+        let _ = std::fs::write(state, "THAWED");
+    }
+}
+
+/// The groups one bot process is to get: each `None` (or `false`) is a
+/// group not made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    /// Memory limit, bytes.
+    pub memory: Option<u64>,
+    /// Processes and threads.
+    pub pids: Option<u64>,
+    /// A freezer group, to hold the bot while its opponent thinks.
+    pub freezer: bool,
+    /// CPU time per period, in thousandths of a core.
+    pub cpu_millis: Option<u64>,
+    /// The cores, as a cpuset list (`0,1`, `2-3`).
+    pub cpus: Option<String>,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -59,19 +97,19 @@ static NEXT: AtomicU64 = AtomicU64::new(0);
 pub struct Cgroups {
     dirs: Vec<PathBuf>,
     memory: Option<(PathBuf, u64)>,
+    freezer: Option<PathBuf>,
 }
 
 impl Cgroups {
-    /// Makes the groups: a memory group limited to `memory` bytes if given,
-    /// a pids group limited to `pids` processes if given.
-    pub fn create(memory: Option<u64>, pids: Option<u64>) -> std::io::Result<Cgroups> {
+    /// Makes the groups `request` asks for.
+    pub fn create(request: &Request) -> std::io::Result<Cgroups> {
         let name = format!(
             "{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
         let mut groups = Cgroups::default();
-        if let Some(bytes) = memory {
+        if let Some(bytes) = request.memory {
             let dir = groups.make("memory", &name)?;
             std::fs::write(dir.join("memory.limit_in_bytes"), bytes.to_string())?;
             // With swap, the same limit on memory and swap together.
@@ -81,11 +119,52 @@ impl Cgroups {
             }
             groups.memory = Some((dir, bytes));
         }
-        if let Some(n) = pids {
+        if let Some(n) = request.pids {
             let dir = groups.make("pids", &name)?;
             std::fs::write(dir.join("pids.max"), n.to_string())?;
         }
+        if request.freezer {
+            groups.freezer = Some(groups.make("freezer", &name)?);
+        }
+        if let Some(millis) = request.cpu_millis {
+            // A group weighs as much as one task against the machine's
+            // other processes: all bots together weigh as much as one busy
+            // task per core, not as one task.
+            let base = base("cpu");
+            std::fs::create_dir_all(&base)?;
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+            write_file(&base.join("cpu.shares"), &(1024 * cores).to_string())?;
+            let dir = groups.make("cpu", &name)?;
+            let period: u64 = read_number(&dir.join("cpu.cfs_period_us")).unwrap_or(100_000);
+            // The kernel's smallest quota is 1 ms.
+            let quota = (period * millis / 1000).max(1000);
+            write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())?;
+        }
+        if let Some(cpus) = &request.cpus {
+            let base = base("cpuset");
+            // (Made here, before its first group, to be given its cores.)
+            std::fs::create_dir_all(&base)?;
+            // A new cpuset has no cores and no memory nodes: aboure's own
+            // folder takes the machine's, each bot's group its share.
+            let root = Path::new(ROOT).join("cpuset");
+            for file in ["cpuset.cpus", "cpuset.mems"] {
+                if read_text(&base.join(file))?.is_empty() {
+                    write_file(&base.join(file), &read_text(&root.join(file))?)?;
+                }
+            }
+            let dir = groups.make("cpuset", &name)?;
+            write_file(&dir.join("cpuset.cpus"), cpus)?;
+            write_file(
+                &dir.join("cpuset.mems"),
+                &read_text(&base.join("cpuset.mems"))?,
+            )?;
+        }
         Ok(groups)
+    }
+
+    /// The freezer group, if the bot has one.
+    pub fn freezer(&self) -> Option<&Path> {
+        self.freezer.as_deref()
     }
 
     fn make(&mut self, controller: &str, name: &str) -> std::io::Result<PathBuf> {
@@ -131,6 +210,11 @@ impl Cgroups {
 
 impl Drop for Cgroups {
     fn drop(&mut self) {
+        // Frozen tasks die only once thawed: the kill first, then the thaw.
+        if let Some(dir) = &self.freezer {
+            kill_all(dir);
+            thaw(dir);
+        }
         for dir in &self.dirs {
             // A group is removable once empty; what is left is killed (a
             // process that escaped the bot's pid namespace cannot exist,
@@ -139,13 +223,39 @@ impl Drop for Cgroups {
                 if std::fs::remove_dir(dir).is_ok() {
                     break;
                 }
-                let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-                for pid in procs.lines().filter_map(|p| p.trim().parse::<i32>().ok()) {
-                    // SAFETY: kill has no memory-safety preconditions.
-                    unsafe { libc::kill(pid, libc::SIGKILL) };
-                }
+                kill_all(dir);
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
     }
+}
+
+/// Sends `SIGKILL` to every process of the group `dir`.
+fn kill_all(dir: &Path) {
+    let procs = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+    for pid in procs.lines().filter_map(|p| p.trim().parse::<i32>().ok()) {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+/// A control file's text, trimmed; the path in the error.
+fn read_text(path: &Path) -> std::io::Result<String> {
+    std::fs::read_to_string(path)
+        .map(|t| t.trim().to_owned())
+        .map_err(|e| with_path(e, path))
+}
+
+fn read_number(path: &Path) -> Option<u64> {
+    read_text(path).ok()?.parse().ok()
+}
+
+/// Writes a control file; the path in the error (the kernel's own errors,
+/// such as `EINVAL` for cores the machine lacks, say nothing of it).
+fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
+    std::fs::write(path, text).map_err(|e| with_path(e, path))
+}
+
+fn with_path(e: std::io::Error, path: &Path) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use aboure_process::{size_text, Exit, Guard, Limits};
 
-use crate::cgroup::Cgroups;
+use crate::cgroup::{Cgroups, Request};
 use crate::error::SandboxError;
 use crate::plan::{Plan, Resource, Rules};
 use crate::probe::{Layers, Support};
@@ -72,7 +72,7 @@ impl Sandbox {
         let layers = match settings.mode {
             Mode::Off => Layers {
                 mode: Mode::Off,
-                layers: Vec::new(),
+                layers: crate::fairness::without_sandbox(),
             },
             mode => Layers::new(mode, Support::probe(helper)),
         };
@@ -123,10 +123,20 @@ impl Sandbox {
             .prefix(&format!("aboure-{}-{}-", std::process::id(), spec.name))
             .tempdir()
             .map_err(prepare_err(&std::env::temp_dir()))?;
-        let memory_cgroup = has("cgroup-memory").then_some(spec.memory).flatten();
         let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
-        let cgroups = Cgroups::create(memory_cgroup, pids_cgroup)
-            .map_err(prepare_err(Path::new("/sys/fs/cgroup")))?;
+        let request = Request {
+            memory: has("cgroup-memory").then_some(spec.memory).flatten(),
+            pids: pids_cgroup,
+            freezer: has(crate::fairness::FREEZER),
+            cpu_millis: has(crate::fairness::CPU)
+                .then_some(self.settings.cpu_millis)
+                .flatten(),
+            cpus: has(crate::fairness::CPUSET)
+                .then(|| self.settings.cpus.clone())
+                .flatten(),
+        };
+        let cgroups =
+            Cgroups::create(&request).map_err(prepare_err(Path::new("/sys/fs/cgroup")))?;
 
         let mut rlimits = vec![
             (
@@ -280,6 +290,10 @@ impl Guard for Jail {
                 size_text(bytes)
             )
         })
+    }
+
+    fn freezer(&self) -> Option<&Path> {
+        self.cgroups.freezer()
     }
 }
 

@@ -18,6 +18,9 @@
 //! - cgroup v1 memory and pids controllers where writable (else
 //!   `RLIMIT_AS`, `RLIMIT_NPROC`), `RLIMIT_CPU`, `RLIMIT_FSIZE`,
 //!   `RLIMIT_NOFILE`;
+//! - fairness: a freezer group per bot process (held while its opponent
+//!   thinks), a CPU quota (`cpu`) and the cores (`cpus`) where the cpu and
+//!   cpuset controllers are writable;
 //! - `no_new_privs`, no capabilities, only descriptors 0, 1 and 2, a clean
 //!   environment and a fresh scratch folder removed afterwards.
 //!
@@ -32,6 +35,7 @@ mod cgroup;
 mod confine;
 mod error;
 mod exec;
+mod fairness;
 mod jail;
 mod launcher;
 mod plan;

@@ -28,6 +28,12 @@ pub struct Support {
     pub memory_cgroup: Result<(), String>,
     /// A cgroup v1 pids controller aboure can make groups in.
     pub pids_cgroup: Result<(), String>,
+    /// A cgroup v1 freezer controller aboure can make groups in.
+    pub freezer_cgroup: Result<(), String>,
+    /// A cgroup v1 cpu controller aboure can make groups in.
+    pub cpu_cgroup: Result<(), String>,
+    /// A cgroup v1 cpuset controller aboure can make groups in.
+    pub cpuset_cgroup: Result<(), String>,
 }
 
 static SUPPORT: OnceLock<Support> = OnceLock::new();
@@ -83,8 +89,11 @@ impl Support {
             }),
             memory_cgroup: cgroup::usable("memory").map_err(cgroup_remedy),
             pids_cgroup: cgroup::usable("pids").map_err(cgroup_remedy),
+            freezer_cgroup: cgroup::usable("freezer"),
+            cpu_cgroup: cgroup::usable("cpu"),
+            cpuset_cgroup: cgroup::usable("cpuset"),
         };
-        for controller in ["memory", "pids"] {
+        for controller in cgroup::CONTROLLERS {
             cgroup::sweep(controller);
         }
         crate::jail::sweep_scratch();
@@ -174,7 +183,7 @@ impl Layers {
                 "sandbox off".to_owned()
             },
         };
-        Layers {
+        let mut layers = Layers {
             mode,
             layers: vec![
                 layer(
@@ -205,7 +214,9 @@ impl Layers {
                     "descriptors 0-2 only, clean environment, scratch folder",
                 ),
             ],
-        }
+        };
+        layers.layers.extend(crate::fairness::layers(mode, support));
+        layers
     }
 
     /// The missing layers, one per line with the reason and the remedy.
@@ -230,7 +241,10 @@ impl std::fmt::Display for Layers {
         let mode = match self.mode {
             Mode::Auto => "auto",
             Mode::Strict => "strict",
-            Mode::Off => return write!(f, "sandbox off: bots run as plain processes"),
+            Mode::Off => {
+                write!(f, "sandbox off: bots run as plain processes")?;
+                return crate::fairness::write_off(self, f);
+            }
         };
         let (on, off): (Vec<&Layer>, Vec<&Layer>) = self.layers.iter().partition(|l| l.active);
         let names = |ls: &[&Layer]| ls.iter().map(|l| l.name).collect::<Vec<_>>().join(", ");
@@ -254,6 +268,9 @@ mod tests {
             seccomp: Ok(()),
             memory_cgroup: Err("no cgroup v1 memory controller".to_owned()),
             pids_cgroup: Ok(()),
+            freezer_cgroup: Ok(()),
+            cpu_cgroup: Ok(()),
+            cpuset_cgroup: Ok(()),
         }
     }
 

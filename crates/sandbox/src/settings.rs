@@ -44,6 +44,12 @@ pub struct Settings {
     /// Processes and threads of one bot together (the pids cgroup, else
     /// `RLIMIT_NPROC`).
     pub processes: u64,
+    // Fairness (the cpu and cpuset controllers), kept together.
+    /// CPU time of one bot, in thousandths of a core (`cpu = "1"`: 1000);
+    /// `None` for `cpu = "unlimited"`.
+    pub cpu_millis: Option<u64>,
+    /// The cores bots run on, a cpuset list (`cpus = "0,1"`); `None`: all.
+    pub cpus: Option<String>,
 }
 
 impl Default for Settings {
@@ -54,6 +60,8 @@ impl Default for Settings {
             file_size: 1 << 30,
             open_files: 1024,
             processes: 512,
+            cpu_millis: Some(1000),
+            cpus: None,
         }
     }
 }
@@ -94,6 +102,8 @@ pub struct RawSettings {
     file_size: Option<Spanned<String>>,
     open_files: Option<Spanned<i64>>,
     processes: Option<Spanned<i64>>,
+    cpu: Option<Spanned<String>>,
+    cpus: Option<Spanned<String>>,
 }
 
 /// A bot's `sandbox = false` or `sandbox = { ... }` as written.
@@ -175,8 +185,48 @@ impl RawSettings {
                 *into = n as u64;
             }
         }
+        if let Some(c) = &self.cpu {
+            s.cpu_millis = cpu_share(c.get_ref()).map_err(|m| err(c.span(), "cpu", m))?;
+        }
+        if let Some(c) = &self.cpus {
+            s.cpus = Some(cpu_list(c.get_ref()).map_err(|m| err(c.span(), "cpus", m))?);
+        }
         Ok(s)
     }
+}
+
+/// `cpu = "1.5"`: cores' worth of CPU time, in thousandths (at least 0.01
+/// of a core, at most 1024 cores), or `"unlimited"`.
+fn cpu_share(text: &str) -> Result<Option<u64>, String> {
+    if text.trim() == "unlimited" {
+        return Ok(None);
+    }
+    let cores: f64 = text.trim().parse().map_err(|_| {
+        format!("{text:?} is not a number of cores like \"1\" or \"0.5\", nor \"unlimited\"")
+    })?;
+    if !(0.01..=1024.0).contains(&cores) {
+        return Err(format!(
+            "{text:?} is out of range: between 0.01 and 1024 cores"
+        ));
+    }
+    Ok(Some((cores * 1000.0).round() as u64))
+}
+
+/// `cpus = "0,2-3"`: a cpuset list of core numbers and ranges, returned in
+/// the kernel's spelling (no spaces).
+fn cpu_list(text: &str) -> Result<String, String> {
+    let bad = || format!("{text:?} is not a list of cores like \"0,1\" or \"0-3,6\"");
+    let mut parts = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        let (first, last) = part.split_once('-').unwrap_or((part, part));
+        let number = |n: &str| n.trim().parse::<u32>().ok().filter(|&n| n < 4096);
+        match (number(first), number(last)) {
+            (Some(a), Some(b)) if a <= b => parts.push(part.replace(' ', "")),
+            _ => return Err(bad()),
+        }
+    }
+    Ok(parts.join(","))
 }
 
 /// A bot's policy: its allowances added to the tournament's `defaults`.
@@ -279,6 +329,31 @@ mod tests {
         );
         let e = parse("[sandbox]\nprocesses = 3\n").unwrap_err();
         assert_eq!(e.key, "sandbox.processes");
+    }
+
+    #[test]
+    fn cpu_shares_and_core_lists() {
+        assert_eq!(parse("[sandbox]\n").unwrap().cpu_millis, Some(1000));
+        let s = parse("[sandbox]\ncpu = \"1.5\"\ncpus = \"0, 2-3\"\n").unwrap();
+        assert_eq!(s.cpu_millis, Some(1500));
+        assert_eq!(s.cpus.as_deref(), Some("0,2-3"));
+        let s = parse("[sandbox]\ncpu = \"unlimited\"\n").unwrap();
+        assert_eq!(s.cpu_millis, None);
+        for (text, key) in [
+            ("cpu = \"fast\"", "sandbox.cpu"),
+            ("cpu = \"0\"", "sandbox.cpu"),
+            ("cpus = \"3-1\"", "sandbox.cpus"),
+            ("cpus = \"a\"", "sandbox.cpus"),
+            ("cpus = \"\"", "sandbox.cpus"),
+        ] {
+            let text = format!("[sandbox]\n{text}\n");
+            let e = parse(&text).unwrap_err();
+            assert_eq!(e.key, key, "{text}");
+            assert_eq!(
+                &text[e.span.clone()],
+                text[10..].split_once(" = ").unwrap().1.trim()
+            );
+        }
     }
 
     #[test]

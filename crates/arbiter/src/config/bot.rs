@@ -25,6 +25,7 @@ pub struct BotConfig {
     limits: Limits,
     sandbox: aboure_sandbox::Policy,
     wrapper: Vec<String>,
+    ponder: bool,
 }
 
 impl BotConfig {
@@ -72,6 +73,12 @@ impl BotConfig {
     pub fn wrapper(&self) -> &[String] {
         &self.wrapper
     }
+
+    /// True if it may run while its opponent thinks (`ponder = true`);
+    /// otherwise it is held still then.
+    pub fn ponder(&self) -> bool {
+        self.ponder
+    }
 }
 
 /// How a bot is started.
@@ -99,6 +106,8 @@ pub(super) struct RawBot {
     cpu_limit: Option<Spanned<String>>,
     sandbox: Option<Spanned<aboure_sandbox::settings::RawPolicy>>,
     wrapper: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    ponder: bool,
 }
 
 impl Validator<'_> {
@@ -272,6 +281,7 @@ impl Validator<'_> {
             limits: Limits { memory, cpu },
             sandbox,
             wrapper,
+            ponder: bot.ponder,
         })
     }
 }

@@ -1,0 +1,112 @@
+//! Writing a finished game to the results file so that no failure of the
+//! disk loses it silently or records it twice. A failed write (a full disk,
+//! `EIO`) is undone by the writer (the file cut back to where it was) and
+//! tried again with a doubling pause, each failure logged as an error; if
+//! the disk does not recover, or the undo itself failed (so that another
+//! line would follow half a line), the run stops with an error that names
+//! the game, the file and what the file still holds: every game before it,
+//! whole, and `--resume` plays this one again.
+
+use std::io::Read;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use aboure_records::{GameRecord, GamesWriter};
+
+use crate::error::RunError;
+
+/// How a write is retried: the number of attempts, and the first pause
+/// (doubled after each failure).
+#[derive(Clone, Copy, Debug)]
+pub struct Retry {
+    /// Attempts in all.
+    pub attempts: u32,
+    /// The pause after the first failure.
+    pub first_pause: Duration,
+}
+
+/// Six attempts over about six seconds: long enough for a log rotation or
+/// a cleanup to free space, short enough that a dead disk stops the run
+/// before the next games pile up.
+pub const RETRY: Retry = Retry {
+    attempts: 6,
+    first_pause: Duration::from_millis(200),
+};
+
+/// Writes `game` with `writer`, retrying as `retry` says. Blocks (the
+/// pauses too): call it off the async workers.
+pub fn write_result(
+    writer: &mut GamesWriter,
+    game: &GameRecord,
+    retry: Retry,
+) -> Result<(), RunError> {
+    let path = writer.path().to_owned();
+    let t0 = Instant::now();
+    let before = writer.len();
+    let mut pause = retry.first_pause;
+    let mut attempt = 1;
+    loop {
+        let error = match writer.write(game) {
+            Ok(()) => {
+                if attempt > 1 {
+                    tracing::warn!(game = %game.id, "written to {} at attempt {attempt}", path.display());
+                }
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        // Another attempt only if the failed one was undone.
+        let undone = matches!((&before, writer.len()), (Ok(a), Ok(b)) if *a == b);
+        if !undone || attempt >= retry.attempts {
+            let kept = kept(&path, before.ok(), undone);
+            return Err(RunError::ResultNotWritten {
+                game: game.id.clone(),
+                path,
+                attempts: attempt,
+                waited: t0.elapsed(),
+                kept,
+                source: error,
+            });
+        }
+        tracing::error!(
+            game = %game.id,
+            "cannot write the result to {} (attempt {attempt} of {}): {error}; trying again in {pause:?}",
+            path.display(),
+            retry.attempts
+        );
+        std::thread::sleep(pause);
+        pause *= 2;
+        attempt += 1;
+    }
+}
+
+/// What the results file holds after a game could not be written.
+fn kept(path: &Path, before: Option<u64>, undone: bool) -> String {
+    let games = before.and_then(|len| lines_in(path, len).ok());
+    let held = match games {
+        Some(n) => format!("the file holds the {n} games before it, whole"),
+        None => "the file holds the games before it".to_owned(),
+    };
+    if undone {
+        format!("{held}; this game is not recorded, and `--resume` plays it again")
+    } else {
+        format!(
+            "{held}, and perhaps part of this one as a cut last line, which `--resume` \
+             reports and cuts away before playing it again"
+        )
+    }
+}
+
+/// The number of lines in the first `len` bytes of `path`.
+fn lines_in(path: &Path, len: u64) -> std::io::Result<usize> {
+    let mut file = std::fs::File::open(path)?.take(len);
+    let mut buf = vec![0; 1 << 16];
+    let mut lines = 0;
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            return Ok(lines);
+        }
+        lines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+    }
+}

@@ -1,0 +1,534 @@
+//! Bots cannot slow each other: a CPU hog (`aboure bench responder hog`:
+//! threads and a child process burning CPU all the time) is held still
+//! while its opponent thinks, held to its CPU share while it thinks
+//! itself, and causes no time forfeit of a normal bot (`aboure bench
+//! responder work`: a fixed amount of CPU per move), whether it is the
+//! normal bot's opponent or plays in another game at the same time. The
+//! hog's CPU time is read from outside, from `/proc`, while it runs.
+
+#[path = "support/harness.rs"]
+mod harness;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use harness::*;
+use serde_json::Value;
+
+/// A `[[bot]]` table running `aboure bench responder ARGS`, with `marker`
+/// in its environment (inherited by the processes it starts; the CPU meter
+/// counts the processes that carry it).
+fn responder(name: &str, args: &str, marker: &str, extra: &str) -> String {
+    let mut command = vec![
+        format!("{ABOURE:?}"),
+        "\"bench\"".into(),
+        "\"responder\"".into(),
+    ];
+    command.extend(args.split_whitespace().map(|a| format!("{a:?}")));
+    format!(
+        "[[bot]]\nname = \"{name}\"\ncommand = [{}]\nenv = {{ ABOURE_HOSTILE = \"{marker}\" }}\n{extra}",
+        command.join(", ")
+    )
+}
+
+fn head(pairs: u32, concurrency: u32, time_control: &str, sandbox: &str) -> String {
+    format!(
+        "[tournament]\npairs = {pairs}\nconcurrency = {concurrency}\nstartup-timeout = \"30s\"\n\
+         [openings]\nplies = 2\n[time-control]\n{time_control}\n[sandbox]\n{sandbox}\n"
+    )
+}
+
+/// What a [`CpuMeter`] saw.
+#[derive(Clone, Copy, Debug, Default)]
+struct Metered {
+    /// CPU time of the hog's processes over the whole run.
+    hog: Duration,
+    /// Of that, while the watched bot was seen running at two samples in a
+    /// row, less than 5 ms apart (it does nothing but compute on its
+    /// moves: that is its thinking).
+    hog_while_thinking: Duration,
+    /// Wall time of those intervals.
+    thinking: Duration,
+}
+
+/// Reads from `/proc`, every 2 ms while the run goes on, the CPU time of
+/// every process carrying the hog's marker (a process's `stat` covers all
+/// its threads, in clock ticks) and whether a process carrying the
+/// watched bot's marker is running (state `R`).
+struct CpuMeter {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<Metered>,
+}
+
+impl CpuMeter {
+    fn start(hog: &str, watched: &str) -> CpuMeter {
+        let stop = Arc::new(AtomicBool::new(false));
+        let needles = [hog, watched].map(|m| format!("ABOURE_HOSTILE={m}").into_bytes());
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            // SAFETY: sysconf only reads a system constant.
+            let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+            let mut seen: HashMap<u32, u64> = HashMap::new();
+            let mut pids: [Vec<u32>; 2] = Default::default();
+            let mut found_at = Instant::now() - Duration::from_secs(1);
+            let (mut during, mut thinking) = (0u64, Duration::ZERO);
+            let mut last: Option<(Instant, bool, u64)> = None;
+            while !flag.load(Ordering::Relaxed) {
+                if found_at.elapsed() > Duration::from_millis(50) {
+                    pids = needles.clone().map(|n| marked(&n));
+                    found_at = Instant::now();
+                }
+                let now = Instant::now();
+                let mut hog_ticks = 0;
+                for &pid in &pids[0] {
+                    if let Some((_, ticks)) = stat(pid) {
+                        let kept = seen.entry(pid).or_default();
+                        *kept = (*kept).max(ticks);
+                    }
+                    hog_ticks += seen.get(&pid).copied().unwrap_or(0);
+                }
+                let running = pids[1]
+                    .iter()
+                    .any(|&p| stat(p).is_some_and(|(s, _)| s == 'R'));
+                if let Some((then, was_running, ticks)) = last {
+                    // A longer interval (the search for processes) could
+                    // hide a whole move of the hog's between its ends.
+                    if was_running && running && now - then < Duration::from_millis(5) {
+                        during += hog_ticks.saturating_sub(ticks);
+                        thinking += now - then;
+                    }
+                }
+                last = Some((now, running, hog_ticks));
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let secs = |t: u64| Duration::from_secs_f64(t as f64 / hz);
+            Metered {
+                hog: secs(seen.values().sum()),
+                hog_while_thinking: secs(during),
+                thinking,
+            }
+        });
+        CpuMeter { stop, thread }
+    }
+
+    fn stop(self) -> Metered {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap()
+    }
+}
+
+/// The processes whose environment holds `needle`.
+fn marked(needle: &[u8]) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if env.split(|&b| b == 0).any(|v| v == needle) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+/// The state and CPU ticks of process `pid`.
+fn stat(pid: u32) -> Option<(char, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let state = stat[stat.rfind(')')? + 1..].trim_start().chars().next()?;
+    Some((state, ticks(&stat)))
+}
+
+/// `utime` + `stime` of a `/proc/PID/stat` line, in clock ticks.
+fn ticks(stat: &str) -> u64 {
+    let Some(close) = stat.rfind(')') else {
+        return 0;
+    };
+    let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    field(11) + field(12)
+}
+
+/// Total time `bot` spent on its moves in `games`, as the arbiter charged
+/// it (every ply is one side's, from South at the start position).
+fn thinking(games: &[Value], bot: &str) -> Duration {
+    let mut ms = 0.0;
+    for g in games {
+        assert_eq!(g["start"], "startpos", "{g}");
+        let mine = if g["south"] == bot { 0 } else { 1 };
+        for (i, p) in g["plies"].as_array().unwrap().iter().enumerate() {
+            if i % 2 == mine && p["by"] == "bot" {
+                ms += p["time_ms"].as_f64().unwrap_or(0.0);
+            }
+        }
+    }
+    Duration::from_secs_f64(ms / 1000.0)
+}
+
+/// Runs `text` in `dir`, metering the hog (marker `m`) against the bot
+/// carrying `m` followed by `-watched`; returns the games, what was
+/// metered and the run's `run.json`.
+fn run_metered(dir: &Path, m: &str, text: &str) -> (Vec<Value>, Metered, Value) {
+    let config = write_config(dir, text);
+    let out = dir.join("out");
+    let meter = CpuMeter::start(m, &format!("{m}-watched"));
+    let output = run(&config, &out, &[]);
+    let cpu = meter.stop();
+    assert!(output.status.success(), "{}", show(&output));
+    assert_no_survivors(m, Duration::from_secs(5));
+    assert_no_survivors(&format!("{m}-watched"), Duration::from_secs(5));
+    let run_json = serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    (games(&out), cpu, run_json)
+}
+
+/// The layer `name` of a run's sandbox report.
+fn layer<'a>(run: &'a Value, name: &str) -> &'a Value {
+    let layers = run["sandbox"]["layers"].as_array().unwrap();
+    layers
+        .iter()
+        .find(|l| l["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {run:#}"))
+}
+
+#[test]
+fn a_hog_is_frozen_while_its_opponent_thinks_unless_it_ponders() {
+    let mut measured = Vec::new();
+    for ponder in [false, true] {
+        let dir = folder(&format!("fairness-frozen-{ponder}"));
+        let m = marker(&format!("frozen{ponder}"));
+        // No quota here: only the hold is measured.
+        let tc = "movetime = \"2s\"\nmargin = \"2s\"";
+        let text = head(1, 1, tc, "cpu = \"unlimited\"")
+            + &responder(
+                "hog",
+                "hog --ms 2 --threads 3",
+                &m,
+                &format!("ponder = {ponder}\n"),
+            )
+            + &responder("normal", "work --ms 100", &format!("{m}-watched"), "");
+        let (games, metered, run) = run_metered(&dir, &m, &text);
+        assert_eq!(games.len(), 2);
+        assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+        let freezer = layer(&run, "freezer");
+        assert_eq!(freezer["active"], true, "{freezer}");
+        let detail = freezer["detail"].as_str().unwrap();
+        assert_eq!(
+            detail.contains("pondering, never held: hog"),
+            ponder,
+            "{freezer}"
+        );
+        println!(
+            "ponder = {ponder}: {metered:?}; the opponent was charged {:?}",
+            thinking(&games, "normal")
+        );
+        // Seen thinking long enough for a rate (a starved sampler sees
+        // fewer intervals short enough to count).
+        assert!(metered.thinking > Duration::from_millis(300), "{metered:?}");
+        measured.push(metered);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // Held, the hog gets no CPU while its opponent thinks. What is left is
+    // the start of each game (the opponent's process starting while the
+    // hog, started already, is not held yet: it is held from the first
+    // `go`) and the odd tick the kernel charged across a sample.
+    let held = measured[0];
+    let rate = held.hog_while_thinking.as_secs_f64() / held.thinking.as_secs_f64();
+    assert!(
+        rate < 0.1,
+        "held: {rate:.3} cores while the opponent thought: {held:?}"
+    );
+    // Pondering, it burns CPU all the while (a loaded machine gives it
+    // less than its four spinners would take).
+    let pondering = measured[1];
+    let rate = pondering.hog_while_thinking.as_secs_f64() / pondering.thinking.as_secs_f64();
+    assert!(
+        rate > 0.2,
+        "pondering: {rate:.3} cores while the opponent thought: {pondering:?}"
+    );
+}
+
+#[test]
+fn without_the_sandbox_a_hog_is_stopped_while_its_opponent_thinks() {
+    let dir = folder("fairness-signals");
+    let m = marker("signals");
+    let tc = "movetime = \"2s\"\nmargin = \"2s\"";
+    let text = head(1, 1, tc, "mode = \"off\"")
+        + &responder("hog", "hog --ms 2 --threads 3", &m, "")
+        + &responder("normal", "work --ms 100", &format!("{m}-watched"), "");
+    let (games, metered, run) = run_metered(&dir, &m, &text);
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    let freezer = layer(&run, "freezer");
+    let detail = freezer["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("sandbox off: a bot is stopped with SIGSTOP"),
+        "{freezer}"
+    );
+    println!("{metered:?}");
+    assert!(metered.thinking > Duration::from_millis(300), "{metered:?}");
+    let rate = metered.hog_while_thinking.as_secs_f64() / metered.thinking.as_secs_f64();
+    assert!(
+        rate < 0.1,
+        "stopped: {rate:.3} cores while the opponent thought: {metered:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hog_is_held_to_its_cpu_share() {
+    let dir = folder("fairness-quota");
+    let m = marker("quota");
+    // It ponders, so it would run all the time on every core it can get.
+    let tc = "movetime = \"1s\"\nmargin = \"2s\"";
+    let text = head(1, 1, tc, "cpu = \"0.25\"")
+        + &responder("hog", "hog --ms 20 --threads 3", &m, "ponder = true\n")
+        + &responder("normal", "work --ms 50", &format!("{m}-watched"), "");
+    let (games, metered, run) = run_metered(&dir, &m, &text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(layer(&run, "cgroup-cpu")["active"], true, "{run:#}");
+    let wall: f64 = games
+        .iter()
+        .map(|g| g["duration_ms"].as_f64().unwrap())
+        .sum();
+    let wall = Duration::from_secs_f64(wall / 1000.0);
+    // A quarter of a core over the games' wall time, and the moments
+    // around them that its processes lived (start-up, quit).
+    let bound = wall / 4 + Duration::from_millis(300);
+    println!("the hog used {:?} of CPU in {wall:?} of games", metered.hog);
+    assert!(metered.hog < bound, "{metered:?}, bound {bound:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hog_causes_no_time_forfeit_beside_it_or_against_it() {
+    let dir = folder("fairness-forfeits");
+    let m = marker("forfeits");
+    // Round robin at two games at once: the normal bot meets the hog, and
+    // plays the quiet bot while the hog plays in the other game.
+    let tc = "movetime = \"150ms\"\nmargin = \"250ms\"";
+    let text = head(3, 2, tc, "")
+        + &responder("normal", "work --ms 20", &format!("{m}-watched"), "")
+        + &responder("hog", "hog --ms 5 --threads 4", &m, "")
+        + &responder("quiet", "work --ms 1", "-", "");
+    let (games, metered, _) = run_metered(&dir, &m, &text);
+    assert_eq!(games.len(), 18);
+    println!("{metered:?}");
+    let normal_lost: Vec<&Value> = games
+        .iter()
+        .filter(|g| loser(g) == Some("normal"))
+        .collect();
+    assert!(
+        normal_lost.is_empty(),
+        "the normal bot lost: {normal_lost:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flooding_bot_gets_its_protocol_log_cut_at_the_cap() {
+    let dir = folder("fairness-protocol-log");
+    let m = marker("protocollog");
+    let text = head(1, 1, "movetime = \"2s\"", "")
+        + &hostile("flood", "infoflood.sh", &m, &[])
+        + &responder("normal", "work --ms 1", "-", "");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &["--log-protocol"]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_no_survivors(&m, Duration::from_secs(5));
+    let games = games(&out);
+    assert_eq!(games.len(), 2);
+    assert!(
+        games.iter().all(|g| loser(g) == Some("flood")),
+        "{games:#?}"
+    );
+    let log = std::fs::read(out.join("logs/flood.protocol.log")).unwrap();
+    let cap = aboure_process::PROTOCOL_CAP as usize;
+    let note =
+        format!("[aboure: protocol log limit of {cap} bytes reached; the rest is discarded]\n");
+    assert!(log.len() <= cap + note.len(), "{} bytes of log", log.len());
+    assert!(
+        log.ends_with(note.as_bytes()),
+        "{} bytes, no note at the end",
+        log.len()
+    );
+    // The other bot's log is its own, and whole.
+    let normal = std::fs::read_to_string(out.join("logs/normal.protocol.log")).unwrap();
+    assert!(normal.contains("< bestmove"), "{normal}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A small tmpfs mounted for one test (root only), unmounted when dropped.
+struct SmallDisk {
+    dir: std::path::PathBuf,
+}
+
+impl SmallDisk {
+    fn mount(dir: &Path, size: &str) -> SmallDisk {
+        std::fs::create_dir_all(dir).unwrap();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .status()
+            .unwrap();
+        assert!(
+            status.success(),
+            "this test needs a filesystem that fills up: it mounts a tmpfs, which needs root"
+        );
+        SmallDisk {
+            dir: dir.to_owned(),
+        }
+    }
+
+    /// Fills what is left of the disk with one file, and returns its path.
+    fn fill(&self) -> std::path::PathBuf {
+        use std::io::Write;
+        let path = self.dir.join("filler");
+        let mut file = std::fs::File::create(&path).unwrap();
+        let block = vec![0u8; 4096];
+        while file.write_all(&block).is_ok() {}
+        path
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.dir)
+            .status();
+    }
+}
+
+/// A round robin of two plain bots, eight games of about a second each.
+fn slow_games() -> String {
+    head(4, 1, "movetime = \"1s\"", "")
+        + &responder("one", "work --ms 20", "-", "")
+        + &responder("two", "work --ms 20", "-", "")
+}
+
+/// Waits up to a minute for `file` to contain `text`.
+#[track_caller]
+fn wait_for_text(file: &Path, text: &str) {
+    let t0 = Instant::now();
+    while !std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .contains(text)
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no {text:?} in {}",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The game ids in `out`'s results, each line whole.
+fn recorded_ids(out: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "a cut last line: {text:?}"
+    );
+    text.lines()
+        .map(|l| {
+            let g: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            g["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_result_that_cannot_be_written_is_retried_until_the_disk_has_room() {
+    let dir = folder("fairness-full-disk");
+    let config = write_config(&dir, &slow_games());
+    let disk = SmallDisk::mount(&dir.join("disk"), "256k");
+    let out = disk.dir.join("out");
+    let stderr = dir.join("arbiter.stderr");
+    let mut child = run_command(&config, &out, &[])
+        // Warnings too (the retry that worked), despite -q.
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for_games(&out, 1);
+    let filler = disk.fill();
+    wait_for_text(&stderr, "cannot write the result to");
+    std::fs::remove_file(filler).unwrap();
+    let status = child.wait().unwrap();
+    let log = std::fs::read_to_string(&stderr).unwrap();
+    assert!(status.success(), "{status:?}\n{log}");
+    assert!(log.contains("No space left on device"), "{log}");
+    assert!(log.contains("at attempt 2"), "{log}");
+    let mut ids = recorded_ids(&out);
+    assert_eq!(ids.len(), 8, "{ids:?}");
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 8, "a game recorded twice: {ids:?}");
+    drop(disk);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_result_that_cannot_be_written_at_all_stops_the_run_naming_the_game() {
+    let dir = folder("fairness-dead-disk");
+    let config = write_config(&dir, &slow_games());
+    let disk = SmallDisk::mount(&dir.join("disk"), "256k");
+    let out = disk.dir.join("out");
+    let stderr = dir.join("arbiter.stderr");
+    let mut child = run_command(&config, &out, &[])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for_games(&out, 1);
+    let filler = disk.fill();
+    let status = child.wait().unwrap();
+    let log = std::fs::read_to_string(&stderr).unwrap();
+    assert_eq!(status.code(), Some(2), "{log}");
+    let kept = recorded_ids(&out);
+    let error = log
+        .lines()
+        .find(|l| l.contains("could not be written"))
+        .unwrap_or_else(|| panic!("{log}"));
+    println!("{error}");
+    assert!(error.contains("(6 attempts over"), "{error}");
+    assert!(error.contains("No space left on device"), "{error}");
+    assert!(
+        error.contains(&format!("holds the {} games before it, whole", kept.len())),
+        "{error}"
+    );
+    assert!(error.contains("`--resume` plays it again"), "{error}");
+    let lost = error
+        .split("game ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap();
+    assert!(!kept.iter().any(|id| id == lost), "{lost} in {kept:?}");
+    // With room again, the rest is played once.
+    std::fs::remove_file(filler).unwrap();
+    let output = run(&config, &out, &["--resume"]);
+    assert!(output.status.success(), "{}", show(&output));
+    let mut ids = recorded_ids(&out);
+    assert!(
+        ids.iter().any(|id| id == lost),
+        "{lost} not played again: {ids:?}"
+    );
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 8, "{ids:?}");
+    drop(disk);
+    let _ = std::fs::remove_dir_all(&dir);
+}
