@@ -6,8 +6,7 @@
 //! normal bot's opponent or plays in another game at the same time. The
 //! hog's CPU time is read from outside, from `/proc`, while it runs.
 
-#[path = "support/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -13,6 +13,7 @@ mod support;
 mod check_bot_misbehaving;
 mod check_bot_reference;
 mod cli_engine;
+mod fairness;
 mod fuzz_corpus;
 mod hardening_bots;
 mod hardening_crash;
