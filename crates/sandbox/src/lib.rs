@@ -32,11 +32,14 @@ mod cgroup;
 mod confine;
 mod error;
 mod exec;
+mod identity;
 mod jail;
 mod launcher;
 mod plan;
 mod probe;
+mod root;
 pub mod settings;
+mod view;
 
 pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};

@@ -12,7 +12,7 @@
 //! sandbox = { network = true, read = ["/opt/models"], write = ["cache"] }
 //! ```
 
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -44,6 +44,12 @@ pub struct Settings {
     /// Processes and threads of one bot together (the pids cgroup, else
     /// `RLIMIT_NPROC`).
     pub processes: u64,
+    /// Size of a bot's scratch tmpfs (`/tmp` and `HOME` of its constructed
+    /// root), bytes, unless the bot sets its own.
+    pub disk: u64,
+    /// The uids (and gids) bots run as when the arbiter is root, one per
+    /// bot process running at the same time.
+    pub uids: RangeInclusive<u32>,
 }
 
 impl Default for Settings {
@@ -54,6 +60,8 @@ impl Default for Settings {
             file_size: 1 << 30,
             open_files: 1024,
             processes: 512,
+            disk: 256 << 20,
+            uids: 60000..=60999,
         }
     }
 }
@@ -70,6 +78,8 @@ pub struct Policy {
     pub read: Vec<PathBuf>,
     /// Extra paths it may write (absolute).
     pub write: Vec<PathBuf>,
+    /// Its own scratch size, bytes, instead of the table's `disk`.
+    pub disk: Option<u64>,
 }
 
 /// A problem in the tournament file: where, which key, what.
@@ -94,6 +104,8 @@ pub struct RawSettings {
     file_size: Option<Spanned<String>>,
     open_files: Option<Spanned<i64>>,
     processes: Option<Spanned<i64>>,
+    disk: Option<Spanned<String>>,
+    uids: Option<Spanned<String>>,
 }
 
 /// A bot's `sandbox = false` or `sandbox = { ... }` as written.
@@ -115,6 +127,7 @@ pub struct RawAllowances {
     read: Vec<String>,
     #[serde(default)]
     write: Vec<String>,
+    disk: Option<String>,
 }
 
 impl RawSettings {
@@ -175,8 +188,38 @@ impl RawSettings {
                 *into = n as u64;
             }
         }
+        if let Some(d) = &self.disk {
+            s.disk = disk_size(d.get_ref(), &size).map_err(|m| err(d.span(), "disk", m))?;
+        }
+        if let Some(u) = &self.uids {
+            s.uids = uid_range(u.get_ref()).map_err(|m| err(u.span(), "uids", m))?;
+        }
         Ok(s)
     }
+}
+
+/// A scratch size: at least 1 MiB (a tmpfs smaller than a page is no use,
+/// and a typo like "256" bytes should not pass).
+fn disk_size(text: &str, size: impl Fn(&str) -> Result<u64, String>) -> Result<u64, String> {
+    let bytes = size(text)?;
+    if bytes < 1 << 20 {
+        return Err(format!("{text:?} is less than 1MiB"));
+    }
+    Ok(bytes)
+}
+
+/// `"60000-60999"`: unprivileged ids, never root's.
+fn uid_range(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let bad = || format!("{text:?} is not a range of uids like \"60000-60999\"");
+    let (first, last) = text.split_once('-').ok_or_else(bad)?;
+    let first: u32 = first.trim().parse().map_err(|_| bad())?;
+    let last: u32 = last.trim().parse().map_err(|_| bad())?;
+    if first == 0 || first > last || last >= u32::MAX - 1 {
+        return Err(format!(
+            "{text:?} must go from a first uid above 0 to a last one at least as large"
+        ));
+    }
+    Ok(first..=last)
 }
 
 /// A bot's policy: its allowances added to the tournament's `defaults`.
@@ -196,6 +239,14 @@ pub fn bot_policy(
         RawPolicy::Table(t) => {
             if let Some(n) = t.network {
                 policy.network = n;
+            }
+            if let Some(d) = &t.disk {
+                let size = |t: &str| aboure_process::parse_size(t).map_err(|e| e.to_string());
+                policy.disk = Some(disk_size(d, size).map_err(|message| SettingError {
+                    span: raw.span(),
+                    key: format!("{key}.disk"),
+                    message,
+                })?);
             }
             for (list, into) in [(&t.read, &mut policy.read), (&t.write, &mut policy.write)] {
                 into.extend(paths_of(list, base).map_err(|message| SettingError {
@@ -282,6 +333,19 @@ mod tests {
     }
 
     #[test]
+    fn disk_and_uids() {
+        let s = parse("[sandbox]\ndisk = \"64\"\n");
+        assert_eq!(s.unwrap_err().key, "sandbox.disk");
+        let s = parse("[sandbox]\ndisk = \"1048576\"\nuids = \"70000-70009\"\n").unwrap();
+        assert_eq!((s.disk, s.uids), (1 << 20, 70000..=70009));
+        assert_eq!(Settings::default().uids, 60000..=60999);
+        for bad in ["0-10", "10-5", "60000", "a-b"] {
+            let e = parse(&format!("[sandbox]\nuids = {bad:?}\n")).unwrap_err();
+            assert_eq!(e.key, "sandbox.uids", "{bad}");
+        }
+    }
+
+    #[test]
     fn a_bot_adds_to_the_defaults() {
         #[derive(Deserialize)]
         struct Bot {
@@ -302,6 +366,12 @@ mod tests {
         assert!(p.network && !p.disabled);
         assert_eq!(p.read, [PathBuf::from("/a")]);
         assert_eq!(p.write, [PathBuf::from("/w/c")]);
+        let bot: Bot = toml::from_str("sandbox = { disk = \"1GiB\" }").unwrap();
+        let p = bot_policy(&defaults, Some(&bot.sandbox), "b", Path::new("/w")).unwrap();
+        assert_eq!(p.disk, Some(1 << 30));
+        let bot: Bot = toml::from_str("sandbox = { disk = \"1k\" }").unwrap();
+        let e = bot_policy(&defaults, Some(&bot.sandbox), "b", Path::new("/w")).unwrap_err();
+        assert_eq!(e.key, "b.disk");
         let bot: Bot = toml::from_str("sandbox = false").unwrap();
         let p = bot_policy(&defaults, Some(&bot.sandbox), "k", Path::new("/w")).unwrap();
         assert!(p.disabled);
