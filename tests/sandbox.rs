@@ -8,6 +8,10 @@
 
 #[path = "support/harness.rs"]
 mod harness;
+#[path = "sandbox/unprivileged.rs"]
+mod unprivileged;
+#[path = "sandbox/world.rs"]
+mod world;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -20,11 +24,16 @@ use harness::*;
 /// A gauntlet of the test bot's honest random mover against `bots`, one
 /// game pair each.
 fn gauntlet(bots: &str) -> String {
+    gauntlet_against(&testbot("honest", "random --seed 7"), bots)
+}
+
+/// The same, with the `[[bot]]` table of the honest bot given (its name
+/// must be `honest`).
+fn gauntlet_against(honest: &str, bots: &str) -> String {
     format!(
         "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"honest\"\npairs = 1\nconcurrency = 2\nstartup-timeout = \"30s\"\n\
          [openings]\nplies = 0\n\
-         [time-control]\nbase = \"2s\"\nincrement = \"20ms\"\n{}{bots}",
-        testbot("honest", "random --seed 7"),
+         [time-control]\nbase = \"2s\"\nincrement = \"20ms\"\n{honest}{bots}",
     )
 }
 
@@ -33,9 +42,25 @@ fn gauntlet(bots: &str) -> String {
 /// survivor carrying `m`, prints the sandbox layers, and returns the games.
 #[track_caller]
 fn run_and_check(dir: &Path, m: &str, config_text: &str, bots: usize) -> Vec<serde_json::Value> {
+    run_and_check_with(Path::new(ABOURE), dir, m, config_text, bots)
+}
+
+/// [`run_and_check`] with the `aboure` binary at `aboure`.
+#[track_caller]
+fn run_and_check_with(
+    aboure: &Path,
+    dir: &Path,
+    m: &str,
+    config_text: &str,
+    bots: usize,
+) -> Vec<serde_json::Value> {
     let config = write_config(dir, config_text);
     let out = dir.join("out");
-    let output = run(&config, &out, &[]);
+    let output = Command::new(aboure)
+        .args(run_args(&config, &out, &[]))
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", show(&output));
     print_layers(&out);
     let games = games(&out);
