@@ -8,8 +8,10 @@
 //! [sandbox]
 //! mode = "auto"          # "auto", "strict" or "off"
 //! read = ["/opt/data"]   # for every bot
+//! disk = "256MiB"        # each bot's private /tmp
+//! uids = "60000-60999"   # the bots' uids when aboure runs as root
 //! [[bot]]
-//! sandbox = { network = true, read = ["/opt/models"], write = ["cache"] }
+//! sandbox = { network = true, read = ["/opt/models"], write = ["cache"], disk = "1GiB" }
 //! ```
 
 use std::ops::{Range, RangeInclusive};
