@@ -266,3 +266,36 @@ fn the_python_example_runs_unchanged_in_the_sandbox_from_a_relative_path() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_python_bot_of_several_files_imports_its_modules_in_the_sandbox() {
+    let python = Command::new("python3").arg("--version").output();
+    assert!(
+        python.is_ok_and(|o| o.status.success()),
+        "this test needs python3: apt-get install -y python3"
+    );
+    let dir = folder("sandbox-multifile");
+    // The bot's folder: a script that imports the template as a module
+    // beside it. The working directory is the tournament file's folder.
+    let bot = dir.join("multi");
+    std::fs::create_dir_all(&bot).unwrap();
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
+    std::fs::copy(template, bot.join("engine.py")).unwrap();
+    std::fs::write(bot.join("bot.py"), "import engine\nengine.main()\n").unwrap();
+    let config = "[tournament]\npairs = 1\nstartup-timeout = \"30s\"\n\
+         [time-control]\nbase = \"3s\"\nincrement = \"50ms\"\nmargin = \"100ms\"\n\
+         [[bot]]\nname = \"multi\"\ncommand = [\"python3\", \"multi/bot.py\"]\n\
+         options = { depth = 2 }\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n";
+    let config = write_config(&dir, config);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g["termination"], "natural", "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

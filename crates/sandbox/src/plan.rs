@@ -71,6 +71,9 @@ pub enum EntryKind {
     ReadOnly,
     /// The host's file or folder, writable.
     ReadWrite,
+    /// A copy of the host's file (the small files of `/etc`: a copy costs
+    /// less than a mount, made and torn down with every bot process).
+    Copy,
     /// A symbolic link to this target (`/lib` on a merged-`/usr` system).
     Symlink(PathBuf),
     /// An empty folder (the working directory when nothing is bound there).

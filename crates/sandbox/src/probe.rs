@@ -74,7 +74,11 @@ impl Support {
         let support = Support {
             namespaces: match (report.namespaces, report.proc) {
                 (None, None) => Ok(()),
-                (Some(e), _) | (None, Some(e)) => Err(format!("{e}; {}", userns_remedy())),
+                (Some(e), _) | (None, Some(e)) => Err(format!(
+                    "{e}; {}. Without them the bot sees the host's processes and network, \
+                     and has no constructed root",
+                    userns_remedy()
+                )),
             },
             root: match (namespaces_ok, report.root) {
                 (false, _) => Err(

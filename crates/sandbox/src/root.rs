@@ -55,7 +55,7 @@ pub fn enter(root: &Root, owner: Identity) -> Result<(), String> {
     let new = Path::new("/new");
     tmpfs(
         "/new",
-        "size=1m,nr_inodes=4096,mode=0755",
+        "size=4m,nr_inodes=4096,mode=0755",
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
     )?;
     let scratch = format!(
@@ -76,6 +76,10 @@ pub fn enter(root: &Root, owner: Identity) -> Result<(), String> {
             EntryKind::Symlink(to) => {
                 make_parents(&target)?;
                 symlink(to, &target).map_err(|e| at("cannot make", &entry.path, e))?;
+            }
+            EntryKind::Copy => {
+                make_parents(&target)?;
+                std::fs::copy(&source, &target).map_err(|e| at("cannot copy", &entry.path, e))?;
             }
             EntryKind::ReadOnly => bind(&source, &target, &entry.path, true)?,
             EntryKind::ReadWrite => bind(&source, &target, &entry.path, false)?,
@@ -131,14 +135,20 @@ fn tmpfs(at_path: &str, options: &str, flags: MsFlags) -> Result<(), String> {
 fn devices(new: &Path) -> Result<(), String> {
     let dev = new.join("dev");
     mkdir(&dev, 0o755)?;
+    let none = None::<&str>;
     for name in DEVICES {
-        let host = Path::new("/dev").join(name);
-        bind(
-            &Path::new("/old/dev").join(name),
-            &dev.join(name),
-            &host,
-            false,
-        )?;
+        // Not remounted: a mount of one device file holds nothing else,
+        // so `nosuid` and `noexec` change nothing and `nodev` would break it.
+        let target = dev.join(name);
+        std::fs::File::create(&target).map_err(|e| at("cannot make", &target, e))?;
+        mount(
+            Some(&Path::new("/old/dev").join(name)),
+            &target,
+            none,
+            MsFlags::MS_BIND,
+            none,
+        )
+        .map_err(|e| at("cannot bind", &Path::new("/dev").join(name), e))?;
     }
     for (name, to) in [
         ("fd", "/proc/self/fd"),
@@ -152,8 +162,7 @@ fn devices(new: &Path) -> Result<(), String> {
 }
 
 /// Binds `source` at `target` (`host` names it in errors) and remounts it
-/// without set-user-id programs and devices, read-only unless `!read_only`
-/// (devices keep theirs).
+/// without set-user-id programs and devices, read-only unless `!read_only`.
 fn bind(source: &Path, target: &Path, host: &Path, read_only: bool) -> Result<(), String> {
     let meta = std::fs::metadata(source).map_err(|e| at("cannot read", host, e))?;
     make_parents(target)?;
@@ -178,13 +187,13 @@ fn bind(source: &Path, target: &Path, host: &Path, read_only: bool) -> Result<()
         )
     });
     bound.map_err(|e| at("cannot bind", host, e))?;
-    let is_device = host.starts_with("/dev");
-    let mut flags = MsFlags::MS_REMOUNT | MsFlags::MS_BIND | MsFlags::MS_NOSUID | locked(target);
+    let mut flags = MsFlags::MS_REMOUNT
+        | MsFlags::MS_BIND
+        | MsFlags::MS_NOSUID
+        | MsFlags::MS_NODEV
+        | locked(target);
     if read_only {
         flags |= MsFlags::MS_RDONLY;
-    }
-    if !is_device {
-        flags |= MsFlags::MS_NODEV;
     }
     mount(none, target, none, flags, none).map_err(|e| at("cannot remount", host, e))
 }

@@ -13,6 +13,7 @@
 //! (`shadow`, `sudoers`, keys).
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::plan::{Entry, EntryKind};
 use crate::settings::Policy;
@@ -70,25 +71,8 @@ pub struct Command<'a> {
 impl View {
     /// The view of a bot with `command` and allowances `policy`.
     pub fn of(command: &Command, policy: &Policy) -> View {
-        let mut wanted: Vec<Entry> = Vec::new();
-        let ro = |path: PathBuf| Entry {
-            path,
-            kind: EntryKind::ReadOnly,
-            source: None,
-        };
-        for path in SYSTEM {
-            let path = Path::new(path);
-            match std::fs::read_link(path) {
-                Ok(to) => wanted.push(Entry {
-                    path: path.to_owned(),
-                    kind: EntryKind::Symlink(to),
-                    source: None,
-                }),
-                Err(_) if path.exists() => wanted.push(ro(path.to_owned())),
-                Err(_) => {}
-            }
-        }
-        wanted.extend(ETC.iter().map(PathBuf::from).filter(|p| p.exists()).map(ro));
+        let mut wanted: Vec<Entry> = system().to_vec();
+        let ro = |path: PathBuf| entry(path, EntryKind::ReadOnly);
         let program = normal(command.program);
         wanted.extend(installation(&program).map(ro));
         let mut own = Vec::new();
@@ -111,16 +95,8 @@ impl View {
         wanted.extend(folder.map(ro));
         wanted.extend(files.into_iter().map(ro));
         wanted.extend(policy.read.iter().map(|p| ro(normal(p))));
-        wanted.extend(policy.write.iter().map(|p| Entry {
-            path: normal(p),
-            kind: EntryKind::ReadWrite,
-            source: None,
-        }));
-        wanted.push(Entry {
-            path: normal(command.workdir),
-            kind: EntryKind::Folder,
-            source: None,
-        });
+        wanted.extend((policy.write.iter()).map(|p| entry(normal(p), EntryKind::ReadWrite)));
+        wanted.push(entry(normal(command.workdir), EntryKind::Folder));
         View {
             entries: order(resolved(wanted)),
             own,
@@ -137,7 +113,7 @@ impl View {
         read.extend(
             self.entries
                 .iter()
-                .filter(|e| e.kind == EntryKind::ReadOnly)
+                .filter(|e| matches!(e.kind, EntryKind::ReadOnly | EntryKind::Copy))
                 .map(|e| e.path.clone()),
         );
         read
@@ -153,13 +129,49 @@ impl View {
     }
 }
 
+/// The entries every bot has, found once per run (the system does not
+/// change under a tournament), with their sources resolved.
+fn system() -> &'static [Entry] {
+    static SYSTEM_ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
+    SYSTEM_ENTRIES.get_or_init(|| {
+        let mut wanted = Vec::new();
+        for path in SYSTEM.iter().map(PathBuf::from) {
+            match std::fs::read_link(&path) {
+                Ok(to) => wanted.push(entry(path, EntryKind::Symlink(to))),
+                Err(_) if path.exists() => wanted.push(entry(path, EntryKind::ReadOnly)),
+                Err(_) => {}
+            }
+        }
+        for path in ETC.iter().map(PathBuf::from) {
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => wanted.push(entry(path, EntryKind::Copy)),
+                Ok(_) => wanted.push(entry(path, EntryKind::ReadOnly)),
+                Err(_) => {}
+            }
+        }
+        resolved(wanted)
+    })
+}
+
+fn entry(path: PathBuf, kind: EntryKind) -> Entry {
+    Entry {
+        path,
+        kind,
+        source: None,
+    }
+}
+
 /// The binds with their sources resolved; those that do not exist (a
 /// `read` path not made yet, `/lib32` here) are left out.
 fn resolved(wanted: Vec<Entry>) -> Vec<Entry> {
     wanted
         .into_iter()
         .filter_map(|mut e| {
-            if matches!(e.kind, EntryKind::ReadOnly | EntryKind::ReadWrite) {
+            let bind = matches!(
+                e.kind,
+                EntryKind::ReadOnly | EntryKind::ReadWrite | EntryKind::Copy
+            );
+            if bind && e.source.is_none() {
                 e.source = Some(std::fs::canonicalize(&e.path).ok()?);
             }
             Some(e)
@@ -175,7 +187,7 @@ fn resolved(wanted: Vec<Entry>) -> Vec<Entry> {
 fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
     let rank = |k: &EntryKind| match k {
         EntryKind::Symlink(_) => 0,
-        EntryKind::ReadOnly => 1,
+        EntryKind::Copy | EntryKind::ReadOnly => 1,
         EntryKind::ReadWrite => 2,
         EntryKind::Folder => 3,
     };
@@ -191,7 +203,7 @@ fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
                 && match (&e.kind, &entry.kind) {
                     (EntryKind::Symlink(_), _) => true,
                     (_, EntryKind::Folder) => e.kind != EntryKind::Folder || e.path == entry.path,
-                    (EntryKind::ReadOnly, EntryKind::ReadOnly) => true,
+                    (EntryKind::ReadOnly, EntryKind::ReadOnly | EntryKind::Copy) => true,
                     (EntryKind::ReadWrite, EntryKind::ReadWrite) => true,
                     _ => false,
                 }
@@ -237,33 +249,29 @@ pub fn installation(program: &Path) -> Option<PathBuf> {
 mod tests {
     use super::*;
 
-    fn entry(path: &str, kind: EntryKind) -> Entry {
-        Entry {
-            path: path.into(),
-            kind,
-            source: None,
-        }
+    fn at(path: &str, kind: EntryKind) -> Entry {
+        entry(path.into(), kind)
     }
 
     #[test]
     fn covered_entries_are_left_out_and_parents_come_first() {
         use EntryKind::*;
         let got = order(vec![
-            entry("/w/bots/a", ReadOnly),
-            entry("/w", Folder),
-            entry("/w/bots", ReadOnly),
-            entry("/w/bots/a/cache", ReadWrite),
-            entry("/w/bots/x", Folder),
-            entry("/lib/x", ReadOnly),
-            entry("/lib", Symlink("usr/lib".into())),
-            entry("/tmp", ReadOnly),
-            entry("/proc/1", ReadOnly),
+            at("/w/bots/a", ReadOnly),
+            at("/w", Folder),
+            at("/w/bots", ReadOnly),
+            at("/w/bots/a/cache", ReadWrite),
+            at("/w/bots/x", Folder),
+            at("/lib/x", ReadOnly),
+            at("/lib", Symlink("usr/lib".into())),
+            at("/tmp", ReadOnly),
+            at("/proc/1", ReadOnly),
         ]);
         let want = vec![
-            entry("/lib", Symlink("usr/lib".into())),
-            entry("/w", Folder),
-            entry("/w/bots", ReadOnly),
-            entry("/w/bots/a/cache", ReadWrite),
+            at("/lib", Symlink("usr/lib".into())),
+            at("/w", Folder),
+            at("/w/bots", ReadOnly),
+            at("/w/bots/a/cache", ReadWrite),
         ];
         assert_eq!(got, want);
     }
