@@ -7,6 +7,10 @@
 //! fails the test that needs it, with the run's reason printed.
 
 use crate::harness;
+#[path = "sandbox/unprivileged.rs"]
+mod unprivileged;
+#[path = "sandbox/world.rs"]
+mod world;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -19,11 +23,16 @@ use harness::*;
 /// A gauntlet of the test bot's honest random mover against `bots`, one
 /// game pair each.
 fn gauntlet(bots: &str) -> String {
+    gauntlet_against(&testbot("honest", "random --seed 7"), bots)
+}
+
+/// The same, with the `[[bot]]` table of the honest bot given (its name
+/// must be `honest`).
+fn gauntlet_against(honest: &str, bots: &str) -> String {
     format!(
         "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"honest\"\npairs = 1\nconcurrency = 2\nstartup-timeout = \"30s\"\n\
          [openings]\nplies = 0\n\
-         [time-control]\nbase = \"2s\"\nincrement = \"20ms\"\n{}{bots}",
-        testbot("honest", "random --seed 7"),
+         [time-control]\nbase = \"2s\"\nincrement = \"20ms\"\n{honest}{bots}",
     )
 }
 
@@ -32,9 +41,25 @@ fn gauntlet(bots: &str) -> String {
 /// survivor carrying `m`, prints the sandbox layers, and returns the games.
 #[track_caller]
 fn run_and_check(dir: &Path, m: &str, config_text: &str, bots: usize) -> Vec<serde_json::Value> {
+    run_and_check_with(Path::new(ABOURE), dir, m, config_text, bots)
+}
+
+/// [`run_and_check`] with the `aboure` binary at `aboure`.
+#[track_caller]
+fn run_and_check_with(
+    aboure: &Path,
+    dir: &Path,
+    m: &str,
+    config_text: &str,
+    bots: usize,
+) -> Vec<serde_json::Value> {
     let config = write_config(dir, config_text);
     let out = dir.join("out");
-    let output = run(&config, &out, &[]);
+    let output = Command::new(aboure)
+        .args(run_args(&config, &out, &[]))
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", show(&output));
     print_layers(&out);
     let games = games(&out);
@@ -199,15 +224,10 @@ fn no_leaked_descriptor_no_inherited_secret_and_no_privileges() {
     let lines: Vec<&str> = log.lines().filter(|l| l.starts_with("leaks:")).collect();
     assert_eq!(lines.len(), 2, "{log}");
     for line in lines {
-        assert!(
-            line.starts_with(
-                "leaks: fd7=closed secret=absent nnp=1 capeff=0000000000000000 home=/"
-            ),
-            "{line}"
-        );
-        assert!(
-            line.contains("-leaks-"),
-            "HOME is the scratch folder: {line}"
+        // HOME is the private scratch tmpfs of the constructed root.
+        assert_eq!(
+            line,
+            "leaks: fd7=closed secret=absent nnp=1 capeff=0000000000000000 home=/tmp"
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -242,6 +262,39 @@ fn the_python_example_runs_unchanged_in_the_sandbox_from_a_relative_path() {
     assert_eq!(games.len(), 8);
     for g in &games {
         assert_eq!(g["loser"], serde_json::Value::Null, "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_python_bot_of_several_files_imports_its_modules_in_the_sandbox() {
+    let python = Command::new("python3").arg("--version").output();
+    assert!(
+        python.is_ok_and(|o| o.status.success()),
+        "this test needs python3: apt-get install -y python3"
+    );
+    let dir = folder("sandbox-multifile");
+    // The bot's folder: a script that imports the template as a module
+    // beside it. The working directory is the tournament file's folder.
+    let bot = dir.join("multi");
+    std::fs::create_dir_all(&bot).unwrap();
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
+    std::fs::copy(template, bot.join("engine.py")).unwrap();
+    std::fs::write(bot.join("bot.py"), "import engine\nengine.main()\n").unwrap();
+    let config = "[tournament]\npairs = 1\nstartup-timeout = \"30s\"\n\
+         [time-control]\nbase = \"3s\"\nincrement = \"50ms\"\nmargin = \"100ms\"\n\
+         [[bot]]\nname = \"multi\"\ncommand = [\"python3\", \"multi/bot.py\"]\n\
+         options = { depth = 2 }\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n";
+    let config = write_config(&dir, config);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g["termination"], "natural", "{g}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -14,7 +14,9 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
-use crate::plan::{Resource, Rules};
+use std::path::{Path, PathBuf};
+
+use crate::plan::{Identity, Resource, Rules};
 
 /// Sets the resource limits.
 pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), String> {
@@ -50,9 +52,46 @@ pub fn drop_capabilities() {
             0,
             0,
         );
-        // SECBIT_NOROOT, SECBIT_NO_SETUID_FIXUP and their locks.
-        libc::prctl(libc::PR_SET_SECUREBITS, 0x0f, 0, 0, 0);
+        // SECBIT_NOROOT and its lock, and SECBIT_NO_SETUID_FIXUP locked
+        // off: a change of uid from root still clears every capability.
+        libc::prctl(libc::PR_SET_SECUREBITS, 0x0b, 0, 0, 0);
     }
+}
+
+/// Becomes `identity` for good (real, effective and saved ids), with no
+/// supplementary groups: the capabilities go with root's uid.
+pub fn assume(identity: Identity) -> Result<(), String> {
+    use nix::unistd::{setgroups, setresgid, setresuid, Gid, Uid};
+    let (uid, gid) = (Uid::from_raw(identity.uid), Gid::from_raw(identity.gid));
+    let fail =
+        |what: &str, e: nix::Error| format!("cannot become uid {uid} gid {gid}: {what}: {e}");
+    setgroups(&[]).map_err(|e| fail("setgroups", e))?;
+    setresgid(gid, gid, gid).map_err(|e| fail("setresgid", e))?;
+    setresuid(uid, uid, uid).map_err(|e| fail("setresuid", e))?;
+    Ok(())
+}
+
+/// Says which of the bot's own files its identity cannot use, naming the
+/// file and the uid: the program must be executable, the others readable.
+pub fn readable(program: &Path, files: &[PathBuf], uid: u32) -> Result<(), String> {
+    use nix::unistd::{access, AccessFlags};
+    let checks = std::iter::once((program, AccessFlags::X_OK))
+        .chain(files.iter().map(|f| (f.as_path(), AccessFlags::R_OK)));
+    for (file, how) in checks {
+        access(file, how).map_err(|e| {
+            format!(
+                "uid {uid} cannot {} {}: {e} (the bot runs as uid {uid}: its files and \
+                 the folders above them must be readable by others, e.g. chmod -R o+rX)",
+                if how == AccessFlags::X_OK {
+                    "run"
+                } else {
+                    "read"
+                },
+                file.display()
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// No privilege gain through set-user-id programs or file capabilities.
@@ -157,7 +196,57 @@ const DENIED: &[i64] = &[
     libc::SYS_fsmount,
     libc::SYS_move_mount,
     libc::SYS_open_tree,
+    libc::SYS_fspick,
+    libc::SYS_mount_setattr,
+    // File metadata: Landlock (up to ABI 7) has no right for it, so where
+    // the constructed root is missing a bot could chmod, chown, stamp or
+    // tag any file its uid owns (another bot's program, the aboure binary).
+    libc::SYS_fchmod,
+    libc::SYS_fchmodat,
+    libc::SYS_fchmodat2,
+    libc::SYS_fchown,
+    libc::SYS_fchownat,
+    libc::SYS_setxattr,
+    libc::SYS_lsetxattr,
+    libc::SYS_fsetxattr,
+    libc::SYS_removexattr,
+    libc::SYS_lremovexattr,
+    libc::SYS_fremovexattr,
+    libc::SYS_utimensat,
+    // Watching files: inotify reports the names created in a folder the
+    // watcher cannot list (a channel to and from the other bot), fanotify
+    // watches whole mounts.
+    libc::SYS_inotify_init1,
+    libc::SYS_inotify_add_watch,
+    libc::SYS_fanotify_init,
+    libc::SYS_fanotify_mark,
+    // io_uring runs file and socket operations this filter never sees.
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    // Handles to files by number, outside any path check; another
+    // process's descriptors; comparing kernel objects across processes.
+    libc::SYS_name_to_handle_at,
+    libc::SYS_pidfd_getfd,
+    libc::SYS_kcmp,
+    // The kernel's log, and the terminal's hang-up.
+    libc::SYS_syslog,
+    libc::SYS_vhangup,
 ];
+
+/// The same calls' older forms, which only some architectures have.
+#[cfg(target_arch = "x86_64")]
+const DENIED_LEGACY: &[i64] = &[
+    libc::SYS_chmod,
+    libc::SYS_chown,
+    libc::SYS_lchown,
+    libc::SYS_utime,
+    libc::SYS_utimes,
+    libc::SYS_futimesat,
+    libc::SYS_inotify_init,
+];
+#[cfg(not(target_arch = "x86_64"))]
+const DENIED_LEGACY: &[i64] = &[];
 
 /// `clone` flags that make namespaces.
 const NAMESPACE_FLAGS: &[i32] = &[
@@ -174,8 +263,9 @@ const NAMESPACE_FLAGS: &[i32] = &[
 pub fn seccomp() -> Result<(), String> {
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| format!("seccomp: {e}"))?;
     let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
-    let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
-        DENIED.iter().map(|&call| (call, Vec::new())).collect();
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> = (DENIED.iter().chain(DENIED_LEGACY))
+        .map(|&call| (call, Vec::new()))
+        .collect();
     let clone_rules = NAMESPACE_FLAGS
         .iter()
         .map(|&flag| {

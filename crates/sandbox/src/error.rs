@@ -28,6 +28,14 @@ pub enum SandboxError {
         /// Why.
         reason: String,
     },
+    /// No uid of the range could be claimed for the bot.
+    #[error("sandbox of {bot}: {source}")]
+    Claim {
+        /// The bot.
+        bot: String,
+        /// Why.
+        source: crate::identity::ClaimError,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

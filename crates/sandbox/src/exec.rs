@@ -26,7 +26,7 @@ use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{fork, ForkResult, Pid};
 
 use crate::confine;
-use crate::plan::{Plan, Resource, Rules};
+use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 
 /// Runs the helper with the plan `json`; never returns.
 pub fn exec_main(json: &str) -> ! {
@@ -51,7 +51,10 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
     if !plan.namespaces {
         return subreaper(plan);
     }
-    enter_namespaces(plan.network)?;
+    // A root arbiter gives the bot an identity of its own and needs no user
+    // namespace (the bot then has no capabilities anywhere); otherwise the
+    // user namespace is what allows the mounts.
+    enter_namespaces(plan.network, plan.identity.is_none())?;
     let (status_r, status_w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
     // SAFETY: the helper is single-threaded.
     match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
@@ -76,7 +79,14 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
 /// Pid 1 of the bot's pid namespace.
 fn init(plan: &Plan, status: OwnedFd) -> ! {
     die_with_parent();
-    if let Err(e) = mount_proc() {
+    // Not dumpable: its /proc entries (`exe`, `root`, `fd`) are closed to
+    // the bot even where they share a uid.
+    let _ = nix::sys::prctl::set_dumpable(false);
+    let world = match &plan.root {
+        Some(root) => crate::root::enter(root, owner(plan)),
+        None => mount_proc(),
+    };
+    if let Err(e) = world {
         fail(&e);
     }
     // SAFETY: single-threaded.
@@ -123,10 +133,18 @@ fn subreaper(plan: &Plan) -> Result<Infallible, String> {
 /// The bot's own process: the last restrictions, then `execve`.
 fn bot(plan: &Plan) -> Result<Infallible, String> {
     die_with_parent();
-    std::env::set_current_dir(&plan.workdir)
-        .map_err(|e| format!("cannot enter {}: {e}", plan.workdir.display()))?;
+    // Limits and the bounding set need the privileges the identity change
+    // then drops; the checks of the bot's files follow it, so they see
+    // what the bot will see.
     confine::rlimits(&plan.rlimits)?;
     confine::drop_capabilities();
+    if let Some(identity) = plan.identity {
+        confine::assume(identity)?;
+    }
+    let who = owner(plan).uid;
+    std::env::set_current_dir(&plan.workdir)
+        .map_err(|e| format!("cannot enter {} as uid {who}: {e}", plan.workdir.display()))?;
+    confine::readable(&plan.program, &plan.own_files, who)?;
     confine::no_new_privs()?;
     if let Some(rules) = &plan.landlock {
         confine::landlock(rules)?;
@@ -150,17 +168,32 @@ fn bot(plan: &Plan) -> Result<Infallible, String> {
     Err(format!("cannot run {}: {e}", plan.program.display()))
 }
 
-fn enter_namespaces(network: bool) -> Result<(), String> {
+/// Who the bot runs as: its identity, or the helper's own uid and gid.
+fn owner(plan: &Plan) -> Identity {
+    plan.identity.unwrap_or_else(|| Identity {
+        uid: nix::unistd::getuid().as_raw(),
+        gid: nix::unistd::getgid().as_raw(),
+    })
+}
+
+/// New namespaces for the bot; a user namespace only if `user` (without,
+/// the helper must be root).
+fn enter_namespaces(network: bool, user: bool) -> Result<(), String> {
     let (uid, gid) = (nix::unistd::getuid(), nix::unistd::getgid());
-    let mut flags = CloneFlags::CLONE_NEWUSER
-        | CloneFlags::CLONE_NEWPID
+    let mut flags = CloneFlags::CLONE_NEWPID
         | CloneFlags::CLONE_NEWNS
         | CloneFlags::CLONE_NEWIPC
         | CloneFlags::CLONE_NEWUTS;
     if !network {
         flags |= CloneFlags::CLONE_NEWNET;
     }
+    if user {
+        flags |= CloneFlags::CLONE_NEWUSER;
+    }
     nix::sched::unshare(flags).map_err(|e| format!("unshare: {e}"))?;
+    if !user {
+        return Ok(());
+    }
     // The bot keeps its user and group ids: files it may read or write look
     // the same from inside.
     for (file, text) in [
@@ -301,33 +334,59 @@ pub struct ProbeReport {
     pub namespaces: Option<String>,
     /// Mounting a `/proc` inside them.
     pub proc: Option<String>,
+    /// Building a constructed root and entering it.
+    pub root: Option<String>,
+    /// Becoming an unprivileged uid (probed as root only).
+    pub identity: Option<String>,
     /// Restricting itself with Landlock.
     pub landlock: Option<String>,
     /// Installing the seccomp filter.
     pub seccomp: Option<String>,
 }
 
+/// The uid and gid the probe becomes (`nobody`'s on most systems): any
+/// unprivileged id tests the same calls.
+const PROBE_ID: Identity = Identity {
+    uid: 65534,
+    gid: 65534,
+};
+
 /// Tries each layer on itself and prints a [`ProbeReport`] as JSON; never
 /// returns.
 pub fn probe_main() -> ! {
     let mut report = ProbeReport::default();
-    if let Err(e) = enter_namespaces(false) {
+    let root_user = nix::unistd::geteuid().is_root();
+    if root_user {
+        report.identity =
+            in_child(|| confine::assume(PROBE_ID).map(|()| None)).unwrap_or_else(Some);
+    }
+    if let Err(e) = enter_namespaces(false, !root_user) {
         report.namespaces = Some(e);
     } else {
-        // The /proc mount needs pid 1 of the new namespace: a child.
-        // SAFETY: single-threaded.
-        report.proc = match unsafe { fork() } {
-            Err(e) => Some(format!("fork: {e}")),
-            Ok(ForkResult::Child) => std::process::exit(i32::from(mount_proc().is_err())),
-            Ok(ForkResult::Parent { child }) => match wait_for(child) {
-                0 => None,
-                _ => Some(
-                    mount_proc()
-                        .err()
-                        .unwrap_or_else(|| "cannot mount /proc".into()),
-                ),
+        // The mounts need pid 1 of the new namespace: a child.
+        let owner = match root_user {
+            true => PROBE_ID,
+            false => Identity {
+                uid: nix::unistd::getuid().as_raw(),
+                gid: nix::unistd::getgid().as_raw(),
             },
         };
+        let tried = in_child(|| {
+            mount_proc()?;
+            let root = Root {
+                entries: vec![Entry {
+                    path: "/usr".into(),
+                    kind: EntryKind::ReadOnly,
+                    source: None,
+                }],
+                scratch: 1 << 20,
+            };
+            Ok(crate::root::enter(&root, owner).err())
+        });
+        match tried {
+            Ok(root) => report.root = root,
+            Err(proc) => report.proc = Some(proc),
+        }
     }
     let _ = confine::no_new_privs();
     let rules = Rules {
@@ -338,4 +397,26 @@ pub fn probe_main() -> ! {
     report.seccomp = confine::seccomp().err();
     println!("{}", serde_json::to_string(&report).unwrap_or_default());
     std::process::exit(0)
+}
+
+/// Runs `f` in a child process and returns its answer (sent back through a
+/// pipe as JSON): `Err` where `f` failed, or the child did not answer.
+fn in_child(f: impl FnOnce() -> Result<Option<String>, String>) -> Result<Option<String>, String> {
+    let (r, w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
+    // SAFETY: the helper is single-threaded.
+    match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
+        ForkResult::Child => {
+            drop(r);
+            let answer = serde_json::to_vec(&f()).unwrap_or_default();
+            let _ = std::fs::File::from(w).write_all(&answer);
+            std::process::exit(0)
+        }
+        ForkResult::Parent { child } => {
+            drop(w);
+            let mut answer = Vec::new();
+            let _ = std::fs::File::from(r).read_to_end(&mut answer);
+            wait_for(child);
+            serde_json::from_slice(&answer).unwrap_or_else(|_| Err("the probe died".to_owned()))
+        }
+    }
 }

@@ -9,27 +9,11 @@ use aboure_process::{size_text, Exit, Guard, Limits};
 
 use crate::cgroup::{Cgroups, Request};
 use crate::error::SandboxError;
-use crate::plan::{Plan, Resource, Rules};
+use crate::identity::{self, Claim};
+use crate::plan::{Plan, Resource, Root, Rules};
 use crate::probe::{Layers, Support};
 use crate::settings::{Mode, Policy, Settings};
-
-/// What the system provides that any program needs to start: read (and
-/// execute) access to these.
-const SYSTEM_READ: &[&str] = &[
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/lib",
-    "/lib64",
-    "/lib32",
-    "/libx32",
-    "/etc",
-    "/proc",
-    "/sys/devices/system/cpu",
-    "/sys/fs/cgroup",
-    "/dev/urandom",
-    "/dev/random",
-];
+use crate::view::{normal, Command, View};
 
 /// Devices a bot may also write to.
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
@@ -102,6 +86,7 @@ impl Sandbox {
                 env: spec.env.clone().into_iter().collect(),
                 confined: false,
                 cgroups: Cgroups::default(),
+                _claim: None,
                 scratch: None,
             });
         }
@@ -118,11 +103,30 @@ impl Sandbox {
             workdir: spec.workdir.to_owned(),
             reason,
         })?;
-        let scratch = tempfile::Builder::new()
-            // The arbiter's pid in the name: see [`sweep_scratch`].
-            .prefix(&format!("aboure-{}-{}-", std::process::id(), spec.name))
-            .tempdir()
-            .map_err(prepare_err(&std::env::temp_dir()))?;
+        let world = has("root");
+        // A scratch folder on the host only where there is no constructed
+        // root (which has a private tmpfs of its own).
+        let scratch = match world {
+            true => None,
+            false => Some(
+                tempfile::Builder::new()
+                    // The arbiter's pid in the name: see [`sweep_scratch`].
+                    .prefix(&format!("aboure-{}-{}-", std::process::id(), spec.name))
+                    .tempdir()
+                    .map_err(prepare_err(&std::env::temp_dir()))?,
+            ),
+        };
+        let claim = match has("identity") && nix::unistd::geteuid().is_root() {
+            true => Some(
+                identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
+                    |source| SandboxError::Claim {
+                        bot: spec.name.to_owned(),
+                        source,
+                    },
+                )?,
+            ),
+            false => None,
+        };
         let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
         let request = Request {
             memory: has("cgroup-memory").then_some(spec.memory).flatten(),
@@ -155,27 +159,27 @@ impl Sandbox {
             rlimits.push((Resource::Nproc, n, n));
         }
 
-        let scratch_dir = scratch.path().to_owned();
+        let scratch_dir = match &scratch {
+            Some(dir) => dir.path().to_owned(),
+            None => PathBuf::from("/tmp"),
+        };
         // The helper starts in the working directory: every path it is
         // given must not depend on where it is.
-        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
-        let workdir = absolute(spec.workdir);
+        let workdir = normal(spec.workdir);
+        let view = View::of(
+            &Command {
+                program: &program,
+                args: spec.args,
+                workdir: &workdir,
+                helper: &self.helper,
+            },
+            spec.policy,
+        );
         let landlock = has("landlock").then(|| {
-            let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
-            read.push(workdir.clone());
-            read.push(program.clone());
-            read.extend(installation(&program));
-            read.extend(
-                spec.args
-                    .iter()
-                    .map(|a| workdir.join(a))
-                    .filter(|p| p.exists()),
-            );
-            read.extend(spec.policy.read.iter().map(|p| absolute(p)));
             let mut write = vec![scratch_dir.clone()];
-            write.extend(spec.policy.write.iter().map(|p| absolute(p)));
+            write.extend(view.writable());
             Rules {
-                read,
+                read: view.readable(),
                 write,
                 devices: DEVICES.iter().map(PathBuf::from).collect(),
                 no_tcp: !spec.policy.network,
@@ -204,6 +208,12 @@ impl Sandbox {
             seccomp: has("seccomp"),
             cgroups: cgroups.dirs().to_vec(),
             rlimits,
+            root: world.then(|| Root {
+                entries: view.entries,
+                scratch: spec.policy.disk.unwrap_or(self.settings.disk),
+            }),
+            identity: claim.as_ref().map(Claim::identity),
+            own_files: view.own,
         };
         Ok(Jail {
             program: self.helper.clone(),
@@ -215,7 +225,8 @@ impl Sandbox {
             env: Vec::new(),
             confined: true,
             cgroups,
-            scratch: Some(scratch),
+            _claim: claim,
+            scratch,
         })
     }
 }
@@ -268,19 +279,6 @@ fn runnable(program: &Path) -> Result<(), String> {
     }
 }
 
-/// The installation a program found in a `bin` folder belongs to (a
-/// virtualenv, pyenv, nvm, a prefix in the user's home): interpreters read
-/// their libraries from there. System folders are readable anyway.
-fn installation(program: &Path) -> Option<PathBuf> {
-    let dir = program.parent()?;
-    let name = dir.file_name()?.to_str()?;
-    ["bin", "sbin", "shims"]
-        .contains(&name)
-        .then(|| dir.parent().map(Path::to_owned))
-        .flatten()
-        .filter(|prefix| prefix.components().count() > 1)
-}
-
 impl Guard for Jail {
     fn explain(&self, _exit: Exit) -> Option<String> {
         let bytes = self.cgroups.memory_limit()?;
@@ -307,8 +305,9 @@ pub struct Jail {
     workdir: PathBuf,
     env: Vec<(String, String)>,
     confined: bool,
-    // Dropped in this order: processes first, then their folder.
+    // Dropped in this order: processes first, then their uid and folder.
     cgroups: Cgroups,
+    _claim: Option<Claim>,
     scratch: Option<tempfile::TempDir>,
 }
 
@@ -344,7 +343,8 @@ impl Jail {
         }
     }
 
-    /// The scratch folder (HOME and TMPDIR of the bot), if confined.
+    /// The scratch folder on the host (HOME and TMPDIR of the bot), if
+    /// confined without a constructed root.
     pub fn scratch(&self) -> Option<&Path> {
         self.scratch.as_ref().map(|s| s.path())
     }

@@ -6,15 +6,23 @@
 //! sets the bot's cage up and then runs the bot. The layers, each used when
 //! the machine allows it (see [`Support`]):
 //!
-//! - user, pid, network, mount, IPC and UTS namespaces, with a tiny init as
-//!   pid 1 that reaps and, when the bot exits, takes every process the bot
-//!   started down with it (a subreaper that kills every descendant where
-//!   namespaces are not allowed);
-//! - Landlock: reads only the system, the bot's own files and its allowances,
-//!   writes only its scratch folder and allowances, no TCP, no signals or
-//!   abstract sockets outside its cage;
+//! - pid, network, mount, IPC and UTS namespaces (and a user namespace for
+//!   an unprivileged arbiter), with a tiny init as pid 1 that reaps and,
+//!   when the bot exits, takes every process the bot started down with it
+//!   (a subreaper that kills every descendant where namespaces are not
+//!   allowed);
+//! - a constructed root: the bot's world is a tmpfs of read-only binds of
+//!   the system, its own files and its allowances, a private size-limited
+//!   `/tmp`, five devices and its own `/proc` (the host is not fenced but
+//!   out of sight);
+//! - an identity that owns nothing: a uid of its own per running bot when
+//!   the arbiter is root;
+//! - Landlock, a second layer: reads only the same paths, writes only its
+//!   scratch and allowances, no TCP, no signals or abstract sockets outside
+//!   its cage;
 //! - seccomp, as a backstop: no ptrace, no reading other processes' memory,
-//!   no mounts, no new namespaces, no kernel modules;
+//!   no mounts, no new namespaces, no kernel modules, no file metadata
+//!   changes, no inotify, no io_uring;
 //! - cgroup v1 memory and pids controllers where writable (else
 //!   `RLIMIT_AS`, `RLIMIT_NPROC`), `RLIMIT_CPU`, `RLIMIT_FSIZE`,
 //!   `RLIMIT_NOFILE`;
@@ -36,11 +44,14 @@ mod confine;
 mod error;
 mod exec;
 mod fairness;
+mod identity;
 mod jail;
 mod launcher;
 mod plan;
 mod probe;
+mod root;
 pub mod settings;
+mod view;
 
 pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};

@@ -31,6 +31,62 @@ pub struct Plan {
     pub cgroups: Vec<PathBuf>,
     /// Resource limits: (resource, soft, hard).
     pub rlimits: Vec<(Resource, u64, u64)>,
+    /// The constructed root (needs `namespaces`); `None`: the host's.
+    pub root: Option<Root>,
+    /// The identity the bot runs as; `None`: the helper's own.
+    pub identity: Option<Identity>,
+    /// The bot's own files, which its identity must be able to read (the
+    /// helper checks them after the identity change, to say which).
+    pub own_files: Vec<PathBuf>,
+}
+
+/// The bot's world: what is mounted in the fresh tmpfs that becomes its
+/// root, each at the same path as on the host (so the command's paths
+/// still work). A private `/tmp`, `/dev` and `/proc` are always added.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Root {
+    /// In the order they are made (a folder before what lies inside it).
+    pub entries: Vec<Entry>,
+    /// Size of the scratch tmpfs (`/tmp`, also `HOME`), bytes.
+    pub scratch: u64,
+}
+
+/// One path of the constructed root.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Where, in the bot's root and on the host.
+    pub path: PathBuf,
+    /// What is there.
+    pub kind: EntryKind,
+    /// For a bind, the host's path with every symbolic link resolved (the
+    /// helper reads it below another root, where an absolute link would
+    /// point elsewhere).
+    pub source: Option<PathBuf>,
+}
+
+/// What a path of the constructed root holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EntryKind {
+    /// The host's file or folder, read-only.
+    ReadOnly,
+    /// The host's file or folder, writable.
+    ReadWrite,
+    /// A copy of the host's file (the small files of `/etc`: a copy costs
+    /// less than a mount, made and torn down with every bot process).
+    Copy,
+    /// A symbolic link to this target (`/lib` on a merged-`/usr` system).
+    Symlink(PathBuf),
+    /// An empty folder (the working directory when nothing is bound there).
+    Folder,
+}
+
+/// A user and group id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// User id.
+    pub uid: u32,
+    /// Group id (the only group: supplementary groups are dropped).
+    pub gid: u32,
 }
 
 /// Filesystem and network rules for Landlock.

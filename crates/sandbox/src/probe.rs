@@ -18,6 +18,13 @@ use crate::settings::Mode;
 pub struct Support {
     /// User, pid, network, mount namespaces (with a `/proc` of their own).
     pub namespaces: Result<(), String>,
+    /// A constructed root in them.
+    pub root: Result<(), String>,
+    /// Bots as uids of their own (`Ok` for an unprivileged arbiter, whose
+    /// bots keep its uid).
+    pub identity: Result<(), String>,
+    /// The arbiter runs as root (its bots as uids of `sandbox.uids`).
+    pub root_user: bool,
     /// The kernel's Landlock ABI (0: none).
     pub landlock_abi: i64,
     /// Landlock.
@@ -63,15 +70,38 @@ impl Support {
         let report = report.unwrap_or_else(|e| ProbeReport {
             namespaces: Some(e.clone()),
             proc: None,
+            root: None,
+            identity: Some(e.clone()),
             landlock: Some(e.clone()),
             seccomp: Some(e),
         });
+        let namespaces_ok = report.namespaces.is_none() && report.proc.is_none();
         let abi = landlock_abi();
         let support = Support {
             namespaces: match (report.namespaces, report.proc) {
                 (None, None) => Ok(()),
-                (Some(e), _) | (None, Some(e)) => Err(format!("{e}; {}", userns_remedy())),
+                (Some(e), _) | (None, Some(e)) => Err(format!(
+                    "{e}; {}. Without them the bot sees the host's processes and network, \
+                     and has no constructed root",
+                    userns_remedy()
+                )),
             },
+            root: match (namespaces_ok, report.root) {
+                (false, _) => Err(
+                    "needs the namespaces: the bot sees the host's filesystem, fenced by \
+                     Landlock and its uid alone (what Landlock has no rule for, file \
+                     metadata, inotify and Unix sockets by path, is left to seccomp)"
+                        .to_owned(),
+                ),
+                (true, Some(e)) => Err(format!("{e} (the bot sees the host's filesystem)")),
+                (true, None) => Ok(()),
+            },
+            identity: report.identity.map_or(Ok(()), |e| {
+                Err(format!(
+                    "{e}: bots run as root, and may change any file they can reach"
+                ))
+            }),
+            root_user: nix::unistd::geteuid().is_root(),
             landlock_abi: abi,
             landlock: match (abi, report.landlock) {
                 (0, _) => Err(
@@ -189,13 +219,29 @@ impl Layers {
                 layer(
                     "namespaces",
                     &support.namespaces,
-                    "user, pid, network, mount, IPC, UTS",
+                    "pid, network, mount, IPC, UTS (and user, for an unprivileged arbiter)",
+                ),
+                layer(
+                    "root",
+                    &support.root,
+                    "a tmpfs root: system folders, the bot's own files and allowances \
+                     read-only, a private /tmp (disk), /dev and /proc",
+                ),
+                layer(
+                    "identity",
+                    &support.identity,
+                    if support.root_user {
+                        "a uid of sandbox.uids per running bot, no groups"
+                    } else {
+                        "the arbiter's own uid (not root), in a user namespace"
+                    },
                 ),
                 layer("landlock", &support.landlock, &landlock_what),
                 layer(
                     "seccomp",
                     &support.seccomp,
-                    "ptrace, mounts, namespaces, modules denied",
+                    "ptrace, mounts, namespaces, modules, file metadata, inotify, \
+                     io_uring denied",
                 ),
                 layer(
                     "cgroup-memory",
@@ -211,7 +257,7 @@ impl Layers {
                 always("privileges", "no_new_privs, no capabilities"),
                 always(
                     "environment",
-                    "descriptors 0-2 only, clean environment, scratch folder",
+                    "descriptors 0-2 only, clean environment, fresh scratch",
                 ),
             ],
         };
@@ -263,6 +309,9 @@ mod tests {
     fn machine(namespaces: Result<(), String>, abi: i64) -> Support {
         Support {
             namespaces,
+            root: Ok(()),
+            identity: Ok(()),
+            root_user: true,
             landlock_abi: abi,
             landlock: Ok(()),
             seccomp: Ok(()),
@@ -276,24 +325,26 @@ mod tests {
 
     #[test]
     fn missing_layers_are_named_with_their_reason() {
-        let support = machine(Err("unshare: EPERM; AppArmor restricts".to_owned()), 5);
+        let mut support = machine(Err("unshare: EPERM; AppArmor restricts".to_owned()), 5);
+        support.root = Err("needs the namespaces".to_owned());
         let layers = Layers::new(Mode::Strict, &support);
         assert!(!layers.has("namespaces") && layers.has("landlock"));
         assert_eq!(
             layers.missing(),
             "  namespaces: unshare: EPERM; AppArmor restricts\n  \
+             root: needs the namespaces\n  \
              cgroup-memory: no cgroup v1 memory controller"
         );
         let text = layers.to_string();
         assert!(
-            text.starts_with("sandbox strict: landlock, seccomp, cgroup-pids, limits"),
+            text.starts_with("sandbox strict: identity, landlock, seccomp, cgroup-pids, limits"),
             "{text}"
         );
         assert!(
             text.contains("missing layers:\n  namespaces: unshare"),
             "{text}"
         );
-        let landlock = &layers.layers[1];
+        let landlock = &layers.layers[3];
         assert!(
             landlock.detail.contains("no signal scoping"),
             "{landlock:?}"

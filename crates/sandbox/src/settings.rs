@@ -8,11 +8,13 @@
 //! [sandbox]
 //! mode = "auto"          # "auto", "strict" or "off"
 //! read = ["/opt/data"]   # for every bot
+//! disk = "256MiB"        # each bot's private /tmp
+//! uids = "60000-60999"   # the bots' uids when aboure runs as root
 //! [[bot]]
-//! sandbox = { network = true, read = ["/opt/models"], write = ["cache"] }
+//! sandbox = { network = true, read = ["/opt/models"], write = ["cache"], disk = "1GiB" }
 //! ```
 
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -50,6 +52,12 @@ pub struct Settings {
     pub cpu_millis: Option<u64>,
     /// The cores bots run on, a cpuset list (`cpus = "0,1"`); `None`: all.
     pub cpus: Option<String>,
+    /// Size of a bot's scratch tmpfs (`/tmp` and `HOME` of its constructed
+    /// root), bytes, unless the bot sets its own.
+    pub disk: u64,
+    /// The uids (and gids) bots run as when the arbiter is root, one per
+    /// bot process running at the same time.
+    pub uids: RangeInclusive<u32>,
 }
 
 impl Default for Settings {
@@ -62,6 +70,8 @@ impl Default for Settings {
             processes: 512,
             cpu_millis: Some(1000),
             cpus: None,
+            disk: 256 << 20,
+            uids: 60000..=60999,
         }
     }
 }
@@ -78,6 +88,8 @@ pub struct Policy {
     pub read: Vec<PathBuf>,
     /// Extra paths it may write (absolute).
     pub write: Vec<PathBuf>,
+    /// Its own scratch size, bytes, instead of the table's `disk`.
+    pub disk: Option<u64>,
 }
 
 /// A problem in the tournament file: where, which key, what.
@@ -104,6 +116,8 @@ pub struct RawSettings {
     processes: Option<Spanned<i64>>,
     cpu: Option<Spanned<String>>,
     cpus: Option<Spanned<String>>,
+    disk: Option<Spanned<String>>,
+    uids: Option<Spanned<String>>,
 }
 
 /// A bot's `sandbox = false` or `sandbox = { ... }` as written.
@@ -125,6 +139,7 @@ pub struct RawAllowances {
     read: Vec<String>,
     #[serde(default)]
     write: Vec<String>,
+    disk: Option<String>,
 }
 
 impl RawSettings {
@@ -191,6 +206,12 @@ impl RawSettings {
         if let Some(c) = &self.cpus {
             s.cpus = Some(cpu_list(c.get_ref()).map_err(|m| err(c.span(), "cpus", m))?);
         }
+        if let Some(d) = &self.disk {
+            s.disk = disk_size(d.get_ref(), &size).map_err(|m| err(d.span(), "disk", m))?;
+        }
+        if let Some(u) = &self.uids {
+            s.uids = uid_range(u.get_ref()).map_err(|m| err(u.span(), "uids", m))?;
+        }
         Ok(s)
     }
 }
@@ -229,6 +250,30 @@ fn cpu_list(text: &str) -> Result<String, String> {
     Ok(parts.join(","))
 }
 
+/// A scratch size: at least 1 MiB (a tmpfs smaller than a page is no use,
+/// and a typo like "256" bytes should not pass).
+fn disk_size(text: &str, size: impl Fn(&str) -> Result<u64, String>) -> Result<u64, String> {
+    let bytes = size(text)?;
+    if bytes < 1 << 20 {
+        return Err(format!("{text:?} is less than 1MiB"));
+    }
+    Ok(bytes)
+}
+
+/// `"60000-60999"`: unprivileged ids, never root's.
+fn uid_range(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let bad = || format!("{text:?} is not a range of uids like \"60000-60999\"");
+    let (first, last) = text.split_once('-').ok_or_else(bad)?;
+    let first: u32 = first.trim().parse().map_err(|_| bad())?;
+    let last: u32 = last.trim().parse().map_err(|_| bad())?;
+    if first == 0 || first > last || last >= u32::MAX - 1 {
+        return Err(format!(
+            "{text:?} must go from a first uid above 0 to a last one at least as large"
+        ));
+    }
+    Ok(first..=last)
+}
+
 /// A bot's policy: its allowances added to the tournament's `defaults`.
 /// `raw` is the bot's `sandbox` value, `key` its key (`bot[1].sandbox`).
 pub fn bot_policy(
@@ -246,6 +291,14 @@ pub fn bot_policy(
         RawPolicy::Table(t) => {
             if let Some(n) = t.network {
                 policy.network = n;
+            }
+            if let Some(d) = &t.disk {
+                let size = |t: &str| aboure_process::parse_size(t).map_err(|e| e.to_string());
+                policy.disk = Some(disk_size(d, size).map_err(|message| SettingError {
+                    span: raw.span(),
+                    key: format!("{key}.disk"),
+                    message,
+                })?);
             }
             for (list, into) in [(&t.read, &mut policy.read), (&t.write, &mut policy.write)] {
                 into.extend(paths_of(list, base).map_err(|message| SettingError {
@@ -357,6 +410,19 @@ mod tests {
     }
 
     #[test]
+    fn disk_and_uids() {
+        let s = parse("[sandbox]\ndisk = \"64\"\n");
+        assert_eq!(s.unwrap_err().key, "sandbox.disk");
+        let s = parse("[sandbox]\ndisk = \"1048576\"\nuids = \"70000-70009\"\n").unwrap();
+        assert_eq!((s.disk, s.uids), (1 << 20, 70000..=70009));
+        assert_eq!(Settings::default().uids, 60000..=60999);
+        for bad in ["0-10", "10-5", "60000", "a-b"] {
+            let e = parse(&format!("[sandbox]\nuids = {bad:?}\n")).unwrap_err();
+            assert_eq!(e.key, "sandbox.uids", "{bad}");
+        }
+    }
+
+    #[test]
     fn a_bot_adds_to_the_defaults() {
         #[derive(Deserialize)]
         struct Bot {
@@ -377,6 +443,12 @@ mod tests {
         assert!(p.network && !p.disabled);
         assert_eq!(p.read, [PathBuf::from("/a")]);
         assert_eq!(p.write, [PathBuf::from("/w/c")]);
+        let bot: Bot = toml::from_str("sandbox = { disk = \"1GiB\" }").unwrap();
+        let p = bot_policy(&defaults, Some(&bot.sandbox), "b", Path::new("/w")).unwrap();
+        assert_eq!(p.disk, Some(1 << 30));
+        let bot: Bot = toml::from_str("sandbox = { disk = \"1k\" }").unwrap();
+        let e = bot_policy(&defaults, Some(&bot.sandbox), "b", Path::new("/w")).unwrap_err();
+        assert_eq!(e.key, "b.disk");
         let bot: Bot = toml::from_str("sandbox = false").unwrap();
         let p = bot_policy(&defaults, Some(&bot.sandbox), "k", Path::new("/w")).unwrap();
         assert!(p.disabled);

@@ -1,0 +1,273 @@
+//! The bot's constructed world, built by pid 1 of its namespaces before the
+//! bot is started: a fresh tmpfs becomes its root, holding read-only bind
+//! mounts of only what it needs (see [`crate::plan::Root`]), a private
+//! size-limited `/tmp` (also its `HOME`), a `/dev` of five devices and a
+//! `/proc` of its own pid namespace. No `/sys`, `/run`, host `/tmp`,
+//! `/dev/shm` or host socket exists there, so nothing on the host can be
+//! read, changed or connected to by path: Landlock and seccomp stay as
+//! second layers.
+//!
+//! The order of the steps, and why (as bubblewrap does):
+//! 1. every mount private (`MS_REC|MS_PRIVATE` on `/`), before any other
+//!    mount, so nothing made here propagates back to the host;
+//! 2. a small tmpfs over `/tmp` as the staging root and `pivot_root` into
+//!    it, the host's root now at `/old` (host paths under `/tmp` are still
+//!    reachable there: the tmpfs moved away from over them);
+//! 3. the bot's root, another tmpfs at `/new`, filled from `/old` while this
+//!    process still has the privileges to read every source (a bind source
+//!    under `/root` is reachable by root, not by the bot's uid);
+//! 4. each bind remounted with `MS_RDONLY|MS_NOSUID|MS_NODEV` at once (a
+//!    bind mount ignores those flags until it is remounted), keeping the
+//!    flags the kernel locks in a user namespace (`noexec`, atime);
+//! 5. `/proc` mounted while the host's is still visible (the kernel
+//!    requires a fully visible `/proc` to mount one in a user namespace);
+//! 6. `pivot_root` into `/new` and the old roots detached: from here on the
+//!    host's filesystem is unreachable, for this process and its children;
+//! 7. the root itself remounted read-only.
+//!
+//! The identity change, `no_new_privs`, Landlock and seccomp follow in the
+//! bot's own process ([`crate::confine`]).
+
+use std::os::unix::fs::{symlink, DirBuilderExt};
+use std::path::{Component, Path, PathBuf};
+
+use nix::mount::{mount, umount2, MntFlags, MsFlags};
+
+use crate::plan::{EntryKind, Identity, Root};
+
+/// The devices a bot gets, bound from the host's `/dev`.
+const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+
+/// Builds the root described by `root` and enters it. `owner` owns the
+/// scratch tmpfs (the bot's identity, or the helper's own uid and gid).
+pub fn enter(root: &Root, owner: Identity) -> Result<(), String> {
+    let none = None::<&str>;
+    // 1.
+    mount(none, "/", none, MsFlags::MS_REC | MsFlags::MS_PRIVATE, none)
+        .map_err(|e| format!("cannot make the mounts private: {e}"))?;
+    // 2.
+    tmpfs("/tmp", "size=64k,nr_inodes=16,mode=0755", MsFlags::empty())?;
+    for dir in ["/tmp/old", "/tmp/new"] {
+        mkdir(Path::new(dir), 0o755)?;
+    }
+    pivot(Path::new("/tmp"), Path::new("old"))?;
+    // 3.
+    let new = Path::new("/new");
+    tmpfs(
+        "/new",
+        "size=4m,nr_inodes=4096,mode=0755",
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+    )?;
+    let scratch = format!(
+        "size={},nr_inodes=65536,mode=0700,uid={},gid={}",
+        root.scratch, owner.uid, owner.gid
+    );
+    mkdir(&new.join("tmp"), 0o755)?;
+    tmpfs("/new/tmp", &scratch, MsFlags::MS_NOSUID | MsFlags::MS_NODEV)?;
+    devices(new)?;
+    for entry in &root.entries {
+        let target = inside(new, &entry.path);
+        let source = inside(
+            Path::new("/old"),
+            entry.source.as_ref().unwrap_or(&entry.path),
+        );
+        match &entry.kind {
+            EntryKind::Folder => make_parents(&target).and_then(|()| mkdir(&target, 0o755))?,
+            EntryKind::Symlink(to) => {
+                make_parents(&target)?;
+                symlink(to, &target).map_err(|e| at("cannot make", &entry.path, e))?;
+            }
+            EntryKind::Copy => {
+                make_parents(&target)?;
+                std::fs::copy(&source, &target).map_err(|e| at("cannot copy", &entry.path, e))?;
+            }
+            EntryKind::ReadOnly => bind(&source, &target, &entry.path, true)?,
+            EntryKind::ReadWrite => bind(&source, &target, &entry.path, false)?,
+        }
+    }
+    // 5.
+    mkdir(&new.join("proc"), 0o555)?;
+    mount(
+        Some("proc"),
+        "/new/proc",
+        Some("proc"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+        none,
+    )
+    .map_err(|e| format!("cannot mount /proc: {e}"))?;
+    // 6.
+    pivot(new, Path::new("."))?;
+    // 7.
+    mount(
+        none,
+        "/",
+        none,
+        MsFlags::MS_REMOUNT
+            | MsFlags::MS_BIND
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV,
+        none,
+    )
+    .map_err(|e| format!("cannot make the root read-only: {e}"))
+}
+
+/// `pivot_root(new, new/old)` and the old root detached. With `old` = `.`
+/// the old root is stacked under the new one and detached at once (as
+/// bubblewrap does), which needs no folder for it.
+fn pivot(new: &Path, old: &Path) -> Result<(), String> {
+    std::env::set_current_dir(new).map_err(|e| at("cannot enter", new, e))?;
+    nix::unistd::pivot_root(".", old).map_err(|e| at("pivot_root into", new, e))?;
+    if old == Path::new(".") {
+        umount2(".", MntFlags::MNT_DETACH)
+            .map_err(|e| format!("cannot detach the old root: {e}"))?;
+    }
+    std::env::set_current_dir("/").map_err(|e| at("cannot enter", Path::new("/"), e))
+}
+
+fn tmpfs(at_path: &str, options: &str, flags: MsFlags) -> Result<(), String> {
+    mount(Some("tmpfs"), at_path, Some("tmpfs"), flags, Some(options))
+        .map_err(|e| format!("cannot mount a tmpfs at {at_path}: {e}"))
+}
+
+/// `/dev`: the five harmless devices, and the links to `/proc/self/fd`
+/// that shells and runtimes expect.
+fn devices(new: &Path) -> Result<(), String> {
+    let dev = new.join("dev");
+    mkdir(&dev, 0o755)?;
+    let none = None::<&str>;
+    for name in DEVICES {
+        // Not remounted: a mount of one device file holds nothing else,
+        // so `nosuid` and `noexec` change nothing and `nodev` would break it.
+        let target = dev.join(name);
+        std::fs::File::create(&target).map_err(|e| at("cannot make", &target, e))?;
+        mount(
+            Some(&Path::new("/old/dev").join(name)),
+            &target,
+            none,
+            MsFlags::MS_BIND,
+            none,
+        )
+        .map_err(|e| at("cannot bind", &Path::new("/dev").join(name), e))?;
+    }
+    for (name, to) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ] {
+        symlink(to, dev.join(name)).map_err(|e| at("cannot make", &dev.join(name), e))?;
+    }
+    Ok(())
+}
+
+/// Binds `source` at `target` (`host` names it in errors) and remounts it
+/// without set-user-id programs and devices, read-only unless `!read_only`.
+fn bind(source: &Path, target: &Path, host: &Path, read_only: bool) -> Result<(), String> {
+    let meta = std::fs::metadata(source).map_err(|e| at("cannot read", host, e))?;
+    make_parents(target)?;
+    if meta.is_dir() {
+        if !target.is_dir() {
+            mkdir(target, 0o755)?;
+        }
+    } else if !target.exists() {
+        std::fs::File::create(target).map_err(|e| at("cannot make", target, e))?;
+    }
+    let none = None::<&str>;
+    // Non-recursive, so a mount below the source is not exposed; in a user
+    // namespace the kernel refuses that for a tree with mounts below it
+    // (they are locked), and then they come along.
+    let bound = mount(Some(source), target, none, MsFlags::MS_BIND, none).or_else(|_| {
+        mount(
+            Some(source),
+            target,
+            none,
+            MsFlags::MS_BIND | MsFlags::MS_REC,
+            none,
+        )
+    });
+    bound.map_err(|e| at("cannot bind", host, e))?;
+    let mut flags = MsFlags::MS_REMOUNT
+        | MsFlags::MS_BIND
+        | MsFlags::MS_NOSUID
+        | MsFlags::MS_NODEV
+        | locked(target);
+    if read_only {
+        flags |= MsFlags::MS_RDONLY;
+    }
+    mount(none, target, none, flags, none).map_err(|e| at("cannot remount", host, e))
+}
+
+/// The flags of the mount at `path` that a remount must keep (the kernel
+/// locks them when the mount came from a more privileged namespace).
+fn locked(path: &Path) -> MsFlags {
+    use nix::sys::statvfs::{statvfs, FsFlags};
+    let Ok(stat) = statvfs(path) else {
+        return MsFlags::empty();
+    };
+    let f = stat.flags();
+    let mut flags = MsFlags::empty();
+    for (has, keep) in [
+        (FsFlags::ST_RDONLY, MsFlags::MS_RDONLY),
+        (FsFlags::ST_NOSUID, MsFlags::MS_NOSUID),
+        (FsFlags::ST_NODEV, MsFlags::MS_NODEV),
+        (FsFlags::ST_NOEXEC, MsFlags::MS_NOEXEC),
+        (FsFlags::ST_NOATIME, MsFlags::MS_NOATIME),
+        (FsFlags::ST_NODIRATIME, MsFlags::MS_NODIRATIME),
+        (FsFlags::ST_RELATIME, MsFlags::MS_RELATIME),
+    ] {
+        if f.contains(has) {
+            flags |= keep;
+        }
+    }
+    flags
+}
+
+/// `path` (absolute, on the host, normalised by the arbiter) below `base`.
+fn inside(base: &Path, path: &Path) -> PathBuf {
+    let mut out = base.to_owned();
+    out.extend(path.components().filter_map(|c| match c {
+        Component::Normal(name) => Some(name),
+        _ => None,
+    }));
+    out
+}
+
+fn make_parents(target: &Path) -> Result<(), String> {
+    let Some(parent) = target.parent() else {
+        return Ok(());
+    };
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o755)
+        .create(parent)
+        .map_err(|e| at("cannot make", parent, e))
+}
+
+fn mkdir(path: &Path, mode: u32) -> Result<(), String> {
+    match std::fs::DirBuilder::new().mode(mode).create(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(at("cannot make", path, e)),
+        _ => Ok(()),
+    }
+}
+
+fn at(what: &str, path: &Path, e: impl std::fmt::Display) -> String {
+    format!("{what} {}: {e}", path.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_paths_land_below_the_staging_folder() {
+        assert_eq!(
+            inside(Path::new("/new"), Path::new("/usr/lib")),
+            Path::new("/new/usr/lib")
+        );
+        assert_eq!(
+            inside(Path::new("/old"), Path::new("/a/./b")),
+            Path::new("/old/a/b")
+        );
+    }
+}

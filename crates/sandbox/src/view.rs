@@ -1,0 +1,310 @@
+//! What one bot may see, decided by the arbiter from its command and
+//! allowances: the system folders programs need, a short list of files
+//! from `/etc`, the installation its interpreter belongs to, its own files
+//! (its program, the folder of its script, the files its command names)
+//! and its `read` and `write` paths. The same list makes the constructed
+//! root ([`crate::plan::Root`]) and the Landlock rules of the second layer.
+//!
+//! Deliberately absent: a folder named in the command (`..` or `/` as an
+//! argument opens nothing), the working directory (the tournament file's
+//! folder by default: it stays the bot's working directory, empty unless
+//! one of the above lies in it), other bots' folders, `/sys`, `/run`, the
+//! host's `/tmp` and `/dev/shm`, and everything else in `/etc`
+//! (`shadow`, `sudoers`, keys).
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::plan::{Entry, EntryKind};
+use crate::settings::Policy;
+
+/// The folders every program needs, read-only (a symbolic link where the
+/// host has one, as `/lib` on a merged-`/usr` system).
+const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32",
+];
+
+/// What of `/etc` programs read: the dynamic linker's cache, user and
+/// group names, time zone, name resolution, `alternatives` (Debian's
+/// `/usr/bin` links point there) and the public certificates.
+const ETC: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/hosts",
+    "/etc/resolv.conf",
+    "/etc/services",
+    "/etc/protocols",
+    "/etc/alternatives",
+    "/etc/ssl/certs",
+    "/etc/ca-certificates",
+];
+
+/// The bot's view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// The constructed root's entries, in the order they are made.
+    pub entries: Vec<Entry>,
+    /// The bot's own files and folders (beyond its program), which its
+    /// identity must be able to read.
+    pub own: Vec<PathBuf>,
+}
+
+/// What the bot's command needs: `program` (absolute) with `args`, run in
+/// `workdir` (absolute); `helper` is the `aboure` binary (a built-in bot's
+/// program, whose folder is not the bot's).
+pub struct Command<'a> {
+    /// The program, absolute.
+    pub program: &'a Path,
+    /// Its arguments.
+    pub args: &'a [String],
+    /// The working directory, absolute.
+    pub workdir: &'a Path,
+    /// The `aboure` binary.
+    pub helper: &'a Path,
+}
+
+impl View {
+    /// The view of a bot with `command` and allowances `policy`.
+    pub fn of(command: &Command, policy: &Policy) -> View {
+        let mut wanted: Vec<Entry> = system().to_vec();
+        let ro = |path: PathBuf| entry(path, EntryKind::ReadOnly);
+        let program = normal(command.program);
+        wanted.extend(installation(&program).map(ro));
+        let mut own = Vec::new();
+        let files: Vec<PathBuf> = command
+            .args
+            .iter()
+            .map(|a| normal(&command.workdir.join(a)))
+            .filter(|p| p.is_file())
+            .collect();
+        // The bot's own folder: its script's, else its program's (unless
+        // the program is aboure itself, a built-in bot).
+        let folder = match files.first() {
+            Some(script) => script.parent().map(Path::to_owned),
+            None if program != normal(command.helper) => program.parent().map(Path::to_owned),
+            None => None,
+        };
+        own.extend(folder.clone());
+        own.extend(files.iter().cloned());
+        wanted.push(ro(program.clone()));
+        wanted.extend(folder.map(ro));
+        wanted.extend(files.into_iter().map(ro));
+        wanted.extend(policy.read.iter().map(|p| ro(normal(p))));
+        wanted.extend((policy.write.iter()).map(|p| entry(normal(p), EntryKind::ReadWrite)));
+        wanted.push(entry(normal(command.workdir), EntryKind::Folder));
+        View {
+            entries: order(resolved(wanted)),
+            own,
+        }
+    }
+
+    /// The paths Landlock lets the bot read (the host's view of the same
+    /// entries, plus its own `/proc` and the random devices).
+    pub fn readable(&self) -> Vec<PathBuf> {
+        let mut read: Vec<PathBuf> = ["/proc", "/dev/urandom", "/dev/random"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        read.extend(
+            self.entries
+                .iter()
+                .filter(|e| matches!(e.kind, EntryKind::ReadOnly | EntryKind::Copy))
+                .map(|e| e.path.clone()),
+        );
+        read
+    }
+
+    /// The paths Landlock lets the bot write (beyond its scratch).
+    pub fn writable(&self) -> Vec<PathBuf> {
+        self.entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::ReadWrite)
+            .map(|e| e.path.clone())
+            .collect()
+    }
+}
+
+/// The entries every bot has, found once per run (the system does not
+/// change under a tournament), with their sources resolved.
+fn system() -> &'static [Entry] {
+    static SYSTEM_ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
+    SYSTEM_ENTRIES.get_or_init(|| {
+        let mut wanted = Vec::new();
+        for path in SYSTEM.iter().map(PathBuf::from) {
+            match std::fs::read_link(&path) {
+                Ok(to) => wanted.push(entry(path, EntryKind::Symlink(to))),
+                Err(_) if path.exists() => wanted.push(entry(path, EntryKind::ReadOnly)),
+                Err(_) => {}
+            }
+        }
+        for path in ETC.iter().map(PathBuf::from) {
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => wanted.push(entry(path, EntryKind::Copy)),
+                Ok(_) => wanted.push(entry(path, EntryKind::ReadOnly)),
+                Err(_) => {}
+            }
+        }
+        resolved(wanted)
+    })
+}
+
+fn entry(path: PathBuf, kind: EntryKind) -> Entry {
+    Entry {
+        path,
+        kind,
+        source: None,
+    }
+}
+
+/// The binds with their sources resolved; those that do not exist (a
+/// `read` path not made yet, `/lib32` here) are left out.
+fn resolved(wanted: Vec<Entry>) -> Vec<Entry> {
+    wanted
+        .into_iter()
+        .filter_map(|mut e| {
+            let bind = matches!(
+                e.kind,
+                EntryKind::ReadOnly | EntryKind::ReadWrite | EntryKind::Copy
+            );
+            if bind && e.source.is_none() {
+                e.source = Some(std::fs::canonicalize(&e.path).ok()?);
+            }
+            Some(e)
+        })
+        .collect()
+}
+
+/// The entries in the order they can be made (a folder before what lies in
+/// it, read-only before writable at one path), without those already
+/// covered: a read-only path inside a read-only one, an empty folder inside
+/// any bound one, anything below a symbolic link (the link's target is
+/// bound in its own right), and paths the helper makes itself.
+fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
+    let rank = |k: &EntryKind| match k {
+        EntryKind::Symlink(_) => 0,
+        EntryKind::Copy | EntryKind::ReadOnly => 1,
+        EntryKind::ReadWrite => 2,
+        EntryKind::Folder => 3,
+    };
+    wanted.sort_by(|a, b| (&a.path, rank(&a.kind)).cmp(&(&b.path, rank(&b.kind))));
+    let mut entries: Vec<Entry> = Vec::new();
+    for entry in wanted {
+        let reserved = ["/", "/tmp", "/dev", "/proc"]
+            .iter()
+            .any(|r| entry.path == Path::new(r))
+            || entry.path.starts_with("/proc");
+        let covered = entries.iter().any(|e| {
+            entry.path.starts_with(&e.path)
+                && match (&e.kind, &entry.kind) {
+                    (EntryKind::Symlink(_), _) => true,
+                    (_, EntryKind::Folder) => e.kind != EntryKind::Folder || e.path == entry.path,
+                    (EntryKind::ReadOnly, EntryKind::ReadOnly | EntryKind::Copy) => true,
+                    (EntryKind::ReadWrite, EntryKind::ReadWrite) => true,
+                    _ => false,
+                }
+        });
+        if !reserved && !covered {
+            entries.push(entry);
+        }
+    }
+    entries
+}
+
+/// `path` made absolute and without `.` and `..` (taken lexically: the
+/// paths come from the tournament file, as the command sees them).
+pub fn normal(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let mut out = PathBuf::from("/");
+    for c in absolute.components() {
+        match c {
+            Component::Normal(name) => out.push(name),
+            Component::ParentDir => {
+                out.pop();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The installation a program found in a `bin` folder belongs to (a
+/// virtualenv, pyenv, nvm, a prefix in the user's home): interpreters read
+/// their libraries from there. A system folder is bound anyway.
+pub fn installation(program: &Path) -> Option<PathBuf> {
+    let dir = program.parent()?;
+    let name = dir.file_name()?.to_str()?;
+    ["bin", "sbin", "shims"]
+        .contains(&name)
+        .then(|| dir.parent().map(Path::to_owned))
+        .flatten()
+        .filter(|prefix| prefix.components().count() > 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(path: &str, kind: EntryKind) -> Entry {
+        entry(path.into(), kind)
+    }
+
+    #[test]
+    fn covered_entries_are_left_out_and_parents_come_first() {
+        use EntryKind::*;
+        let got = order(vec![
+            at("/w/bots/a", ReadOnly),
+            at("/w", Folder),
+            at("/w/bots", ReadOnly),
+            at("/w/bots/a/cache", ReadWrite),
+            at("/w/bots/x", Folder),
+            at("/lib/x", ReadOnly),
+            at("/lib", Symlink("usr/lib".into())),
+            at("/tmp", ReadOnly),
+            at("/proc/1", ReadOnly),
+        ]);
+        let want = vec![
+            at("/lib", Symlink("usr/lib".into())),
+            at("/w", Folder),
+            at("/w/bots", ReadOnly),
+            at("/w/bots/a/cache", ReadWrite),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_folder_argument_opens_nothing_and_the_script_opens_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let bots = dir.path().join("bots");
+        std::fs::create_dir_all(bots.join("mine")).unwrap();
+        std::fs::write(bots.join("mine/bot.py"), "").unwrap();
+        std::fs::write(dir.path().join("tournament.toml"), "").unwrap();
+        let args = ["bots/mine/bot.py", "..", "/", "bots"].map(String::from);
+        let view = View::of(
+            &Command {
+                program: Path::new("/usr/bin/python3"),
+                args: &args,
+                workdir: dir.path(),
+                helper: Path::new("/opt/aboure"),
+            },
+            &Policy::default(),
+        );
+        let paths: Vec<&Path> = view.entries.iter().map(|e| e.path.as_path()).collect();
+        assert!(paths.contains(&bots.join("mine").as_path()), "{paths:?}");
+        assert!(!paths.contains(&bots.as_path()), "{paths:?}");
+        assert!(!paths.iter().any(|p| p.ends_with("tournament.toml")));
+        assert!(!paths.contains(&Path::new("/etc")), "{paths:?}");
+        assert_eq!(view.own, [bots.join("mine"), bots.join("mine/bot.py")]);
+        let workdir = view.entries.iter().find(|e| e.path == dir.path()).unwrap();
+        assert_eq!(workdir.kind, EntryKind::Folder);
+    }
+
+    #[test]
+    fn paths_are_normalised_lexically() {
+        assert_eq!(normal(Path::new("/a/b/../c/./d")), Path::new("/a/c/d"));
+    }
+}

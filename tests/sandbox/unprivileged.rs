@@ -1,0 +1,91 @@
+//! The same guarantees for an arbiter that is not root: run as root, this
+//! test creates an unprivileged user and runs the core of this test binary
+//! again as that user (its bots then keep that uid inside a user
+//! namespace, and the constructed root does the rest). It fails, never
+//! skips, when one of them fails there.
+
+use std::os::unix::fs::PermissionsExt;
+use std::process::Command;
+
+use super::*;
+
+const USER: &str = "aboure-sandbox-test";
+
+/// The tests run again as the unprivileged user.
+const CORE: &[&str] = &[
+    "a_bot_cannot_signal_the_arbiter_or_another_bot",
+    "a_bot_writes_only_its_scratch_folder_and_reads_only_its_own_files",
+    "no_leaked_descriptor_no_inherited_secret_and_no_privileges",
+    "world::a_bot_changes_no_metadata_of_a_planted_file_the_other_bot_or_aboure",
+    "world::a_bot_sees_no_secret_tournament_file_other_bot_or_cgroup",
+    "world::a_bot_cannot_connect_to_a_host_unix_socket_by_path",
+    "world::inotify_tells_a_bot_no_names_in_a_folder_it_cannot_list",
+    "world::a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size",
+];
+
+/// The path of the sandbox tests' module in this test binary, as the test
+/// harness names it (`sandbox`), which prefixes every name of [`CORE`].
+fn sandbox_module() -> &'static str {
+    let path = module_path!();
+    let path = path.split_once("::").map_or(path, |(_, rest)| rest);
+    path.rsplit_once("::").map_or(path, |(parent, _)| parent)
+}
+
+#[test]
+fn the_sandbox_holds_for_an_unprivileged_arbiter() {
+    let uid = std::fs::metadata("/proc/self")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m))
+        .unwrap();
+    if uid != 0 {
+        // Not root: this whole run is the unprivileged one.
+        println!("running as uid {uid}: the other tests are the unprivileged run");
+        return;
+    }
+    let added = Command::new("useradd")
+        .args([
+            "--system",
+            "--no-create-home",
+            "--shell",
+            "/usr/sbin/nologin",
+        ])
+        .arg(USER)
+        .output()
+        .expect("useradd (the passwd package) is needed to run as another user");
+    // 9: the user exists already (an earlier run).
+    assert!(
+        added.status.success() || added.status.code() == Some(9),
+        "{}",
+        show(&added)
+    );
+    // The test binary, copied where the user can read it (the aboure
+    // binaries and the hostile scripts are read where they are built).
+    let dir = folder("sandbox-unprivileged");
+    let copy = dir.join("sandbox-tests");
+    std::fs::copy(std::env::current_exe().unwrap(), &copy).unwrap();
+    for path in [&dir, &copy] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let output = Command::new("runuser")
+        .args(["-u", USER, "--"])
+        .arg(&copy)
+        .args(["--exact", "--test-threads", "2", "--nocapture"])
+        .args(CORE.iter().map(|name| format!("{}::{name}", sandbox_module())))
+        .env("TMPDIR", "/tmp")
+        .env_remove("RUST_LOG")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    println!("{text}");
+    assert!(output.status.success(), "{}", show(&output));
+    let passed = format!("test result: ok. {} passed", CORE.len());
+    assert!(text.contains(&passed), "{text}");
+    // They ran unprivileged, in a constructed root.
+    for layer in [
+        "layer identity       true the arbiter's own uid",
+        "layer root           true a tmpfs root",
+    ] {
+        assert!(text.contains(layer), "{layer}: {text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
