@@ -70,6 +70,9 @@ pub(crate) fn without_sandbox() -> Vec<Layer> {
     let nothing = Err(String::new());
     let support = Support {
         namespaces: nothing.clone(),
+        root: nothing.clone(),
+        identity: nothing.clone(),
+        root_user: false,
         landlock_abi: 0,
         landlock: nothing.clone(),
         seccomp: nothing.clone(),
@@ -113,6 +116,9 @@ mod tests {
     fn support(freezer: Result<(), String>) -> Support {
         Support {
             namespaces: Ok(()),
+            root: Ok(()),
+            identity: Ok(()),
+            root_user: true,
             landlock_abi: 7,
             landlock: Ok(()),
             seccomp: Ok(()),
