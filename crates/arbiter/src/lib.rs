@@ -17,6 +17,7 @@
 
 mod adjudication;
 pub mod bench;
+pub mod claim;
 mod clock;
 pub mod config;
 mod error;
