@@ -30,10 +30,15 @@ pub struct Args {
     /// Games played at once (default: from the file, else half the cores).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Play only slice K of N (e.g. 3/8) of the schedule; the slices may
-    /// share one --out folder (an SPRT's must).
+    /// Work as worker K of N (e.g. 3/8): start with slice K of the
+    /// schedule, then take whatever no live worker holds. Workers share
+    /// one --out folder; any subset of them finishes the run.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Join the run in --out as one more worker (any number may join, on
+    /// any machine that sees the folder); implies --resume.
+    #[arg(long, conflicts_with = "shard")]
+    join: bool,
     /// Log every protocol line of every bot to out/logs/NAME.protocol.log.
     #[arg(long)]
     log_protocol: bool,
@@ -100,6 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         resume: args.resume,
         concurrency: args.concurrency,
         shard,
+        join: args.join,
         log_protocol: args.log_protocol,
         aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
         interrupt,
@@ -153,6 +159,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         if let Some(s) = &args.shard {
             resume += &format!(" --shard {s}");
+        }
+        if args.join {
+            resume += " --join";
         }
         eprintln!("to continue: {resume}");
         return Ok(ExitCode::from(130));
@@ -223,6 +232,16 @@ impl Progress {
                         game.detail.as_deref().unwrap_or("")
                     ));
                 }
+                if let Ok(mut tally) = self.tally.lock() {
+                    tally.add(game);
+                }
+                if let Ok(mut eta) = self.eta.lock() {
+                    eta.game_finished();
+                }
+                self.bar.inc(1);
+                self.update();
+            }
+            Event::Recorded(game) => {
                 if let Ok(mut tally) = self.tally.lock() {
                     tally.add(game);
                 }
@@ -351,11 +370,19 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
     }
     let _ = writeln!(
         out,
-        "{} games in {} ({} played now)",
+        "{} games recorded in {} ({} played now by this worker, into {})",
         summary.finished,
-        summary.games_path.display(),
-        summary.played
+        summary.out_dir.display(),
+        summary.played,
+        summary.games_path.display()
     );
+    if summary.claims.1 > 0 {
+        let _ = writeln!(
+            out,
+            "{} of this worker's {} pairs were taken over from workers that died",
+            summary.claims.1, summary.claims.0
+        );
+    }
 }
 
 fn init_logging(args: &Args, bar: ProgressBar) {

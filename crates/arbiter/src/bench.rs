@@ -271,6 +271,7 @@ async fn tournament(
         resume: false,
         concurrency: Some(concurrency),
         shard: None,
+        join: false,
         log_protocol: false,
         aboure_exe: setup.aboure_exe.clone(),
         interrupt,

@@ -5,7 +5,7 @@
 //! anyone can tell which workers are alive without a clock.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -61,11 +61,18 @@ impl ClaimDir {
         Ok(units)
     }
 
-    /// Writes this worker's name into a claim file it holds.
-    pub fn sign(&self, handle: &ClaimFile) -> io::Result<()> {
+    /// Writes this worker's name into a claim file it holds; returns the
+    /// name found there (empty for a fresh claim; a dead holder's when the
+    /// unit is taken over).
+    pub fn sign(&self, handle: &ClaimFile) -> io::Result<String> {
         let mut file = &handle.file;
+        let mut before = String::new();
+        file.seek(SeekFrom::Start(0))?;
+        file.read_to_string(&mut before)?;
         file.set_len(0)?;
-        file.write_all(self.holder.as_bytes())
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(self.holder.as_bytes())?;
+        Ok(before.trim().to_owned())
     }
 
     fn path(&self, unit: Unit) -> PathBuf {
@@ -207,7 +214,7 @@ mod tests {
         let mut a = ClaimDir::new(&dir, "a".into()).unwrap();
         let mut b = ClaimDir::new(&dir, "b".into()).unwrap();
         let held = acquire(&mut a, 3).unwrap().expect("free");
-        a.sign(held.handle()).unwrap();
+        assert_eq!(a.sign(held.handle()).unwrap(), "");
         assert!(acquire(&mut b, 3).unwrap().is_none());
         assert!(held.still_held(&mut a).unwrap());
         assert_eq!(a.listed().unwrap(), [3]);
