@@ -186,6 +186,23 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
     assert_eq!(ids(&out), all, "every game of the schedule, each once");
     assert_eq!(taken_over, 1, "one worker took over the killed one's pair");
     assert!(units_left(&out).is_empty(), "{:?}", units_left(&out));
+    // The roster: two workers left when all was done, one died and its
+    // pair was taken over.
+    let roster = aboure_arbiter::claim::roster(&out.join("claims")).unwrap();
+    let states: Vec<_> = roster
+        .iter()
+        .map(|w| (w.name.as_str(), w.state, w.holding.len()))
+        .collect();
+    use aboure_arbiter::claim::WorkerState::{Died, Ended};
+    assert_eq!(
+        states,
+        [
+            ("1-of-3", Ended, 0),
+            ("2-of-3", Died, 0),
+            ("3-of-3", Ended, 0)
+        ]
+    );
+    assert!(out.join("workers.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

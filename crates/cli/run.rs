@@ -87,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         tally: Mutex::new(Tally::new(config.bots().iter().map(|b| b.name()))),
         sprt: Mutex::new(None),
         eta: Mutex::new(RunEta::new(sprt_pairs)),
+        workers: Mutex::new(None),
         quiet: args.quiet,
     };
     let progress = Arc::new(progress);
@@ -187,6 +188,8 @@ struct Progress {
     /// The SPRT's combined state, over every shard's games.
     sprt: Mutex<Option<aboure_stats::OrderedStatus>>,
     eta: Mutex<RunEta>,
+    /// The run's workers, in words.
+    workers: Mutex<Option<String>>,
     quiet: bool,
 }
 
@@ -251,6 +254,13 @@ impl Progress {
                 self.bar.inc(1);
                 self.update();
             }
+            Event::Workers(workers) => {
+                // A run of one worker says nothing of workers.
+                if let (Ok(mut roster), true) = (self.workers.lock(), workers.len() > 1) {
+                    *roster = Some(aboure_arbiter::claim::describe_roster(workers));
+                }
+                self.update();
+            }
             Event::Sprt(status) => {
                 if let Ok(mut sprt) = self.sprt.lock() {
                     *sprt = Some(*status);
@@ -281,6 +291,9 @@ impl Progress {
                 "LLR {:.2} [{:.2}, {:.2}] {} pairs",
                 s.status.llr, s.status.lower, s.status.upper, s.counted
             ));
+        }
+        if let Some(w) = self.workers.lock().ok().and_then(|w| w.clone()) {
+            msg.push(w);
         }
         self.bar.set_message(msg.join("  "));
         if let Ok(eta) = self.eta.lock() {

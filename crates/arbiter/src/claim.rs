@@ -76,11 +76,13 @@ use std::ops::Range;
 
 mod dir;
 mod ledger;
+mod roster;
 #[cfg(test)]
 mod sim;
 
-pub use dir::{workers, ClaimDir, ClaimFile, WorkerFile, WorkerSeen, CLAIMS_DIR};
+pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
 pub use ledger::Ledger;
+pub use roster::{describe as describe_roster, roster, WorkerFile, WorkerState, WorkerStatus};
 
 /// A game pair's place in the schedule (see [`crate::Schedule`]).
 pub type Unit = u64;

@@ -31,6 +31,7 @@ use aboure_process::{BotLogs, Launch};
 mod follow;
 mod gate;
 mod queue;
+mod roster;
 mod worker;
 use gate::check_stop;
 use queue::Queue;
@@ -181,7 +182,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         &name,
         &format!("{about} games at once {concurrency}"),
     );
-    let _registered = registered
+    let registered = registered
         .map_err(RunError::io(format!(
             "cannot register in {}",
             claims.dir().display()
@@ -240,6 +241,11 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     }
     let config = Arc::new(config.clone());
     let launches = Arc::new(launches);
+    let roster = tokio::spawn(roster::watch(
+        output.dir.clone(),
+        name.clone(),
+        options.observer.clone(),
+    ));
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
         let worker = Worker {
@@ -264,6 +270,11 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     }
     for l in launches.iter() {
         l.logs.flush();
+    }
+    roster.abort();
+    // Left on its own accord: not to be counted among the dead.
+    if let Err(e) = registered.end() {
+        tracing::warn!("cannot mark this worker as ended: {e}");
     }
     result?;
     let interrupted = *options.interrupt.borrow();

@@ -1,8 +1,6 @@
 //! The claim files of a run folder: `claims/unit-U`, one per unit in
 //! flight, each locked (`flock`) by the worker that holds it and naming it
-//! inside (host, pid, worker) for people and the progress display; and
-//! `claims/worker-NAME`, locked by each worker for as long as it lives, so
-//! anyone can tell which workers are alive without a clock.
+//! inside (worker, host, pid) for people and the progress display.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -119,83 +117,6 @@ impl ClaimFolder for ClaimDir {
     }
 }
 
-/// This worker's own file, locked while it lives.
-#[derive(Debug)]
-pub struct WorkerFile {
-    _file: File,
-}
-
-impl WorkerFile {
-    /// Locks `claims/worker-NAME` in `claims` and writes `about` into it;
-    /// `None` if a live worker of that name holds it.
-    pub fn register(claims: &Path, name: &str, about: &str) -> io::Result<Option<WorkerFile>> {
-        let path = claims.join(format!("worker-{name}"));
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
-        // A reader of `workers` holds the lock for an instant: try again
-        // before taking the name for a live worker's.
-        let mut tries = 0;
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(TryLockError::WouldBlock) if tries < 5 => {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-                Err(TryLockError::WouldBlock) => return Ok(None),
-                Err(TryLockError::Error(e)) => return Err(e),
-            }
-        }
-        file.set_len(0)?;
-        (&file).write_all(about.as_bytes())?;
-        Ok(Some(WorkerFile { _file: file }))
-    }
-}
-
-/// A worker seen in `claims/`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkerSeen {
-    /// Its name (`1-of-3`, or host and pid).
-    pub name: String,
-    /// What it wrote about itself.
-    pub about: String,
-    /// True while its process lives (its file is locked).
-    pub alive: bool,
-}
-
-/// The workers that ever worked on the run in `claims`, alive or not.
-pub fn workers(claims: &Path) -> io::Result<Vec<WorkerSeen>> {
-    let mut seen = Vec::new();
-    for entry in std::fs::read_dir(claims)? {
-        let path = entry?.path();
-        let Some(name) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_prefix("worker-"))
-        else {
-            continue;
-        };
-        let file = File::open(&path)?;
-        let alive = match file.try_lock_shared() {
-            Ok(()) => false,
-            Err(TryLockError::WouldBlock) => true,
-            Err(TryLockError::Error(e)) => return Err(e),
-        };
-        let about = std::fs::read_to_string(&path)?.trim().to_owned();
-        seen.push(WorkerSeen {
-            name: name.to_owned(),
-            about,
-            alive,
-        });
-    }
-    seen.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(seen)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{acquire, Claim};
@@ -247,24 +168,6 @@ mod tests {
             !b.linked(&opened).unwrap(),
             "but it is no longer the unit's"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_worker_file_tells_alive_from_dead() {
-        let dir = temp("workers");
-        let claims = ClaimDir::new(&dir, String::new()).unwrap();
-        let one = WorkerFile::register(claims.dir(), "1-of-2", "host h pid 1").unwrap();
-        assert!(one.is_some());
-        assert!(WorkerFile::register(claims.dir(), "1-of-2", "x")
-            .unwrap()
-            .is_none());
-        let two = WorkerFile::register(claims.dir(), "2-of-2", "host h pid 2").unwrap();
-        drop(two);
-        let seen = workers(claims.dir()).unwrap();
-        let alive: Vec<_> = seen.iter().map(|w| (w.name.as_str(), w.alive)).collect();
-        assert_eq!(alive, [("1-of-2", true), ("2-of-2", false)]);
-        assert_eq!(seen[0].about, "host h pid 1");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
