@@ -383,7 +383,7 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
     }
     let _ = writeln!(
         out,
-        "{} games recorded in {} ({} played now by this worker, into {})",
+        "{} games in {} ({} played now by this worker, into {})",
         summary.finished,
         summary.out_dir.display(),
         summary.played,
