@@ -389,11 +389,19 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
         summary.played,
         summary.games_path.display()
     );
-    if summary.claims.1 > 0 {
+    let w = summary.work;
+    if w.taken_over > 0 {
         let _ = writeln!(
             out,
             "{} of this worker's {} pairs were taken over from workers that died",
-            summary.claims.1, summary.claims.0
+            w.taken_over, w.claimed
+        );
+    }
+    if w.opens > 0 {
+        let _ = writeln!(
+            out,
+            "shared with other workers: {} pairs claimed in {} tries; their files read {} times ({} opens, {} bytes)",
+            w.claimed, w.tries, w.polls, w.opens, w.bytes
         );
     }
 }

@@ -35,6 +35,7 @@ mod roster;
 mod worker;
 use gate::check_stop;
 use queue::Queue;
+pub use queue::Work;
 use worker::Worker;
 
 /// Time a bot gets to exit after `quit` before it is killed.
@@ -81,11 +82,9 @@ pub struct Summary {
     pub scheduled: usize,
     /// Games finished by this invocation.
     pub played: usize,
-    /// Units this worker claimed, and of those, taken over from a worker
-    /// that died (or gave up) holding them.
-    pub claims: (u64, u64),
-    /// Bytes of the other workers' files this worker read.
-    pub bytes_read: u64,
+    /// What sharing the run with other workers cost this one: claims,
+    /// units taken over, reads of the others' files.
+    pub work: Work,
     /// True if interrupted before the schedule was done.
     pub interrupted: bool,
     /// Why the stop rule ended the run, if it did.
@@ -288,8 +287,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         finished: state.queue.ledger().games() as usize,
         scheduled,
         played: state.played,
-        claims: (state.queue.claimed, state.queue.taken_over),
-        bytes_read: state.queue.bytes_read(),
+        work: state.queue.work(),
         interrupted,
         stopped: state.stopped.clone(),
         notes: output.notes,

@@ -63,14 +63,26 @@ impl ClaimDir {
     /// name found there (empty for a fresh claim; a dead holder's when the
     /// unit is taken over).
     pub fn sign(&self, handle: &ClaimFile) -> io::Result<String> {
+        let before = self.signer(handle)?;
         let mut file = &handle.file;
-        let mut before = String::new();
-        file.seek(SeekFrom::Start(0))?;
-        file.read_to_string(&mut before)?;
         file.set_len(0)?;
         file.seek(SeekFrom::Start(0))?;
         file.write_all(self.holder.as_bytes())?;
-        Ok(before.trim().to_owned())
+        Ok(before)
+    }
+
+    /// Who signed a claim file last (empty if nobody did).
+    pub fn signer(&self, handle: &ClaimFile) -> io::Result<String> {
+        let mut file = &handle.file;
+        let mut text = String::new();
+        file.seek(SeekFrom::Start(0))?;
+        file.read_to_string(&mut text)?;
+        Ok(text.trim().to_owned())
+    }
+
+    /// What this worker signs its claims with.
+    pub fn holder(&self) -> &str {
+        &self.holder
     }
 
     fn path(&self, unit: Unit) -> PathBuf {

@@ -19,7 +19,9 @@ pub(super) struct Follower {
     own: PathBuf,
     /// Bytes of each file already read.
     read: HashMap<PathBuf, u64>,
-    /// Bytes read in all, for the figures.
+    /// Polls, files opened and bytes read in all, for the figures.
+    polls: u64,
+    opens: u64,
     bytes: u64,
 }
 
@@ -30,6 +32,8 @@ impl Follower {
             dir: dir.to_owned(),
             own: own.to_owned(),
             read: HashMap::new(),
+            polls: 0,
+            opens: 0,
             bytes: 0,
         }
     }
@@ -39,7 +43,9 @@ impl Follower {
         let files = results_files(&self.dir)
             .map_err(RunError::io(format!("cannot list {}", self.dir.display())))?;
         let mut games = Vec::new();
+        self.polls += 1;
         for path in files.into_iter().filter(|p| *p != self.own) {
+            self.opens += 1;
             let offset = self.read.get(&path).copied().unwrap_or(0);
             let mut bytes = Vec::new();
             let read = std::fs::File::open(&path).and_then(|mut f| {
@@ -65,9 +71,9 @@ impl Follower {
         Ok(games)
     }
 
-    /// Bytes read so far.
-    pub(super) fn bytes(&self) -> u64 {
-        self.bytes
+    /// Polls, files opened and bytes read so far.
+    pub(super) fn counts(&self) -> (u64, u64, u64) {
+        (self.polls, self.opens, self.bytes)
     }
 }
 
@@ -98,7 +104,7 @@ mod tests {
         std::fs::write(&other, format!("{}{half}", line("a"))).unwrap();
         std::fs::write(dir.join("games-w-late.jsonl"), line("c")).unwrap();
         assert_eq!(ids(f.poll().unwrap()), ["b", "c"]);
-        assert_eq!(f.bytes(), (3 * line("a").len()) as u64);
+        assert_eq!(f.counts(), (3, 4, (3 * line("a").len()) as u64));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

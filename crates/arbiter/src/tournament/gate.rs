@@ -23,6 +23,10 @@ use crate::error::RunError;
 use crate::schedule::GameSpec;
 use crate::sprt::LiveSprt;
 
+/// How old a reading of the other workers' files may be when choosing a
+/// unit (the unit chosen is read for again once acquired, whatever its age).
+const REFRESH_AGE: Duration = Duration::from_millis(250);
+
 /// How long a look-ahead, made from the claims in the folder, holds.
 const LOOK_AHEAD_FOR: Duration = Duration::from_secs(2);
 
@@ -87,7 +91,7 @@ fn blocking<T: Send + 'static>(
 /// learnt of meanwhile.
 pub(super) async fn next(shared: &Arc<Shared>) -> Result<(Step, Vec<GameRecord>), RunError> {
     blocking(shared, |state| {
-        state.queue.refresh()?;
+        state.queue.refresh_older(REFRESH_AGE)?;
         let news = absorb(state);
         if state.sprt.as_ref().is_some_and(|s| s.status().decided()) {
             return Ok((Step::Stop, news));

@@ -59,9 +59,27 @@ pub(super) struct Queue {
     probe_every: Duration,
     /// Games read from other files and not yet taken by the caller.
     fresh: Vec<GameRecord>,
-    /// Claims made, units taken over from dead workers, for the figures.
-    pub(super) claimed: u64,
-    pub(super) taken_over: u64,
+    refreshed: Instant,
+    /// What it cost, for the figures.
+    pub(super) work: Work,
+}
+
+/// What a worker did to share the run: claims and reads of the others'
+/// files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Units acquired and played.
+    pub claimed: u64,
+    /// Of those, units another worker had held (it died, or gave up).
+    pub taken_over: u64,
+    /// Acquire attempts (each: open, lock, check), successful or not.
+    pub tries: u64,
+    /// Reads of the other workers' files (each opens every file).
+    pub polls: u64,
+    /// Files opened by those reads.
+    pub opens: u64,
+    /// Bytes read from them.
+    pub bytes: u64,
 }
 
 impl Queue {
@@ -85,8 +103,8 @@ impl Queue {
             probe_at: Instant::now() + PROBE_FIRST,
             probe_every: PROBE_FIRST,
             fresh: Vec::new(),
-            claimed: 0,
-            taken_over: 0,
+            refreshed: Instant::now() - PROBE_MOST,
+            work: Work::default(),
         };
         own.iter().for_each(|g| {
             queue.note(g);
@@ -102,9 +120,18 @@ impl Queue {
             .is_some_and(|(unit, g)| self.ledger.add(unit, g))
     }
 
+    /// As [`Queue::refresh`], unless the last one was less than `age` ago.
+    pub(super) fn refresh_older(&mut self, age: Duration) -> Result<usize, RunError> {
+        match self.refreshed.elapsed() < age {
+            true => Ok(0),
+            false => self.refresh(),
+        }
+    }
+
     /// Reads what the other workers recorded since last time; the games
     /// new to this worker are kept for [`Queue::take_fresh`].
     pub(super) fn refresh(&mut self) -> Result<usize, RunError> {
+        self.refreshed = Instant::now();
         let games = self.follower.poll()?;
         let before = self.fresh.len();
         for g in games {
@@ -151,6 +178,7 @@ impl Queue {
                 "cannot claim unit {unit} in {}",
                 self.claims.dir().display()
             ));
+            self.work.tries += 1;
             let Some(claim) = acquire(&mut self.claims, unit).map_err(io)? else {
                 self.busy.insert(unit);
                 continue;
@@ -168,10 +196,10 @@ impl Queue {
                 self.release(claim)?;
                 continue;
             }
-            self.claimed += 1;
+            self.work.claimed += 1;
             if !before.is_empty() {
                 // Its holder died: the kernel dropped the lock it signed.
-                self.taken_over += 1;
+                self.work.taken_over += 1;
                 self.probe_every = PROBE_FIRST;
                 tracing::info!("took over unit {unit} from {before}");
             }
@@ -192,13 +220,19 @@ impl Queue {
         claim: &Claim<ClaimFile>,
         game: u8,
     ) -> Result<WriteCheck, RunError> {
-        self.refresh()?;
         let unit = claim.unit();
-        let io = RunError::io(format!("cannot check the claim of unit {unit}"));
-        if !claim.still_held(&mut self.claims).map_err(io)? {
+        let io = || RunError::io(format!("cannot check the claim of unit {unit}"));
+        if !claim.still_held(&mut self.claims).map_err(io())? {
             tracing::warn!("lost the claim of unit {unit}: its game {game} is not written");
             self.mine.remove(&unit);
             return Ok(WriteCheck::Lost);
+        }
+        // Signed by this worker still: nobody else held the unit since it
+        // was acquired (a taker signs before it plays), so no other file
+        // can hold its game. Otherwise a lost lock was taken, and perhaps
+        // used: read the others' files first.
+        if self.claims.signer(claim.handle()).map_err(io())? != self.claims.holder() {
+            self.refresh()?;
         }
         Ok(match self.ledger.has(unit, game) {
             true => WriteCheck::Recorded,
@@ -217,8 +251,14 @@ impl Queue {
         Ok(())
     }
 
-    /// Bytes of other workers' files read so far.
-    pub(super) fn bytes_read(&self) -> u64 {
-        self.follower.bytes()
+    /// What sharing the run cost so far.
+    pub(super) fn work(&self) -> Work {
+        let (polls, opens, bytes) = self.follower.counts();
+        Work {
+            polls,
+            opens,
+            bytes,
+            ..self.work
+        }
     }
 }
