@@ -340,24 +340,37 @@ fn a_killed_run_resumes_and_records_every_game_exactly_once() {
 }
 
 #[test]
-fn shards_split_the_schedule_without_overlap() {
+fn a_shard_is_a_worker_any_one_of_which_completes_the_run() {
     let dir = folder("shard");
     let config = slow_match(&dir, 3);
-    let mut all = Vec::new();
-    for k in 1..=2 {
-        let out = dir.join(format!("out{k}"));
-        let output = run(&config, &out, &["--shard", &format!("{k}/2")]);
-        assert!(output.status.success(), "{}", show(&output));
-        let ids: Vec<String> = games(&out)
-            .iter()
-            .map(|g| g["id"].as_str().unwrap().to_owned())
-            .collect();
-        assert_eq!(ids.len() % 2, 0, "pairs stay together");
-        all.extend(ids);
-    }
-    let unique: HashSet<&String> = all.iter().collect();
+    let out = dir.join("out");
+    // Worker 1 of 2 alone plays the whole schedule: its slice first, then
+    // the units nobody holds.
+    let first = run(&config, &out, &["--resume", "--shard", "1/2"]);
+    assert!(first.status.success(), "{}", show(&first));
+    let ids = |file: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(out.join(file)).unwrap_or_default();
+        text.lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect()
+    };
+    let played = ids("games-1-of-2.jsonl");
+    assert_eq!(played.len(), 6, "{played:?}");
+    // Its two game tasks start with pairs 0 and 2, its slice.
+    let slice = |id: &String| id.contains("-p00-") || id.contains("-p02-");
+    assert!(played[..2].iter().all(slice), "its slice first: {played:?}");
+    let unique: HashSet<&String> = played.iter().collect();
     assert_eq!(unique.len(), 6);
-    assert_eq!(all.len(), 6);
+    // Worker 2 of 2, late, finds nothing left and ends at once.
+    let second = run(&config, &out, &["--resume", "--shard", "2/2"]);
+    assert!(second.status.success(), "{}", show(&second));
+    assert!(ids("games-2-of-2.jsonl").is_empty());
+    assert!(String::from_utf8_lossy(&second.stdout).contains("6 games in"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,8 +1,12 @@
-//! An SPRT on a real Slurm cluster: a job array of three shards sharing one
-//! output folder, one task cancelled (`scancel`) mid-run and resubmitted
-//! with `--resume`, must reach the verdict of one process at the same pair
-//! count. The bots are seeded random movers restarted for every game, so
-//! every game is the same wherever and whenever it is played.
+//! An SPRT on a real Slurm cluster that declares the CPUs the machine
+//! really has (2 here): a job array of six workers sharing one output
+//! folder, throttled to two at a time (`--array=1-6%2`), one task cancelled
+//! before it ever runs and never resubmitted, one SIGKILLed mid-game and
+//! never resubmitted. The others must reach the verdict of one process at
+//! the same pair count, with no game recorded twice, and every task must
+//! end; the test fails after a hard time limit instead of hanging. The
+//! bots are seeded random movers restarted for every game, so every game
+//! is the same wherever and whenever it is played.
 //!
 //! `tests/slurm/cluster.sh` starts a single-node cluster if none answers
 //! (it needs root and Debian's `slurm-wlm` and `munge`) and leaves it
@@ -17,8 +21,10 @@ use std::time::{Duration, Instant};
 use harness::*;
 use serde_json::Value;
 
-const SHARDS: u32 = 3;
+const TASKS: u32 = 6;
 const INSTALL: &str = "apt-get install -y slurm-wlm munge";
+/// The whole array must be over by then.
+const LIMIT: Duration = Duration::from_secs(300);
 
 fn slurm(conf: &str, program: &str, args: &[&str]) -> String {
     let mut command = Command::new(program);
@@ -37,30 +43,34 @@ fn slurm(conf: &str, program: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
-/// Waits until `squeue` lists none of `jobs`.
-fn wait_gone(conf: &str, jobs: &str) {
-    let t0 = Instant::now();
+/// Waits until `squeue` lists none of `jobs`, failing past the limit.
+fn wait_gone(conf: &str, jobs: &str, t0: Instant) {
     loop {
-        let listed = slurm(conf, "squeue", &["-h", "-j", jobs, "-o", "%i %T"]);
+        let listed = slurm(conf, "squeue", &["-h", "-r", "-j", jobs, "-o", "%i %T"]);
         if listed.is_empty() {
             return;
         }
         assert!(
-            t0.elapsed() < Duration::from_secs(600),
-            "Slurm jobs still queued after 10 minutes:\n{listed}"
+            t0.elapsed() < LIMIT,
+            "Slurm tasks still queued after {LIMIT:?}:\n{listed}"
         );
         std::thread::sleep(Duration::from_millis(300));
     }
 }
 
+/// The state of one array task (`JOB_K`), empty once it is gone.
+fn state(conf: &str, task: &str) -> String {
+    slurm(conf, "squeue", &["-h", "-r", "-j", task, "-o", "%T"])
+}
+
 /// Cancels the test's jobs if it fails half-way, so none is left running.
-struct Cancel(String, Vec<String>);
+struct Cancel(String, String);
 
 impl Drop for Cancel {
     fn drop(&mut self) {
         if std::thread::panicking() {
             let mut command = Command::new("scancel");
-            command.args(&self.1);
+            command.arg(&self.1);
             if !self.0.is_empty() {
                 command.env("SLURM_CONF", &self.0);
             }
@@ -76,8 +86,41 @@ fn verdict(out: &Path) -> Value {
     serde_json::json!([v["decision"], v["pairs"], v["pentanomial"], v["llr"]])
 }
 
+/// The process id a worker's results file names in its `.owner` file.
+fn owner_pid(results: &Path) -> Option<i32> {
+    let mut owner = results.as_os_str().to_owned();
+    owner.push(".owner");
+    let text = std::fs::read_to_string(owner).ok()?;
+    text.split_whitespace()
+        .skip_while(|w| *w != "pid")
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Waits until worker `name` has recorded a game and holds a unit again
+/// (a claim file signed by it): it is in the middle of a game.
+fn wait_mid_game(out: &Path, name: &str, t0: Instant) {
+    let own = out.join(format!("games-{name}.jsonl"));
+    let signed = format!("worker {name} ");
+    loop {
+        let recorded = std::fs::read_to_string(&own).map_or(0, |t| t.lines().count());
+        let holds = std::fs::read_dir(out.join("claims")).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with("unit-")
+                    && std::fs::read_to_string(e.path()).is_ok_and(|t| t.starts_with(&signed))
+            })
+        });
+        if recorded >= 1 && holds {
+            return;
+        }
+        assert!(t0.elapsed() < LIMIT, "worker {name} never got going");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
-fn an_sprt_over_a_slurm_job_array_with_a_task_cancelled_and_resubmitted() {
+fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
     let has_sbatch = Command::new("sh")
         .args(["-c", "command -v sbatch"])
         .output()
@@ -99,6 +142,11 @@ fn an_sprt_over_a_slurm_job_array_with_a_task_cancelled_and_resubmitted() {
         .unwrap_or("")
         .trim()
         .to_owned();
+    let cpus: u32 = slurm(&conf, "sinfo", &["-h", "-o", "%c"]).parse().unwrap();
+    assert!(
+        cpus < TASKS,
+        "the cluster must have fewer CPUs ({cpus}) than tasks"
+    );
 
     let dir = folder("slurm-sprt");
     let bot = |name: &str, seed: u32| testbot(name, &format!("sleepy --ms 20 --seed {seed}"));
@@ -120,57 +168,60 @@ fn an_sprt_over_a_slurm_job_array_with_a_task_cancelled_and_resubmitted() {
 
     let out = dir.join("shared");
     let script = root.join("tests/slurm/sprt.sbatch");
-    let submit = |array: &str| {
-        slurm(
-            &conf,
-            "sbatch",
-            &[
-                "--parsable",
-                &format!("--array={array}"),
-                &format!("--output={}/slurm-%A_%a.out", dir.display()),
-                script.to_str().unwrap(),
-                ABOURE,
-                config.to_str().unwrap(),
-                out.to_str().unwrap(),
-                &SHARDS.to_string(),
-            ],
-        )
-    };
-    let job = submit(&format!("1-{SHARDS}"));
-    let mut jobs = Cancel(conf.clone(), vec![job.clone()]);
-    let victim = format!("{job}_2");
-    let own = out.join(format!("games-2-of-{SHARDS}.jsonl"));
     let t0 = Instant::now();
-    while std::fs::read_to_string(&own).map_or(0, |t| t.lines().count()) < 1 {
-        assert!(
-            t0.elapsed() < Duration::from_secs(300),
-            "task 2 wrote no game in 5 minutes"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let state = slurm(&conf, "squeue", &["-h", "-j", &victim, "-o", "%T"]);
-    assert_eq!(state, "RUNNING", "task 2 must be cancelled mid-run");
-    slurm(&conf, "scancel", &[&victim]);
-    wait_gone(&conf, &victim);
-    // The job script may outlive the killed shard and record its status.
-    let cancelled = out.join("exit-2");
-    if let Ok(code) = std::fs::read_to_string(&cancelled) {
-        assert_ne!(
-            code.trim(),
-            "0",
-            "the cancelled task must not have finished"
-        );
-        std::fs::remove_file(&cancelled).unwrap();
-    }
-    let again = submit("2");
-    jobs.1.push(again.clone());
-    wait_gone(&conf, &format!("{job},{again}"));
+    let job = slurm(
+        &conf,
+        "sbatch",
+        &[
+            "--parsable",
+            &format!("--array=1-{TASKS}%2"),
+            &format!("--output={}/slurm-%A_%a.out", dir.display()),
+            script.to_str().unwrap(),
+            ABOURE,
+            config.to_str().unwrap(),
+            out.to_str().unwrap(),
+            &TASKS.to_string(),
+        ],
+    );
+    let _jobs = Cancel(conf.clone(), job.clone());
+    // Task 6 waits behind the throttle: cancelled before it ever runs.
+    let never = format!("{job}_{TASKS}");
+    assert_eq!(state(&conf, &never), "PENDING");
+    slurm(&conf, "scancel", &[&never]);
+    // Task 2 is SIGKILLed in the middle of a game, and never comes back.
+    wait_mid_game(&out, &format!("2-of-{TASKS}"), t0);
+    let victim = out.join(format!("games-2-of-{TASKS}.jsonl"));
+    let pid = owner_pid(&victim).expect("worker 2 names itself");
+    let killed = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    wait_gone(&conf, &job, t0);
 
-    for k in 1..=SHARDS {
-        let code = std::fs::read_to_string(out.join(format!("exit-{k}")))
-            .unwrap_or_else(|e| panic!("task {k} left no exit status: {e}"));
-        assert_eq!(code.trim(), "0", "task {k} failed; see {}", dir.display());
+    for k in 1..=TASKS {
+        let code = std::fs::read_to_string(out.join(format!("exit-{k}")));
+        match k {
+            2 => assert_eq!(code.unwrap().trim(), "137", "task 2 was killed"),
+            TASKS => assert!(code.is_err(), "task {k} never ran"),
+            _ => {
+                let code = code.unwrap_or_else(|e| panic!("task {k} left no exit status: {e}"));
+                assert_eq!(code.trim(), "0", "task {k} failed; see {}", dir.display());
+            }
+        }
     }
     assert_eq!(verdict(&out), expected);
+    let mut ids: Vec<String> = games(&out)
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_owned())
+        .collect();
+    let recorded = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), recorded, "a game was recorded twice");
+    eprintln!(
+        "{TASKS} tasks on {cpus} CPUs: verdict {expected} in {:.1} s, {recorded} games recorded",
+        t0.elapsed().as_secs_f64()
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

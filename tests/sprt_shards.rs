@@ -1,9 +1,10 @@
-//! One writer per results file, and an SPRT split over shards that share
+//! One writer per results file, and runs shared by worker processes on
 //! one output folder, with the real binary and real processes: a second run
 //! on a folder is refused naming the first; a SIGKILLed run leaves no stale
-//! lock; shards (one of them killed and resumed) reach the verdict of one
-//! process at the same pair count; the live test and the report count the
-//! same pairs.
+//! lock; a round robin whose worker is killed mid-game and never restarted
+//! is recorded whole, each game once, by the others; an SPRT's workers (one
+//! killed, one never started) reach the verdict of one process at the same
+//! pair count; the live test and the report count the same pairs.
 
 use crate::harness;
 
@@ -98,19 +99,71 @@ fn a_second_run_on_a_folder_is_refused_and_a_killed_holder_can_be_resumed() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn shards_sharing_a_folder_reach_the_one_process_verdict_with_one_killed_and_resumed() {
-    let dir = folder("sprt-shards");
-    let config = sprt_config(&dir);
-    let one = dir.join("one");
-    let output = run(&config, &one, &["--concurrency", "1"]);
-    assert!(output.status.success(), "{}", show(&output));
-    let expected = verdict(&one);
-    assert!(expected[0] != "continue", "{expected}");
+/// Waits until worker `name` has recorded a game into `own` and holds a
+/// unit again (a claim file signed by it): it is in the middle of a game.
+fn wait_mid_game(out: &Path, own: &Path, name: &str) {
+    let t0 = Instant::now();
+    let signed = format!("worker {name} ");
+    loop {
+        let recorded = std::fs::read_to_string(own).map_or(0, |t| t.lines().count());
+        let holds = std::fs::read_dir(out.join("claims")).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with("unit-")
+                    && std::fs::read_to_string(e.path()).is_ok_and(|t| t.starts_with(&signed))
+            })
+        });
+        if recorded >= 1 && holds {
+            return;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "worker {name} never got going"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
 
-    let shared = dir.join("shared");
+/// The ids recorded in every results file of `out`, sorted.
+fn ids(out: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = games(out)
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// Claim files left in `out/claims` (there should be none after a run).
+fn units_left(out: &Path) -> Vec<String> {
+    std::fs::read_dir(out.join("claims"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("unit-"))
+        .collect()
+}
+
+#[test]
+fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_recorded_once() {
+    let dir = folder("rr-workers");
+    let text = format!(
+        "[tournament]\npairs = 4\n[time-control]\nbase = \"30s\"\n{}{}{}",
+        testbot("a", "sleepy --ms 5 --seed 1"),
+        testbot("b", "sleepy --ms 5 --seed 2"),
+        testbot("c", "sleepy --ms 5 --seed 3"),
+    );
+    let config = write_config(&dir, &text);
+    let all: Vec<String> = {
+        let one = dir.join("one");
+        let output = run(&config, &one, &["--concurrency", "2"]);
+        assert!(output.status.success(), "{}", show(&output));
+        ids(&one)
+    };
+    assert_eq!(all.len(), 3 * 4 * 2);
+
+    let out = dir.join("shared");
     let start = |k: u32| {
-        run_command(&config, &shared, &["--resume", "--concurrency", "1"])
+        run_command(&config, &out, &["--resume", "--concurrency", "1"])
             .args(["--shard", &format!("{k}/3")])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -119,25 +172,77 @@ fn shards_sharing_a_folder_reach_the_one_process_verdict_with_one_killed_and_res
     };
     let mut doomed = start(2);
     let others = [start(1), start(3)];
-    let own = shared.join("games-2-of-3.jsonl");
-    let t0 = Instant::now();
-    while std::fs::read_to_string(&own).map_or(0, |t| t.lines().count()) < 1 {
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "shard 2 wrote nothing"
-        );
-        std::thread::sleep(Duration::from_millis(5));
+    wait_mid_game(&out, &out.join("games-2-of-3.jsonl"), "2-of-3");
+    doomed.kill().unwrap(); // SIGKILL, and never started again
+    doomed.wait().unwrap();
+    let mut taken_over = 0;
+    for child in others {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        taken_over += stdout.contains("taken over from workers that died") as u32;
     }
+    assert_eq!(ids(&out), all, "every game of the schedule, each once");
+    assert_eq!(taken_over, 1, "one worker took over the killed one's pair");
+    assert!(units_left(&out).is_empty(), "{:?}", units_left(&out));
+    // The roster: two workers left when all was done, one died and its
+    // pair was taken over.
+    let roster = aboure_arbiter::claim::roster(&out.join("claims")).unwrap();
+    let states: Vec<_> = roster
+        .iter()
+        .map(|w| (w.name.as_str(), w.state, w.holding.len()))
+        .collect();
+    use aboure_arbiter::claim::WorkerState::{Died, Ended};
+    assert_eq!(
+        states,
+        [
+            ("1-of-3", Ended, 0),
+            ("2-of-3", Died, 0),
+            ("3-of-3", Ended, 0)
+        ]
+    );
+    assert!(out.join("workers.json").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_sprt_reaches_the_one_process_verdict_with_a_worker_killed_and_one_never_started() {
+    let dir = folder("sprt-shards");
+    let config = sprt_config(&dir);
+    let one = dir.join("one");
+    let output = run(&config, &one, &["--concurrency", "1"]);
+    assert!(output.status.success(), "{}", show(&output));
+    let expected = verdict(&one);
+    assert!(expected[0] != "continue", "{expected}");
+
+    // Four workers asked for: 4/4 never starts, 2/4 is killed mid-game and
+    // never restarted; 1/4 and 3/4 finish the test.
+    let shared = dir.join("shared");
+    let start = |k: u32| {
+        run_command(&config, &shared, &["--resume", "--concurrency", "1"])
+            .args(["--shard", &format!("{k}/4")])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut doomed = start(2);
+    let others = [start(1), start(3)];
+    wait_mid_game(&shared, &shared.join("games-2-of-4.jsonl"), "2-of-4");
     doomed.kill().unwrap();
     doomed.wait().unwrap();
-    let resumed = start(2);
-    for child in others.into_iter().chain([resumed]) {
+    for child in others {
         let output = child.wait_with_output().unwrap();
         assert!(output.status.success(), "{}", show(&output));
     }
     assert_eq!(verdict(&shared), expected);
-    // No shard ran further ahead of the counted pairs than the look-ahead
-    // (4 x 3 shards x 1 game at once, at least 16).
+    let recorded = ids(&shared);
+    let mut unique = recorded.clone();
+    unique.dedup();
+    assert_eq!(recorded, unique, "no game recorded twice");
+    // The look-ahead follows the claims in flight (at most 3 here): no pair
+    // was started 4 x (3 + 1) = 16 pairs past the recorded prefix, and the
+    // prefix at the decision is the counted pairs.
     let counted = expected[1].as_u64().unwrap();
     let furthest = games(&shared)
         .iter()
@@ -261,4 +366,45 @@ fn pairs_past_the_decision_are_reported_as_overrun_by_both() {
     );
     assert!(report.text().contains(&line), "{}", report.text());
     assert!(report.html().contains("Overrun:"));
+}
+
+#[test]
+fn a_pair_split_between_two_workers_files_of_one_folder_is_one_pair() {
+    let dir = folder("split-pair");
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    // A worker died after game 0 of pair 0; another played game 1.
+    let lines: Vec<String> = pair(0, ["1-0", "1/2-1/2"], false)
+        .lines()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(run.join("games-1-of-2.jsonl"), &lines[0]).unwrap();
+    std::fs::write(run.join("games-w-h-7.jsonl"), &lines[1]).unwrap();
+    // The same game 1 in another folder is another run's: no pair there.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(
+        other.join("games.jsonl"),
+        pair(1, ["1-0", "1-0"], false)
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned()
+            + "\n",
+    )
+    .unwrap();
+    let output = aboure(&[
+        "report",
+        "--format",
+        "json",
+        "--no-accuracy",
+        run.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", show(&output));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let pairing = &json["pairings"][0];
+    assert_eq!(pairing["games"], 3, "{pairing}");
+    assert_eq!(pairing["pairs"], 1, "{pairing}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -30,10 +30,15 @@ pub struct Args {
     /// Games played at once (default: from the file, else half the cores).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Play only slice K of N (e.g. 3/8) of the schedule; the slices may
-    /// share one --out folder (an SPRT's must).
+    /// Work as worker K of N (e.g. 3/8): start with slice K of the
+    /// schedule, then take whatever no live worker holds. Workers share
+    /// one --out folder; any subset of them finishes the run.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Join the run in --out as one more worker (any number may join, on
+    /// any machine that sees the folder); implies --resume.
+    #[arg(long, conflicts_with = "shard")]
+    join: bool,
     /// Log every protocol line of every bot to out/logs/NAME.protocol.log.
     #[arg(long)]
     log_protocol: bool,
@@ -82,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         tally: Mutex::new(Tally::new(config.bots().iter().map(|b| b.name()))),
         sprt: Mutex::new(None),
         eta: Mutex::new(RunEta::new(sprt_pairs)),
+        workers: Mutex::new(None),
         quiet: args.quiet,
     };
     let progress = Arc::new(progress);
@@ -100,6 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         resume: args.resume,
         concurrency: args.concurrency,
         shard,
+        join: args.join,
         log_protocol: args.log_protocol,
         aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
         interrupt,
@@ -154,6 +161,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(s) = &args.shard {
             resume += &format!(" --shard {s}");
         }
+        if args.join {
+            resume += " --join";
+        }
         eprintln!("to continue: {resume}");
         return Ok(ExitCode::from(130));
     }
@@ -178,6 +188,8 @@ struct Progress {
     /// The SPRT's combined state, over every shard's games.
     sprt: Mutex<Option<aboure_stats::OrderedStatus>>,
     eta: Mutex<RunEta>,
+    /// The run's workers, in words.
+    workers: Mutex<Option<String>>,
     quiet: bool,
 }
 
@@ -232,6 +244,23 @@ impl Progress {
                 self.bar.inc(1);
                 self.update();
             }
+            Event::Recorded(game) => {
+                if let Ok(mut tally) = self.tally.lock() {
+                    tally.add(game);
+                }
+                if let Ok(mut eta) = self.eta.lock() {
+                    eta.game_finished();
+                }
+                self.bar.inc(1);
+                self.update();
+            }
+            Event::Workers(workers) => {
+                // A run of one worker says nothing of workers.
+                if let (Ok(mut roster), true) = (self.workers.lock(), workers.len() > 1) {
+                    *roster = Some(aboure_arbiter::claim::describe_roster(workers));
+                }
+                self.update();
+            }
             Event::Sprt(status) => {
                 if let Ok(mut sprt) = self.sprt.lock() {
                     *sprt = Some(*status);
@@ -262,6 +291,9 @@ impl Progress {
                 "LLR {:.2} [{:.2}, {:.2}] {} pairs",
                 s.status.llr, s.status.lower, s.status.upper, s.counted
             ));
+        }
+        if let Some(w) = self.workers.lock().ok().and_then(|w| w.clone()) {
+            msg.push(w);
         }
         self.bar.set_message(msg.join("  "));
         if let Ok(eta) = self.eta.lock() {
@@ -351,11 +383,27 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
     }
     let _ = writeln!(
         out,
-        "{} games in {} ({} played now)",
+        "{} games in {} ({} played now by this worker, into {})",
         summary.finished,
-        summary.games_path.display(),
-        summary.played
+        summary.out_dir.display(),
+        summary.played,
+        summary.games_path.display()
     );
+    let w = summary.work;
+    if w.taken_over > 0 {
+        let _ = writeln!(
+            out,
+            "{} of this worker's {} pairs were taken over from workers that died",
+            w.taken_over, w.claimed
+        );
+    }
+    if w.opens > 0 {
+        let _ = writeln!(
+            out,
+            "shared with other workers: {} pairs claimed in {} tries; their files read {} times ({} opens, {} bytes)",
+            w.claimed, w.tries, w.polls, w.opens, w.bytes
+        );
+    }
 }
 
 fn init_logging(args: &Args, bar: ProgressBar) {

@@ -11,17 +11,25 @@
 # and munge, and no systemd: munged, slurmctld and slurmd are started by
 # hand with a one-node configuration that tracks processes through /proc
 # and uses no task plugin (no cgroup tree is needed).
+#
+# The node declares the CPUs the machine really has (`nproc`), so a job
+# array with more tasks than CPUs queues the rest as a real cluster would.
+# Its daemons listen on ABOURE_SLURM_PORT and the port after it (6827 and
+# 6828 unless set), apart from a system cluster's 6817 and 6818.
 set -eu
 
+default_state=/tmp/aboure-slurm-$(nproc)cpu
 if [ "${1:-}" = stop ]; then
-    state=${2:-/tmp/aboure-slurm}
+    state=${2:-$default_state}
     for pid in "$state/slurmd.pid" "$state/slurmctld.pid"; do
         [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
     done
     exit 0
 fi
-state=${1:-/tmp/aboure-slurm}
+state=${1:-$default_state}
 conf=$state/slurm.conf
+port=${ABOURE_SLURM_PORT:-6827}
+cpus=$(nproc)
 
 for tool in sbatch slurmctld slurmd munged; do
     if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$tool" ]; then
@@ -39,6 +47,10 @@ if env -u SLURM_CONF sinfo -h >/dev/null 2>&1; then
 fi
 export SLURM_CONF=$conf
 if [ -f "$conf" ] && idle; then
+    if ! grep -q "CPUs=$cpus " "$conf"; then
+        echo "$conf declares other CPUs than this machine's $cpus: stop it (sh $0 stop $state)" >&2
+        exit 5
+    fi
     echo "$conf"
     exit 0
 fi
@@ -71,6 +83,8 @@ mkdir -p "$state/ctld" "$state/d"
 cat >"$conf" <<CONF
 ClusterName=aboure
 SlurmctldHost=$host
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 SlurmUser=root
 AuthType=auth/munge
 ProctrackType=proctrack/linuxproc
@@ -90,7 +104,7 @@ SlurmctldPidFile=$state/slurmctld.pid
 SlurmdPidFile=$state/slurmd.pid
 SlurmctldLogFile=$state/slurmctld.log
 SlurmdLogFile=$state/slurmd.log
-NodeName=$host CPUs=8 State=UNKNOWN
+NodeName=$host CPUs=$cpus State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 

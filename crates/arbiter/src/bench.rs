@@ -291,6 +291,7 @@ pub(crate) async fn play_text(
         resume: false,
         concurrency: None,
         shard: None,
+        join: false,
         log_protocol: false,
         aboure_exe: setup.aboure_exe.clone(),
         interrupt,

@@ -8,9 +8,10 @@ use aboure_records::GameRecord;
 pub enum Event {
     /// The run starts.
     Started {
-        /// Games in this run (this shard), finished ones included.
+        /// Games in the schedule, finished ones included.
         total: usize,
-        /// Games already finished in a previous run (resumed), without moves.
+        /// Games already recorded (by earlier runs, or by other workers of
+        /// the run), without moves.
         previous: Vec<GameRecord>,
     },
     /// The sandbox bots run in: its mode and layers (before any game).
@@ -26,7 +27,11 @@ pub enum Event {
     },
     /// A game finished and is safely on disk.
     GameFinished(Box<GameRecord>),
-    /// Where the SPRT stands, over this shard's and its siblings' games.
+    /// Another worker of the run recorded a game (read from its file).
+    Recorded(Box<GameRecord>),
+    /// The workers of the run: alive, ended or dead, and what they hold.
+    Workers(Vec<crate::claim::WorkerStatus>),
+    /// Where the SPRT stands, over every worker's games.
     Sprt(aboure_stats::OrderedStatus),
     /// The stop rule ended the run early (e.g. an SPRT decided).
     Stopped(String),

@@ -18,6 +18,7 @@
 mod adjudication;
 pub mod bench;
 pub mod bench_fairness;
+pub mod claim;
 mod clock;
 pub mod config;
 mod error;
@@ -39,4 +40,4 @@ pub use config::{load, parse, BotCommand, BotConfig, BotId, Config, Format, Rest
 pub use error::{ConfigError, RunError};
 pub use event::Event;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
-pub use tournament::{default_concurrency, run, Observer, RunOptions, Summary};
+pub use tournament::{default_concurrency, run, Observer, RunOptions, Summary, Work};

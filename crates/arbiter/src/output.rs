@@ -9,9 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use aboure_records::{
-    read_summaries, results_file, results_files, GameRecord, GamesWriter, ProblemKind,
-};
+use aboure_records::{read_summaries, results_files, GameRecord, GamesWriter, ProblemKind};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -118,18 +116,19 @@ pub struct Output {
     pub notes: Vec<String>,
 }
 
-/// Prepares `dir` for a run of `config`: a fresh folder, or with `resume` an
-/// earlier run of the same tournament to continue.
+/// Prepares `dir` for a worker of a run of `config` writing `games_path`: a
+/// fresh folder, or with `resume` an earlier run of the same tournament to
+/// continue or join.
 pub fn prepare(
     dir: &Path,
     config: &Config,
     resume: bool,
     shard: Option<Shard>,
+    games_path: PathBuf,
 ) -> Result<Output, RunError> {
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs)
         .map_err(RunError::io(format!("cannot create {}", logs.display())))?;
-    let games_path = results_file(dir, shard.map(|s| (s.index, s.count)));
     let lock = ResultsLock::acquire(&games_path)?;
     let run_path = dir.join("run.json");
     let identity = schedule_identity(config);

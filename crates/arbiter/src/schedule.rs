@@ -93,9 +93,38 @@ impl Schedule {
         }
     }
 
-    /// Game pairs (a pairing's pair number) in the whole tournament.
-    fn units(&self) -> u64 {
+    /// Game pairs (a pairing's pair number) in the whole tournament: the
+    /// units workers claim ([`crate::claim`]), numbered in playing order.
+    pub fn units(&self) -> u64 {
         u64::from(self.pairs) * (self.first.len() / 2) as u64
+    }
+
+    /// The two games of `unit` (see [`Schedule::units`]).
+    pub fn unit_games(&self, unit: u64) -> [GameSpec; 2] {
+        let per_pair = (self.first.len() / 2).max(1) as u64;
+        let (pair, r) = ((unit / per_pair) as u32, (unit % per_pair) as usize);
+        let mut games = [self.first[2 * r].clone(), self.first[2 * r + 1].clone()];
+        for g in &mut games {
+            g.pair = pair;
+            g.id = game_id(r, pair, g.game);
+        }
+        games
+    }
+
+    /// The unit and game (0 or 1) of the game `id`, if it is one of these.
+    pub fn locate(&self, id: &str) -> Option<(u64, u8)> {
+        let (r, rest) = id.strip_prefix('r')?.split_once("-p")?;
+        let (pair, game) = rest.split_once("-g")?;
+        let (r, pair, game): (usize, u32, u8) =
+            (r.parse().ok()?, pair.parse().ok()?, game.parse().ok()?);
+        let per_pair = self.first.len() / 2;
+        let unit = u64::from(pair) * per_pair as u64 + r as u64;
+        let ours = r < per_pair
+            && pair < self.pairs
+            && game < 2
+            && self.has_unit(unit)
+            && game_id(r, pair, game) == id;
+        ours.then_some((unit, game))
     }
 
     /// Whether game pair `unit` (counted in playing order) is this run's.
@@ -129,36 +158,14 @@ impl Schedule {
     /// The games, in playing order.
     pub fn games(&self) -> impl Iterator<Item = GameSpec> + Send + 'static {
         let (keep, make) = (self.clone(), self.clone());
-        let per_pair = (self.first.len() / 2).max(1) as u64;
         (0..self.units())
             .filter(move |&unit| keep.has_unit(unit))
-            .flat_map(move |unit| {
-                let (pair, r) = ((unit / per_pair) as u32, (unit % per_pair) as usize);
-                let mut games = [make.first[2 * r].clone(), make.first[2 * r + 1].clone()];
-                for g in &mut games {
-                    g.pair = pair;
-                    g.id = game_id(r, pair, g.game);
-                }
-                games
-            })
+            .flat_map(move |unit| make.unit_games(unit))
     }
 
     /// Whether the game `id` is one of these.
     pub fn contains(&self, id: &str) -> bool {
-        let parsed = || -> Option<(usize, u32, u8)> {
-            let (r, rest) = id.strip_prefix('r')?.split_once("-p")?;
-            let (pair, game) = rest.split_once("-g")?;
-            Some((r.parse().ok()?, pair.parse().ok()?, game.parse().ok()?))
-        };
-        let Some((r, pair, game)) = parsed() else {
-            return false;
-        };
-        let per_pair = self.first.len() / 2;
-        r < per_pair
-            && pair < self.pairs
-            && game < 2
-            && self.has_unit(u64::from(pair) * per_pair as u64 + r as u64)
-            && game_id(r, pair, game) == id
+        self.locate(id).is_some()
     }
 }
 
@@ -169,7 +176,9 @@ fn game_id(pairing: usize, pair: u32, game: u8) -> String {
 
 /// One slice of a schedule split N ways: `K/N`, 1-based. Game pair number
 /// `i` (in schedule order) goes to shard `i % N + 1`, so a pair's two games
-/// stay together (see [`Schedule`]).
+/// stay together (see [`Schedule`]). A run's `--shard K/N` is a worker's
+/// name and the slice it takes first, not a limit: a worker whose slice is
+/// done takes the units nobody holds ([`crate::claim`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// Which slice, 1..=count.

@@ -9,21 +9,18 @@
 //! exactly the pair count, that one process playing the pairs in order
 //! would, whoever was slow, killed or resumed.
 //!
-//! A [`LiveSprt`] is that verdict kept up to date during a run: it is fed
-//! this run's games as they finish and reads what sibling shards appended
-//! to their files since it last looked. It keeps the pentanomial counts,
-//! the pairs still open and the complete pairs ahead of a gap, nothing per
-//! finished game, so a test of any length runs in flat memory. A shard does
-//! not start a pair more than [`LiveSprt::look_ahead`] pairs past the
-//! counted prefix, and stops starting games once the test has decided (its
-//! own games or a sibling's); the first shard to see the decision writes
-//! it, once, to `sprt.json`.
+//! A [`LiveSprt`] is that verdict kept up to date during a run: its worker
+//! feeds it every game of the folder as it learns of it (its own, and what
+//! the other workers appended to their files). It keeps the pentanomial
+//! counts, the pairs still open and the complete pairs ahead of a gap,
+//! nothing per finished game, so a test of any length runs in flat memory.
+//! A worker does not claim a pair too far past the recorded prefix (see
+//! `tournament/queue.rs`), and stops claiming once the test has decided;
+//! the first worker to see the decision writes it, once, to `sprt.json`.
 
-use std::collections::HashMap;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use aboure_records::{parse_games, results_files, GameRecord, PairBook};
+use aboure_records::{GameRecord, PairBook};
 use aboure_stats::{OrderedSprt, OrderedStatus, Sprt, SprtDecision};
 use serde_json::json;
 
@@ -71,44 +68,27 @@ impl PairCounter {
     }
 }
 
-/// The verdict of a run in progress, with what sibling shards wrote.
+/// The verdict of a run in progress, fed every game of the folder as its
+/// worker learns of it: its own as they finish, the other workers' as it
+/// reads their files ([`crate::claim`]'s follower).
 #[derive(Debug)]
 pub struct LiveSprt {
     counter: PairCounter,
     dir: PathBuf,
-    own: PathBuf,
-    /// Bytes of each sibling's file already read.
-    read: HashMap<PathBuf, u64>,
-    look_ahead: u64,
     written: bool,
 }
 
 impl LiveSprt {
-    /// The test of `pairing[0]` against `pairing[1]` for a run writing `own`
-    /// in `dir`, starting pairs at most `look_ahead` past the counted ones.
-    pub fn new(
-        sprt: Sprt,
-        pairing: [String; 2],
-        dir: &Path,
-        own: &Path,
-        look_ahead: u64,
-    ) -> LiveSprt {
+    /// The test of `pairing[0]` against `pairing[1]` for a run in `dir`.
+    pub fn new(sprt: Sprt, pairing: [String; 2], dir: &Path) -> LiveSprt {
         LiveSprt {
             counter: PairCounter::new(sprt, pairing),
             dir: dir.to_owned(),
-            own: own.to_owned(),
-            read: HashMap::new(),
-            look_ahead: look_ahead.max(1),
             written: false,
         }
     }
 
-    /// The bound on how far past the counted prefix a pair may start.
-    pub fn look_ahead(&self) -> u64 {
-        self.look_ahead
-    }
-
-    /// Counts a game of this run.
+    /// Counts a game of the run (any worker's; one seen twice counts once).
     pub fn add(&mut self, game: &GameRecord) {
         self.counter.add(game);
     }
@@ -116,40 +96,6 @@ impl LiveSprt {
     /// Where the test stands.
     pub fn status(&self) -> OrderedStatus {
         self.counter.test.status()
-    }
-
-    /// True if pair `pair` may start now: no decision yet, and not too far
-    /// ahead of the counted pairs.
-    pub fn may_start(&self, pair: u32) -> bool {
-        !self.status().decided() && u64::from(pair) < self.counter.test.prefix() + self.look_ahead
-    }
-
-    /// The first pair not yet complete (what a blocked shard waits for).
-    pub fn missing(&self) -> u64 {
-        self.counter.test.prefix()
-    }
-
-    /// Reads what sibling shards appended to their results files since the
-    /// last call (complete lines only).
-    pub fn refresh(&mut self) -> Result<(), RunError> {
-        let files = results_files(&self.dir)
-            .map_err(RunError::io(format!("cannot list {}", self.dir.display())))?;
-        for path in files.into_iter().filter(|p| *p != self.own) {
-            let offset = self.read.get(&path).copied().unwrap_or(0);
-            let mut bytes = Vec::new();
-            let read = std::fs::File::open(&path).and_then(|mut f| {
-                f.seek(SeekFrom::Start(offset))?;
-                f.read_to_end(&mut bytes)
-            });
-            read.map_err(RunError::io(format!("cannot read {}", path.display())))?;
-            let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
-                continue;
-            };
-            let results = parse_games(&bytes[..=end], &path);
-            results.games.iter().for_each(|g| self.counter.add(g));
-            self.read.insert(path, offset + end as u64 + 1);
-        }
-        Ok(())
     }
 
     /// Words for where the test stands.

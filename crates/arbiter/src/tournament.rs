@@ -1,35 +1,42 @@
-//! Running a tournament: `concurrency` workers take games from the schedule,
-//! each game owning its two bot processes for its duration; every finished
-//! game is written and synced to `games.jsonl` before its worker starts the
-//! next one. An interrupt stops new games, abandons those in progress (they
-//! are replayed by `--resume`) and shuts the bots down. An SPRT
-//! ([`crate::sprt::LiveSprt`]) also holds back pairs too far ahead of the
-//! counted ones and stops new games once it has decided.
+//! Running a tournament as one worker of a run: `concurrency` game tasks
+//! claim game pairs from the run folder ([`crate::claim`]), each game
+//! owning its two bot processes for its duration; every finished game is
+//! written and synced to this worker's results file, under its claim,
+//! before the task claims more. Any number of workers may share the
+//! folder, on any machines, started and stopped at any time; each follows
+//! the others' files, so its progress and standings are the whole run's.
+//! An interrupt stops new games, abandons those in progress (their claims
+//! are dropped, and another worker or `--resume` plays them) and shuts
+//! the bots down. An SPRT ([`crate::sprt::LiveSprt`]) also holds back
+//! pairs too far ahead of the recorded ones and stops claiming once it has
+//! decided.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use aboure_engine::Side;
-use aboure_records::{GameRecord, GamesWriter, Standing, Tally};
+use aboure_records::{results_file, worker_results_file, GameRecord, GamesWriter, Standing, Tally};
 use tokio::sync::watch;
 
-use crate::config::{BotCommand, BotId, Config, Restart};
+use crate::claim::{ClaimDir, Slice, WorkerFile};
+use crate::config::{BotCommand, Config};
 use crate::error::RunError;
 use crate::event::Event;
-use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::output::prepare;
-use crate::schedule::{GameSpec, Schedule, Shard};
+use crate::schedule::{Schedule, Shard};
 use crate::sprt::LiveSprt;
-use aboure_process::{BotFailure, BotLogs, BotProcess, Launch};
+use aboure_process::{BotLogs, Launch};
 
+mod follow;
 mod gate;
-use gate::{check_stop, Gate};
-
-/// How often a shard held back by the SPRT's look-ahead reads its
-/// siblings' results again.
-const SIBLING_POLL: Duration = Duration::from_millis(500);
+mod queue;
+mod roster;
+mod worker;
+use gate::check_stop;
+use queue::Queue;
+pub use queue::Work;
+use worker::Worker;
 
 /// Time a bot gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
@@ -45,8 +52,12 @@ pub struct RunOptions {
     pub resume: bool,
     /// Games at once (overrides the config).
     pub concurrency: Option<usize>,
-    /// Play only this slice of the schedule.
+    /// This worker's name and the slice of the schedule it takes first
+    /// (`--shard K/N`); it writes `games-K-of-N.jsonl`.
     pub shard: Option<Shard>,
+    /// Join the run in `out_dir` as one more worker with a results file of
+    /// its own (`games-w-HOST-PID.jsonl`); implies `resume`.
+    pub join: bool,
     /// Log every protocol line.
     pub log_protocol: bool,
     /// The `aboure` binary, for built-in bots (`aboure bot NAME`).
@@ -61,16 +72,19 @@ pub struct RunOptions {
 #[derive(Clone, Debug)]
 pub struct Summary {
     /// For an SPRT, the verdict of every results file in the folder (this
-    /// shard's and its siblings') at the end, and its description.
+    /// worker's and the others') at the end, and its description.
     pub sprt: Option<(aboure_stats::OrderedStatus, String)>,
-    /// Standings of every finished game of this run's schedule.
+    /// Standings of every finished game of the run (every worker's).
     pub standings: Vec<Standing>,
-    /// Finished games of this run's schedule (earlier runs included).
+    /// Finished games of the run (every worker's, earlier runs included).
     pub finished: usize,
-    /// Games in the schedule (this shard).
+    /// Games in the schedule.
     pub scheduled: usize,
     /// Games finished by this invocation.
     pub played: usize,
+    /// What sharing the run with other workers cost this one: claims,
+    /// units taken over, reads of the others' files.
+    pub work: Work,
     /// True if interrupted before the schedule was done.
     pub interrupted: bool,
     /// Why the stop rule ended the run, if it did.
@@ -90,22 +104,43 @@ pub fn default_concurrency() -> usize {
     cores.div_ceil(2)
 }
 
-/// The games still to start, made as they are taken.
-type Queue = std::iter::Peekable<Box<dyn Iterator<Item = GameSpec> + Send>>;
-
 struct Shared {
-    queue: Mutex<Queue>,
     state: Mutex<State>,
-    writer: Arc<Mutex<GamesWriter>>,
     stop: watch::Sender<bool>,
 }
 
 struct State {
+    queue: Queue,
+    writer: GamesWriter,
     tally: Tally,
-    finished: usize,
     played: usize,
     sprt: Option<LiveSprt>,
     stopped: Option<String>,
+    concurrency: u64,
+    /// The SPRT's look-ahead in pairs, and when it was made.
+    look_ahead: (u64, std::time::Instant),
+}
+
+/// This worker's name: `K-of-N` for `--shard K/N`, host and process id
+/// for `--join`, `main` otherwise.
+fn worker_name(options: &RunOptions) -> String {
+    match (options.shard, options.join) {
+        (Some(s), _) => format!("{}-of-{}", s.index, s.count),
+        (None, true) => {
+            let host: String = crate::lock::hostname()
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            format!("{host}-{}", std::process::id())
+        }
+        (None, false) => "main".to_owned(),
+    }
 }
 
 /// Runs the tournament `config` with `options`.
@@ -121,30 +156,162 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         .map(|b| b.name());
     let layers = sandbox.layers().clone().with_ponder(ponder);
     (options.observer)(&Event::Sandbox(layers.clone()));
-    let mut output = prepare(&options.out_dir, config, options.resume, options.shard)?;
+    let name = worker_name(&options);
+    let games_path = match (options.shard, options.join) {
+        (Some(s), _) => results_file(&options.out_dir, Some((s.index, s.count))),
+        (None, true) => worker_results_file(&options.out_dir, &name),
+        (None, false) => results_file(&options.out_dir, None),
+    };
+    let resume = options.resume || options.join;
+    let mut output = prepare(&options.out_dir, config, resume, options.shard, games_path)?;
     crate::output::record_sandbox(&output.dir, &layers);
     for note in &output.notes {
         tracing::warn!("{note}");
     }
-    let games = Schedule::new(config, options.shard);
-    let scheduled = games.len();
-    // Earlier runs' games, read as summaries (no moves): those of this
-    // schedule count, and are not played again.
-    let previous: Vec<GameRecord> = std::mem::take(&mut output.previous)
-        .into_iter()
-        .filter(|g| games.contains(&g.id))
-        .collect();
-    let done: std::collections::HashSet<String> = previous.iter().map(|g| g.id.clone()).collect();
-    let todo: Box<dyn Iterator<Item = GameSpec> + Send> =
-        Box::new(games.games().filter(move |g| !done.contains(&g.id)));
+    let about = format!(
+        "worker {name} host {} pid {}",
+        crate::lock::hostname(),
+        std::process::id()
+    );
+    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
+        "cannot create the claims folder in {}",
+        output.dir.display()
+    )))?;
+    let concurrency = options
+        .concurrency
+        .or(config.concurrency())
+        .unwrap_or_else(default_concurrency)
+        .max(1);
+    let registered = WorkerFile::register(
+        claims.dir(),
+        &name,
+        &format!("{about} games at once {concurrency}"),
+    );
+    let registered = registered
+        .map_err(RunError::io(format!(
+            "cannot register in {}",
+            claims.dir().display()
+        )))?
+        .ok_or_else(|| {
+            RunError::Options(format!(
+                "a live worker named {name} already works on {}",
+                output.dir.display()
+            ))
+        })?;
+
+    // The whole schedule: a shard is a hint of where to start.
+    let schedule = Schedule::new(config, None);
+    let scheduled = schedule.len();
+    let previous = std::mem::take(&mut output.previous);
+    let slice = options.shard.map(|s| Slice {
+        index: u64::from(s.index - 1),
+        count: u64::from(s.count),
+    });
+    let follower = follow::Follower::new(&output.dir, &output.games_path);
+    let mut queue = Queue::new(schedule, claims, follower, slice, &previous);
+    queue.refresh()?;
+    let mut known: Vec<GameRecord> = previous;
+    known.extend(queue.take_fresh());
     (options.observer)(&Event::Started {
         total: scheduled,
-        previous: previous.clone(),
+        previous: known.clone(),
     });
 
+    let launches = launches(config, &options, &output.logs, sandbox)?;
+    let mut sprt = gate::live_sprt(config, &output.dir);
+    let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
+    for g in &known {
+        tally.add(g);
+        if let Some(s) = sprt.as_mut() {
+            s.add(g);
+        }
+    }
+    drop(known);
+    let (stop, _) = watch::channel(false);
+    let shared = Arc::new(Shared {
+        state: Mutex::new(State {
+            queue,
+            writer: output.writer,
+            tally,
+            played: 0,
+            sprt,
+            stopped: None,
+            concurrency: concurrency as u64,
+            look_ahead: (0, std::time::Instant::now()),
+        }),
+        stop,
+    });
+    if let Some(reason) = check_stop(&shared)? {
+        (options.observer)(&Event::Stopped(reason));
+    }
+    let config = Arc::new(config.clone());
+    let launches = Arc::new(launches);
+    let roster = tokio::spawn(roster::watch(
+        output.dir.clone(),
+        name.clone(),
+        options.observer.clone(),
+    ));
+    let mut tasks = Vec::new();
+    for _ in 0..concurrency {
+        let worker = Worker {
+            config: config.clone(),
+            launches: launches.clone(),
+            shared: shared.clone(),
+            interrupt: options.interrupt.clone(),
+            observer: options.observer.clone(),
+            pool: HashMap::new(),
+        };
+        tasks.push(tokio::spawn(worker.run()));
+    }
+    let mut result = Ok(());
+    for t in tasks {
+        match t.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => result = Err(e),
+            Err(e) => {
+                result = Err(RunError::Options(format!("a game task failed: {e}")));
+            }
+        }
+    }
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    roster.abort();
+    // Left on its own accord: not to be counted among the dead.
+    if let Err(e) = registered.end() {
+        tracing::warn!("cannot mark this worker as ended: {e}");
+    }
+    result?;
+    let interrupted = *options.interrupt.borrow();
+    if interrupted {
+        (options.observer)(&Event::Interrupted);
+    }
+    let state = gate::lock(&shared)?;
+    Ok(Summary {
+        sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
+        standings: state.tally.standings(),
+        finished: state.queue.ledger().games() as usize,
+        scheduled,
+        played: state.played,
+        work: state.queue.work(),
+        interrupted,
+        stopped: state.stopped.clone(),
+        notes: output.notes,
+        games_path: output.games_path.clone(),
+        out_dir: output.dir.clone(),
+    })
+}
+
+/// How to start each bot of `config`.
+fn launches(
+    config: &Config,
+    options: &RunOptions,
+    logs: &std::path::Path,
+    sandbox: Arc<aboure_sandbox::Sandbox>,
+) -> Result<Vec<Launch>, RunError> {
     let mut launches = Vec::new();
     for bot in config.bots() {
-        let logs = BotLogs::new(Some(&output.logs), bot.name(), options.log_protocol)
+        let logs = BotLogs::new(Some(logs), bot.name(), options.log_protocol)
             .map_err(RunError::io(format!("cannot open logs of {}", bot.name())))?;
         let (program, args) = match &bot.run() {
             BotCommand::Builtin(name) => (
@@ -187,271 +354,5 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             logs: Arc::new(logs),
         });
     }
-
-    let concurrency = options
-        .concurrency
-        .or(config.concurrency())
-        .unwrap_or_else(default_concurrency)
-        .max(1);
-    let sprt = gate::live_sprt(config, &options, &output, concurrency, &previous)?;
-    let (stop, _) = watch::channel(false);
-    let shared = Arc::new(Shared {
-        queue: Mutex::new(todo.peekable()),
-        state: Mutex::new(State {
-            tally: {
-                let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
-                previous.iter().for_each(|g| tally.add(g));
-                tally
-            },
-            finished: previous.len(),
-            played: 0,
-            sprt,
-            stopped: None,
-        }),
-        writer: Arc::new(Mutex::new(output.writer)),
-        stop,
-    });
-    if let Some(reason) = check_stop(&shared)? {
-        (options.observer)(&Event::Stopped(reason));
-    }
-    let config = Arc::new(config.clone());
-    let launches = Arc::new(launches);
-    let mut workers = Vec::new();
-    for _ in 0..concurrency {
-        let worker = Worker {
-            config: config.clone(),
-            launches: launches.clone(),
-            shared: shared.clone(),
-            interrupt: options.interrupt.clone(),
-            observer: options.observer.clone(),
-            pool: HashMap::new(),
-        };
-        workers.push(tokio::spawn(worker.run()));
-    }
-    let mut result = Ok(());
-    for w in workers {
-        match w.await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => result = Err(e),
-            Err(e) => {
-                result = Err(RunError::Options(format!("a game task failed: {e}")));
-            }
-        }
-    }
-    for l in launches.iter() {
-        l.logs.flush();
-    }
-    result?;
-    let interrupted = *options.interrupt.borrow();
-    if interrupted {
-        (options.observer)(&Event::Interrupted);
-    }
-    let state = shared
-        .state
-        .lock()
-        .map_err(|_| RunError::Options("state lock poisoned".into()))?;
-    Ok(Summary {
-        sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
-        standings: state.tally.standings(),
-        finished: state.finished,
-        scheduled,
-        played: state.played,
-        interrupted,
-        stopped: state.stopped.clone(),
-        notes: output.notes,
-        games_path: output.games_path.clone(),
-        out_dir: output.dir.clone(),
-    })
-}
-
-struct Worker {
-    config: Arc<Config>,
-    launches: Arc<Vec<Launch>>,
-    shared: Arc<Shared>,
-    interrupt: watch::Receiver<bool>,
-    observer: Observer,
-    /// Idle processes kept for reuse (`restart = "never"`).
-    pool: HashMap<BotId, BotProcess>,
-}
-
-impl Worker {
-    async fn run(mut self) -> Result<(), RunError> {
-        let result = self.games().await;
-        for (_, bot) in self.pool.drain() {
-            bot.quit(QUIT_GRACE).await;
-        }
-        result
-    }
-
-    async fn games(&mut self) -> Result<(), RunError> {
-        let mut waiting = false;
-        loop {
-            if *self.interrupt.borrow() || *self.shared.stop.borrow() {
-                return Ok(());
-            }
-            let Some(next) = self
-                .shared
-                .queue
-                .lock()
-                .ok()
-                .and_then(|mut q| q.peek().cloned())
-            else {
-                return Ok(());
-            };
-            match gate::wait(&self.shared, &next).await? {
-                Gate::Start => {}
-                Gate::Stop => {
-                    if let Some(reason) = check_stop(&self.shared)? {
-                        (self.observer)(&Event::Stopped(reason));
-                    }
-                    return Ok(());
-                }
-                Gate::Wait(missing) => {
-                    if !waiting {
-                        tracing::info!(
-                            "waiting for pair {missing} (another shard's) before starting pair {}",
-                            next.pair
-                        );
-                        waiting = true;
-                    }
-                    let mut interrupt = self.interrupt.clone();
-                    tokio::select! {
-                        _ = tokio::time::sleep(SIBLING_POLL) => {}
-                        _ = interrupt.wait_for(|&i| i) => {}
-                    }
-                    continue;
-                }
-            }
-            waiting = false;
-            // Another worker may have taken it meanwhile.
-            let Some(spec) = self.shared.queue.lock().ok().and_then(|mut q| q.next()) else {
-                return Ok(());
-            };
-            (self.observer)(&Event::GameStarted {
-                id: spec.id.clone(),
-                south: self.config.bot(spec.south).name().to_owned(),
-                north: self.config.bot(spec.north).name().to_owned(),
-            });
-            let mut seats: [Option<BotProcess>; 2] = [None, None];
-            let mut interrupt = self.interrupt.clone();
-            let record = tokio::select! {
-                record = self.game(&spec, &mut seats) => Some(record),
-                _ = interrupt.wait_for(|&i| i) => None,
-            };
-            let Some(record) = record else {
-                for bot in seats.into_iter().flatten() {
-                    bot.quit(QUIT_GRACE).await;
-                }
-                return Ok(());
-            };
-            // Return healthy processes to the pool, or shut them down.
-            for (bot, seat) in [spec.south, spec.north].into_iter().zip(seats) {
-                if let Some(process) = seat {
-                    if self.config.restart() == Restart::Never {
-                        self.pool.insert(bot, process);
-                    } else {
-                        process.quit(QUIT_GRACE).await;
-                    }
-                }
-            }
-            self.record(record).await?;
-        }
-    }
-
-    async fn record(&mut self, record: GameRecord) -> Result<(), RunError> {
-        let writer = self.shared.writer.clone();
-        let line = record.clone();
-        let written = tokio::task::spawn_blocking(move || {
-            let mut w = writer
-                .lock()
-                .map_err(|_| RunError::Options("writer lock poisoned".into()))?;
-            crate::results::write_result(&mut w, &line, crate::results::RETRY)
-        })
-        .await
-        .map_err(|e| RunError::Options(format!("writer task failed: {e}")))?;
-        if let Err(e) = written {
-            // No game more: the others in progress finish and are written
-            // if the disk allows.
-            self.shared.stop.send_replace(true);
-            return Err(e);
-        }
-        if let Ok(mut state) = self.shared.state.lock() {
-            state.tally.add(&record);
-            state.finished += 1;
-            if let Some(sprt) = state.sprt.as_mut() {
-                sprt.add(&record);
-            }
-            state.played += 1;
-        }
-        (self.observer)(&Event::GameFinished(Box::new(record)));
-        let status = gate::refresh(&self.shared).await?;
-        if let Some(status) = status {
-            (self.observer)(&Event::Sprt(status));
-        }
-        if let Some(reason) = check_stop(&self.shared)? {
-            (self.observer)(&Event::Stopped(reason));
-        }
-        Ok(())
-    }
-
-    /// Starts (or reuses) both bots and plays the game. The processes are
-    /// left in `seats` unless they failed (then they are killed here).
-    async fn game(&mut self, spec: &GameSpec, seats: &mut [Option<BotProcess>; 2]) -> GameRecord {
-        let config = &self.config;
-        let opening = config.openings().opening(config.seed(), spec.pair);
-        let ids = [spec.south, spec.north];
-        let setup = GameSetup {
-            spec,
-            names: ids.map(|i| config.bot(i).name()),
-            time_controls: ids.map(|i| config.bot(i).time_control()),
-            opening: &opening,
-            opening_index: spec.pair,
-            adjudication: config.adjudication(),
-            ponder: ids.map(|i| config.bot(i).ponder()),
-        };
-        let reused = ids.map(|i| self.pool.remove(&i));
-        let [south, north] = reused;
-        let (south, north) = tokio::join!(
-            ready(south, &self.launches[ids[0].index()]),
-            ready(north, &self.launches[ids[1].index()]),
-        );
-        let mut failure = None;
-        for (side, started) in [(Side::South, south), (Side::North, north)] {
-            match started {
-                Ok(process) => seats[side.index()] = Some(process),
-                Err(f) => {
-                    failure.get_or_insert((side, f));
-                }
-            }
-        }
-        if let Some((side, f)) = failure {
-            return forfeit_at_start(setup, side, f);
-        }
-        let [Some(south), Some(north)] = seats else {
-            unreachable!("both seats are filled when neither failed")
-        };
-        let (record, failed) = play(setup, [south, north]).await;
-        if let Some(side) = failed {
-            if let Some(mut bot) = seats[side.index()].take() {
-                bot.kill().await;
-            }
-        }
-        record
-    }
-}
-
-/// A bot ready for a new game: a reused process told `newgame`, or a fresh
-/// one after its handshake.
-async fn ready(reused: Option<BotProcess>, launch: &Launch) -> Result<BotProcess, BotFailure> {
-    let mut process = match reused {
-        Some(p) => p,
-        None => BotProcess::start(launch).await?,
-    };
-    match process.new_game().await {
-        Ok(()) => Ok(process),
-        Err(f) => {
-            process.kill().await;
-            Err(f)
-        }
-    }
+    Ok(launches)
 }

@@ -62,7 +62,7 @@ mod standings;
 mod summary;
 mod writer;
 
-pub use folder::{results_file, results_files};
+pub use folder::{results_file, results_files, worker_results_file};
 pub use lines::{Line, LineBlocks, ResultsLines};
 pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, Seat};
 pub use reader::{

@@ -3,7 +3,8 @@
 //! A report may combine the shards of one run, or several runs: a game id
 //! seen twice is the same game read twice (a shard copied twice, a file
 //! given twice) and is counted once, with a warning naming both files. Game
-//! pairs are matched within one file only, so pair numbers of different
+//! pairs are matched within one folder (the files of one run's workers;
+//! a pair may be split between two of them), so pair numbers of different
 //! runs never mix.
 
 use std::collections::HashMap;

@@ -2,7 +2,7 @@
 //!
 //! A game pair is the two games of one opening with colours swapped, by
 //! the one rule `aboure_records::pair_results` writes (the live SPRT uses
-//! it too), matched within one file. Only complete pairs enter the
+//! it too), matched within one run folder. Only complete pairs enter the
 //! pentanomial counts (a pair cut short by the end of a run, or CSV rows,
 //! count in W/D/L only).
 

@@ -66,6 +66,11 @@ pub struct ReportTally {
     pub(crate) files: Vec<PathBuf>,
     /// Index in `files` of the file being read.
     file: usize,
+    /// Index in `files` of the first file of the same folder: a run's
+    /// workers share its folder, and a pair whose worker died between its
+    /// two games has them in two files of it, so pairs match within a
+    /// folder (files of different folders are different runs).
+    run: usize,
     /// Warnings of the files done, and the problems of the current one.
     warnings: Vec<String>,
     problems_in_file: u64,
@@ -104,6 +109,7 @@ impl ReportTally {
             options,
             files: Vec::new(),
             file: 0,
+            run: 0,
             warnings: Vec::new(),
             problems_in_file: 0,
             names: Vec::new(),
@@ -131,12 +137,12 @@ impl ReportTally {
         }
     }
 
-    /// The games that follow come from `path`: pairs match within a file,
-    /// and duplicate warnings name files.
+    /// The games that follow come from `path`: pairs match within its
+    /// folder, and duplicate warnings name files.
     pub fn begin_file(&mut self, path: &Path) {
         self.end_file();
-        self.file = self.files.len();
         self.files.push(path.to_owned());
+        self.in_file(self.files.len() - 1);
     }
 
     /// Takes the files and warnings of games read and merged beforehand
@@ -149,7 +155,14 @@ impl ReportTally {
 
     /// The games that follow come from file `file` of those adopted.
     pub(crate) fn in_file(&mut self, file: usize) {
+        if file == self.file && file != 0 {
+            return;
+        }
         self.file = file;
+        let folder = |i: usize| self.files.get(i).and_then(|p| p.parent());
+        self.run = (0..=file)
+            .find(|&i| folder(i) == folder(file))
+            .unwrap_or(file);
     }
 
     fn end_file(&mut self) {
@@ -235,7 +248,7 @@ impl ReportTally {
         }
         let result = aboure_records::south_outcome(game.result);
         self.pairs.push(
-            self.file(),
+            self.run,
             [p0, p1],
             game.pair,
             Seat {

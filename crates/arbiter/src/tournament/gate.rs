@@ -1,123 +1,175 @@
-//! The SPRT's hold on a run: whether the next game may start (not past the
-//! look-ahead, no decision yet), what the siblings' files say, and stopping
-//! once the test has decided. Reading the siblings' files is blocking I/O,
+//! What a game task may do next, and writing what it played: the claim
+//! queue under the SPRT's hold (no pair claimed past the look-ahead, none
+//! once the test has decided), the write under the claim, and stopping
+//! once the test has decided. Everything here reads or writes the folder,
 //! so it runs on tokio's blocking pool, never on an async worker.
+//!
+//! The look-ahead is 4 x (claims in the folder + this worker's
+//! concurrency), at least 16 pairs: it grows with the workers that are
+//! alive and playing, not with the tasks a cluster was asked for, so the
+//! overrun past the deciding pair stays within a few pairs per live game.
 
-use std::sync::Arc;
+use std::sync::{Arc, MutexGuard};
+use std::time::{Duration, Instant};
 
 use aboure_records::GameRecord;
 use aboure_stats::OrderedStatus;
 
-use super::{RunOptions, Shared};
+use super::queue::{Next, WriteCheck};
+use super::{Shared, State};
+use crate::claim::{Claim, ClaimFile};
 use crate::config::{Config, Format};
 use crate::error::RunError;
-use crate::output::Output;
 use crate::schedule::GameSpec;
 use crate::sprt::LiveSprt;
 
-/// What the SPRT allows for the next game.
-pub(super) enum Gate {
-    /// Start it.
-    Start,
-    /// Wait for this pair, a sibling's, to complete.
-    Wait(u64),
+/// How old a reading of the other workers' files may be when choosing a
+/// unit (the unit chosen is read for again once acquired, whatever its age).
+const REFRESH_AGE: Duration = Duration::from_millis(250);
+
+/// How long a look-ahead, made from the claims in the folder, holds.
+const LOOK_AHEAD_FOR: Duration = Duration::from_secs(2);
+
+/// What a game task does next.
+pub(super) enum Step {
+    /// Play these games of the held unit.
+    Play(Claim<ClaimFile>, Vec<GameSpec>),
+    /// Nothing to claim now; poll again.
+    Wait,
+    /// Every game is recorded.
+    Done,
     /// The test has decided: start nothing more.
     Stop,
 }
 
-/// The live test of an SPRT run, fed with the games already played here and
-/// in the sibling shards' files.
-pub(super) fn live_sprt(
-    config: &Config,
-    options: &RunOptions,
-    output: &Output,
-    concurrency: usize,
-    previous: &[GameRecord],
-) -> Result<Option<LiveSprt>, RunError> {
-    if config.format() != Format::Sprt {
-        return Ok(None);
-    }
-    let shards = options.shard.map_or(1, |s| u64::from(s.count));
-    let mut live = LiveSprt::new(
-        config.sprt(),
-        [
-            config.bots()[0].name().to_owned(),
-            config.bots()[1].name().to_owned(),
-        ],
-        &output.dir,
-        &output.games_path,
-        (4 * shards * concurrency as u64).max(16),
-    );
-    previous.iter().for_each(|g| live.add(g));
-    live.refresh()?;
-    Ok(Some(live))
+/// A game just written.
+pub(super) struct Written {
+    pub(super) record: GameRecord,
+    pub(super) sprt: Option<OrderedStatus>,
 }
 
-fn with_sprt<T>(
-    shared: &Shared,
-    f: impl FnOnce(&mut LiveSprt) -> Result<T, RunError>,
-) -> Result<Option<T>, RunError> {
-    let mut state = shared
+/// The live test of an SPRT run in `dir`.
+pub(super) fn live_sprt(config: &Config, dir: &std::path::Path) -> Option<LiveSprt> {
+    (config.format() == Format::Sprt).then(|| {
+        let names = [0, 1].map(|i| config.bots()[i].name().to_owned());
+        LiveSprt::new(config.sprt(), names, dir)
+    })
+}
+
+pub(super) fn lock(shared: &Shared) -> Result<MutexGuard<'_, State>, RunError> {
+    shared
         .state
         .lock()
-        .map_err(|_| RunError::Options("state lock poisoned".into()))?;
-    state.sprt.as_mut().map(f).transpose()
+        .map_err(|_| RunError::Options("state lock poisoned".into()))
 }
 
-fn gate(shared: &Shared, pair: u32, refresh: bool) -> Result<Gate, RunError> {
-    let gate = with_sprt(shared, |sprt| {
-        if refresh {
-            sprt.refresh()?;
+/// Counts the other workers' games read since the last call; returns them.
+pub(super) fn absorb(state: &mut State) -> Vec<GameRecord> {
+    let news = state.queue.take_fresh();
+    for g in &news {
+        state.tally.add(g);
+        if let Some(sprt) = state.sprt.as_mut() {
+            sprt.add(g);
         }
-        Ok(if sprt.status().decided() {
-            Gate::Stop
-        } else if sprt.may_start(pair) {
-            Gate::Start
-        } else {
-            Gate::Wait(sprt.missing())
-        })
-    })?;
-    Ok(gate.unwrap_or(Gate::Start))
+    }
+    news
 }
 
-fn blocking_failed(e: tokio::task::JoinError) -> RunError {
-    RunError::Options(format!("SPRT task failed: {e}"))
-}
-
-/// The gate for `spec`, reading the siblings' files again when the test
-/// holds the game back.
-pub(super) async fn wait(shared: &Arc<Shared>, spec: &GameSpec) -> Result<Gate, RunError> {
-    match gate(shared, spec.pair, false)? {
-        Gate::Wait(_) => {
-            let (shared, pair) = (shared.clone(), spec.pair);
-            tokio::task::spawn_blocking(move || gate(&shared, pair, true))
-                .await
-                .map_err(blocking_failed)?
-        }
-        gate => Ok(gate),
+fn blocking<T: Send + 'static>(
+    shared: &Arc<Shared>,
+    f: impl FnOnce(&mut State) -> Result<T, RunError> + Send + 'static,
+) -> impl std::future::Future<Output = Result<T, RunError>> {
+    let shared = shared.clone();
+    async move {
+        tokio::task::spawn_blocking(move || f(&mut *lock(&shared)?))
+            .await
+            .map_err(|e| RunError::Options(format!("a claim task failed: {e}")))?
     }
 }
 
-/// Reads what the siblings wrote since last time; the combined status.
-pub(super) async fn refresh(shared: &Arc<Shared>) -> Result<Option<OrderedStatus>, RunError> {
-    let shared = shared.clone();
-    tokio::task::spawn_blocking(move || {
-        with_sprt(&shared, |sprt| {
-            sprt.refresh()?;
-            Ok(sprt.status())
-        })
+/// Claims the next unit (or says why not), with the other workers' games
+/// learnt of meanwhile.
+pub(super) async fn next(shared: &Arc<Shared>) -> Result<(Step, Vec<GameRecord>), RunError> {
+    blocking(shared, |state| {
+        state.queue.refresh_older(REFRESH_AGE)?;
+        let news = absorb(state);
+        if state.sprt.as_ref().is_some_and(|s| s.status().decided()) {
+            return Ok((Step::Stop, news));
+        }
+        let units = state.queue.ledger().units();
+        let window = match state.sprt {
+            None => 0..units,
+            Some(_) => {
+                let base = state.queue.ledger().complete_below();
+                base..(base + look_ahead(state)?).min(units)
+            }
+        };
+        let step = match state.queue.next(window)? {
+            Next::Play(claim, games) => Step::Play(claim, games),
+            Next::Wait => Step::Wait,
+            Next::Done => Step::Done,
+        };
+        Ok((step, news))
     })
     .await
-    .map_err(blocking_failed)?
+}
+
+fn look_ahead(state: &mut State) -> Result<u64, RunError> {
+    let (cached, at) = state.look_ahead;
+    if at.elapsed() < LOOK_AHEAD_FOR && cached > 0 {
+        return Ok(cached);
+    }
+    let pairs = (4 * (state.queue.in_flight()? as u64 + state.concurrency)).max(16);
+    state.look_ahead = (pairs, Instant::now());
+    Ok(pairs)
+}
+
+/// Writes `record` if the claim is still this worker's and no file holds
+/// the game yet (then the claim comes back); the other workers' games
+/// learnt of meanwhile.
+pub(super) async fn record(
+    shared: &Arc<Shared>,
+    claim: Option<Claim<ClaimFile>>,
+    record: GameRecord,
+) -> Result<(Option<Claim<ClaimFile>>, Option<Written>, Vec<GameRecord>), RunError> {
+    let written = blocking(shared, move |state| {
+        let Some(claim) = claim else {
+            return Ok((None, None, absorb(state)));
+        };
+        match state.queue.may_write(&claim, record.game)? {
+            WriteCheck::Write => {}
+            WriteCheck::Recorded => return Ok((Some(claim), None, absorb(state))),
+            WriteCheck::Lost => return Ok((None, None, absorb(state))),
+        }
+        crate::results::write_result(&mut state.writer, &record, crate::results::RETRY)?;
+        state.queue.note(&record);
+        state.tally.add(&record);
+        state.played += 1;
+        if let Some(s) = state.sprt.as_mut() {
+            s.add(&record);
+        }
+        let news = absorb(state);
+        let sprt = state.sprt.as_ref().map(LiveSprt::status);
+        Ok((Some(claim), Some(Written { record, sprt }), news))
+    })
+    .await;
+    if let Err(RunError::ResultNotWritten { .. }) = &written {
+        // No game more: the others in progress finish and are written if
+        // the disk allows.
+        shared.stop.send_replace(true);
+    }
+    written
+}
+
+/// Gives up a unit (finished or not).
+pub(super) async fn release(shared: &Arc<Shared>, claim: Claim<ClaimFile>) -> Result<(), RunError> {
+    blocking(shared, move |state| state.queue.release(claim)).await
 }
 
 /// Stops the run if the SPRT has decided (writing the decision once);
 /// returns the reason the first time.
 pub(super) fn check_stop(shared: &Shared) -> Result<Option<String>, RunError> {
-    let mut state = shared
-        .state
-        .lock()
-        .map_err(|_| RunError::Options("state lock poisoned".into()))?;
+    let mut state = lock(shared)?;
     let state = &mut *state;
     let Some(sprt) = state.sprt.as_mut() else {
         return Ok(None);

@@ -1,0 +1,254 @@
+//! Claims: how any number of workers, on any machines, share one run.
+//!
+//! The run folder is a queue of game pairs in schedule order (both games
+//! of a pair stay together; a pair is a *unit*, numbered as
+//! [`crate::Schedule`] plays them). A worker claims the next unit nobody
+//! holds, plays its games, records them, releases the unit and claims
+//! another. Any subset of workers may run, in any order, at any time: a
+//! unit is free until someone holds it, and a claim lasts exactly as long
+//! as its worker lives.
+//!
+//! # The mechanism: a lock the kernel drops, on a file per unit
+//!
+//! A claim is an exclusive `flock` on `claims/unit-U` ([`ClaimDir`]). The
+//! kernel drops it when the process dies, however it dies (SIGKILL, OOM,
+//! `scancel`, a preempted pod), so a dead worker's units are free at once
+//! and there is no stale claim to clean up, no lease to renew and no clock
+//! to trust: a worker that is only slow (a long game, a loaded node, even
+//! a stopped process) keeps its claim, and nobody else plays its unit.
+//! Leases were the alternative; they turn "slow" into "dead" after a
+//! timeout, so a slow worker that wakes up must be fenced off, and their
+//! expiry depends on clocks the workers do not share.
+//!
+//! Acquiring is three steps ([`Acquire`]): open (creating) the unit's
+//! file, try the lock without waiting, and check that the name still
+//! points at the locked file. The last step closes the one race of the
+//! scheme: a worker that finished a unit removes its file (so the folder
+//! holds only the units in flight) while still holding the lock, and
+//! another worker that opened the file just before may get the lock of a
+//! file no longer in the folder; that lock means nothing, and the check
+//! says so. Once a unit is held, the worker reads what the others recorded
+//! and plays only the games of the unit not yet recorded anywhere (a
+//! worker killed between its two games leaves one to play).
+//!
+//! # Exactly once
+//!
+//! A record is written only under the claim, checked again just before
+//! the write ([`Claim::still_held`]: the lock is tried again on the held
+//! file, which succeeds at once for its holder and fails if another
+//! process holds it, and the name must still point at it), and only if
+//! no results file holds that game yet. The write is synced before the
+//! claim is released, so whoever holds the unit next sees it. On a local
+//! filesystem a live process cannot lose its lock, so the check only
+//! matters where a lock can be lost behind a process's back: an NFS
+//! client cut off from its server for longer than the lease (90 s by
+//! default) loses its locks, and Linux then fails the lock calls on that
+//! file. The worker that wakes up finds the claim gone (another holds it,
+//! or finished and removed it) and drops its game instead of appending a
+//! second record.
+//!
+//! # What it needs of the filesystem
+//!
+//! `flock` that excludes other machines (local filesystems; NFSv4, where
+//! Linux maps `flock` to the server's byte-range locks, released when the
+//! holder dies or its client stops renewing its lease; CephFS, Lustre
+//! with `flock` mounted; a Kubernetes ReadWriteMany volume backed by one
+//! of those), and close-to-open consistency for the results files
+//! (every NFS version): a worker reopens each sibling's file when it
+//! reads it, from the offset it reached. NFSv3 without its lock manager,
+//! or a filesystem mounted `nolock` / `local_lock=all`, locks only within
+//! one machine: workers on different machines would each think they hold
+//! a unit and play it twice.
+//!
+//! # Which unit next
+//!
+//! [`candidates`] is pure: units of the window not yet recorded and not
+//! seen held, those of the worker's own slice first (`--shard K/N`: unit
+//! `u` with `u % N == K - 1`), then everyone else's in order. When every
+//! worker runs, each plays its own slice and they never collide; when
+//! some never run, the others take their units. A unit seen held is not
+//! tried again until the next probe ([`Ledger`]'s caller decides when),
+//! so a worker does not knock on the locks of live workers at every
+//! claim.
+
+use std::io;
+use std::ops::Range;
+
+mod dir;
+mod ledger;
+mod roster;
+#[cfg(test)]
+mod sim;
+
+pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
+pub use ledger::Ledger;
+pub use roster::{describe as describe_roster, roster, WorkerFile, WorkerState, WorkerStatus};
+
+/// A game pair's place in the schedule (see [`crate::Schedule`]).
+pub type Unit = u64;
+
+/// The claim files of a run, as the protocol sees them. [`ClaimDir`] is the
+/// real one; the tests also have an in-memory model.
+pub trait ClaimFolder {
+    /// An open claim file.
+    type Handle;
+    /// Opens the claim file of `unit`, creating it if it is absent.
+    fn open(&mut self, unit: Unit) -> io::Result<Self::Handle>;
+    /// Tries to take (or, for its holder, to keep) the exclusive lock of
+    /// `handle` without waiting: true if this handle holds it now.
+    fn try_lock(&mut self, handle: &Self::Handle) -> io::Result<bool>;
+    /// True if the unit's name still points at `handle`'s file.
+    fn linked(&mut self, handle: &Self::Handle) -> io::Result<bool>;
+    /// Removes the unit's name (the handle stays open, and locked).
+    fn unlink(&mut self, handle: &Self::Handle) -> io::Result<()>;
+}
+
+/// A unit held by this worker.
+#[derive(Debug)]
+pub struct Claim<H> {
+    unit: Unit,
+    handle: H,
+}
+
+impl<H> Claim<H> {
+    /// The unit held.
+    pub fn unit(&self) -> Unit {
+        self.unit
+    }
+
+    /// The open claim file.
+    pub fn handle(&self) -> &H {
+        &self.handle
+    }
+
+    /// True if the claim is still this worker's: checked just before a
+    /// record is written.
+    pub fn still_held<F: ClaimFolder<Handle = H>>(&self, folder: &mut F) -> io::Result<bool> {
+        Ok(folder.try_lock(&self.handle)? && folder.linked(&self.handle)?)
+    }
+
+    /// Releases a unit whose games are all recorded: its name goes first,
+    /// under the lock, so nobody acquires a finished unit by its old file.
+    pub fn finish<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<()> {
+        if self.still_held(folder)? {
+            folder.unlink(&self.handle)?;
+        }
+        Ok(())
+    }
+}
+
+/// Acquiring a unit, one filesystem operation per step (so the tests can
+/// interleave other workers between them).
+#[derive(Debug)]
+pub enum Acquire<H> {
+    /// Open (or create) the unit's file.
+    Open(Unit),
+    /// Try its lock.
+    Lock(Unit, H),
+    /// Check that the name still points at the locked file.
+    Check(Unit, H),
+}
+
+/// Where an [`Acquire`] is after a step.
+#[derive(Debug)]
+pub enum Step<H> {
+    /// Go on with this step.
+    Next(Acquire<H>),
+    /// The unit is this worker's.
+    Held(Claim<H>),
+    /// Another live worker holds it, or it was just finished and removed.
+    Taken,
+}
+
+impl<H> Acquire<H> {
+    /// Does one step.
+    pub fn step<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<Step<H>> {
+        Ok(match self {
+            Acquire::Open(unit) => Step::Next(Acquire::Lock(unit, folder.open(unit)?)),
+            Acquire::Lock(unit, handle) => match folder.try_lock(&handle)? {
+                true => Step::Next(Acquire::Check(unit, handle)),
+                false => Step::Taken,
+            },
+            Acquire::Check(unit, handle) => match folder.linked(&handle)? {
+                true => Step::Held(Claim { unit, handle }),
+                false => Step::Taken,
+            },
+        })
+    }
+}
+
+/// Acquires `unit`: `None` if another worker holds it.
+pub fn acquire<F: ClaimFolder>(folder: &mut F, unit: Unit) -> io::Result<Option<Claim<F::Handle>>> {
+    let mut step = Acquire::Open(unit);
+    loop {
+        match step.step(folder)? {
+            Step::Next(next) => step = next,
+            Step::Held(claim) => return Ok(Some(claim)),
+            Step::Taken => return Ok(None),
+        }
+    }
+}
+
+/// A worker's slice of the units: `--shard K/N` as a hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slice {
+    /// 0-based: K - 1.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+}
+
+impl Slice {
+    /// True if `unit` is in this slice.
+    pub fn has(&self, unit: Unit) -> bool {
+        self.count == 0 || unit % self.count == self.index
+    }
+}
+
+/// The units worth trying, best first: those of `window` not complete in
+/// `ledger` and not in `busy` (seen held by another worker), this worker's
+/// slice first, each group in schedule order. At most `most` of them.
+pub fn candidates(
+    window: Range<Unit>,
+    ledger: &Ledger,
+    busy: &std::collections::BTreeSet<Unit>,
+    slice: Option<Slice>,
+    most: usize,
+) -> Vec<Unit> {
+    let start = window.start.max(ledger.complete_below());
+    let free = move || (start..window.end).filter(|&u| !ledger.complete(u) && !busy.contains(&u));
+    let mut found: Vec<Unit> = match slice {
+        Some(s) => free().filter(|&u| s.has(u)).take(most).collect(),
+        None => Vec::new(),
+    };
+    if found.len() < most {
+        let own = |u: Unit| slice.is_some_and(|s| s.has(u));
+        found.extend(free().filter(|&u| !own(u)).take(most - found.len()));
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn own_slice_first_then_the_others_in_order_skipping_done_and_busy() {
+        let mut ledger = Ledger::new(12);
+        for game in 0..2 {
+            ledger.add(0, game);
+            ledger.add(4, game);
+        }
+        ledger.add(1, 0); // half done: still a candidate
+        let busy = BTreeSet::from([7]);
+        let slice = Some(Slice { index: 1, count: 3 });
+        assert_eq!(
+            candidates(0..12, &ledger, &busy, slice, 100),
+            [1, 10, 2, 3, 5, 6, 8, 9, 11]
+        );
+        assert_eq!(candidates(0..6, &ledger, &busy, slice, 3), [1, 2, 3]);
+        assert_eq!(candidates(0..12, &ledger, &busy, None, 2), [1, 2]);
+        assert_eq!(candidates(5..6, &ledger, &busy, None, 9), [5]);
+    }
+}

@@ -1,0 +1,185 @@
+//! The claim files of a run folder: `claims/unit-U`, one per unit in
+//! flight, each locked (`flock`) by the worker that holds it and naming it
+//! inside (worker, host, pid) for people and the progress display.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use super::{ClaimFolder, Unit};
+
+/// The folder of claims inside a run folder.
+pub const CLAIMS_DIR: &str = "claims";
+
+/// `claims/` of a run folder, for one worker.
+#[derive(Debug)]
+pub struct ClaimDir {
+    dir: PathBuf,
+    /// Written into every claim file this worker holds.
+    holder: String,
+}
+
+/// An open claim file.
+#[derive(Debug)]
+pub struct ClaimFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl ClaimDir {
+    /// The claims of the run in `run_dir` (creating `claims/`), for the
+    /// worker described by `holder`.
+    pub fn new(run_dir: &Path, holder: String) -> io::Result<ClaimDir> {
+        let dir = run_dir.join(CLAIMS_DIR);
+        std::fs::create_dir_all(&dir)?;
+        Ok(ClaimDir { dir, holder })
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Units with a claim file now (held, or just finished).
+    pub fn listed(&self) -> io::Result<Vec<Unit>> {
+        let mut units = Vec::new();
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            if let Some(unit) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.strip_prefix("unit-"))
+                .and_then(|n| n.parse().ok())
+            {
+                units.push(unit);
+            }
+        }
+        units.sort_unstable();
+        Ok(units)
+    }
+
+    /// Writes this worker's name into a claim file it holds; returns the
+    /// name found there (empty for a fresh claim; a dead holder's when the
+    /// unit is taken over).
+    pub fn sign(&self, handle: &ClaimFile) -> io::Result<String> {
+        let before = self.signer(handle)?;
+        let mut file = &handle.file;
+        file.set_len(0)?;
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(self.holder.as_bytes())?;
+        Ok(before)
+    }
+
+    /// Who signed a claim file last (empty if nobody did).
+    pub fn signer(&self, handle: &ClaimFile) -> io::Result<String> {
+        let mut file = &handle.file;
+        let mut text = String::new();
+        file.seek(SeekFrom::Start(0))?;
+        file.read_to_string(&mut text)?;
+        Ok(text.trim().to_owned())
+    }
+
+    /// What this worker signs its claims with.
+    pub fn holder(&self) -> &str {
+        &self.holder
+    }
+
+    fn path(&self, unit: Unit) -> PathBuf {
+        self.dir.join(format!("unit-{unit}"))
+    }
+}
+
+impl ClaimFolder for ClaimDir {
+    type Handle = ClaimFile;
+
+    fn open(&mut self, unit: Unit) -> io::Result<ClaimFile> {
+        let path = self.path(unit);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        Ok(ClaimFile { file, path })
+    }
+
+    fn try_lock(&mut self, handle: &ClaimFile) -> io::Result<bool> {
+        match handle.file.try_lock() {
+            Ok(()) => Ok(true),
+            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    fn linked(&mut self, handle: &ClaimFile) -> io::Result<bool> {
+        let held = handle.file.metadata()?;
+        match std::fs::metadata(&handle.path) {
+            Ok(named) => Ok(named.dev() == held.dev() && named.ino() == held.ino()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn unlink(&mut self, handle: &ClaimFile) -> io::Result<()> {
+        match std::fs::remove_file(&handle.path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{acquire, Claim};
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("aboure-claims-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_held_unit_is_refused_to_others_and_free_once_its_holder_closes_it() {
+        let dir = temp("held");
+        let mut a = ClaimDir::new(&dir, "a".into()).unwrap();
+        let mut b = ClaimDir::new(&dir, "b".into()).unwrap();
+        let held = acquire(&mut a, 3).unwrap().expect("free");
+        assert_eq!(a.sign(held.handle()).unwrap(), "");
+        assert!(acquire(&mut b, 3).unwrap().is_none());
+        assert!(held.still_held(&mut a).unwrap());
+        assert_eq!(a.listed().unwrap(), [3]);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("claims/unit-3")).unwrap(),
+            "a"
+        );
+        drop(held); // as a dead process's locks are dropped
+        let taken = acquire(&mut b, 3)
+            .unwrap()
+            .expect("free after its holder died");
+        taken.finish(&mut b).unwrap();
+        assert!(a.listed().unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_lock_of_a_file_removed_meanwhile_is_no_claim() {
+        let dir = temp("race");
+        let (mut a, mut b) = (
+            ClaimDir::new(&dir, "a".into()).unwrap(),
+            ClaimDir::new(&dir, "b".into()).unwrap(),
+        );
+        let held: Claim<ClaimFile> = acquire(&mut a, 0).unwrap().unwrap();
+        // b opens the file, then a finishes the unit and closes it.
+        let opened = b.open(0).unwrap();
+        held.finish(&mut a).unwrap();
+        assert!(b.try_lock(&opened).unwrap(), "the old file's lock is free");
+        assert!(
+            !b.linked(&opened).unwrap(),
+            "but it is no longer the unit's"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,110 @@
+//! Following the other workers' results files: each is reopened when it is
+//! read (so NFS's close-to-open consistency shows what was written before
+//! the open) and read from the offset already reached, complete lines
+//! only; nothing is read twice. Lines are read as summaries (who played,
+//! the result; not the moves), which is all a worker needs of them.
+
+use std::collections::HashMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use aboure_records::{results_files, GameRecord, GameSummary};
+
+use crate::error::RunError;
+
+/// What a worker has read of its siblings' files.
+#[derive(Debug)]
+pub(super) struct Follower {
+    dir: PathBuf,
+    own: PathBuf,
+    /// Bytes of each file already read.
+    read: HashMap<PathBuf, u64>,
+    /// Polls, files opened and bytes read in all, for the figures.
+    polls: u64,
+    opens: u64,
+    bytes: u64,
+}
+
+impl Follower {
+    /// Follows the results files of `dir` other than `own`.
+    pub(super) fn new(dir: &Path, own: &Path) -> Follower {
+        Follower {
+            dir: dir.to_owned(),
+            own: own.to_owned(),
+            read: HashMap::new(),
+            polls: 0,
+            opens: 0,
+            bytes: 0,
+        }
+    }
+
+    /// The games appended since the last call.
+    pub(super) fn poll(&mut self) -> Result<Vec<GameRecord>, RunError> {
+        let files = results_files(&self.dir)
+            .map_err(RunError::io(format!("cannot list {}", self.dir.display())))?;
+        let mut games = Vec::new();
+        self.polls += 1;
+        for path in files.into_iter().filter(|p| *p != self.own) {
+            self.opens += 1;
+            let offset = self.read.get(&path).copied().unwrap_or(0);
+            let mut bytes = Vec::new();
+            let read = std::fs::File::open(&path).and_then(|mut f| {
+                if f.metadata()?.len() <= offset {
+                    return Ok(0);
+                }
+                f.seek(SeekFrom::Start(offset))?;
+                f.read_to_end(&mut bytes)
+            });
+            read.map_err(RunError::io(format!("cannot read {}", path.display())))?;
+            let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
+                continue;
+            };
+            for line in bytes[..end].split(|&b| b == b'\n') {
+                // A damaged line is the report's to show; here it is no game.
+                if let Ok(summary) = GameSummary::from_line(line) {
+                    games.push(summary.to_record());
+                }
+            }
+            self.bytes += end as u64 + 1;
+            self.read.insert(path, offset + end as u64 + 1);
+        }
+        Ok(games)
+    }
+
+    /// Polls, files opened and bytes read so far.
+    pub(super) fn counts(&self) -> (u64, u64, u64) {
+        (self.polls, self.opens, self.bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(id: &str) -> String {
+        format!(
+            "{{\"id\":\"{id}\",\"pairing\":[\"x\",\"y\"],\"pair\":0,\"game\":0,\"south\":\"x\",\"north\":\"y\",\"result\":\"1-0\",\"termination\":\"natural\"}}\n"
+        )
+    }
+
+    #[test]
+    fn new_complete_lines_are_read_once_and_the_own_file_never() {
+        let dir = std::env::temp_dir().join(format!("aboure-follow-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let own = dir.join("games-1-of-2.jsonl");
+        let other = dir.join("games-2-of-2.jsonl");
+        std::fs::write(&own, line("mine")).unwrap();
+        let half = line("b");
+        std::fs::write(&other, format!("{}{}", line("a"), &half[..20])).unwrap();
+        let mut f = Follower::new(&dir, &own);
+        let ids = |g: Vec<GameRecord>| g.into_iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(ids(f.poll().unwrap()), ["a"]);
+        assert!(f.poll().unwrap().is_empty());
+        std::fs::write(&other, format!("{}{half}", line("a"))).unwrap();
+        std::fs::write(dir.join("games-w-late.jsonl"), line("c")).unwrap();
+        assert_eq!(ids(f.poll().unwrap()), ["b", "c"]);
+        assert_eq!(f.counts(), (3, 4, (3 * line("a").len()) as u64));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

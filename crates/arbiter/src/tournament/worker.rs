@@ -1,0 +1,219 @@
+//! One game task of a worker process: claims a unit, plays its games
+//! (keeping idle bot processes for reuse when `restart = "never"`),
+//! records each under the claim, releases the unit and claims the next,
+//! until nothing is left, the SPRT has decided, or the run is interrupted.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aboure_engine::Side;
+use aboure_process::{BotFailure, BotProcess, Launch};
+use aboure_records::GameRecord;
+use tokio::sync::watch;
+
+use super::gate::{self, check_stop, Step};
+use super::{Observer, Shared, QUIT_GRACE};
+use crate::config::{BotId, Config, Restart};
+use crate::error::RunError;
+use crate::event::Event;
+use crate::game::{forfeit_at_start, play, GameSetup};
+use crate::schedule::GameSpec;
+
+/// How often a worker with nothing to claim looks again: at first, and
+/// at most (doubling while nothing changes).
+const POLL_FIRST: Duration = Duration::from_millis(100);
+const POLL_MOST: Duration = Duration::from_secs(4);
+
+pub(super) struct Worker {
+    pub(super) config: Arc<Config>,
+    pub(super) launches: Arc<Vec<Launch>>,
+    pub(super) shared: Arc<Shared>,
+    pub(super) interrupt: watch::Receiver<bool>,
+    pub(super) observer: Observer,
+    /// Idle processes kept for reuse (`restart = "never"`).
+    pub(super) pool: HashMap<BotId, BotProcess>,
+}
+
+impl Worker {
+    pub(super) async fn run(mut self) -> Result<(), RunError> {
+        let result = self.units().await;
+        for (_, bot) in self.pool.drain() {
+            bot.quit(QUIT_GRACE).await;
+        }
+        result
+    }
+
+    fn stopping(&self) -> bool {
+        *self.interrupt.borrow() || *self.shared.stop.borrow()
+    }
+
+    async fn units(&mut self) -> Result<(), RunError> {
+        let mut poll = POLL_FIRST;
+        let mut waiting = false;
+        loop {
+            if self.stopping() {
+                return Ok(());
+            }
+            let (step, news) = gate::next(&self.shared).await?;
+            let changed = !news.is_empty();
+            self.tell(news);
+            let (claim, games) = match step {
+                Step::Done => return Ok(()),
+                Step::Stop => {
+                    if let Some(reason) = check_stop(&self.shared)? {
+                        (self.observer)(&Event::Stopped(reason));
+                    }
+                    return Ok(());
+                }
+                Step::Wait => {
+                    if !waiting {
+                        tracing::info!("nothing to claim now: waiting for the other workers");
+                        waiting = true;
+                    }
+                    poll = if changed {
+                        POLL_FIRST
+                    } else {
+                        (poll * 2).min(POLL_MOST)
+                    };
+                    let mut interrupt = self.interrupt.clone();
+                    tokio::select! {
+                        _ = tokio::time::sleep(poll) => {}
+                        _ = interrupt.wait_for(|&i| i) => {}
+                    }
+                    continue;
+                }
+                Step::Play(claim, games) => (claim, games),
+            };
+            (waiting, poll) = (false, POLL_FIRST);
+            let mut claim = Some(claim);
+            for spec in games {
+                if self.stopping() {
+                    break;
+                }
+                let Some(record) = self.play_one(&spec).await else {
+                    return Ok(()); // interrupted: the claim is dropped
+                };
+                let (held, written, news) =
+                    gate::record(&self.shared, claim.take(), record).await?;
+                claim = held;
+                self.tell(news);
+                if let Some(status) = written {
+                    (self.observer)(&Event::GameFinished(Box::new(status.record)));
+                    if let Some(sprt) = status.sprt {
+                        (self.observer)(&Event::Sprt(sprt));
+                    }
+                }
+                if let Some(reason) = check_stop(&self.shared)? {
+                    (self.observer)(&Event::Stopped(reason));
+                }
+                if claim.is_none() {
+                    break; // lost: another worker holds the unit now
+                }
+            }
+            if let Some(claim) = claim {
+                gate::release(&self.shared, claim).await?;
+            }
+        }
+    }
+
+    /// Tells the observer of games other workers recorded.
+    fn tell(&self, news: Vec<GameRecord>) {
+        for g in news {
+            (self.observer)(&Event::Recorded(Box::new(g)));
+        }
+    }
+
+    /// Plays `spec`; `None` if the run was interrupted meanwhile.
+    async fn play_one(&mut self, spec: &GameSpec) -> Option<GameRecord> {
+        (self.observer)(&Event::GameStarted {
+            id: spec.id.clone(),
+            south: self.config.bot(spec.south).name().to_owned(),
+            north: self.config.bot(spec.north).name().to_owned(),
+        });
+        let mut seats: [Option<BotProcess>; 2] = [None, None];
+        let mut interrupt = self.interrupt.clone();
+        let record = tokio::select! {
+            record = self.game(spec, &mut seats) => Some(record),
+            _ = interrupt.wait_for(|&i| i) => None,
+        };
+        if record.is_none() {
+            for bot in seats.into_iter().flatten() {
+                bot.quit(QUIT_GRACE).await;
+            }
+            return None;
+        }
+        // Return healthy processes to the pool, or shut them down.
+        for (bot, seat) in [spec.south, spec.north].into_iter().zip(seats) {
+            if let Some(process) = seat {
+                if self.config.restart() == Restart::Never {
+                    self.pool.insert(bot, process);
+                } else {
+                    process.quit(QUIT_GRACE).await;
+                }
+            }
+        }
+        record
+    }
+
+    /// Starts (or reuses) both bots and plays the game. The processes are
+    /// left in `seats` unless they failed (then they are killed here).
+    async fn game(&mut self, spec: &GameSpec, seats: &mut [Option<BotProcess>; 2]) -> GameRecord {
+        let config = &self.config;
+        let opening = config.openings().opening(config.seed(), spec.pair);
+        let ids = [spec.south, spec.north];
+        let setup = GameSetup {
+            spec,
+            names: ids.map(|i| config.bot(i).name()),
+            time_controls: ids.map(|i| config.bot(i).time_control()),
+            opening: &opening,
+            opening_index: spec.pair,
+            adjudication: config.adjudication(),
+            ponder: ids.map(|i| config.bot(i).ponder()),
+        };
+        let reused = ids.map(|i| self.pool.remove(&i));
+        let [south, north] = reused;
+        let (south, north) = tokio::join!(
+            ready(south, &self.launches[ids[0].index()]),
+            ready(north, &self.launches[ids[1].index()]),
+        );
+        let mut failure = None;
+        for (side, started) in [(Side::South, south), (Side::North, north)] {
+            match started {
+                Ok(process) => seats[side.index()] = Some(process),
+                Err(f) => {
+                    failure.get_or_insert((side, f));
+                }
+            }
+        }
+        if let Some((side, f)) = failure {
+            return forfeit_at_start(setup, side, f);
+        }
+        let [Some(south), Some(north)] = seats else {
+            unreachable!("both seats are filled when neither failed")
+        };
+        let (record, failed) = play(setup, [south, north]).await;
+        if let Some(side) = failed {
+            if let Some(mut bot) = seats[side.index()].take() {
+                bot.kill().await;
+            }
+        }
+        record
+    }
+}
+
+/// A bot ready for a new game: a reused process told `newgame`, or a fresh
+/// one after its handshake.
+async fn ready(reused: Option<BotProcess>, launch: &Launch) -> Result<BotProcess, BotFailure> {
+    let mut process = match reused {
+        Some(p) => p,
+        None => BotProcess::start(launch).await?,
+    };
+    match process.new_game().await {
+        Ok(()) => Ok(process),
+        Err(f) => {
+            process.kill().await;
+            Err(f)
+        }
+    }
+}
