@@ -64,13 +64,32 @@ fn by_id(out: &Path) -> BTreeMap<String, Value> {
     map
 }
 
+/// The JSON report of a run's games, read in the order of their ids: a resumed run's
+/// workers take the pairs left over in the order they find them free, so
+/// the lines of its file may come in another order than an uninterrupted
+/// run's, and the report lists pairings in the order it first meets them.
 fn report(out: &Path) -> Value {
+    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let mut lines: Vec<(String, &str)> = text
+        .lines()
+        .map(|l| {
+            let id = serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            (id, l)
+        })
+        .collect();
+    lines.sort();
+    let sorted = out.with_extension("sorted.jsonl");
+    let body: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
+    std::fs::write(&sorted, body).unwrap();
     let output = aboure(&[
         "report",
         "--format",
         "json",
         "--no-accuracy",
-        out.join("games.jsonl").to_str().unwrap(),
+        sorted.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", show(&output));
     let mut json: Value = serde_json::from_slice(&output.stdout).unwrap();

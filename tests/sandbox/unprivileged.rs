@@ -69,7 +69,10 @@ fn the_sandbox_holds_for_an_unprivileged_arbiter() {
         .args(["-u", USER, "--"])
         .arg(&copy)
         .args(["--exact", "--test-threads", "2", "--nocapture"])
-        .args(CORE.iter().map(|name| format!("{}::{name}", sandbox_module())))
+        .args(
+            CORE.iter()
+                .map(|name| format!("{}::{name}", sandbox_module())),
+        )
         .env("TMPDIR", "/tmp")
         .env_remove("RUST_LOG")
         .current_dir(&dir)
