@@ -207,6 +207,53 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
 }
 
 #[test]
+fn workers_that_join_a_plain_run_finish_it_together_each_game_once() {
+    let dir = folder("join");
+    let text = format!(
+        "[tournament]\npairs = 6\n[time-control]\nbase = \"30s\"\n{}{}",
+        testbot("a", "sleepy --ms 5 --seed 1"),
+        testbot("b", "sleepy --ms 5 --seed 2"),
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let first = run_command(&config, &out, &["--concurrency", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_games(&out, 1);
+    let joined: Vec<_> = (0..2)
+        .map(|_| {
+            run_command(&config, &out, &["--join", "--concurrency", "1"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in joined.into_iter().chain([first]) {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+    }
+    assert_eq!(ids(&out).len(), 12);
+    let mut unique = ids(&out);
+    unique.dedup();
+    assert_eq!(unique.len(), 12, "no game twice");
+    let files = aboure_records::results_files(&out).unwrap();
+    assert_eq!(
+        files.len(),
+        3,
+        "games.jsonl and one file per joined worker: {files:?}"
+    );
+    assert!(files[1]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with("games-w-"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn an_sprt_reaches_the_one_process_verdict_with_a_worker_killed_and_one_never_started() {
     let dir = folder("sprt-shards");
     let config = sprt_config(&dir);
