@@ -206,6 +206,53 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
 }
 
 #[test]
+fn workers_that_join_a_plain_run_finish_it_together_each_game_once() {
+    let dir = folder("join");
+    let text = format!(
+        "[tournament]\npairs = 6\n[time-control]\nbase = \"30s\"\n{}{}",
+        testbot("a", "sleepy --ms 5 --seed 1"),
+        testbot("b", "sleepy --ms 5 --seed 2"),
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let first = run_command(&config, &out, &["--concurrency", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_games(&out, 1);
+    let joined: Vec<_> = (0..2)
+        .map(|_| {
+            run_command(&config, &out, &["--join", "--concurrency", "1"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in joined.into_iter().chain([first]) {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+    }
+    assert_eq!(ids(&out).len(), 12);
+    let mut unique = ids(&out);
+    unique.dedup();
+    assert_eq!(unique.len(), 12, "no game twice");
+    let files = aboure_records::results_files(&out).unwrap();
+    assert_eq!(
+        files.len(),
+        3,
+        "games.jsonl and one file per joined worker: {files:?}"
+    );
+    assert!(files[1]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with("games-w-"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn an_sprt_reaches_the_one_process_verdict_with_a_worker_killed_and_one_never_started() {
     let dir = folder("sprt-shards");
     let config = sprt_config(&dir);
@@ -407,4 +454,76 @@ fn a_pair_split_between_two_workers_files_of_one_folder_is_one_pair() {
     assert_eq!(pairing["games"], 3, "{pairing}");
     assert_eq!(pairing["pairs"], 1, "{pairing}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The cost of sharing a run, measured with many worker processes on one
+/// machine (the figures in configs/README.md):
+/// `cargo test --test sprt_shards -- --ignored --nocapture workers_figures`
+/// (`ABOURE_WORKERS=10,100` by default).
+#[test]
+#[ignore]
+fn workers_figures() {
+    let counts = std::env::var("ABOURE_WORKERS").unwrap_or_else(|_| "10,100".into());
+    for n in counts.split(',').map(|c| c.trim().parse::<u32>().unwrap()) {
+        let dir = folder(&format!("figures-{n}"));
+        let text = format!(
+            "[tournament]\npairs = 1000\nrestart = \"never\"\n[time-control]\nbase = \"60s\"\n{}{}",
+            testbot("a", "sleepy --ms 1 --seed 1"),
+            testbot("b", "sleepy --ms 1 --seed 2"),
+        );
+        let config = write_config(&dir, &text);
+        let out = dir.join("out");
+        let t0 = Instant::now();
+        let workers: Vec<_> = (1..=n)
+            .map(|k| {
+                let shard = format!("{k}/{n}");
+                run_command(
+                    &config,
+                    &out,
+                    &["--shard", &shard, "--resume", "--concurrency", "1"],
+                )
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+            })
+            .collect();
+        let mut sums = [0u64; 5];
+        for w in workers {
+            let output = w.wait_with_output().unwrap();
+            assert!(output.status.success(), "{}", show(&output));
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let Some(line) = stdout
+                .lines()
+                .find(|l| l.starts_with("shared with other workers"))
+            else {
+                continue;
+            };
+            let numbers: Vec<u64> = line
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            for (sum, x) in sums.iter_mut().zip(numbers) {
+                *sum += x;
+            }
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        let recorded = ids(&out);
+        let mut unique = recorded.clone();
+        unique.dedup();
+        assert_eq!((recorded.len(), unique.len()), (2000, 2000));
+        let [claimed, tries, polls, opens, bytes] = sums;
+        eprintln!(
+            "{n} workers: 1000 pairs in {secs:.1} s; {claimed} claims in {tries} tries ({:.0} tries/s, {:.2} per pair); \
+             {polls} polls of the others' files ({:.0}/s), {opens} opens ({:.0}/s, {:.0} per pair), {:.1} MB read ({:.2} MB/s)",
+            tries as f64 / secs,
+            tries as f64 / claimed as f64,
+            polls as f64 / secs,
+            opens as f64 / secs,
+            opens as f64 / claimed as f64,
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e6 / secs,
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

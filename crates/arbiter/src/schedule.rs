@@ -313,6 +313,12 @@ mod tests {
             }
         }
         let lazy = Schedule::new(&config(3, "round-robin", 5), None);
+        for (i, g) in schedule(&config(3, "round-robin", 5)).iter().enumerate() {
+            let unit = (i / 2) as u64;
+            assert_eq!(lazy.locate(&g.id), Some((unit, g.game)), "{}", g.id);
+            assert_eq!(&lazy.unit_games(unit)[usize::from(g.game)], g);
+        }
+        assert_eq!(lazy.units(), 15);
         for id in [
             "r0003-p00-g0",
             "r0000-p05-g0",

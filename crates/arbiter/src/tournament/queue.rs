@@ -173,7 +173,15 @@ impl Queue {
             self.probe_at = Instant::now() + self.probe_every;
         }
         let skip: BTreeSet<Unit> = self.busy.union(&self.mine).copied().collect();
-        for unit in candidates(window, &self.ledger, &skip, self.slice, TRIES) {
+        let mut units = candidates(window, &self.ledger, &skip, self.slice, TRIES);
+        if self.slice.is_none() && !units.is_empty() {
+            // Workers without a slice (`--join`) would all knock on the
+            // lowest free unit first: each starts at its own place among
+            // the few lowest.
+            let at = std::process::id() as usize % units.len();
+            units.rotate_left(at);
+        }
+        for unit in units {
             let io = RunError::io(format!(
                 "cannot claim unit {unit} in {}",
                 self.claims.dir().display()
