@@ -115,8 +115,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         &options.aboure_exe,
     )?);
     (options.observer)(&Event::Sandbox(sandbox.layers().clone()));
-    let mut output = prepare(&options.out_dir, config, options.resume, options.shard)?;
-    crate::output::record_sandbox(&output.dir, sandbox.layers());
+    let mut output = prepare(
+        &options.out_dir,
+        config,
+        options.resume,
+        options.shard,
+        sandbox.layers(),
+    )?;
     for note in &output.notes {
         tracing::warn!("{note}");
     }
