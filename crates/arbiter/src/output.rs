@@ -116,6 +116,8 @@ pub struct Output {
     pub previous: Vec<GameRecord>,
     /// Things worth telling the user (a truncated line cut away, ...).
     pub notes: Vec<String>,
+    /// The folder's `run.json`, as written.
+    pub manifest: RunManifest,
 }
 
 /// Prepares `dir` for a run of `config` under the sandbox `layers`: a fresh
@@ -228,6 +230,7 @@ pub fn prepare(
         _lock: lock,
         previous,
         notes,
+        manifest,
     })
 }
 

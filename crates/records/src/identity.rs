@@ -120,6 +120,18 @@ impl TournamentIdentity {
         digest.iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// The two bots of an SPRT, the tested one first: the first two bots of
+    /// the tournament file, in its order. The one rule the arbiter's test
+    /// and the report follow; `None` for another format.
+    pub fn sprt_pairing(&self) -> Option<[String; 2]> {
+        match (&self.format, &self.bots[..]) {
+            (FormatIdentity::Sprt, [test, baseline, ..]) => {
+                Some([test.name.clone(), baseline.name.clone()])
+            }
+            _ => None,
+        }
+    }
+
     /// The parts of `self` that differ from `other`, by key (`bots`,
     /// `pairs`, ...), in the order of the file.
     pub fn differences(&self, other: &TournamentIdentity) -> Vec<&'static str> {

@@ -76,7 +76,7 @@ pub use lines::{Line, LineBlocks, ResultsLines};
 pub use manifest::{
     ManifestError, RunManifest, SandboxLayer, SandboxLayers, MANIFEST_FILE, MANIFEST_SCHEMA,
 };
-pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, Seat};
+pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, RecordPairBook, Seat};
 pub use reader::{
     parse_games, read_games, read_summaries, Problem, ProblemKind, ReadError, Results,
 };

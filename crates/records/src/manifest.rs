@@ -286,6 +286,10 @@ mod tests {
         }
         let sprt = read(UNVERSIONED[0].0, UNVERSIONED[0].1).unwrap();
         assert_eq!(sprt.shard.as_deref(), Some("1/2"));
+        assert_eq!(
+            sprt.identity.sprt_pairing(),
+            Some(["greedy".to_owned(), "random".to_owned()])
+        );
         assert_eq!(sprt.identity.format, FormatIdentity::Sprt);
         let bounds = sprt.sprt.unwrap();
         assert_eq!((bounds.elo1(), bounds.alpha()), (20.0, 0.1));
@@ -299,6 +303,7 @@ mod tests {
             FormatIdentity::Gauntlet("random".to_owned())
         );
         assert_eq!(gauntlet.sprt, None);
+        assert_eq!(gauntlet.identity.sprt_pairing(), None);
         assert_eq!(gauntlet.identity.adjudication.solve_after, Some(20));
     }
 

@@ -1,7 +1,7 @@
 //! What a report is asked to do, validated once: anchors, the SPRT of the
 //! run, and how much exact analysis to spend on accuracy.
 
-use aboure_records::{FormatIdentity, RunManifest, SandboxLayers};
+use aboure_records::{RunManifest, SandboxLayers};
 use aboure_stats::Sprt;
 
 /// How to build a [`crate::Report`].
@@ -28,18 +28,25 @@ pub struct ReportOptions {
 pub const DEFAULT_VIEWER_GAMES: usize = 10_000;
 
 /// An SPRT between two bots: the test and its hypotheses.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SprtSettings {
     /// The configured test.
     pub sprt: Sprt,
+    /// The tested bot and its baseline, in that order: the run's first two
+    /// bots in the tournament file's order (see
+    /// [`aboure_records::TournamentIdentity::sprt_pairing`]), whichever
+    /// pair comes first in the files.
+    pub pairing: [String; 2],
 }
 
 impl SprtSettings {
-    /// The SPRT a run manifest describes: its bounds, when the run is an
-    /// SPRT.
+    /// The SPRT a run manifest describes: its bounds and its two bots,
+    /// when the run is an SPRT.
     pub fn of_manifest(manifest: &RunManifest) -> Option<SprtSettings> {
-        let sprt = manifest.sprt?;
-        (manifest.identity.format == FormatIdentity::Sprt).then_some(SprtSettings { sprt })
+        Some(SprtSettings {
+            sprt: manifest.sprt?,
+            pairing: manifest.identity.sprt_pairing()?,
+        })
     }
 }
 

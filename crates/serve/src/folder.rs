@@ -167,7 +167,7 @@ impl Folder {
 pub fn run_info(manifest: &RunManifest) -> RunInfo {
     let sprt = SprtSettings::of_manifest(manifest);
     RunInfo {
-        max_pairs: sprt.and(Some(u64::from(manifest.identity.pairs))),
+        max_pairs: sprt.as_ref().map(|_| u64::from(manifest.identity.pairs)),
         scheduled: manifest.scheduled_games,
         sprt,
         sandbox: manifest.sandbox.clone(),
@@ -182,7 +182,7 @@ mod tests {
         TournamentIdentity,
     };
 
-    /// The manifest of a run of `bots` bots in `format`, `pairs` pairs a
+    /// The manifest of a run of `bots` bots (`a`, `b`, ...) in `format`, `pairs` pairs a
     /// pairing.
     fn manifest(format: FormatIdentity, bots: usize, pairs: u32) -> RunManifest {
         let identity = TournamentIdentity {
@@ -198,7 +198,7 @@ mod tests {
             },
             bots: (0..bots)
                 .map(|i| BotIdentity {
-                    name: format!("bot{i}"),
+                    name: char::from(b'a' + i as u8).to_string(),
                     run: BotRunIdentity::Builtin("random".to_owned()),
                     options: Default::default(),
                     time_control: "2s+20ms, margin 50ms".to_owned(),

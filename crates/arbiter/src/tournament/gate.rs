@@ -9,7 +9,7 @@ use aboure_records::GameRecord;
 use aboure_stats::OrderedStatus;
 
 use super::{RunOptions, Shared};
-use crate::config::{Config, Format};
+use crate::config::Config;
 use crate::error::RunError;
 use crate::output::Output;
 use crate::schedule::GameSpec;
@@ -34,16 +34,13 @@ pub(super) fn live_sprt(
     concurrency: usize,
     previous: &[GameRecord],
 ) -> Result<Option<LiveSprt>, RunError> {
-    if config.format() != Format::Sprt {
+    let Some(pairing) = output.manifest.identity.sprt_pairing() else {
         return Ok(None);
-    }
+    };
     let shards = options.shard.map_or(1, |s| u64::from(s.count));
     let mut live = LiveSprt::new(
         config.sprt(),
-        [
-            config.bots()[0].name().to_owned(),
-            config.bots()[1].name().to_owned(),
-        ],
+        pairing,
         &output.dir,
         &output.games_path,
         (4 * shards * concurrency as u64).max(16),
