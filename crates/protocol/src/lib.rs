@@ -41,7 +41,7 @@ mod tokens;
 pub use arbiter_message::{
     ArbiterMessage, Clocks, GameSoFar, Go, IllegalMoveAt, Start, PROTOCOL_VERSION,
 };
-pub use bot_message::BotMessage;
+pub use bot_message::{BotMessage, OptionSpecError};
 pub use error::ParseMessageError;
 pub use player::{
     Clock, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo, SetOptionError,
