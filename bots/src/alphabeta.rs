@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, OptionKind, OptionSpec, Player, Search, SetOptionError};
+use aboure_protocol::{OptionKind, OptionSpec, Player, Search, SearchLimits, SetOptionError};
 
 use crate::budget::Budget;
 use crate::negamax::{Outcome, Searcher, Settings, MAX_DEPTH};
@@ -128,7 +128,7 @@ impl Player for AlphaBetaPlayer {
         &mut self,
         position: &Position,
         _history: &[Position],
-        limits: &Limits,
+        limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move {
         let budget = Budget::new(limits, search.started());

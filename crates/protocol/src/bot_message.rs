@@ -261,7 +261,7 @@ impl FromStr for BotMessage {
 }
 
 fn parse_id(t: &mut Tokens) -> Result<BotMessage, String> {
-    let field = t.expect("`name` or `author`")?;
+    let field = t.require("`name` or `author`")?;
     let text = t.rest();
     let make: fn(String) -> BotMessage = match field {
         "name" => BotMessage::Name,
@@ -276,22 +276,22 @@ fn parse_id(t: &mut Tokens) -> Result<BotMessage, String> {
 
 fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
     t.keyword("name")?;
-    let name = option_name(t.expect("the option name")?)?.to_owned();
+    let name = option_name(t.require("the option name")?)?.to_owned();
     t.keyword("type")?;
-    let kind = match t.expect("the option type")? {
+    let kind = match t.require("the option type")? {
         "int" => {
             t.keyword("default")?;
-            let default = signed("default", t.expect("the default")?)?;
+            let default = signed("default", t.require("the default")?)?;
             t.keyword("min")?;
-            let min = signed("min", t.expect("the minimum")?)?;
+            let min = signed("min", t.require("the minimum")?)?;
             t.keyword("max")?;
-            let max = signed("max", t.expect("the maximum")?)?;
+            let max = signed("max", t.require("the maximum")?)?;
             t.end()?;
             OptionKind::Int { default, min, max }
         }
         "bool" => {
             t.keyword("default")?;
-            let default = match t.expect("the default")? {
+            let default = match t.require("the default")? {
                 "true" => true,
                 "false" => false,
                 other => return Err(format!("bool default `{other}` is neither true nor false")),
@@ -307,13 +307,13 @@ fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
         }
         "choice" => {
             t.keyword("default")?;
-            let default = t.expect("the default")?.to_owned();
+            let default = t.require("the default")?.to_owned();
             let mut choices = Vec::new();
             while let Some(word) = t.next() {
                 if word != "var" {
                     return Err(format!("expected `var`, found `{word}`"));
                 }
-                choices.push(t.expect("the choice after `var`")?.to_owned());
+                choices.push(t.require("the choice after `var`")?.to_owned());
             }
             if choices.is_empty() {
                 return Err("a choice option needs at least one `var`".into());
@@ -356,7 +356,7 @@ fn parse_info(t: &mut Tokens) -> Result<SearchInfo, String> {
                 if !info.pv.is_empty() {
                     return Err(format!("`{word}` after `pv`: the pv runs to the end"));
                 }
-                let value = t.expect(&format!("the value of `{word}`"))?;
+                let value = t.require(&format!("the value of `{word}`"))?;
                 let dup = match word {
                     "depth" => info.depth.replace(unsigned(word, value)?).is_some(),
                     "score" => info.score.replace(signed(word, value)?).is_some(),
@@ -374,7 +374,7 @@ fn parse_info(t: &mut Tokens) -> Result<SearchInfo, String> {
 }
 
 fn parse_bestmove(t: &mut Tokens) -> Result<BotMessage, String> {
-    let m = t.expect("the move")?;
+    let m = t.require("the move")?;
     let m = m.parse::<Move>().map_err(|e| e.to_string())?;
     t.end()?;
     Ok(BotMessage::BestMove(m))

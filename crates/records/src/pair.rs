@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use aboure_stats::{GameResult as Outcome, PairOutcome};
+use aboure_stats::{PairOutcome, PlayerResult};
 
 use crate::record::{GameRecord, GameResult};
 
@@ -45,12 +45,12 @@ pub struct Seat<P> {
     /// North's player.
     pub north: P,
     /// The result from South's view.
-    pub result: Outcome,
+    pub result: PlayerResult,
 }
 
 impl<P: PartialEq> Seat<P> {
     /// The result of `p`, who played one of the sides.
-    fn result_of(&self, p: &P) -> Outcome {
+    fn result_of(&self, p: &P) -> PlayerResult {
         if *p == self.south {
             self.result
         } else {
@@ -90,20 +90,20 @@ pub fn pair_results<P: PartialEq>(
 }
 
 /// A recorded result as statistics count it, from South's view.
-pub fn south_outcome(result: GameResult) -> Outcome {
+pub fn south_outcome(result: GameResult) -> PlayerResult {
     match result {
-        GameResult::SouthWins => Outcome::Win,
-        GameResult::NorthWins => Outcome::Loss,
-        GameResult::Draw => Outcome::Draw,
+        GameResult::SouthWins => PlayerResult::Win,
+        GameResult::NorthWins => PlayerResult::Loss,
+        GameResult::Draw => PlayerResult::Draw,
     }
 }
 
 /// The result of `game` for the bot `name` (who played it).
-pub fn outcome(game: &GameRecord, name: &str) -> Outcome {
+pub fn outcome(game: &GameRecord, name: &str) -> PlayerResult {
     match game.points_of(name) {
-        Some(p) if p > 0.75 => Outcome::Win,
-        Some(p) if p < 0.25 => Outcome::Loss,
-        _ => Outcome::Draw,
+        Some(p) if p > 0.75 => PlayerResult::Win,
+        Some(p) if p < 0.25 => PlayerResult::Loss,
+        _ => PlayerResult::Draw,
     }
 }
 
@@ -246,7 +246,7 @@ mod tests {
             [GamePair {
                 pairing: ["x".to_owned(), "y".to_owned()],
                 pair: 0,
-                results: [Outcome::Win, Outcome::Draw],
+                results: [PlayerResult::Win, PlayerResult::Draw],
             }]
         );
         assert_eq!(book.open(), 2, "pair 1 open, pair 2 broken");
@@ -261,7 +261,7 @@ mod tests {
         assert!(book.add_record(&g[1]).is_none());
         let other = games(&[&line("b", 0, 1, "y", "x", "1-0")]);
         let pair = book.add_record(&other[0]).unwrap();
-        assert_eq!(pair.results, [Outcome::Win, Outcome::Loss]);
+        assert_eq!(pair.results, [PlayerResult::Win, PlayerResult::Loss]);
         assert_eq!(book.open(), 0);
     }
 
@@ -282,14 +282,18 @@ mod tests {
     #[derive(Clone, Debug)]
     struct Story {
         first_south: bool,
-        game0: Option<Outcome>,
-        game1: Option<(Second, Outcome)>,
+        game0: Option<PlayerResult>,
+        game1: Option<(Second, PlayerResult)>,
         one_first: bool,
         repeats: usize,
     }
 
-    fn outcome_strategy() -> impl Strategy<Value = Outcome> {
-        prop_oneof![Just(Outcome::Win), Just(Outcome::Draw), Just(Outcome::Loss)]
+    fn outcome_strategy() -> impl Strategy<Value = PlayerResult> {
+        prop_oneof![
+            Just(PlayerResult::Win),
+            Just(PlayerResult::Draw),
+            Just(PlayerResult::Loss)
+        ]
     }
 
     fn story() -> impl Strategy<Value = Story> {
@@ -355,7 +359,7 @@ mod tests {
         /// worked out from the story rather than by the rule.
         fn expected(&self) -> Option<PairOutcome> {
             let (r0, (how, r1)) = (self.game0?, self.game1?);
-            let view = |south_is_0: bool, r: Outcome| if south_is_0 { r } else { !r };
+            let view = |south_is_0: bool, r: PlayerResult| if south_is_0 { r } else { !r };
             matches!(how, Second::Swapped)
                 .then(|| [view(self.first_south, r0), view(!self.first_south, r1)])
         }

@@ -9,7 +9,7 @@
 use aboure_stats::{Pentanomial, Wdl};
 use serde::Serialize;
 
-use crate::figure::Summary;
+use crate::figure::HeadToHeadFigures;
 
 /// Everything about two bots' games against each other.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,9 +34,9 @@ pub struct Pairing {
     /// Games not in a complete pair.
     pub unpaired_games: u64,
     /// Figures from W/D/L (games taken as independent).
-    pub trinomial_stats: Summary,
+    pub trinomial_stats: HeadToHeadFigures,
     /// Figures from the pairs (`null` without a complete pair).
-    pub pentanomial_stats: Option<Summary>,
+    pub pentanomial_stats: Option<HeadToHeadFigures>,
 }
 
 /// The pairing of players `a < b` from their W/D/L and pairs.
