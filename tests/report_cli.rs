@@ -167,7 +167,9 @@ fn legal_games(bytes: &[u8]) -> usize {
 }
 
 /// A folder whose `run.json` records the sandbox layers shows them in every
-/// format; one whose `run.json` does not shows no sandbox at all.
+/// format; one whose `run.json` does not shows no sandbox at all. Both are
+/// `run.json` files as aboure wrote them before the manifest had a schema
+/// version.
 #[test]
 fn sandbox_layers_from_run_json() {
     let base = std::env::temp_dir().join(format!("aboure-report-sandbox-{}", std::process::id()));
@@ -185,9 +187,15 @@ fn sandbox_layers_from_run_json() {
             {"name": "cgroup-memory", "active": false, "detail": "no cgroup v1 memory controller"}
         ]
     });
-    let run = serde_json::json!({"format": "round-robin", "sandbox": sandbox});
+    let unversioned = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/records/tests/fixtures/run-json-unversioned/round-robin.json");
+    let mut run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&unversioned).unwrap()).unwrap();
+    assert!(run.get("schema").is_none());
+    run.as_object_mut().unwrap().remove("sandbox");
+    std::fs::write(without.join("run.json"), run.to_string()).unwrap();
+    run["sandbox"] = sandbox.clone();
     std::fs::write(with.join("run.json"), run.to_string()).unwrap();
-    std::fs::write(without.join("run.json"), r#"{"format": "round-robin"}"#).unwrap();
     let line = "Sandbox: mode auto; on: namespaces, landlock; \
                 off: cgroup-memory (no cgroup v1 memory controller)";
 
@@ -218,5 +226,34 @@ fn sandbox_layers_from_run_json() {
     let (ok, html, stderr) = aboure(&["--format", "html", "--no-accuracy", dir]);
     assert!(ok, "{stderr}");
     assert!(!html.contains("id=\"sandbox\""));
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// A `run.json` of a newer schema, or one that is not a run manifest, stops
+/// the report with a message naming the file, instead of a report that
+/// silently leaves the SPRT or the sandbox out.
+#[test]
+fn a_run_json_it_cannot_read_is_refused_naming_the_file() {
+    let base = std::env::temp_dir().join(format!("aboure-report-manifest-{}", std::process::id()));
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::copy(fixture("round-robin/games.jsonl"), base.join("games.jsonl")).unwrap();
+    let run_json = base.join("run.json");
+    let dir = base.to_str().unwrap();
+    std::fs::write(&run_json, r#"{"schema": 2, "what": "later"}"#).unwrap();
+    let (ok, _, stderr) = aboure(&["--no-accuracy", dir]);
+    assert!(!ok);
+    let newer = format!(
+        "{}: schema version 2 is newer than this aboure reads (1)",
+        run_json.display()
+    );
+    assert!(stderr.contains(&newer), "expected {newer:?} in: {stderr}");
+    std::fs::write(&run_json, r#"{"format": "round-robin"}"#).unwrap();
+    let (ok, _, stderr) = aboure(&["--no-accuracy", dir]);
+    assert!(!ok);
+    let malformed = format!("{}: not a run manifest: missing field", run_json.display());
+    assert!(
+        stderr.contains(&malformed),
+        "expected {malformed:?} in: {stderr}"
+    );
     std::fs::remove_dir_all(&base).unwrap();
 }

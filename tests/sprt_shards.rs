@@ -340,7 +340,10 @@ fn sprt_report(sprt: Sprt, games: &[GameRecord]) -> (Report, Value) {
     let report = Report::from_input(
         &Input::from_games(games),
         &ReportOptions {
-            sprt: Some(SprtSettings { sprt }),
+            sprt: Some(SprtSettings {
+                sprt,
+                pairing: ["new".to_owned(), "old".to_owned()],
+            }),
             ..Default::default()
         },
     );

@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, OptionKind, OptionSpec, Player, Search, SetOptionError};
+use aboure_protocol::{OptionKind, OptionSpec, Player, Search, SearchLimits, SetOptionError};
 
 use crate::budget::Budget;
-use crate::negamax::{Outcome, Searcher, Settings, MAX_DEPTH};
+use crate::negamax::{SearchOutcome, Searcher, Settings, MAX_DEPTH};
 use crate::options::{bad_value, unknown, IntOption};
 use crate::table::Table;
 use crate::{id_name, AUTHOR};
@@ -44,7 +44,7 @@ pub struct AlphaBetaPlayer {
     table: Table,
     depth: u32,
     settings: Settings,
-    last: Option<Outcome>,
+    last: Option<SearchOutcome>,
 }
 
 impl AlphaBetaPlayer {
@@ -65,7 +65,7 @@ impl AlphaBetaPlayer {
     }
 
     /// What the last search found.
-    pub fn last_search(&self) -> Option<&Outcome> {
+    pub fn last_search(&self) -> Option<&SearchOutcome> {
         self.last.as_ref()
     }
 }
@@ -128,7 +128,7 @@ impl Player for AlphaBetaPlayer {
         &mut self,
         position: &Position,
         _history: &[Position],
-        limits: &Limits,
+        limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move {
         let budget = Budget::new(limits, search.started());

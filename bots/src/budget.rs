@@ -1,10 +1,10 @@
 //! The deadlines of one search as instants, from the thinking time the
-//! protocol crate allots a `go` ([`Limits::allot`]), with the depth and node
+//! protocol crate allots a `go` ([`SearchLimits::allot`]), with the depth and node
 //! limits: what the reference bots' searches poll.
 
 use std::time::{Duration, Instant};
 
-use aboure_protocol::Limits;
+use aboure_protocol::SearchLimits;
 
 /// The deadlines of one search, as instants, with the depth and node limits.
 #[derive(Clone, Copy, Debug)]
@@ -20,7 +20,7 @@ pub struct Budget {
 
 impl Budget {
     /// The budget of a search that started (the `go` arrived) at `started`.
-    pub fn new(limits: &Limits, started: Instant) -> Budget {
+    pub fn new(limits: &SearchLimits, started: Instant) -> Budget {
         let a = limits.allot();
         Budget {
             started,
@@ -92,9 +92,9 @@ mod tests {
     fn budget_instants() {
         let start = Instant::now();
         let b = Budget::new(
-            &Limits {
+            &SearchLimits {
                 nodes: Some(10),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
             start,
         );
@@ -103,26 +103,26 @@ mod tests {
         assert!(b.out_of_nodes(10));
         assert!(!b.out_of_nodes(9));
         let b = Budget::new(
-            &Limits {
+            &SearchLimits {
                 movetime: Some(ms(0)),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
             start,
         );
         assert!(b.past_hard());
         assert!(b.past_soft());
-        assert!(Budget::new(&Limits::default(), start).is_infinite());
+        assert!(Budget::new(&SearchLimits::default(), start).is_infinite());
         let long = Budget::new(
-            &Limits {
+            &SearchLimits {
                 movetime: Some(ms(60_000)),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
             start,
         );
         let short = long.share(0.0);
         assert!(short.past_hard() && !long.past_hard());
         assert!(long.share(0.5).hard.unwrap() < long.hard.unwrap());
-        assert!(Budget::new(&Limits::default(), start)
+        assert!(Budget::new(&SearchLimits::default(), start)
             .share(0.5)
             .is_infinite());
     }

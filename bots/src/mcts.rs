@@ -14,7 +14,7 @@
 //! [`MAX_NODES`]; the search then goes on with playouts from its leaves.
 
 use aboure_engine::{playout, Move, Position, Side};
-use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo, SetOptionError};
+use aboure_protocol::{OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError};
 use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
@@ -282,7 +282,7 @@ impl Player for MctsPlayer {
         &mut self,
         position: &Position,
         _history: &[Position],
-        limits: &Limits,
+        limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move {
         let moves = position.legal_moves();

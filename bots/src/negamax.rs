@@ -48,7 +48,7 @@ impl Default for Settings {
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct SearchOutcome {
     /// The move to play.
     pub best: Move,
     /// Its value: the expected final margin for the mover, centi-seeds,
@@ -120,11 +120,11 @@ impl<'a> Searcher<'a> {
     }
 
     /// Searches `root` by iterative deepening and returns the best move.
-    pub fn run(&mut self, root: &Position, max_depth: u32) -> Outcome {
+    pub fn run(&mut self, root: &Position, max_depth: u32) -> SearchOutcome {
         self.table.new_search();
         let me = root.side_to_move();
         let (moves, _, n) = root.children();
-        let mut out = Outcome {
+        let mut out = SearchOutcome {
             best: if n > 0 { moves[0] } else { Move::Pass },
             score: terminal(root) + captured_margin(root, me),
             depth: 0,
@@ -160,7 +160,7 @@ impl<'a> Searcher<'a> {
         out
     }
 
-    fn report(&mut self, root: &Position, out: &Outcome) {
+    fn report(&mut self, root: &Position, out: &SearchOutcome) {
         let info = SearchInfo {
             depth: Some(out.depth),
             score: Some((out.score as f64 / SCALE as f64).round() as i32),

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, OptionSpec, Player, Search, SearchInfo, SetOptionError};
+use aboure_protocol::{OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError};
 use aboure_solver::Solver;
 
 use crate::budget::Budget;
@@ -106,7 +106,7 @@ impl Player for PerfectPlayer {
         &mut self,
         position: &Position,
         _history: &[Position],
-        limits: &Limits,
+        limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move {
         let moves = position.legal_moves();
@@ -114,7 +114,7 @@ impl Player for PerfectPlayer {
             return moves.first().copied().unwrap_or(Move::Pass);
         }
         // A depth limit means nothing to an exact solve.
-        let limits_here = Limits {
+        let limits_here = SearchLimits {
             depth: None,
             ..*limits
         };
@@ -161,7 +161,7 @@ impl Player for PerfectPlayer {
             Some((m, None)) => fallback.unwrap_or(m),
             None => moves[0],
         };
-        if *limits == Limits::default() {
+        if *limits == SearchLimits::default() {
             // `go` without limits: the answer waits for `stop`.
             while !search.stopped() {
                 std::thread::sleep(Duration::from_millis(1));

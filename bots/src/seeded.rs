@@ -6,7 +6,7 @@
 use std::marker::PhantomData;
 
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, OptionSpec, Player, Search, SetOptionError};
+use aboure_protocol::{OptionSpec, Player, Search, SearchLimits, SetOptionError};
 use rand::rngs::SmallRng;
 
 use crate::options::{rng_for, unknown, FRESH_SEED, SEED};
@@ -74,7 +74,7 @@ impl<R: Rule> Player for Seeded<R> {
         &mut self,
         position: &Position,
         _history: &[Position],
-        _limits: &Limits,
+        _limits: &SearchLimits,
         _search: &mut dyn Search,
     ) -> Move {
         R::choose(position, &mut self.rng)
@@ -106,7 +106,7 @@ mod tests {
         let mut moves = Vec::new();
         let mut search = Quiet(Instant::now());
         for _ in 0..8 {
-            let mv = player.choose(&position, &[], &Limits::default(), &mut search);
+            let mv = player.choose(&position, &[], &SearchLimits::default(), &mut search);
             position.play_unchecked(mv);
             moves.push(mv);
         }

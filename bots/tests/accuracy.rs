@@ -7,7 +7,7 @@ use crate::common;
 
 use aboure_bots::{AlphaBetaPlayer, GreedyPlayer, MctsPlayer};
 use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Limits, Player};
+use aboure_protocol::{Player, SearchLimits};
 use aboure_solver::Solver;
 use common::{opening, Local};
 use rand::rngs::SmallRng;
@@ -35,7 +35,11 @@ impl Loss {
 }
 
 /// Plays `games` games (colours alternating) and charges each move's loss.
-fn measure(bots: [(&mut dyn Player, Limits); 2], games: usize, solver: &mut Solver) -> [Loss; 2] {
+fn measure(
+    bots: [(&mut dyn Player, SearchLimits); 2],
+    games: usize,
+    solver: &mut Solver,
+) -> [Loss; 2] {
     let mut loss = [Loss::default(), Loss::default()];
     let mut rng = SmallRng::seed_from_u64(77);
     let [(a, la), (b, lb)] = bots;
@@ -90,13 +94,13 @@ fn mcts_settings() {
             let share = 0.6;
             let mut m = MctsPlayer::new(c, 3).with_margin_share(share);
             let mut a = AlphaBetaPlayer::default();
-            let la = Limits {
+            let la = SearchLimits {
                 nodes: Some(1500),
-                ..Limits::default()
+                ..SearchLimits::default()
             };
-            let lm = Limits {
+            let lm = SearchLimits {
                 nodes: Some(playouts),
-                ..Limits::default()
+                ..SearchLimits::default()
             };
             let [x, _] = measure([(&mut m, lm), (&mut a, la)], 200, &mut solver);
             println!(
@@ -114,13 +118,13 @@ fn loss_against_perfect_play() {
     for (ab, playouts) in [(1_500u64, 300u64), (15_000, 3_000)] {
         let mut a = AlphaBetaPlayer::default();
         let mut m = MctsPlayer::new(0.5, 3);
-        let la = Limits {
+        let la = SearchLimits {
             nodes: Some(ab),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
-        let lm = Limits {
+        let lm = SearchLimits {
             nodes: Some(playouts),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let [x, y] = measure([(&mut a, la), (&mut m, lm)], 100, &mut solver);
         println!("{}", x.describe(&format!("alphabeta {ab} nodes")));
@@ -128,12 +132,12 @@ fn loss_against_perfect_play() {
     }
     let mut g = GreedyPlayer::new(4);
     let mut a = AlphaBetaPlayer::default();
-    let la = Limits {
+    let la = SearchLimits {
         nodes: Some(1_500),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let [x, _] = measure(
-        [(&mut g, Limits::default()), (&mut a, la)],
+        [(&mut g, SearchLimits::default()), (&mut a, la)],
         100,
         &mut solver,
     );

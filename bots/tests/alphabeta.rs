@@ -6,7 +6,7 @@ use crate::common;
 use aboure_bots::eval::SCALE;
 use aboure_bots::AlphaBetaPlayer;
 use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Limits, Player};
+use aboure_protocol::{Player, SearchLimits};
 use common::Local;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -63,7 +63,7 @@ fn finds_the_exact_best_move_in_small_endgames() {
         };
         let me = pos.side_to_move();
         bot.new_game();
-        let m = bot.choose(&pos, &[], &Limits::default_depth(), &mut Local::new());
+        let m = bot.choose(&pos, &[], &SearchLimits::default_depth(), &mut Local::new());
         let out = bot.last_search().unwrap();
         let after = pos.after(m).unwrap();
         let gain = after.captured(me) as i32 - pos.captured(me) as i32;
@@ -82,15 +82,15 @@ fn finds_the_exact_best_move_in_small_endgames() {
 }
 
 trait DefaultDepth {
-    fn default_depth() -> Limits;
+    fn default_depth() -> SearchLimits;
 }
 
-impl DefaultDepth for Limits {
+impl DefaultDepth for SearchLimits {
     /// Deep enough to reach the end of any of these endgames.
-    fn default_depth() -> Limits {
-        Limits {
+    fn default_depth() -> SearchLimits {
+        SearchLimits {
             depth: Some(60),
-            ..Limits::default()
+            ..SearchLimits::default()
         }
     }
 }
@@ -100,9 +100,9 @@ fn depth_limit_is_honoured_and_reported() {
     for d in 1..=6 {
         let mut bot = AlphaBetaPlayer::default();
         let mut search = Local::new();
-        let limits = Limits {
+        let limits = SearchLimits {
             depth: Some(d),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let pos = Position::startpos();
         let m = bot.choose(&pos, &[], &limits, &mut search);
@@ -122,16 +122,21 @@ fn depth_limit_is_honoured_and_reported() {
     let mut bot = AlphaBetaPlayer::default();
     bot.set_option("depth", "2").unwrap();
     let mut search = Local::new();
-    bot.choose(&Position::startpos(), &[], &Limits::default(), &mut search);
+    bot.choose(
+        &Position::startpos(),
+        &[],
+        &SearchLimits::default(),
+        &mut search,
+    );
     assert_eq!(search.infos.last().unwrap().depth, Some(2));
 }
 
 #[test]
 fn node_limit_is_honoured() {
     let mut bot = AlphaBetaPlayer::default();
-    let limits = Limits {
+    let limits = SearchLimits {
         nodes: Some(5000),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     bot.choose(&Position::startpos(), &[], &limits, &mut Local::new());
     let nodes = bot.last_search().unwrap().nodes;

@@ -12,34 +12,34 @@ use crate::common;
 use std::time::Duration;
 
 use aboure_bots::{AlphaBetaPlayer, GreedyPlayer, MctsPlayer, RandomPlayer};
-use aboure_protocol::{Limits, Player};
+use aboure_protocol::{Player, SearchLimits};
 use common::{play_match, MatchResult};
 
 /// Plies of random play that make an opening.
 const OPENING_PLIES: usize = 4;
 
-fn nodes(n: u64) -> Limits {
-    Limits {
+fn nodes(n: u64) -> SearchLimits {
+    SearchLimits {
         nodes: Some(n),
-        ..Limits::default()
+        ..SearchLimits::default()
     }
 }
 
-fn movetime(ms: u64) -> Limits {
-    Limits {
+fn movetime(ms: u64) -> SearchLimits {
+    SearchLimits {
         movetime: Some(Duration::from_millis(ms)),
-        ..Limits::default()
+        ..SearchLimits::default()
     }
 }
 
-fn none() -> Limits {
-    Limits::default()
+fn none() -> SearchLimits {
+    SearchLimits::default()
 }
 
 /// Plays the match, prints it, and checks that A is stronger.
 fn stronger(
-    a: (&str, &mut dyn Player, Limits),
-    b: (&str, &mut dyn Player, Limits),
+    a: (&str, &mut dyn Player, SearchLimits),
+    b: (&str, &mut dyn Player, SearchLimits),
     pairs: usize,
     seed: u64,
 ) -> MatchResult {

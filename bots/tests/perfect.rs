@@ -4,7 +4,7 @@ use crate::common;
 
 use aboure_bots::PerfectPlayer;
 use aboure_engine::{Move, Position};
-use aboure_protocol::{Limits, Player};
+use aboure_protocol::{Player, SearchLimits};
 use aboure_solver::Solver;
 use common::Local;
 use rand::rngs::SmallRng;
@@ -32,9 +32,9 @@ fn plays_a_best_move_when_it_has_the_time() {
         }
         let mut search = Local::new();
         // A depth limit does not apply to an exact solve: it solves to the end.
-        let limits = Limits {
+        let limits = SearchLimits {
             depth: Some(1),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let m = bot.choose(&pos, &[], &limits, &mut search);
         let values = solver.move_values(&pos);
@@ -59,9 +59,9 @@ fn node_limit_is_honoured() {
     // already holds the answer); either way a legal move comes back.
     let mut bot = PerfectPlayer::new(16);
     let mut search = Local::new();
-    let limits = Limits {
+    let limits = SearchLimits {
         nodes: Some(4096),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let pos = Position::startpos();
     let m = bot.choose(&pos, &[], &limits, &mut search);

@@ -5,7 +5,7 @@ use crate::common;
 
 use aboure_bots::{builtin, BUILTIN};
 use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Limits, Player};
+use aboure_protocol::{Player, SearchLimits};
 use common::{opening, Local};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -32,10 +32,10 @@ fn positions(count: usize, seed: u64) -> Vec<(Position, Vec<Position>)> {
 }
 
 /// A few milliseconds or a few thousand nodes: each bot's quick mode.
-fn quick() -> Limits {
-    Limits {
+fn quick() -> SearchLimits {
+    SearchLimits {
         nodes: Some(3000),
-        ..Limits::default()
+        ..SearchLimits::default()
     }
 }
 
@@ -90,7 +90,7 @@ fn every_bot_answers_at_once_when_stopped() {
             let mut search = Local::new();
             search.stop_after_polls = Some(stop_after);
             let pos = Position::startpos();
-            let m = b.choose(&pos, &[], &Limits::default(), &mut search);
+            let m = b.choose(&pos, &[], &SearchLimits::default(), &mut search);
             assert!(pos.is_legal(m), "{name} played {m}");
             // Once `stopped()` said true, the bot may look once more at most
             // (e.g. the outer loop), never keep searching.
@@ -131,7 +131,7 @@ fn every_bot_answers_when_stopped_from_another_thread() {
         let m = b.choose(
             &pos,
             &[],
-            &Limits::default(),
+            &SearchLimits::default(),
             &mut Flag(flag, std::time::Instant::now()),
         );
         assert!(pos.is_legal(m));
@@ -141,9 +141,9 @@ fn every_bot_answers_when_stopped_from_another_thread() {
 
 #[test]
 fn movetime_zero_still_gives_a_legal_move() {
-    let limits = Limits {
+    let limits = SearchLimits {
         movetime: Some(std::time::Duration::ZERO),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     for name in BUILTIN {
         let mut b = bot(name);

@@ -7,15 +7,15 @@ use std::time::{Duration, Instant};
 
 use aboure_bots::{AlphaBetaPlayer, MctsPlayer};
 use aboure_engine::Position;
-use aboure_protocol::{Limits, Player};
+use aboure_protocol::{Player, SearchLimits};
 use common::Local;
 
 #[test]
 #[ignore]
 fn search_speed_from_the_start() {
-    let limits = Limits {
+    let limits = SearchLimits {
         movetime: Some(Duration::from_secs(2)),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let mut a = AlphaBetaPlayer::default();
     let t = Instant::now();
@@ -47,9 +47,9 @@ fn search_speed_from_the_start() {
 #[test]
 #[ignore]
 fn answer_times_at_ten_milliseconds() {
-    let limits = Limits {
+    let limits = SearchLimits {
         movetime: Some(Duration::from_millis(10)),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     for name in aboure_bots::BUILTIN {
         let mut times = Vec::new();

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::time::Instant;
 
 use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Limits, Player, Search, SearchInfo};
+use aboure_protocol::{Player, Search, SearchInfo, SearchLimits};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -56,7 +56,7 @@ pub fn play_game(
     south: &mut dyn Player,
     north: &mut dyn Player,
     start: Position,
-    limits: &Limits,
+    limits: &SearchLimits,
 ) -> [u8; 2] {
     south.new_game();
     north.new_game();
@@ -157,8 +157,8 @@ impl MatchResult {
 pub fn play_match(
     a: &mut dyn Player,
     b: &mut dyn Player,
-    limits_a: &Limits,
-    limits_b: &Limits,
+    limits_a: &SearchLimits,
+    limits_b: &SearchLimits,
     pairs: usize,
     opening_plies: usize,
     seed: u64,
@@ -179,12 +179,12 @@ pub fn play_game_limits(
     south: &mut dyn Player,
     north: &mut dyn Player,
     start: Position,
-    south_limits: &Limits,
-    north_limits: &Limits,
+    south_limits: &SearchLimits,
+    north_limits: &SearchLimits,
 ) -> [u8; 2] {
     struct Limited<'a> {
         bot: &'a mut dyn Player,
-        limits: Limits,
+        limits: SearchLimits,
     }
     impl Player for Limited<'_> {
         fn name(&self) -> String {
@@ -200,7 +200,7 @@ pub fn play_game_limits(
             &mut self,
             position: &Position,
             history: &[Position],
-            _limits: &Limits,
+            _limits: &SearchLimits,
             search: &mut dyn Search,
         ) -> Move {
             self.bot.choose(position, history, &self.limits, search)
@@ -214,5 +214,5 @@ pub fn play_game_limits(
         bot: north,
         limits: *north_limits,
     };
-    play_game(&mut s, &mut n, start, &Limits::default())
+    play_game(&mut s, &mut n, start, &SearchLimits::default())
 }

@@ -77,6 +77,9 @@ pub enum RunError {
     /// `strict` sandbox mode on a machine that lacks a layer.
     #[error(transparent)]
     Sandbox(#[from] aboure_sandbox::SandboxError),
+    /// The run folder's `run.json` cannot be read, understood or written.
+    #[error(transparent)]
+    Manifest(#[from] aboure_records::ManifestError),
     /// Another invalid run option.
     #[error("{0}")]
     Options(String),

@@ -20,7 +20,7 @@
 
 use std::path::{Path, PathBuf};
 
-use aboure_records::{GameRecord, PairBook};
+use aboure_records::{GameRecord, RecordPairBook};
 use aboure_stats::{OrderedSprt, OrderedStatus, Sprt, SprtDecision};
 use serde_json::json;
 
@@ -45,7 +45,7 @@ pub fn verdict<'a>(
 #[derive(Debug)]
 struct PairCounter {
     pairing: [String; 2],
-    book: PairBook<()>,
+    book: RecordPairBook,
     test: OrderedSprt,
 }
 
@@ -53,7 +53,7 @@ impl PairCounter {
     fn new(sprt: Sprt, pairing: [String; 2]) -> PairCounter {
         PairCounter {
             pairing,
-            book: PairBook::new(),
+            book: RecordPairBook::new(),
             test: OrderedSprt::new(sprt, 1),
         }
     }
@@ -62,7 +62,7 @@ impl PairCounter {
         if game.pairing != self.pairing || u64::from(game.pair) < self.test.prefix() {
             return;
         }
-        if let Some((pair, _)) = self.book.add(game, ()) {
+        if let Some(pair) = self.book.add_record(game) {
             self.test.add(u64::from(pair.pair), pair.results);
         }
     }

@@ -163,8 +163,14 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         (None, false) => results_file(&options.out_dir, None),
     };
     let resume = options.resume || options.join;
-    let mut output = prepare(&options.out_dir, config, resume, options.shard, games_path)?;
-    crate::output::record_sandbox(&output.dir, &layers);
+    let mut output = prepare(
+        &options.out_dir,
+        config,
+        resume,
+        options.shard,
+        games_path,
+        &layers,
+    )?;
     for note in &output.notes {
         tracing::warn!("{note}");
     }
@@ -218,7 +224,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     });
 
     let launches = launches(config, &options, &output.logs, sandbox)?;
-    let mut sprt = gate::live_sprt(config, &output.dir);
+    let mut sprt = gate::live_sprt(config, &output);
     let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
     for g in &known {
         tally.add(g);

@@ -133,7 +133,7 @@ impl<L: Link> Session<'_, L> {
     /// Waits until `deadline` for a message `wanted` accepts, and when it
     /// was read. `bestmove` and `info` are handled on the way; other
     /// messages are warnings.
-    pub async fn expect(
+    pub async fn wait_for(
         &mut self,
         what: &str,
         deadline: Instant,
@@ -156,7 +156,7 @@ impl<L: Link> Session<'_, L> {
     pub async fn ready(&mut self) -> Step<Duration> {
         let sent = self.send(&ArbiterMessage::IsReady).await?;
         let (at, _) = self
-            .expect("readyok", sent + self.config.timeout, |m| {
+            .wait_for("readyok", sent + self.config.timeout, |m| {
                 *m == BotMessage::ReadyOk
             })
             .await?;

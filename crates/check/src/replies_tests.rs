@@ -62,7 +62,7 @@ async fn a_readyok_read_before_a_slow_poll_is_charged_its_read_time() {
     bot.say("readyok\n").await;
     let polled = slow_poll().await;
     let (at, message) = s
-        .expect("readyok", sent + LIMIT, |m| *m == BotMessage::ReadyOk)
+        .wait_for("readyok", sent + LIMIT, |m| *m == BotMessage::ReadyOk)
         .await
         .unwrap();
     assert_eq!(message, BotMessage::ReadyOk);

@@ -9,7 +9,7 @@ use std::time::Duration;
 use aboure_engine::{IllegalMove, Move, Position, Side};
 
 use crate::tokens::{millis, one_line, option_name, unsigned, Tokens};
-use crate::{Clock, Limits, ParseMessageError};
+use crate::{ClockState, ParseMessageError, SearchLimits};
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -145,11 +145,11 @@ pub struct Go {
 
 impl Go {
     /// The limits from the view of `mover`, the side to move.
-    pub fn limits(&self, mover: Side) -> Limits {
+    pub fn limits(&self, mover: Side) -> SearchLimits {
         let me = mover.index();
         let them = (!mover).index();
-        Limits {
-            clock: self.clocks.map(|c| Clock {
+        SearchLimits {
+            clock: self.clocks.map(|c| ClockState {
                 time: c.time[me],
                 increment: c.increment[me],
                 opponent_time: c.time[them],
@@ -162,7 +162,7 @@ impl Go {
     }
 
     /// The wire form of `limits` when `mover` is to move.
-    pub fn from_limits(limits: &Limits, mover: Side) -> Go {
+    pub fn from_limits(limits: &SearchLimits, mover: Side) -> Go {
         let me = mover.index();
         let them = (!mover).index();
         Go {
@@ -262,21 +262,21 @@ impl FromStr for ArbiterMessage {
 }
 
 fn parse_aboure(t: &mut Tokens) -> Result<ArbiterMessage, String> {
-    let version = unsigned("protocol version", t.expect("the protocol version")?)?;
+    let version = unsigned("protocol version", t.require("the protocol version")?)?;
     t.end()?;
     Ok(ArbiterMessage::Aboure { version })
 }
 
 fn parse_setoption(t: &mut Tokens) -> Result<ArbiterMessage, String> {
     t.keyword("name")?;
-    let name = option_name(t.expect("the option name")?)?.to_owned();
+    let name = option_name(t.require("the option name")?)?.to_owned();
     t.keyword("value")?;
     let value = t.rest().to_owned();
     Ok(ArbiterMessage::SetOption { name, value })
 }
 
 fn parse_position(t: &mut Tokens) -> Result<GameSoFar, String> {
-    let start = match t.expect("`startpos` or `set`")? {
+    let start = match t.require("`startpos` or `set`")? {
         "startpos" => Start::StartPos,
         "set" => {
             let mut fields = Vec::with_capacity(4);
@@ -286,7 +286,7 @@ fn parse_position(t: &mut Tokens) -> Result<GameSoFar, String> {
                 "South's captures",
                 "North's captures",
             ] {
-                fields.push(t.expect(what)?);
+                fields.push(t.require(what)?);
             }
             let p = fields
                 .join(" ")
@@ -314,7 +314,7 @@ fn parse_go(t: &mut Tokens) -> Result<Go, String> {
     let mut clock: [Option<Duration>; 4] = [None; 4];
     const CLOCK: [&str; 4] = ["stime", "ntime", "sinc", "ninc"];
     while let Some(word) = t.next() {
-        let value = t.expect(&format!("the value of `{word}`"));
+        let value = t.require(&format!("the value of `{word}`"));
         let twice = || format!("`{word}` is given twice");
         match word {
             "movetime" | "depth" | "nodes" | "stime" | "ntime" | "sinc" | "ninc" => {}

@@ -31,44 +31,106 @@ pub enum BotMessage {
     Unknown(String),
 }
 
+/// Why an [`OptionSpec`] cannot be announced.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionSpecError {
+    /// The name is not one token of letters, digits, `-` and `_`.
+    #[error("option name `{name}` may hold only letters, digits, `-` and `_`")]
+    Name {
+        /// The option's name.
+        name: String,
+    },
+    /// An int option whose bounds are reversed.
+    #[error("option {name}: min {min} > max {max}")]
+    Bounds {
+        /// The option's name.
+        name: String,
+        /// Its lower bound.
+        min: i64,
+        /// Its upper bound.
+        max: i64,
+    },
+    /// An int option whose default is out of its bounds.
+    #[error("option {name}: default {default} is outside {min}..={max}")]
+    DefaultOutOfRange {
+        /// The option's name.
+        name: String,
+        /// Its default.
+        default: i64,
+        /// Its lower bound.
+        min: i64,
+        /// Its upper bound.
+        max: i64,
+    },
+    /// A string default that is not one line without surrounding blanks.
+    #[error("option {name}: a string default must be one line without surrounding blanks")]
+    StringDefault {
+        /// The option's name.
+        name: String,
+    },
+    /// A choice that is not a single word.
+    #[error("option {name}: choice `{choice}` is not a single word")]
+    Choice {
+        /// The option's name.
+        name: String,
+        /// The offending choice.
+        choice: String,
+    },
+    /// A default that is not one of the choices.
+    #[error("option {name}: default `{default}` is not one of the choices")]
+    DefaultNotChoice {
+        /// The option's name.
+        name: String,
+        /// The default.
+        default: String,
+    },
+}
+
 impl OptionSpec {
     /// Checks that the spec can be announced: a one-word name, a default
     /// within range, choices that are single words and include the default.
-    pub fn validate(&self) -> Result<(), String> {
-        option_name(&self.name)?;
+    pub fn validate(&self) -> Result<(), OptionSpecError> {
+        let name = || self.name.clone();
+        if option_name(&self.name).is_err() {
+            return Err(OptionSpecError::Name { name: name() });
+        }
         match &self.kind {
             OptionKind::Int { default, min, max } => {
+                let (default, min, max) = (*default, *min, *max);
                 if min > max {
-                    return Err(format!("option {}: min {min} > max {max}", self.name));
+                    return Err(OptionSpecError::Bounds {
+                        name: name(),
+                        min,
+                        max,
+                    });
                 }
                 if default < min || default > max {
-                    return Err(format!(
-                        "option {}: default {default} is outside {min}..={max}",
-                        self.name
-                    ));
+                    return Err(OptionSpecError::DefaultOutOfRange {
+                        name: name(),
+                        default,
+                        min,
+                        max,
+                    });
                 }
             }
             OptionKind::Bool { .. } => {}
             OptionKind::String { default } => {
                 if default.contains(['\n', '\r']) || default.trim() != default {
-                    return Err(format!(
-                        "option {}: a string default must be one line without surrounding blanks",
-                        self.name
-                    ));
+                    return Err(OptionSpecError::StringDefault { name: name() });
                 }
             }
             OptionKind::Choice { default, choices } => {
                 if let Some(bad) = choices.iter().find(|c| !is_word(c)) {
-                    return Err(format!(
-                        "option {}: choice `{bad}` is not a single word",
-                        self.name
-                    ));
+                    return Err(OptionSpecError::Choice {
+                        name: name(),
+                        choice: bad.clone(),
+                    });
                 }
                 if !choices.contains(default) {
-                    return Err(format!(
-                        "option {}: default `{default}` is not one of the choices",
-                        self.name
-                    ));
+                    return Err(OptionSpecError::DefaultNotChoice {
+                        name: name(),
+                        default: default.clone(),
+                    });
                 }
             }
         }
@@ -199,7 +261,7 @@ impl FromStr for BotMessage {
 }
 
 fn parse_id(t: &mut Tokens) -> Result<BotMessage, String> {
-    let field = t.expect("`name` or `author`")?;
+    let field = t.require("`name` or `author`")?;
     let text = t.rest();
     let make: fn(String) -> BotMessage = match field {
         "name" => BotMessage::Name,
@@ -214,22 +276,22 @@ fn parse_id(t: &mut Tokens) -> Result<BotMessage, String> {
 
 fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
     t.keyword("name")?;
-    let name = option_name(t.expect("the option name")?)?.to_owned();
+    let name = option_name(t.require("the option name")?)?.to_owned();
     t.keyword("type")?;
-    let kind = match t.expect("the option type")? {
+    let kind = match t.require("the option type")? {
         "int" => {
             t.keyword("default")?;
-            let default = signed("default", t.expect("the default")?)?;
+            let default = signed("default", t.require("the default")?)?;
             t.keyword("min")?;
-            let min = signed("min", t.expect("the minimum")?)?;
+            let min = signed("min", t.require("the minimum")?)?;
             t.keyword("max")?;
-            let max = signed("max", t.expect("the maximum")?)?;
+            let max = signed("max", t.require("the maximum")?)?;
             t.end()?;
             OptionKind::Int { default, min, max }
         }
         "bool" => {
             t.keyword("default")?;
-            let default = match t.expect("the default")? {
+            let default = match t.require("the default")? {
                 "true" => true,
                 "false" => false,
                 other => return Err(format!("bool default `{other}` is neither true nor false")),
@@ -245,13 +307,13 @@ fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
         }
         "choice" => {
             t.keyword("default")?;
-            let default = t.expect("the default")?.to_owned();
+            let default = t.require("the default")?.to_owned();
             let mut choices = Vec::new();
             while let Some(word) = t.next() {
                 if word != "var" {
                     return Err(format!("expected `var`, found `{word}`"));
                 }
-                choices.push(t.expect("the choice after `var`")?.to_owned());
+                choices.push(t.require("the choice after `var`")?.to_owned());
             }
             if choices.is_empty() {
                 return Err("a choice option needs at least one `var`".into());
@@ -265,7 +327,7 @@ fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
         }
     };
     let spec = OptionSpec { name, kind };
-    spec.validate()?;
+    spec.validate().map_err(|e| e.to_string())?;
     Ok(spec)
 }
 
@@ -294,7 +356,7 @@ fn parse_info(t: &mut Tokens) -> Result<SearchInfo, String> {
                 if !info.pv.is_empty() {
                     return Err(format!("`{word}` after `pv`: the pv runs to the end"));
                 }
-                let value = t.expect(&format!("the value of `{word}`"))?;
+                let value = t.require(&format!("the value of `{word}`"))?;
                 let dup = match word {
                     "depth" => info.depth.replace(unsigned(word, value)?).is_some(),
                     "score" => info.score.replace(signed(word, value)?).is_some(),
@@ -312,8 +374,51 @@ fn parse_info(t: &mut Tokens) -> Result<SearchInfo, String> {
 }
 
 fn parse_bestmove(t: &mut Tokens) -> Result<BotMessage, String> {
-    let m = t.expect("the move")?;
+    let m = t.require("the move")?;
     let m = m.parse::<Move>().map_err(|e| e.to_string())?;
     t.end()?;
     Ok(BotMessage::BestMove(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, kind: OptionKind) -> OptionSpec {
+        OptionSpec {
+            name: name.to_owned(),
+            kind,
+        }
+    }
+
+    #[test]
+    fn a_spec_that_cannot_be_announced_says_why_in_a_variant() {
+        let int = |default, min, max| OptionKind::Int { default, min, max };
+        assert_eq!(spec("depth", int(3, 1, 9)).validate(), Ok(()));
+        let e = spec("two words", int(3, 1, 9)).validate().unwrap_err();
+        assert!(matches!(e, OptionSpecError::Name { ref name } if name == "two words"));
+        let e = spec("depth", int(3, 9, 1)).validate().unwrap_err();
+        assert_eq!(e.to_string(), "option depth: min 9 > max 1");
+        let e = spec("depth", int(12, 1, 9)).validate().unwrap_err();
+        assert!(matches!(
+            e,
+            OptionSpecError::DefaultOutOfRange { default: 12, .. }
+        ));
+        assert_eq!(e.to_string(), "option depth: default 12 is outside 1..=9");
+        let choice = |default: &str, choices: &[&str]| OptionKind::Choice {
+            default: default.to_owned(),
+            choices: choices.iter().map(|c| c.to_string()).collect(),
+        };
+        let e = spec("style", choice("wild", &["calm", "sharp"])).validate();
+        assert!(matches!(e, Err(OptionSpecError::DefaultNotChoice { .. })));
+        let e = spec("style", choice("calm", &["calm", "two words"])).validate();
+        assert!(
+            matches!(e, Err(OptionSpecError::Choice { ref choice, .. }) if choice == "two words")
+        );
+        let text = OptionKind::String {
+            default: " padded".to_owned(),
+        };
+        let e = spec("book", text).validate();
+        assert!(matches!(e, Err(OptionSpecError::StringDefault { .. })));
+    }
 }

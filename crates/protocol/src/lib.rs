@@ -11,7 +11,7 @@
 //!   a [`ParseMessageError`] quoting the line, anything else is `Unknown`.
 //! - [`Player`]: what a bot implements, and [`serve`]: the loop that speaks
 //!   the protocol for it (handshake, options, pings while thinking, `stop`).
-//! - [`Limits::allot`]: time management, how long a move may take (a soft
+//! - [`SearchLimits::allot`]: time management, how long a move may take (a soft
 //!   and a hard deadline, safety margins included), as the reference bots
 //!   use it.
 //!
@@ -41,10 +41,10 @@ mod tokens;
 pub use arbiter_message::{
     ArbiterMessage, Clocks, GameSoFar, Go, IllegalMoveAt, Start, PROTOCOL_VERSION,
 };
-pub use bot_message::BotMessage;
+pub use bot_message::{BotMessage, OptionSpecError};
 pub use error::ParseMessageError;
 pub use player::{
-    Clock, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo, SetOptionError,
+    ClockState, OptionKind, OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError,
 };
 pub use serve::{serve, serve_stdio};
 pub use time::{overhead, Allotment, MAX_OVERHEAD, MAX_SHARE, MIN_OVERHEAD, MOVES_TO_GO};

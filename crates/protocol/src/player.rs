@@ -66,9 +66,10 @@ pub struct OptionSpec {
     pub kind: OptionKind,
 }
 
-/// Both sides' clocks for a Fischer (base plus increment) time control.
+/// Both sides' clocks for a Fischer (base plus increment) time control,
+/// from the mover's view: the state of the clocks when a `go` is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct ClockState {
     /// Time left on the mover's clock.
     pub time: Duration,
     /// The mover's increment, added after each of its moves.
@@ -81,9 +82,9 @@ pub struct Clock {
 
 /// What a `go` asks for: any combination of limits; none means "until stop".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct SearchLimits {
     /// Fischer clocks, when the game has them.
-    pub clock: Option<Clock>,
+    pub clock: Option<ClockState>,
     /// A fixed time for this move.
     pub movetime: Option<Duration>,
     /// Search at most this deep (plies).
@@ -150,7 +151,7 @@ pub trait Player {
         &mut self,
         position: &Position,
         history: &[Position],
-        limits: &Limits,
+        limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move;
 }
@@ -182,7 +183,7 @@ impl<P: Player + ?Sized> Player for Box<P> {
         &mut self,
         position: &Position,
         history: &[Position],
-        limits: &Limits,
+        limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move {
         (**self).choose(position, history, limits, search)

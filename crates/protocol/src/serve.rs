@@ -26,7 +26,7 @@ use crate::{
 ///
 /// ```
 /// use aboure_engine::{Move, Position};
-/// use aboure_protocol::{serve, Limits, Player, Search};
+/// use aboure_protocol::{serve, SearchLimits, Player, Search};
 ///
 /// /// Plays the first legal move.
 /// struct First;
@@ -34,7 +34,7 @@ use crate::{
 /// impl Player for First {
 ///     fn name(&self) -> String { "First".into() }
 ///     fn author(&self) -> String { "Me".into() }
-///     fn choose(&mut self, p: &Position, _: &[Position], _: &Limits, _: &mut dyn Search) -> Move {
+///     fn choose(&mut self, p: &Position, _: &[Position], _: &SearchLimits, _: &mut dyn Search) -> Move {
 ///         p.legal_moves()[0]
 ///     }
 /// }

@@ -6,11 +6,11 @@
 //! with the best move found so far. Both leave a safety margin for the time
 //! the answer spends in pipes and in the arbiter, because a bot that answers
 //! late loses the game whatever its move. The reference bots use this; a Rust
-//! bot built on this crate gets it from [`Limits::allot`].
+//! bot built on this crate gets it from [`SearchLimits::allot`].
 
 use std::time::Duration;
 
-use crate::Limits;
+use crate::SearchLimits;
 
 /// The smallest safety margin kept back from any time limit: process
 /// scheduling and pipe latency on a loaded machine (measured: a few ms on a
@@ -41,7 +41,7 @@ pub fn overhead(t: Duration) -> Duration {
     (t / 10).clamp(MIN_OVERHEAD, MAX_OVERHEAD).min(t / 2)
 }
 
-impl Limits {
+impl SearchLimits {
     /// The thinking time these limits allow, relative to the moment the
     /// `go` arrived, safety margins already taken off (depth and node limits
     /// are not about time and are for the search itself to honour):
@@ -77,34 +77,34 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Clock;
+    use crate::ClockState;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
     }
 
-    fn movetime(t: u64) -> Limits {
-        Limits {
+    fn movetime(t: u64) -> SearchLimits {
+        SearchLimits {
             movetime: Some(ms(t)),
-            ..Limits::default()
+            ..SearchLimits::default()
         }
     }
 
-    fn clock(time: u64, inc: u64) -> Limits {
-        Limits {
-            clock: Some(Clock {
+    fn clock(time: u64, inc: u64) -> SearchLimits {
+        SearchLimits {
+            clock: Some(ClockState {
                 time: ms(time),
                 increment: ms(inc),
                 opponent_time: ms(time),
                 opponent_increment: ms(inc),
             }),
-            ..Limits::default()
+            ..SearchLimits::default()
         }
     }
 
     #[test]
     fn no_limits_means_no_deadline() {
-        let a = Limits::default().allot();
+        let a = SearchLimits::default().allot();
         assert_eq!(
             a,
             Allotment {
@@ -112,9 +112,9 @@ mod tests {
                 hard: None
             }
         );
-        let depth_only = Limits {
+        let depth_only = SearchLimits {
             depth: Some(5),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         assert_eq!(depth_only.allot().hard, None);
     }

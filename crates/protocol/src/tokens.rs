@@ -35,7 +35,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// The next token, or an error naming what was expected.
-    pub(crate) fn expect(&mut self, what: &str) -> Result<&'a str, String> {
+    pub(crate) fn require(&mut self, what: &str) -> Result<&'a str, String> {
         self.next().ok_or_else(|| format!("{what} is missing"))
     }
 

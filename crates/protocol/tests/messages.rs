@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use aboure_engine::{Move, Position, Side};
 use aboure_protocol::{
-    ArbiterMessage, BotMessage, Clock, Clocks, GameSoFar, Go, Limits, OptionKind, OptionSpec,
-    SearchInfo, Start,
+    ArbiterMessage, BotMessage, ClockState, Clocks, GameSoFar, Go, OptionKind, OptionSpec,
+    SearchInfo, SearchLimits, Start,
 };
 use proptest::prelude::*;
 
@@ -427,7 +427,7 @@ fn limits_from_the_movers_view() {
     };
     assert_eq!(
         go.limits(Side::North).clock,
-        Some(Clock {
+        Some(ClockState {
             time: Duration::from_secs(20),
             increment: Duration::from_millis(200),
             opponent_time: Duration::from_secs(10),
@@ -440,12 +440,12 @@ fn limits_from_the_movers_view() {
         go.limits(Side::North).allot().hard,
         Some(Duration::from_millis(19_950) / 4 + Duration::from_millis(150))
     );
-    let fixed = Limits {
+    let fixed = SearchLimits {
         movetime: Some(Duration::from_millis(50)),
         ..go.limits(Side::South)
     };
     assert_eq!(fixed.allot().hard, Some(Duration::from_millis(45)));
-    assert_eq!(Limits::default().allot().hard, None);
+    assert_eq!(SearchLimits::default().allot().hard, None);
 }
 
 #[test]

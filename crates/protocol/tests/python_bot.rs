@@ -242,8 +242,8 @@ fn plays_whole_games_legally() {
     }
     // Clocks instead of a movetime.
     let clocks = ArbiterMessage::Go(Go::from_limits(
-        &aboure_protocol::Limits {
-            clock: Some(aboure_protocol::Clock {
+        &aboure_protocol::SearchLimits {
+            clock: Some(aboure_protocol::ClockState {
                 time: Duration::from_millis(2000),
                 increment: Duration::from_millis(20),
                 opponent_time: Duration::from_millis(2000),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use aboure_engine::{Move, Position};
 use aboure_protocol::{
-    serve, Limits, OptionKind, OptionSpec, Player, Search, SearchInfo, SetOptionError,
+    serve, OptionKind, OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError,
 };
 
 /// How a test player behaves in `choose`.
@@ -92,7 +92,7 @@ impl Player for TestPlayer {
         &mut self,
         position: &Position,
         history: &[Position],
-        limits: &Limits,
+        limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move {
         match self.style {

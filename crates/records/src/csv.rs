@@ -5,13 +5,18 @@
 
 use std::path::Path;
 
-use crate::reader::{trim_ascii, Problem, ProblemKind, Results};
+use crate::reader::{Problem, ProblemKind, Results};
 use crate::record::{GameRecord, GameResult, OpeningRecord, Termination};
 
-pub(crate) fn looks_like_csv(bytes: &[u8]) -> bool {
-    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-    let first = trim_ascii(first);
-    first.starts_with(b"south,north")
+/// The one rule for telling CSV results from JSON lines: a name ending in
+/// `.csv`, or a first line (of `start`, the file's first bytes) that is a
+/// CSV header starting with `south,north`.
+pub(crate) fn is_csv(path: &Path, start: &[u8]) -> bool {
+    let named = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    let first = start.split(|&b| b == b'\n').next().unwrap_or_default();
+    named || first.trim_ascii().starts_with(b"south,north")
 }
 
 pub(crate) fn parse(bytes: &[u8], path: &Path) -> Results {

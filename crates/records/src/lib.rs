@@ -12,7 +12,10 @@
 //! N's `games-K-of-N.jsonl`) and which two records make a game pair
 //! ([`GamePair`], [`PairBook`]), the unit the live SPRT and the report count,
 //! and what a game adds to a bot's standing ([`Tally`]), which the run's
-//! table and the report both show.
+//! table and the report both show. It owns the folder's manifest too,
+//! `run.json` ([`RunManifest`]): what the run is (its [`TournamentIdentity`]
+//! and fingerprint), the games scheduled, the SPRT's bounds and the sandbox
+//! layers, written by the arbiter and read by the report and the live page.
 //!
 //! # The schema of a line of `games.jsonl`
 //!
@@ -53,7 +56,9 @@
 
 mod csv;
 mod folder;
+mod identity;
 mod lines;
+mod manifest;
 mod pair;
 mod reader;
 mod record;
@@ -63,8 +68,15 @@ mod summary;
 mod writer;
 
 pub use folder::{results_file, results_files, worker_results_file};
+pub use identity::{
+    AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, LimitsIdentity,
+    OpeningsIdentity, TournamentIdentity,
+};
 pub use lines::{Line, LineBlocks, ResultsLines};
-pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, Seat};
+pub use manifest::{
+    ManifestError, RunManifest, SandboxLayer, SandboxLayers, MANIFEST_FILE, MANIFEST_SCHEMA,
+};
+pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, RecordPairBook, Seat};
 pub use reader::{
     parse_games, read_games, read_summaries, Problem, ProblemKind, ReadError, Results,
 };

@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use crate::reader::{trim_ascii, Problem, ProblemKind, ReadError};
+use crate::reader::{Problem, ProblemKind, ReadError};
 
 /// What the next line of a file is.
 #[derive(Debug)]
@@ -59,10 +59,7 @@ impl ResultsLines {
             source,
         };
         let mut reader = BufReader::with_capacity(BUFFER, File::open(path).map_err(error)?);
-        let named_csv = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        let source = if named_csv || crate::csv::looks_like_csv(reader.fill_buf().map_err(error)?) {
+        let source = if crate::csv::is_csv(path, reader.fill_buf().map_err(error)?) {
             let bytes = std::fs::read(path).map_err(error)?;
             let results = crate::csv::parse(&bytes, path);
             let mut rows: Vec<Result<Vec<u8>, Problem>> =
@@ -135,15 +132,13 @@ impl ResultsLines {
             self.number += 1;
             self.bytes_read += n as u64;
             if self.buf.last() != Some(&b'\n') {
-                // Written lines always end in a newline: this one was cut short.
-                return Ok(Some(Line::Problem(Problem {
-                    path: self.path.clone(),
-                    line: self.number,
-                    kind: ProblemKind::TruncatedLastLine,
-                    message: format!("{} bytes without a newline", n),
-                })));
+                return Ok(Some(Line::Problem(Problem::truncated(
+                    &self.path,
+                    self.number,
+                    n,
+                ))));
             }
-            let text = trim_ascii(&self.buf);
+            let text = self.buf.trim_ascii();
             if !text.is_empty() {
                 let (start, len) = (
                     text.as_ptr() as usize - self.buf.as_ptr() as usize,

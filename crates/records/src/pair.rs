@@ -2,47 +2,35 @@
 //!
 //! The pair, not the game, is the independent sample of a match (a lopsided
 //! opening tends to give one win each), so pentanomial statistics and the
-//! SPRT count pairs. This is the one definition of what makes two records a
-//! pair, used by the live SPRT of `aboure run` and by `aboure report`, so
-//! they always count the same pairs: same `pairing` and `pair`, games 0 and
-//! 1, South and North exchanged, both bots of the pairing playing.
+//! SPRT count pairs. This is the one definition of what makes two games a
+//! pair ([`pair_results`]: games 0 and 1 of one pair number, South and
+//! North exchanged, both bots of the pairing playing) and the one book that
+//! assembles pairs from games given one at a time ([`PairBook`]), used by
+//! the live SPRT of `aboure run`, by `aboure report` and by the live page,
+//! so they always count the same pairs.
 //!
-//! Games arrive one at a time (from a run, or read from files); a
-//! [`PairBook`] keeps only the pairs still open, so assembling the pairs of
-//! any number of games takes memory for the open ones alone.
+//! The book keeps only the pairs still open, so assembling the pairs of any
+//! number of games takes memory for the open ones alone. Its callers key
+//! players differently (the report by index, the arbiter by name), so it is
+//! generic over the player and over the key of a pair (the report matches
+//! pairs within one file, the arbiter within one pairing).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 
-use aboure_stats::{GameResult as Outcome, PairOutcome};
+use aboure_stats::{PairOutcome, PlayerResult};
 
 use crate::record::{GameRecord, GameResult};
 
 /// A complete game pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GamePair {
+pub struct GamePair<P = String> {
     /// The two bots, in schedule order; `results` are the first one's.
-    pub pairing: [String; 2],
+    pub pairing: [P; 2],
     /// The pair number within the pairing (also the opening's).
     pub pair: u32,
     /// The first bot's results in games 0 and 1.
     pub results: PairOutcome,
-}
-
-impl GamePair {
-    /// The pair made of `a` and `b` (in either order), if they are games 0
-    /// and 1 of one pair with colours swapped, played by the pairing's bots.
-    pub fn from_games(a: &GameRecord, b: &GameRecord) -> Option<GamePair> {
-        if a.pairing != b.pairing || a.pair != b.pair {
-            return None;
-        }
-        let [first, second] = &a.pairing;
-        let results = pair_results([first.as_str(), second.as_str()], seat(a), seat(b))?;
-        Some(GamePair {
-            pairing: a.pairing.clone(),
-            pair: a.pair,
-            results,
-        })
-    }
 }
 
 /// One game of a pair as the rule sees it: which game of the pair it is,
@@ -57,16 +45,28 @@ pub struct Seat<P> {
     /// North's player.
     pub north: P,
     /// The result from South's view.
-    pub result: Outcome,
+    pub result: PlayerResult,
 }
 
 impl<P: PartialEq> Seat<P> {
     /// The result of `p`, who played one of the sides.
-    fn result_of(&self, p: &P) -> Outcome {
+    fn result_of(&self, p: &P) -> PlayerResult {
         if *p == self.south {
             self.result
         } else {
             !self.result
+        }
+    }
+}
+
+impl Seat<String> {
+    /// The seat of a recorded game, players by name.
+    pub fn of_record(game: &GameRecord) -> Seat<String> {
+        Seat {
+            game: game.game,
+            south: game.south.clone(),
+            north: game.north.clone(),
+            result: south_outcome(game.result),
         }
     }
 }
@@ -76,65 +76,68 @@ impl<P: PartialEq> Seat<P> {
 /// they are games 0 and 1 with South and North exchanged, played by the
 /// pairing's two different bots. Returns the first bot's results in games
 /// 0 and 1.
-pub fn pair_results<P: PartialEq + Copy>(
-    pairing: [P; 2],
-    a: Seat<P>,
-    b: Seat<P>,
+pub fn pair_results<P: PartialEq>(
+    pairing: &[P; 2],
+    a: &Seat<P>,
+    b: &Seat<P>,
 ) -> Option<PairOutcome> {
     let (x, y) = if a.game == 0 { (a, b) } else { (b, a) };
     let [first, second] = pairing;
     let swapped = x.game == 0 && y.game == 1 && x.south == y.north && x.north == y.south;
     let players =
-        (x.south == first && x.north == second) || (x.south == second && x.north == first);
-    (swapped && players && first != second).then(|| [x.result_of(&first), y.result_of(&first)])
+        (x.south == *first && x.north == *second) || (x.south == *second && x.north == *first);
+    (swapped && players && first != second).then(|| [x.result_of(first), y.result_of(first)])
 }
 
 /// A recorded result as statistics count it, from South's view.
-pub fn south_outcome(result: GameResult) -> Outcome {
+pub fn south_outcome(result: GameResult) -> PlayerResult {
     match result {
-        GameResult::SouthWins => Outcome::Win,
-        GameResult::NorthWins => Outcome::Loss,
-        GameResult::Draw => Outcome::Draw,
-    }
-}
-
-fn seat(game: &GameRecord) -> Seat<&str> {
-    Seat {
-        game: game.game,
-        south: &game.south,
-        north: &game.north,
-        result: south_outcome(game.result),
+        GameResult::SouthWins => PlayerResult::Win,
+        GameResult::NorthWins => PlayerResult::Loss,
+        GameResult::Draw => PlayerResult::Draw,
     }
 }
 
 /// The result of `game` for the bot `name` (who played it).
-pub fn outcome(game: &GameRecord, name: &str) -> Outcome {
+pub fn outcome(game: &GameRecord, name: &str) -> PlayerResult {
     match game.points_of(name) {
-        Some(p) if p > 0.75 => Outcome::Win,
-        Some(p) if p < 0.25 => Outcome::Loss,
-        _ => Outcome::Draw,
+        Some(p) if p > 0.75 => PlayerResult::Win,
+        Some(p) if p < 0.25 => PlayerResult::Loss,
+        _ => PlayerResult::Draw,
     }
 }
 
 /// Assembles pairs from games given one at a time, keeping only the pairs
-/// with one game so far. Each game carries a `tag` (its index in a list, or
-/// nothing) returned with the pair it completes.
+/// with one game so far. The rule, for the games of one key `K` (one pair
+/// number of one pairing):
 ///
-/// A game id seen again while its pair is open is ignored. A pair whose two
-/// games do not fit together (same game index, colours not swapped) is
-/// broken: it is never counted, and later games of it are ignored.
+/// 1. the first game waits for its partner;
+/// 2. a game with the same game index as the waiting one is that game read
+///    again, and is ignored;
+/// 3. otherwise the two games make the pair if they fit ([`pair_results`]),
+///    which is returned and forgotten; if they do not (colours not swapped,
+///    another bot), the pair is broken: it is never counted, and every later
+///    game of it is ignored.
+///
+/// A game of a pair already complete opens the pair again: callers give
+/// each game once (the report counts an id once, the arbiter reads each
+/// file once), and the book does not remember every pair it has seen.
 #[derive(Clone, Debug)]
-pub struct PairBook<T> {
-    open: HashMap<([String; 2], u32), Slot<T>>,
+pub struct PairBook<K, P> {
+    open: HashMap<K, Slot<P>>,
 }
 
 #[derive(Clone, Debug)]
-enum Slot<T> {
-    Open(Box<GameRecord>, T),
+enum Slot<P> {
+    Open(Seat<P>),
     Broken,
 }
 
-impl<T> Default for PairBook<T> {
+/// The book the arbiter keeps of recorded games: pairs keyed by pairing and
+/// pair number, players by name.
+pub type RecordPairBook = PairBook<([String; 2], u32), String>;
+
+impl<K, P> Default for PairBook<K, P> {
     fn default() -> Self {
         PairBook {
             open: HashMap::new(),
@@ -142,38 +145,41 @@ impl<T> Default for PairBook<T> {
     }
 }
 
-impl<T> PairBook<T> {
+impl<K: Hash + Eq, P: PartialEq> PairBook<K, P> {
     /// An empty book.
-    pub fn new() -> PairBook<T> {
+    pub fn new() -> PairBook<K, P> {
         PairBook::default()
     }
 
-    /// Adds `game`; returns the pair it completes, with both games' tags
-    /// (game 0's first).
-    pub fn add(&mut self, game: &GameRecord, tag: T) -> Option<(GamePair, [T; 2])> {
-        let key = (game.pairing.clone(), game.pair);
+    /// Adds the game `seat` of pair number `pair` of `pairing`, under `key`
+    /// (which must tell apart the pairs callers want kept apart); returns
+    /// the pair it completes.
+    pub fn add(
+        &mut self,
+        key: K,
+        pairing: [P; 2],
+        pair: u32,
+        seat: Seat<P>,
+    ) -> Option<GamePair<P>> {
         match self.open.remove(&key) {
             None => {
-                self.open.insert(key, Slot::Open(Box::new(slim(game)), tag));
+                self.open.insert(key, Slot::Open(seat));
                 None
             }
             Some(Slot::Broken) => {
                 self.open.insert(key, Slot::Broken);
                 None
             }
-            Some(Slot::Open(first, first_tag)) if first.id == game.id => {
-                self.open.insert(key, Slot::Open(first, first_tag));
+            Some(Slot::Open(first)) if first.game == seat.game => {
+                self.open.insert(key, Slot::Open(first));
                 None
             }
-            Some(Slot::Open(first, first_tag)) => match GamePair::from_games(&first, game) {
-                Some(pair) => {
-                    let tags = if first.game == 0 {
-                        [first_tag, tag]
-                    } else {
-                        [tag, first_tag]
-                    };
-                    Some((pair, tags))
-                }
+            Some(Slot::Open(first)) => match pair_results(&pairing, &first, &seat) {
+                Some(results) => Some(GamePair {
+                    pairing,
+                    pair,
+                    results,
+                }),
                 None => {
                     self.open.insert(key, Slot::Broken);
                     None
@@ -182,33 +188,21 @@ impl<T> PairBook<T> {
         }
     }
 
-    /// Pairs with one game so far (broken ones included).
+    /// Pairs with one game so far, broken ones included.
     pub fn open(&self) -> usize {
         self.open.len()
     }
 }
 
-/// What pairing a game needs (no moves, no texts).
-fn slim(game: &GameRecord) -> GameRecord {
-    GameRecord {
-        id: game.id.clone(),
-        pairing: game.pairing.clone(),
-        pair: game.pair,
-        game: game.game,
-        opening: Default::default(),
-        south: game.south.clone(),
-        north: game.north.clone(),
-        start: String::new(),
-        moves: Vec::new(),
-        plies: Vec::new(),
-        score: None,
-        result: game.result,
-        termination: game.termination,
-        loser: None,
-        detail: None,
-        time_control: Default::default(),
-        started: String::new(),
-        duration_ms: 0.0,
+impl RecordPairBook {
+    /// Adds a recorded game; returns the pair it completes.
+    pub fn add_record(&mut self, game: &GameRecord) -> Option<GamePair> {
+        self.add(
+            (game.pairing.clone(), game.pair),
+            game.pairing.clone(),
+            game.pair,
+            Seat::of_record(game),
+        )
     }
 }
 
@@ -216,6 +210,7 @@ fn slim(game: &GameRecord) -> GameRecord {
 mod tests {
     use super::*;
     use crate::parse_games;
+    use proptest::prelude::*;
 
     fn games(lines: &[&str]) -> Vec<GameRecord> {
         let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
@@ -234,23 +229,26 @@ mod tests {
             line("b", 0, 1, "y", "x", "1/2-1/2"),
             line("a", 0, 0, "x", "y", "1-0"),
             line("c", 1, 0, "x", "y", "0-1"),
-            // Pair 2 is broken: colours not swapped.
+            // Pair 2 is broken: colours not swapped; the game that would
+            // have fitted comes too late.
             line("d", 2, 0, "x", "y", "1-0"),
             line("e", 2, 1, "x", "y", "1-0"),
             line("f", 2, 1, "y", "x", "1-0"),
         ];
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        let mut book = PairBook::new();
-        let pairs: Vec<_> = games(&lines)
+        let mut book = RecordPairBook::new();
+        let pairs: Vec<GamePair> = games(&lines)
             .iter()
-            .enumerate()
-            .filter_map(|(i, g)| book.add(g, i))
+            .filter_map(|g| book.add_record(g))
             .collect();
-        assert_eq!(pairs.len(), 1);
-        let (pair, tags) = &pairs[0];
-        assert_eq!(tags, &[1, 0]);
-        assert_eq!(pair.pair, 0);
-        assert_eq!(pair.results, [Outcome::Win, Outcome::Draw]);
+        assert_eq!(
+            pairs,
+            [GamePair {
+                pairing: ["x".to_owned(), "y".to_owned()],
+                pair: 0,
+                results: [PlayerResult::Win, PlayerResult::Draw],
+            }]
+        );
         assert_eq!(book.open(), 2, "pair 1 open, pair 2 broken");
     }
 
@@ -258,11 +256,164 @@ mod tests {
     fn a_game_read_twice_does_not_make_a_pair() {
         let l = line("a", 0, 0, "x", "y", "1-0");
         let g = games(&[&l, &l]);
-        let mut book = PairBook::new();
-        assert!(book.add(&g[0], ()).is_none());
-        assert!(book.add(&g[1], ()).is_none());
+        let mut book = RecordPairBook::new();
+        assert!(book.add_record(&g[0]).is_none());
+        assert!(book.add_record(&g[1]).is_none());
         let other = games(&[&line("b", 0, 1, "y", "x", "1-0")]);
-        let (pair, _) = book.add(&other[0], ()).unwrap();
-        assert_eq!(pair.results, [Outcome::Win, Outcome::Loss]);
+        let pair = book.add_record(&other[0]).unwrap();
+        assert_eq!(pair.results, [PlayerResult::Win, PlayerResult::Loss]);
+        assert_eq!(book.open(), 0);
+    }
+
+    /// How the second game of a pair was played.
+    #[derive(Clone, Copy, Debug)]
+    enum Second {
+        /// Colours swapped: the pair is complete.
+        Swapped,
+        /// The same colours again.
+        Unswapped,
+        /// A third bot in one seat.
+        OtherBot,
+    }
+
+    /// The games of one pair number: whether game 0 and game 1 were played
+    /// (and how), their results, and how often the first to arrive is read
+    /// again before its partner.
+    #[derive(Clone, Debug)]
+    struct Story {
+        first_south: bool,
+        game0: Option<PlayerResult>,
+        game1: Option<(Second, PlayerResult)>,
+        one_first: bool,
+        repeats: usize,
+    }
+
+    fn outcome_strategy() -> impl Strategy<Value = PlayerResult> {
+        prop_oneof![
+            Just(PlayerResult::Win),
+            Just(PlayerResult::Draw),
+            Just(PlayerResult::Loss)
+        ]
+    }
+
+    fn story() -> impl Strategy<Value = Story> {
+        let second = prop_oneof![
+            Just(Second::Swapped),
+            Just(Second::Unswapped),
+            Just(Second::OtherBot)
+        ];
+        (
+            any::<bool>(),
+            proptest::option::of(outcome_strategy()),
+            proptest::option::of((second, outcome_strategy())),
+            any::<bool>(),
+            0..3usize,
+        )
+            .prop_map(|(first_south, game0, game1, one_first, repeats)| Story {
+                first_south,
+                game0,
+                game1,
+                one_first,
+                repeats,
+            })
+    }
+
+    impl Story {
+        /// The seats of the story's games, in arrival order (repeats
+        /// included).
+        fn seats(&self) -> Vec<Seat<usize>> {
+            let (s, n) = if self.first_south { (0, 1) } else { (1, 0) };
+            let zero = self.game0.map(|result| Seat {
+                game: 0,
+                south: s,
+                north: n,
+                result,
+            });
+            let one = self.game1.map(|(how, result)| {
+                let (south, north) = match how {
+                    Second::Swapped => (n, s),
+                    Second::Unswapped => (s, n),
+                    Second::OtherBot => (2, s),
+                };
+                Seat {
+                    game: 1,
+                    south,
+                    north,
+                    result,
+                }
+            });
+            let (first, second) = if self.one_first {
+                (one, zero)
+            } else {
+                (zero, one)
+            };
+            let mut seats: Vec<Seat<usize>> = first.into_iter().collect();
+            if let Some(f) = first {
+                seats.extend(std::iter::repeat_n(f, self.repeats));
+            }
+            seats.extend(second);
+            seats
+        }
+
+        /// Bot 0's results in games 0 and 1, if the two games make a pair,
+        /// worked out from the story rather than by the rule.
+        fn expected(&self) -> Option<PairOutcome> {
+            let (r0, (how, r1)) = (self.game0?, self.game1?);
+            let view = |south_is_0: bool, r: PlayerResult| if south_is_0 { r } else { !r };
+            matches!(how, Second::Swapped)
+                .then(|| [view(self.first_south, r0), view(!self.first_south, r1)])
+        }
+
+        /// True if the pair is still open (or broken) once all is read.
+        fn left_open(&self) -> bool {
+            match (self.game0, self.game1) {
+                (Some(_), Some(_)) => self.expected().is_none(),
+                (None, None) => false,
+                _ => true,
+            }
+        }
+    }
+
+    proptest! {
+        /// Whatever the order the games of many pairs arrive in, and however
+        /// often a waiting game is read again, the book returns exactly the
+        /// pairs whose two games fit, once each, with bot 0's results; the
+        /// rest stay open (one game) or broken (two that do not fit).
+        #[test]
+        fn the_book_counts_exactly_the_pairs_that_fit(
+            stories in proptest::collection::vec(story(), 1..12),
+            picks in proptest::collection::vec(any::<proptest::sample::Index>(), 1..64),
+        ) {
+            // The games of all pairs, interleaved at random: each pair's
+            // games keep their order, the pairs are mixed.
+            let mut queues: Vec<(u32, std::collections::VecDeque<Seat<usize>>)> = stories
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (i as u32, s.seats().into()))
+                .collect();
+            let mut book: PairBook<u32, usize> = PairBook::new();
+            let mut found = std::collections::BTreeMap::new();
+            for turn in 0.. {
+                queues.retain(|(_, q)| !q.is_empty());
+                if queues.is_empty() {
+                    break;
+                }
+                let at = picks[turn % picks.len()].index(queues.len());
+                let (pair, queue) = &mut queues[at];
+                let Some(seat) = queue.pop_front() else { continue };
+                if let Some(p) = book.add(*pair, [0, 1], *pair, seat) {
+                    prop_assert_eq!(p.pairing, [0, 1]);
+                    prop_assert_eq!(p.pair, *pair);
+                    prop_assert!(found.insert(p.pair, p.results).is_none(), "pair {} twice", p.pair);
+                }
+            }
+            let expected: std::collections::BTreeMap<u32, PairOutcome> = stories
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some((i as u32, s.expected()?)))
+                .collect();
+            prop_assert_eq!(found, expected);
+            prop_assert_eq!(book.open(), stories.iter().filter(|s| s.left_open()).count());
+        }
     }
 }

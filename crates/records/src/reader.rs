@@ -47,6 +47,20 @@ pub enum ProblemKind {
     Malformed,
 }
 
+impl Problem {
+    /// A last line without its newline, of `bytes` bytes: written lines
+    /// always end in one, so this one was cut short by a crash or a power
+    /// cut. The one rule for it, whichever way a file is read.
+    pub(crate) fn truncated(path: &Path, line: usize, bytes: usize) -> Problem {
+        Problem {
+            path: path.to_owned(),
+            line,
+            kind: ProblemKind::TruncatedLastLine,
+            message: format!("{bytes} bytes without a newline"),
+        }
+    }
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.kind {
@@ -138,11 +152,7 @@ pub fn read_summaries(path: &Path) -> Result<Results, ReadError> {
 /// Parses the bytes of a results file; `path` is only used in problems and to
 /// recognise CSV by its extension.
 pub fn parse_games(bytes: &[u8], path: &Path) -> Results {
-    let is_csv = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
-        || crate::csv::looks_like_csv(bytes);
-    if is_csv {
+    if crate::csv::is_csv(path, bytes) {
         crate::csv::parse(bytes, path)
     } else {
         parse_jsonl(bytes, path)
@@ -156,17 +166,13 @@ fn parse_jsonl(bytes: &[u8], path: &Path) -> Results {
         let line_no = index + 1;
         let complete = chunk.last() == Some(&b'\n');
         if !complete {
-            // Written lines always end in a newline: this one was cut short.
-            results.problems.push(Problem {
-                path: path.to_owned(),
-                line: line_no,
-                kind: ProblemKind::TruncatedLastLine,
-                message: format!("{} bytes without a newline", chunk.len()),
-            });
+            results
+                .problems
+                .push(Problem::truncated(path, line_no, chunk.len()));
             break;
         }
         offset += chunk.len();
-        let line = trim_ascii(chunk);
+        let line = chunk.trim_ascii();
         if line.is_empty() {
             continue;
         }
@@ -182,22 +188,4 @@ fn parse_jsonl(bytes: &[u8], path: &Path) -> Results {
     }
     results.complete_len = offset as u64;
     results
-}
-
-pub(crate) fn trim_ascii(mut bytes: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = bytes {
-        if first.is_ascii_whitespace() {
-            bytes = rest;
-        } else {
-            break;
-        }
-    }
-    while let [rest @ .., last] = bytes {
-        if last.is_ascii_whitespace() {
-            bytes = rest;
-        } else {
-            break;
-        }
-    }
-    bytes
 }

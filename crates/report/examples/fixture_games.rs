@@ -11,9 +11,11 @@ use std::path::Path;
 
 use aboure_engine::{Move, Position, Side};
 use aboure_records::{
-    GameRecord, GameResult, GamesWriter, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName,
-    Termination,
+    AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, GameRecord, GameResult,
+    GamesWriter, InfoRecord, Mover, OpeningRecord, OpeningsIdentity, PlyRecord, RunManifest,
+    SideName, Termination, TournamentIdentity,
 };
+use aboure_stats::{EloModel, Sprt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -203,16 +205,39 @@ fn main() {
             writer.write(&g).expect("write game");
         }
     }
-    let run = serde_json::json!({
-        "aboure_version": "0.1.0",
-        "config_file": "configs/sprt.toml",
-        "fingerprint": "fixture",
-        "identity": {"format": "sprt", "pairs": 100, "seed": 1},
-        "config": {"format": "sprt", "sprt": {"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05, "model": "normalized"}},
-    });
-    std::fs::write(
-        dir.join("run.json"),
-        serde_json::to_string_pretty(&run).expect("json") + "\n",
-    )
-    .expect("write run.json");
+    sprt_manifest().write_in(&dir).expect("write run.json");
+}
+
+/// The `run.json` of the SPRT fixture, as `aboure run` writes it.
+fn sprt_manifest() -> RunManifest {
+    let bot = |name: &str| BotIdentity {
+        name: name.to_owned(),
+        run: BotRunIdentity::Builtin(name.to_owned()),
+        options: Default::default(),
+        time_control: "2s+20ms, margin 50ms".to_owned(),
+        limits: None,
+        ponder: false,
+    };
+    let identity = TournamentIdentity {
+        format: FormatIdentity::Sprt,
+        pairs: 100,
+        seed: 1,
+        openings: OpeningsIdentity::Random { random_plies: 2 },
+        adjudication: AdjudicationIdentity {
+            max_plies: 400,
+            repetitions: 3,
+            solve_after: None,
+            solve_nodes: None,
+        },
+        bots: vec![bot("greedy"), bot("random")],
+    };
+    let mut run = RunManifest::new(
+        "configs/sprt.toml".to_owned(),
+        None,
+        "2026-11-29T00:00:00Z".to_owned(),
+        identity,
+    );
+    run.scheduled_games = Some(200);
+    run.sprt = Some(Sprt::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).expect("valid SPRT"));
+    run
 }

@@ -79,7 +79,7 @@ impl Figure {
 
 /// Score, Elo, nElo and LOS of one side of a pairing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+pub struct HeadToHeadFigures {
     /// Games counted (twice the pairs for pentanomial figures).
     pub games: u64,
     /// Mean score per game, `null` without games.
@@ -94,9 +94,9 @@ pub struct Summary {
     pub los: Option<f64>,
 }
 
-impl From<HeadToHead> for Summary {
-    fn from(h: HeadToHead) -> Summary {
-        Summary {
+impl From<HeadToHead> for HeadToHeadFigures {
+    fn from(h: HeadToHead) -> HeadToHeadFigures {
+        HeadToHeadFigures {
             games: h.games,
             score: h.score,
             draw_ratio: h.draw_ratio,

@@ -11,9 +11,11 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use aboure_records::{read_games, GameRecord, ReadError, Results};
+use aboure_records::{
+    read_games, GameRecord, ManifestError, ReadError, Results, RunManifest, SandboxLayers,
+};
 
-use crate::options::{RunJsonError, SandboxLayers, SprtSettings};
+use crate::options::SprtSettings;
 
 /// Games from one or more results files, ready to report on.
 #[derive(Clone, Debug, Default)]
@@ -93,20 +95,16 @@ impl Input {
 pub enum InputError {
     /// The file could not be read.
     Read(ReadError),
-    /// `run.json` is there but unreadable or inconsistent.
-    RunJson {
-        /// The `run.json`.
-        path: PathBuf,
-        /// What is wrong.
-        source: RunJsonError,
-    },
+    /// `run.json` is there but unreadable, not a run manifest, or of a
+    /// newer schema.
+    Manifest(ManifestError),
 }
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InputError::Read(e) => e.fmt(f),
-            InputError::RunJson { path, source } => write!(f, "{}: {source}", path.display()),
+            InputError::Manifest(e) => e.fmt(f),
         }
     }
 }
@@ -142,38 +140,28 @@ pub fn load(paths: &[PathBuf]) -> Result<(Input, Option<SprtSettings>), InputErr
 /// The SPRT described by the `run.json` beside the first of `paths` that
 /// has one describing an SPRT, if any.
 pub fn sprt_of(paths: &[PathBuf]) -> Result<Option<SprtSettings>, InputError> {
-    first_in_run_json(paths, SprtSettings::from_run_json)
+    first_in_manifests(paths, |m| SprtSettings::of_manifest(&m))
 }
 
 /// The sandbox layers recorded in the `run.json` beside the first of
 /// `paths` that has them, if any.
 pub fn sandbox_of(paths: &[PathBuf]) -> Result<Option<SandboxLayers>, InputError> {
-    first_in_run_json(paths, SandboxLayers::from_run_json)
+    first_in_manifests(paths, |m| m.sandbox)
 }
 
-/// What `read` finds in the first `run.json` beside one of `paths` where it
-/// finds something.
-fn first_in_run_json<T>(
+/// What `find` finds in the first run manifest beside one of `paths` where
+/// it finds something.
+fn first_in_manifests<T>(
     paths: &[PathBuf],
-    read: impl Fn(&serde_json::Value) -> Result<Option<T>, RunJsonError>,
+    find: impl Fn(RunManifest) -> Option<T>,
 ) -> Result<Option<T>, InputError> {
     for path in paths.iter().flat_map(|p| files_of(p)) {
-        let run_path = path
-            .parent()
-            .unwrap_or_else(|| Path::new("."))
-            .join("run.json");
-        let Ok(bytes) = std::fs::read(&run_path) else {
-            continue;
-        };
-        let value: serde_json::Value =
-            serde_json::from_slice(&bytes).map_err(|e| InputError::RunJson {
-                path: run_path.clone(),
-                source: RunJsonError::NotJson(e),
-            })?;
-        if let Some(found) = read(&value).map_err(|source| InputError::RunJson {
-            path: run_path.clone(),
-            source,
-        })? {
+        // A bare file name's parent is "", whose manifest is `run.json`.
+        let dir = path.parent().unwrap_or_else(|| Path::new(""));
+        if let Some(found) = RunManifest::read_in(dir)
+            .map_err(InputError::Manifest)?
+            .and_then(&find)
+        {
             return Ok(Some(found));
         }
     }

@@ -98,12 +98,13 @@ mod tally;
 mod text;
 mod viewer;
 
+/// The sandbox layers of a run, as its `run.json` records them.
+pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
-pub use figure::{Figure, Summary};
+pub use figure::{Figure, HeadToHeadFigures};
 pub use input::{files_of, load, sandbox_of, sprt_of, Input, InputError};
 pub use options::{
-    AccuracyOptions, ReportOptions, RunJsonError, SandboxLayer, SandboxLayers, SprtSettings,
-    DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
 pub use ratings::RatingStatus;

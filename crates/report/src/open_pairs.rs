@@ -1,7 +1,8 @@
 //! Game pairs matched while games stream in.
 //!
-//! The first game of a pair waits, a few bytes, until its partner arrives;
-//! then the pair is judged (`pairings::complete_pair`) and counted, and
+//! The first game of a pair waits in `aboure_records::PairBook` (the one
+//! book of pairs, whose rule the live SPRT of `aboure run` follows too), a
+//! few bytes, until its partner arrives; then the pair is counted, and
 //! nothing of it is kept. Memory grows with the pairs in flight (at most
 //! the games being played at once when a run is read in order), not with
 //! the games. Pairs never match across files: pair numbers of different
@@ -10,42 +11,41 @@
 
 use std::collections::HashMap;
 
+use aboure_records::{GamePair, PairBook, Seat};
 use aboure_stats::Pentanomial;
-
-use crate::pairings::{complete_pair, GamePair, Seat};
 
 /// A first game waits under its file, pairing (by player index) and pair.
 type PairKey = (usize, [usize; 2], u32);
 
-#[derive(Clone, Debug, Default)]
+/// A complete pair of the file `.0`, players by index.
+pub(crate) type FilePair = (usize, GamePair<usize>);
+
+#[derive(Clone, Debug)]
 pub(crate) struct OpenPairs {
-    waiting: HashMap<PairKey, Seat>,
+    book: PairBook<PairKey, usize>,
     /// Pair counts of `a` against `b`, from `a`'s view, both ways.
     counts: HashMap<(usize, usize), Pentanomial>,
     pairs: u64,
     /// The complete pairs, kept only when an SPRT needs their order.
-    kept: Option<Vec<GamePair>>,
+    kept: Option<Vec<FilePair>>,
 }
 
 impl OpenPairs {
     pub fn new(keep_pairs: bool) -> OpenPairs {
         OpenPairs {
+            book: PairBook::new(),
+            counts: HashMap::new(),
+            pairs: 0,
             kept: keep_pairs.then(Vec::new),
-            ..OpenPairs::default()
         }
     }
 
     /// One game of file `file`, of `pairing`'s pair number `pair`.
-    pub fn push(&mut self, file: usize, pairing: [usize; 2], pair: u32, seat: Seat) {
-        let key = (file, pairing, pair);
-        let Some(partner) = self.waiting.remove(&key) else {
-            self.waiting.insert(key, seat);
+    pub fn push(&mut self, file: usize, pairing: [usize; 2], pair: u32, seat: Seat<usize>) {
+        let Some(p) = self.book.add((file, pairing, pair), pairing, pair, seat) else {
             return;
         };
-        let Some(p) = complete_pair(pairing, (file, pair), partner, seat) else {
-            return;
-        };
-        let [a, b] = p.players;
+        let [a, b] = p.pairing;
         self.counts
             .entry((a, b))
             .or_default()
@@ -56,7 +56,7 @@ impl OpenPairs {
             .add_pair(!p.results[0], !p.results[1]);
         self.pairs += 1;
         if let Some(kept) = &mut self.kept {
-            kept.push(p);
+            kept.push((file, p));
         }
     }
 
@@ -71,9 +71,9 @@ impl OpenPairs {
     }
 
     /// The kept pairs in file and pair order (empty unless kept).
-    pub fn in_order(&self) -> Vec<GamePair> {
+    pub fn in_order(&self) -> Vec<FilePair> {
         let mut pairs = self.kept.clone().unwrap_or_default();
-        pairs.sort_by_key(|p| p.order);
+        pairs.sort_by_key(|(file, p)| (*file, p.pair));
         pairs
     }
 }

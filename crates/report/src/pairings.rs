@@ -1,15 +1,15 @@
 //! Head-to-head results: W/D/L per pairing, and game pairs.
 //!
 //! A game pair is the two games of one opening with colours swapped, by
-//! the one rule `aboure_records::pair_results` writes (the live SPRT uses
-//! it too), matched within one run folder. Only complete pairs enter the
+//! the one rule and book of `aboure_records` (`PairBook`, which the live
+//! SPRT uses too), matched within one run folder. Only complete pairs enter the
 //! pentanomial counts (a pair cut short by the end of a run, or CSV rows,
 //! count in W/D/L only).
 
-use aboure_stats::{GameResult, Pentanomial, Wdl};
+use aboure_stats::{Pentanomial, Wdl};
 use serde::Serialize;
 
-use crate::figure::Summary;
+use crate::figure::HeadToHeadFigures;
 
 /// Everything about two bots' games against each other.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,39 +34,9 @@ pub struct Pairing {
     /// Games not in a complete pair.
     pub unpaired_games: u64,
     /// Figures from W/D/L (games taken as independent).
-    pub trinomial_stats: Summary,
+    pub trinomial_stats: HeadToHeadFigures,
     /// Figures from the pairs (`null` without a complete pair).
-    pub pentanomial_stats: Option<Summary>,
-}
-
-/// A complete game pair, for the SPRT path.
-#[derive(Clone, Debug)]
-pub(crate) struct GamePair {
-    /// Players by index, in the order of `pairing`.
-    pub players: [usize; 2],
-    /// The source file and pair number, for ordering.
-    pub order: (usize, u32),
-    /// Results of `players[0]` in games 0 and 1.
-    pub results: [GameResult; 2],
-}
-
-/// One game of a pair, players by index.
-pub(crate) type Seat = aboure_records::Seat<usize>;
-
-/// The game pair two games of one opening (same file, `pairing` and
-/// `pair`) make, if they are one by the rule of `aboure_records` (the one
-/// the live SPRT uses): results from `pairing[0]`'s view.
-pub(crate) fn complete_pair(
-    pairing: [usize; 2],
-    order: (usize, u32),
-    a: Seat,
-    b: Seat,
-) -> Option<GamePair> {
-    Some(GamePair {
-        players: pairing,
-        order,
-        results: aboure_records::pair_results(pairing, a, b)?,
-    })
+    pub pentanomial_stats: Option<HeadToHeadFigures>,
 }
 
 /// The pairing of players `a < b` from their W/D/L and pairs.

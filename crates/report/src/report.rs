@@ -1,13 +1,13 @@
 //! The report model: every figure the outputs show, computed once from the
 //! counts a [`ReportTally`] keeps. Text, JSON and HTML only format it.
 
-use aboure_records::{GameRecord, Standing, Termination};
+use aboure_records::{GameRecord, SandboxLayers, Standing, Termination};
 use aboure_stats::{Pentanomial, Wdl};
 use serde::Serialize;
 
 use crate::accuracy::AccuracyReport;
 use crate::input::Input;
-use crate::options::{ReportOptions, SandboxLayers};
+use crate::options::ReportOptions;
 use crate::pairings::{pairing, Pairing};
 use crate::ratings::{rate, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};

@@ -9,13 +9,13 @@
 use aboure_stats::{EloModel, OrderedSprt, Pentanomial, SprtDecision};
 use serde::Serialize;
 
+use crate::open_pairs::FilePair;
 use crate::options::SprtSettings;
-use crate::pairings::GamePair;
 
 /// An SPRT between two bots.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtReport {
-    /// The bot under test (first in the run's pairing).
+    /// The bot under test (the first of [`SprtSettings::pairing`]).
     pub test: String,
     /// Its opponent.
     pub baseline: String,
@@ -54,23 +54,26 @@ pub struct SprtReport {
 pub(crate) fn sprt_report(
     settings: &SprtSettings,
     names: &[String],
-    pairs: &[GamePair],
+    pairs: &[FilePair],
 ) -> Option<SprtReport> {
-    let first = pairs.first()?;
-    let [test, baseline] = first.players;
+    if pairs.is_empty() {
+        return None;
+    }
+    let index = |name: &String| names.iter().position(|n| n == name);
+    let [test, baseline] = [index(&settings.pairing[0])?, index(&settings.pairing[1])?];
     let sprt = settings.sprt;
     let mut ordered = OrderedSprt::new(sprt, 1);
     let mut path = Vec::new();
-    for p in pairs {
+    for (_, p) in pairs {
         let [a, b] = p.results;
-        let outcome = if p.players == [test, baseline] {
+        let outcome = if p.pairing == [test, baseline] {
             [a, b]
-        } else if p.players == [baseline, test] {
+        } else if p.pairing == [baseline, test] {
             [!a, !b]
         } else {
             continue;
         };
-        ordered.add_with(u64::from(p.order.1), outcome, |s| path.push(s.status.llr));
+        ordered.add_with(u64::from(p.pair), outcome, |s| path.push(s.status.llr));
     }
     let verdict = ordered.status();
     let (status, counts) = (verdict.status, verdict.counts);

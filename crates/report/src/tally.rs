@@ -30,7 +30,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aboure_records::{GameRecord, GameSummary, Problem, Tally};
+use aboure_records::{GameRecord, GameSummary, Problem, Seat, Tally};
 use aboure_stats::Wdl;
 
 use crate::accuracy::AccuracyReport;
@@ -38,7 +38,6 @@ use crate::analysis::Analysis;
 use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
 use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
-use crate::pairings::Seat;
 use crate::report::{failure_kind, Failure, Report};
 
 /// Forfeits listed by game (all are counted): the text shows 20, the page

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::figure::{signed, Summary};
+use crate::figure::{signed, HeadToHeadFigures};
 use crate::ratings::RatingStatus;
 use crate::report::Report;
 
@@ -12,7 +12,7 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-fn summary_line(s: &Summary) -> String {
+fn summary_line(s: &HeadToHeadFigures) -> String {
     let los = s.los.map_or("undefined".to_owned(), pct);
     format!("Elo {}, nElo {}, LOS {los}", s.elo.text(), s.nelo.text())
 }

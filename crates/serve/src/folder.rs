@@ -1,7 +1,8 @@
-//! One watched run: every `*.jsonl` results file in its folder (one per
-//! shard, or one `games.jsonl`), or in several folders (`--combine`: the
-//! shards of one run, each in its own folder), its `run.json`, and the
-//! [`LiveRun`] they feed.
+//! One watched run: the results files of its folder (`games.jsonl`, or one
+//! `games-K-of-N.jsonl` per shard, as [`aboure_records::results_files`]
+//! lists them), or of several folders (`--combine`: the shards of one run,
+//! each in its own folder), its `run.json` (an
+//! [`aboure_records::RunManifest`]), and the [`LiveRun`] they feed.
 //!
 //! The folders are listed again at each poll, so a shard that starts late
 //! is picked up; files are only ever opened for reading.
@@ -9,9 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use aboure_records::{Problem, ProblemKind};
-use aboure_report::{SandboxLayers, SprtSettings};
-use serde_json::Value;
+use aboure_records::{results_files, ManifestError, Problem, ProblemKind, RunManifest};
+use aboure_report::SprtSettings;
 
 use crate::follow::Follower;
 use crate::live::{LiveRun, RunInfo};
@@ -82,7 +82,11 @@ impl Folder {
             self.start_over(info);
             polled.changed = true;
         }
-        for path in self.dirs.iter().flat_map(|d| results_files(d)) {
+        for path in self
+            .dirs
+            .iter()
+            .flat_map(|d| results_files(d).unwrap_or_default())
+        {
             if !self.files.iter().any(|(f, _)| f.path() == path) {
                 self.run.add_file(path.clone());
                 self.files.push((Follower::new(&path), None));
@@ -127,7 +131,7 @@ impl Folder {
     fn read_run_json(&mut self) -> Option<RunInfo> {
         // The first folder's that exists: shards of one run share it.
         let found = self.dirs.iter().find_map(|d| {
-            let path = d.join("run.json");
+            let path = RunManifest::path_in(d);
             let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
             Some((path, stamp))
         });
@@ -137,9 +141,16 @@ impl Folder {
         self.run_json = found.clone();
         let (path, _) = found?;
         let bytes = std::fs::read(&path).ok()?;
-        match run_info(&bytes) {
-            Ok(info) => Some(info),
-            Err(message) => {
+        match RunManifest::from_slice(&bytes, &path) {
+            Ok(manifest) => Some(run_info(&manifest)),
+            Err(e) => {
+                let message = match e {
+                    // The problem names the file; the message need not.
+                    ManifestError::Malformed { source, .. } => {
+                        format!("not a run manifest: {source}")
+                    }
+                    other => other.to_string(),
+                };
                 self.run.warn(&Problem {
                     path,
                     line: 1,
@@ -152,45 +163,67 @@ impl Folder {
     }
 }
 
-/// The results files of a folder, by name: every `*.jsonl`.
-fn results_files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl") && p.is_file())
-        .collect();
-    files.sort();
-    files
-}
-
-/// The SPRT and the size of the schedule, from a `run.json`.
-pub fn run_info(bytes: &[u8]) -> Result<RunInfo, String> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not valid JSON: {e}"))?;
-    let sprt = SprtSettings::from_run_json(&value).map_err(|e| e.to_string())?;
-    let identity = &value["identity"];
-    let pairs = identity["pairs"].as_u64();
-    let bots = identity["bots"].as_array().map_or(0, Vec::len) as u64;
-    let pairings = match &identity["format"] {
-        Value::String(f) if f == "round-robin" => Some(bots * bots.saturating_sub(1) / 2),
-        Value::String(f) if f == "sprt" => Some(1),
-        Value::Object(o) if o.contains_key("gauntlet") => Some(bots.saturating_sub(1)),
-        _ => None,
-    };
-    let scheduled = pairs.zip(pairings).map(|(p, n)| 2 * p * n);
-    Ok(RunInfo {
-        max_pairs: sprt.and(pairs),
-        scheduled,
+/// The SPRT, the size of the schedule and the sandbox, from a run manifest.
+pub fn run_info(manifest: &RunManifest) -> RunInfo {
+    let sprt = SprtSettings::of_manifest(manifest);
+    RunInfo {
+        max_pairs: sprt.as_ref().map(|_| u64::from(manifest.identity.pairs)),
+        scheduled: manifest.scheduled_games,
         sprt,
-        sandbox: SandboxLayers::from_run_json(&value).map_err(|e| e.to_string())?,
-    })
+        sandbox: manifest.sandbox.clone(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aboure_records::{
+        AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, OpeningsIdentity,
+        TournamentIdentity,
+    };
+
+    /// The manifest of a run of `bots` bots (`a`, `b`, ...) in `format`, `pairs` pairs a
+    /// pairing.
+    fn manifest(format: FormatIdentity, bots: usize, pairs: u32) -> RunManifest {
+        let identity = TournamentIdentity {
+            format,
+            pairs,
+            seed: 1,
+            openings: OpeningsIdentity::Random { random_plies: 4 },
+            adjudication: AdjudicationIdentity {
+                max_plies: 400,
+                repetitions: 3,
+                solve_after: None,
+                solve_nodes: None,
+            },
+            bots: (0..bots)
+                .map(|i| BotIdentity {
+                    name: char::from(b'a' + i as u8).to_string(),
+                    run: BotRunIdentity::Builtin("random".to_owned()),
+                    options: Default::default(),
+                    time_control: "2s+20ms, margin 50ms".to_owned(),
+                    limits: None,
+                    ponder: false,
+                })
+                .collect(),
+        };
+        RunManifest::new(
+            "t.toml".into(),
+            None,
+            "2026-12-01T00:00:00Z".into(),
+            identity,
+        )
+    }
+
+    fn sprt_manifest(pairs: u32) -> RunManifest {
+        let mut m = manifest(FormatIdentity::Sprt, 2, pairs);
+        m.scheduled_games = Some(2 * u64::from(pairs));
+        m.sprt = Some(
+            aboure_stats::Sprt::new(0.0, 10.0, 0.05, 0.05, aboure_stats::EloModel::Normalized)
+                .unwrap(),
+        );
+        m
+    }
 
     fn game(id: &str, pair: u32, game: u8) -> String {
         let (south, north) = if game == 0 { ("a", "b") } else { ("b", "a") };
@@ -205,26 +238,26 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         // The two games of pair 0 in two shards' files.
-        std::fs::write(dir.join("shard-1.jsonl"), game("p0g0", 0, 0)).unwrap();
+        std::fs::write(dir.join("games-1-of-2.jsonl"), game("p0g0", 0, 0)).unwrap();
         std::fs::write(
-            dir.join("shard-2.jsonl"),
+            dir.join("games-2-of-2.jsonl"),
             game("p0g1", 0, 1) + &game("p1g0", 1, 0),
         )
         .unwrap();
         std::fs::write(dir.join("notes.txt"), "not results").unwrap();
+        // Not a results file of a run, though its lines are games.
+        std::fs::write(dir.join("copy.jsonl"), game("p9g0", 9, 0)).unwrap();
         let mut folder = Folder::new(std::slice::from_ref(&dir));
         assert!(folder.poll().changed);
         assert_eq!(folder.run().games(), 3);
         assert_eq!(folder.run().snapshot().live["pairs"], 1);
         // A shard rewritten shorter: its old games are gone.
-        std::fs::write(dir.join("shard-2.jsonl"), game("p0g1", 0, 1)).unwrap();
+        std::fs::write(dir.join("games-2-of-2.jsonl"), game("p0g1", 0, 1)).unwrap();
         while folder.poll().more {}
         assert_eq!(folder.run().games(), 2);
         assert!(!folder.poll().changed);
         // run.json arriving late (aboure run --serve) makes it an SPRT.
-        let run = br#"{"identity":{"format":"sprt","pairs":100,"bots":[{},{}]},
-            "sprt":{"elo0":0,"elo1":10,"alpha":0.05,"beta":0.05}}"#;
-        std::fs::write(dir.join("run.json"), run).unwrap();
+        sprt_manifest(100).write_in(&dir).unwrap();
         while folder.poll().more {}
         let snap = folder.run().snapshot();
         assert_eq!(snap.live["games"], 2);
@@ -250,30 +283,63 @@ mod tests {
     }
 
     #[test]
-    fn the_schedule_comes_from_the_identity() {
-        let rr = br#"{"identity":{"format":"round-robin","pairs":10,"bots":[{},{},{},{}]}}"#;
-        assert_eq!(run_info(rr).unwrap().scheduled, Some(120));
-        let g = br#"{"identity":{"format":{"gauntlet":"a"},"pairs":5,"bots":[{},{},{}]}}"#;
-        assert_eq!(run_info(g).unwrap().scheduled, Some(20));
-        let sprt = br#"{"identity":{"format":"sprt","pairs":1000,"bots":[{},{}]},
-            "sprt":{"elo0":0,"elo1":10,"alpha":0.05,"beta":0.05}}"#;
-        let info = run_info(sprt).unwrap();
+    fn the_schedule_and_the_sprt_come_from_the_manifest() {
+        let mut rr = manifest(FormatIdentity::RoundRobin, 4, 10);
+        assert_eq!(run_info(&rr), RunInfo::default());
+        rr.scheduled_games = Some(120);
+        // Bounds in a run that is not an SPRT do not make it one.
+        rr.sprt = sprt_manifest(1).sprt;
+        let info = run_info(&rr);
+        assert_eq!(
+            (info.scheduled, info.sprt, info.max_pairs),
+            (Some(120), None, None)
+        );
+        let info = run_info(&sprt_manifest(1000));
         assert_eq!(info.max_pairs, Some(1000));
+        assert_eq!(info.scheduled, Some(2000));
         assert!(info.sprt.is_some());
-        assert!(run_info(b"{").is_err());
+    }
+
+    #[test]
+    fn a_manifest_it_cannot_read_is_reported_and_the_games_still_count() {
+        let dir = std::env::temp_dir().join(format!("aboure-serve-newer-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("run.json"), r#"{"schema": 9}"#).unwrap();
+        std::fs::write(dir.join("games.jsonl"), game("r0000-p00-g0", 0, 0)).unwrap();
+        let mut folder = Folder::new(std::slice::from_ref(&dir));
+        folder.poll();
+        let snap = folder.run().snapshot();
+        assert_eq!(snap.live["games"], 1);
+        assert!(
+            snap.body.contains("schema version 9 is newer"),
+            "{}",
+            snap.body
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn the_page_names_the_sandbox_the_run_recorded() {
         let dir = std::env::temp_dir().join(format!("aboure-serve-sandbox-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("run.json"),
-            r#"{"identity":{"format":"round-robin","pairs":1,"bots":[{},{}]},
-                "sandbox":{"mode":"auto","layers":[{"name":"landlock","active":true,"detail":""},
-                {"name":"cgroup-memory","active":false,"detail":"no cgroup v1"}]}}"#,
-        )
-        .unwrap();
+        let mut run = manifest(FormatIdentity::RoundRobin, 2, 1);
+        run.sandbox = Some(aboure_records::SandboxLayers {
+            mode: "auto".to_owned(),
+            layers: vec![
+                aboure_records::SandboxLayer {
+                    name: "landlock".to_owned(),
+                    active: true,
+                    detail: String::new(),
+                },
+                aboure_records::SandboxLayer {
+                    name: "cgroup-memory".to_owned(),
+                    active: false,
+                    detail: "no cgroup v1".to_owned(),
+                },
+            ],
+        });
+        run.write_in(&dir).unwrap();
         std::fs::write(dir.join("games.jsonl"), game("r0000-p00-g0", 0, 0)).unwrap();
         let mut folder = Folder::new(std::slice::from_ref(&dir));
         folder.poll();

@@ -77,7 +77,7 @@ impl LiveRun {
     /// may be split between them.
     pub fn new(dir: &Path, info: RunInfo) -> LiveRun {
         let mut tally = ReportTally::new(ReportOptions {
-            sprt: info.sprt,
+            sprt: info.sprt.clone(),
             sandbox: info.sandbox.clone(),
             viewer_games: Some(VIEWER_GAMES),
             ..ReportOptions::default()
@@ -165,7 +165,7 @@ impl LiveRun {
             _ => None,
         };
         let done = report.games;
-        let (remaining, basis) = match (&report.sprt, self.info.sprt) {
+        let (remaining, basis) = match (&report.sprt, &self.info.sprt) {
             (Some(s), _) if s.decision != "continue" => (Some(0.0), "sprt"),
             (Some(s), _) => (
                 sprt_remaining_pairs(s.llr, s.lower, s.upper, s.pairs, self.info.max_pairs)

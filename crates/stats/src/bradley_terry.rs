@@ -26,7 +26,7 @@ use serde::Serialize;
 use crate::elo::bayeselo_scale;
 use crate::graph::{components, strong_components};
 use crate::mm::{log_likelihood, minorization_maximization, Condensed};
-use crate::result::GameResult;
+use crate::result::PlayerResult;
 use crate::wdl::Wdl;
 
 mod error;
@@ -49,12 +49,12 @@ pub struct Game {
     /// The player who moved second (North).
     pub second: usize,
     /// The result from the first player's view.
-    pub result: GameResult,
+    pub result: PlayerResult,
 }
 
 impl Game {
     /// A game between `first` and `second` with `result` from `first`'s view.
-    pub fn new(first: usize, second: usize, result: GameResult) -> Game {
+    pub fn new(first: usize, second: usize, result: PlayerResult) -> Game {
         Game {
             first,
             second,

@@ -57,6 +57,6 @@ pub use bradley_terry::{
 pub use estimate::{Estimate, HeadToHead, Interval};
 pub use ordered_sprt::{OrderedSprt, OrderedStatus, PairOutcome};
 pub use pentanomial::Pentanomial;
-pub use result::GameResult;
+pub use result::PlayerResult;
 pub use sprt::{EloModel, Sprt, SprtDecision, SprtError, SprtStatus};
 pub use wdl::Wdl;

@@ -21,11 +21,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::pentanomial::Pentanomial;
-use crate::result::GameResult;
+use crate::result::PlayerResult;
 use crate::sprt::{Sprt, SprtDecision, SprtStatus};
 
 /// The first player's results in games 0 and 1 of a pair.
-pub type PairOutcome = [GameResult; 2];
+pub type PairOutcome = [PlayerResult; 2];
 
 /// Where an [`OrderedSprt`] stands.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -157,7 +157,7 @@ impl OrderedSprt {
 mod tests {
     use super::*;
     use crate::sprt::EloModel;
-    use GameResult::*;
+    use PlayerResult::*;
 
     fn sprt() -> Sprt {
         Sprt::new(0.0, 100.0, 0.05, 0.05, EloModel::Normalized).unwrap()

@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use crate::estimate::{summarize, HeadToHead};
-use crate::result::GameResult;
+use crate::result::PlayerResult;
 
 /// Game pairs of one player against another, by the pair's outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -50,8 +50,8 @@ impl Pentanomial {
     }
 
     /// Counts one more pair, given the player's results in its two games.
-    pub fn add_pair(&mut self, first: GameResult, second: GameResult) {
-        use GameResult::*;
+    pub fn add_pair(&mut self, first: PlayerResult, second: PlayerResult) {
+        use PlayerResult::*;
         match (first, second) {
             (Loss, Loss) => self.ll += 1,
             (Loss, Draw) | (Draw, Loss) => self.ld += 1,

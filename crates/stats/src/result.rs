@@ -8,7 +8,7 @@ use serde::Serialize;
 /// The result of one game from the point of view of a chosen player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum GameResult {
+pub enum PlayerResult {
     /// The player won.
     Win,
     /// Neither side won.
@@ -17,29 +17,29 @@ pub enum GameResult {
     Loss,
 }
 
-impl GameResult {
+impl PlayerResult {
     /// Points scored: 1 for a win, 1/2 for a draw, 0 for a loss.
     pub fn points(self) -> f64 {
         match self {
-            GameResult::Win => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::Loss => 0.0,
+            PlayerResult::Win => 1.0,
+            PlayerResult::Draw => 0.5,
+            PlayerResult::Loss => 0.0,
         }
     }
 
     /// The same game seen from the opponent.
-    pub fn reversed(self) -> GameResult {
+    pub fn reversed(self) -> PlayerResult {
         match self {
-            GameResult::Win => GameResult::Loss,
-            GameResult::Draw => GameResult::Draw,
-            GameResult::Loss => GameResult::Win,
+            PlayerResult::Win => PlayerResult::Loss,
+            PlayerResult::Draw => PlayerResult::Draw,
+            PlayerResult::Loss => PlayerResult::Win,
         }
     }
 }
 
-impl std::ops::Not for GameResult {
-    type Output = GameResult;
-    fn not(self) -> GameResult {
+impl std::ops::Not for PlayerResult {
+    type Output = PlayerResult;
+    fn not(self) -> PlayerResult {
         self.reversed()
     }
 }

@@ -9,7 +9,7 @@
 use rand::Rng;
 
 use crate::elo::bayeselo_probabilities;
-use crate::result::GameResult;
+use crate::result::PlayerResult;
 
 /// BayesElo's result model with a draw parameter and a first-move advantage.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,15 +34,15 @@ impl BayesEloModel {
     }
 
     /// One game's result, from the first player's view.
-    pub fn play<R: Rng + ?Sized>(&self, rng: &mut R, first: f64, second: f64) -> GameResult {
+    pub fn play<R: Rng + ?Sized>(&self, rng: &mut R, first: f64, second: f64) -> PlayerResult {
         let [w, d, _] = self.probabilities(first, second);
         let u: f64 = rng.gen();
         if u < w {
-            GameResult::Win
+            PlayerResult::Win
         } else if u < w + d {
-            GameResult::Draw
+            PlayerResult::Draw
         } else {
-            GameResult::Loss
+            PlayerResult::Loss
         }
     }
 }

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::elo::{score_from_elo, NELO_PER_T};
 use crate::llr::{llr_expectation, llr_t_value};
@@ -21,7 +21,7 @@ use crate::pentanomial::Pentanomial;
 use crate::wdl::Wdl;
 
 /// The scale of the SPRT's Elo bounds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EloModel {
     /// Normalized Elo (fishtest's default, `LLR_normalized`).
@@ -93,13 +93,38 @@ impl fmt::Display for SprtError {
 impl std::error::Error for SprtError {}
 
 /// A configured SPRT: hypotheses, error rates and Elo model.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+///
+/// Serialized as its five parameters (`model` may be left out on reading:
+/// normalized); reading goes through [`Sprt::new`], so a test no one can
+/// run is refused with its [`SprtError`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "SprtParameters")]
 pub struct Sprt {
     elo0: f64,
     elo1: f64,
     alpha: f64,
     beta: f64,
     model: EloModel,
+}
+
+/// The parameters of an [`Sprt`] as written, before they are checked.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SprtParameters {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    #[serde(default)]
+    model: EloModel,
+}
+
+impl TryFrom<SprtParameters> for Sprt {
+    type Error = SprtError;
+
+    fn try_from(p: SprtParameters) -> Result<Sprt, SprtError> {
+        Sprt::new(p.elo0, p.elo1, p.alpha, p.beta, p.model)
+    }
 }
 
 impl Sprt {
@@ -233,5 +258,32 @@ impl Sprt {
             upper,
             decision,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_sprt_reads_back_what_it_writes_and_refuses_what_no_test_can_be() {
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.1, EloModel::Logistic).unwrap();
+        let text = serde_json::to_string(&sprt).unwrap();
+        assert_eq!(
+            text,
+            r#"{"elo0":0.0,"elo1":5.0,"alpha":0.05,"beta":0.1,"model":"logistic"}"#
+        );
+        assert_eq!(serde_json::from_str::<Sprt>(&text).unwrap(), sprt);
+        let default_model: Sprt =
+            serde_json::from_str(r#"{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.1}"#).unwrap();
+        assert_eq!(default_model.model(), EloModel::Normalized);
+        let reversed = r#"{"elo0":5,"elo1":0,"alpha":0.05,"beta":0.05}"#;
+        let e = serde_json::from_str::<Sprt>(reversed).unwrap_err();
+        assert!(
+            e.to_string().starts_with("SPRT bounds elo0=5, elo1=0"),
+            "{e}"
+        );
+        let unknown = r#"{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"bayes"}"#;
+        assert!(serde_json::from_str::<Sprt>(unknown).is_err());
     }
 }

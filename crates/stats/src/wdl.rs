@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::estimate::{summarize, HeadToHead};
-use crate::result::GameResult;
+use crate::result::PlayerResult;
 
 /// Wins, draws and losses of one player against another.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -31,11 +31,11 @@ impl Wdl {
     }
 
     /// Counts one more game.
-    pub fn add(&mut self, result: GameResult) {
+    pub fn add(&mut self, result: PlayerResult) {
         match result {
-            GameResult::Win => self.wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::Loss => self.losses += 1,
+            PlayerResult::Win => self.wins += 1,
+            PlayerResult::Draw => self.draws += 1,
+            PlayerResult::Loss => self.losses += 1,
         }
     }
 

@@ -5,11 +5,11 @@
 #![allow(clippy::needless_range_loop)]
 
 use aboure_stats::simulate::BayesEloModel;
-use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, GameResult};
+use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, PlayerResult};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use GameResult::{Draw, Loss, Win};
+use PlayerResult::{Draw, Loss, Win};
 
 use crate::support;
 use support::{played, raw};

@@ -2,10 +2,10 @@
 //! and any small set of games either fits to finite numbers or is refused:
 //! never a panic or a NaN.
 
-use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, GameResult, RatingError};
+use aboure_stats::{fit, Anchor, BradleyTerryOptions, Game, PlayerResult, RatingError};
 use proptest::prelude::*;
 
-use GameResult::{Draw, Loss, Win};
+use PlayerResult::{Draw, Loss, Win};
 
 use crate::support;
 use support::{played, raw};
@@ -118,7 +118,7 @@ fn refuses_ratings_that_do_not_exist() {
     assert!(e.to_string().contains("[[0], [1]]"));
 }
 
-fn result_of(k: u8) -> GameResult {
+fn result_of(k: u8) -> PlayerResult {
     [Win, Draw, Loss][k as usize % 3]
 }
 

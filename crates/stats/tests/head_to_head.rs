@@ -1,7 +1,7 @@
 //! Head-to-head figures against fastchess's published numbers, and the
 //! edge cases where numbers do not exist.
 
-use aboure_stats::{Estimate, GameResult, Pentanomial, Wdl};
+use aboure_stats::{Estimate, Pentanomial, PlayerResult, Wdl};
 use proptest::prelude::*;
 
 fn printed(e: &Estimate) -> String {
@@ -111,7 +111,7 @@ fn open_ended_interval_when_the_score_bound_passes_one() {
 
 #[test]
 fn pairs_are_counted_from_results() {
-    use GameResult::*;
+    use PlayerResult::*;
     let mut p = Pentanomial::default();
     for (a, b) in [
         (Win, Win),

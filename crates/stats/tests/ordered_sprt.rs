@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use aboure_stats::{EloModel, GameResult, OrderedSprt, PairOutcome, Sprt, SprtDecision};
+use aboure_stats::{EloModel, OrderedSprt, PairOutcome, PlayerResult, Sprt, SprtDecision};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -24,14 +24,14 @@ fn test() -> Sprt {
 
 /// One game of a player whose expected score is `score`, and its length:
 /// its losses are short, its draws long.
-fn game(rng: &mut SmallRng, score: f64) -> (GameResult, f64) {
+fn game(rng: &mut SmallRng, score: f64) -> (PlayerResult, f64) {
     let u: f64 = rng.gen();
     let (result, length) = if u < score - DRAWS / 2.0 {
-        (GameResult::Win, 2.0)
+        (PlayerResult::Win, 2.0)
     } else if u < score + DRAWS / 2.0 {
-        (GameResult::Draw, 4.0)
+        (PlayerResult::Draw, 4.0)
     } else {
-        (GameResult::Loss, 0.5)
+        (PlayerResult::Loss, 0.5)
     };
     // Exponential noise on top of the typical length.
     let noise = -(1.0 - rng.gen::<f64>()).ln();

@@ -6,7 +6,7 @@ use std::io::Cursor;
 
 use aboure_engine::{Move, Position};
 use aboure_protocol::{
-    serve, ArbiterMessage, BotMessage, Limits, OptionKind, OptionSpec, Player, Search,
+    serve, ArbiterMessage, BotMessage, OptionKind, OptionSpec, Player, Search, SearchLimits,
 };
 
 /// Plays the first legal move; declares one option of each kind so that
@@ -57,7 +57,13 @@ impl Player for First {
         Ok(())
     }
 
-    fn choose(&mut self, p: &Position, _: &[Position], _: &Limits, _: &mut dyn Search) -> Move {
+    fn choose(
+        &mut self,
+        p: &Position,
+        _: &[Position],
+        _: &SearchLimits,
+        _: &mut dyn Search,
+    ) -> Move {
         p.legal_moves()[0]
     }
 }

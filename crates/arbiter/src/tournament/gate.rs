@@ -18,7 +18,8 @@ use aboure_stats::OrderedStatus;
 use super::queue::{Next, WriteCheck};
 use super::{Shared, State};
 use crate::claim::{Claim, ClaimFile};
-use crate::config::{Config, Format};
+use crate::config::Config;
+use crate::output::Output;
 use crate::error::RunError;
 use crate::schedule::GameSpec;
 use crate::sprt::LiveSprt;
@@ -48,12 +49,11 @@ pub(super) struct Written {
     pub(super) sprt: Option<OrderedStatus>,
 }
 
-/// The live test of an SPRT run in `dir`.
-pub(super) fn live_sprt(config: &Config, dir: &std::path::Path) -> Option<LiveSprt> {
-    (config.format() == Format::Sprt).then(|| {
-        let names = [0, 1].map(|i| config.bots()[i].name().to_owned());
-        LiveSprt::new(config.sprt(), names, dir)
-    })
+/// The live test of an SPRT run in `output`'s folder, between the bots its
+/// manifest names (the one rule the report follows too).
+pub(super) fn live_sprt(config: &Config, output: &Output) -> Option<LiveSprt> {
+    let pairing = output.manifest.identity.sprt_pairing()?;
+    Some(LiveSprt::new(config.sprt(), pairing, &output.dir))
 }
 
 pub(super) fn lock(shared: &Shared) -> Result<MutexGuard<'_, State>, RunError> {

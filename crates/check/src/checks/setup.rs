@@ -148,7 +148,7 @@ pub(super) async fn bad_input(s: &mut Session<'_>) -> Step<()> {
     s.begin_exchange();
     s.send_text("").await?;
     s.send_text(" \tisready  ").await?;
-    s.expect(
+    s.wait_for(
         "readyok to ` \\tisready  `",
         Instant::now() + s.config().timeout,
         |m| *m == BotMessage::ReadyOk,
@@ -172,7 +172,7 @@ pub(super) async fn ping(s: &mut Session<'_>) -> Step<()> {
     for i in 0..PINGS {
         let what = format!("readyok {} of {PINGS}", i + 1);
         (last, _) = s
-            .expect(&what, deadline, |m| *m == BotMessage::ReadyOk)
+            .wait_for(&what, deadline, |m| *m == BotMessage::ReadyOk)
             .await?;
     }
     s.detail(format!(

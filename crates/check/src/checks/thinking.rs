@@ -76,7 +76,7 @@ pub(super) async fn isready_while_thinking(s: &mut Session<'_>) -> Step<()> {
         let sent = s.send(&ArbiterMessage::IsReady).await?;
         let what = format!("readyok while thinking (ping {} of {PINGS})", i + 1);
         let (readyok, _) = s
-            .expect(&what, sent + timeout, |m| *m == BotMessage::ReadyOk)
+            .wait_for(&what, sent + timeout, |m| *m == BotMessage::ReadyOk)
             .await?;
         if let Some(answer) = s.take_answer() {
             if answer.at <= sent {

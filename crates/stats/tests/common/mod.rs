@@ -3,7 +3,7 @@
 
 use aboure_stats::elo::{elo_from_score, NELO_PER_T};
 use aboure_stats::simulate::BayesEloModel;
-use aboure_stats::GameResult;
+use aboure_stats::PlayerResult;
 use rand::Rng;
 
 /// A match between player A (rating `elo`, BayesElo raw scale) and B
@@ -67,14 +67,14 @@ impl Match {
         out
     }
 
-    pub fn play_game<R: Rng>(&self, rng: &mut R, elo: f64) -> GameResult {
+    pub fn play_game<R: Rng>(&self, rng: &mut R, elo: f64) -> PlayerResult {
         let o = rng.gen_range(0..self.openings.len());
         let a_first = rng.gen();
         let p = self.game(elo, o, a_first);
         sample(rng, p)
     }
 
-    pub fn play_pair<R: Rng>(&self, rng: &mut R, elo: f64) -> (GameResult, GameResult) {
+    pub fn play_pair<R: Rng>(&self, rng: &mut R, elo: f64) -> (PlayerResult, PlayerResult) {
         let o = rng.gen_range(0..self.openings.len());
         (
             sample(rng, self.game(elo, o, true)),
@@ -83,14 +83,14 @@ impl Match {
     }
 }
 
-pub fn sample<R: Rng>(rng: &mut R, p: [f64; 3]) -> GameResult {
+pub fn sample<R: Rng>(rng: &mut R, p: [f64; 3]) -> PlayerResult {
     let u: f64 = rng.gen();
     if u < p[0] {
-        GameResult::Win
+        PlayerResult::Win
     } else if u < p[0] + p[1] {
-        GameResult::Draw
+        PlayerResult::Draw
     } else {
-        GameResult::Loss
+        PlayerResult::Loss
     }
 }
 

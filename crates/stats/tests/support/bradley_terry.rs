@@ -1,6 +1,6 @@
 //! What the Bradley-Terry tests share: the raw scale and games by the dozen.
 
-use aboure_stats::{BradleyTerryOptions, Game, GameResult, RatingScale};
+use aboure_stats::{BradleyTerryOptions, Game, PlayerResult, RatingScale};
 
 /// Default options, ratings in BayesElo's raw scale.
 pub fn raw() -> BradleyTerryOptions {
@@ -11,7 +11,7 @@ pub fn raw() -> BradleyTerryOptions {
 }
 
 /// Games given as `(first, second, result, how many)`, in that order.
-pub fn played(games: &[(usize, usize, GameResult, usize)]) -> Vec<Game> {
+pub fn played(games: &[(usize, usize, PlayerResult, usize)]) -> Vec<Game> {
     games
         .iter()
         .flat_map(|&(first, second, result, count)| vec![Game::new(first, second, result); count])
