@@ -19,8 +19,8 @@ use super::queue::{Next, WriteCheck};
 use super::{Shared, State};
 use crate::claim::{Claim, ClaimFile};
 use crate::config::Config;
-use crate::output::Output;
 use crate::error::RunError;
+use crate::output::Output;
 use crate::schedule::GameSpec;
 use crate::sprt::LiveSprt;
 
