@@ -28,8 +28,24 @@ use nix::unistd::{fork, ForkResult, Pid};
 use crate::confine;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 
-/// Runs the helper with the plan `json`; never returns.
+/// The argument that says the plan is in the environment variable
+/// [`PLAN_VAR`] (read only by its own user) rather than the argument itself.
+pub const PLAN_IN_ENV: &str = "--plan-in-env";
+
+/// The environment variable that holds the plan.
+pub const PLAN_VAR: &str = "ABOURE_SANDBOX_PLAN";
+
+/// Runs the helper with the plan `json` (or [`PLAN_IN_ENV`]); never
+/// returns. The bot's environment is the plan's only.
 pub fn exec_main(json: &str) -> ! {
+    let from_env;
+    let json = match json {
+        PLAN_IN_ENV => {
+            from_env = std::env::var(PLAN_VAR).unwrap_or_default();
+            from_env.as_str()
+        }
+        json => json,
+    };
     let result = serde_json::from_str::<Plan>(json)
         .map_err(|e| format!("unreadable plan: {e}"))
         .and_then(|plan| run(&plan));
@@ -144,7 +160,7 @@ fn bot(plan: &Plan) -> Result<Infallible, String> {
     let who = owner(plan).uid;
     std::env::set_current_dir(&plan.workdir)
         .map_err(|e| format!("cannot enter {} as uid {who}: {e}", plan.workdir.display()))?;
-    confine::readable(&plan.program, &plan.own_files, who)?;
+    confine::usable(plan, who)?;
     confine::no_new_privs()?;
     if let Some(rules) = &plan.landlock {
         confine::landlock(rules)?;

@@ -187,6 +187,7 @@ impl Sandbox {
         env.extend(spec.env.clone());
         let mut argv = vec![spec.program.to_string_lossy().into_owned()];
         argv.extend(spec.args.iter().cloned());
+        let own_writable = view.writable();
         let plan = Plan {
             program,
             argv,
@@ -204,15 +205,22 @@ impl Sandbox {
             }),
             identity: claim.as_ref().map(Claim::identity),
             own_files: view.own,
+            own_writable,
         };
         Ok(Jail {
             program: self.helper.clone(),
             args: vec![
                 crate::HELPER_COMMAND.to_owned(),
-                serde_json::to_string(&plan)?,
+                crate::exec::PLAN_IN_ENV.to_owned(),
             ],
             workdir: spec.workdir.to_owned(),
-            env: Vec::new(),
+            // In the environment, not the command line: any user of the
+            // machine can read a command line, and the plan holds the bot's
+            // `env` (API keys).
+            env: vec![(
+                crate::exec::PLAN_VAR.to_owned(),
+                serde_json::to_string(&plan)?,
+            )],
             confined: true,
             cgroups,
             _claim: claim,
@@ -302,13 +310,13 @@ impl Jail {
     /// limits, then spawn it). Confined, its environment is the plan's only.
     pub fn command(&self) -> std::process::Command {
         let mut command = std::process::Command::new(&self.program);
+        if self.confined {
+            command.env_clear();
+        }
         command
             .args(&self.args)
             .current_dir(&self.workdir)
             .envs(self.env.iter().map(|(k, v)| (k, v)));
-        if self.confined {
-            command.env_clear();
-        }
         command
     }
 
