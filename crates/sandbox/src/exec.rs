@@ -1,4 +1,5 @@
-//! The helper, `aboure sandbox-exec PLAN`: the arbiter's child, which cages
+//! The helper, `aboure sandbox-exec PLAN` (or `--plan-in-env`, the plan in
+//! [`PLAN_VAR`], as the arbiter starts it): the arbiter's child, which cages
 //! itself and runs the bot. Started afresh by `execve`, it is
 //! single-threaded, so it may `unshare` a user namespace and allocate
 //! between `fork` and `execve`.
