@@ -103,6 +103,17 @@ impl Sandbox {
             workdir: spec.workdir.to_owned(),
             reason,
         })?;
+        let claim = match has("identity") && nix::unistd::geteuid().is_root() {
+            true => Some(
+                identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
+                    |source| SandboxError::Claim {
+                        bot: spec.name.to_owned(),
+                        source,
+                    },
+                )?,
+            ),
+            false => None,
+        };
         let world = has("root");
         // A scratch folder on the host only where there is no constructed
         // root (which has a private tmpfs of its own).
@@ -116,17 +127,12 @@ impl Sandbox {
                     .map_err(prepare_err(&std::env::temp_dir()))?,
             ),
         };
-        let claim = match has("identity") && nix::unistd::geteuid().is_root() {
-            true => Some(
-                identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
-                    |source| SandboxError::Claim {
-                        bot: spec.name.to_owned(),
-                        source,
-                    },
-                )?,
-            ),
-            false => None,
-        };
+        // The scratch belongs to the bot's identity and to nobody else.
+        if let (Some(dir), Some(claim)) = (&scratch, &claim) {
+            let id = claim.identity();
+            std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
+                .map_err(prepare_err(dir.path()))?;
+        }
         let memory_cgroup = has("cgroup-memory").then_some(spec.memory).flatten();
         let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
         let cgroups = Cgroups::create(memory_cgroup, pids_cgroup)
@@ -299,10 +305,11 @@ pub struct Jail {
     workdir: PathBuf,
     env: Vec<(String, String)>,
     confined: bool,
-    // Dropped in this order: processes first, then their uid and folder.
+    // Dropped in this order: processes first, then their folder, and only
+    // then the uid (no new bot gets it while a file of the last is left).
     cgroups: Cgroups,
-    _claim: Option<Claim>,
     scratch: Option<tempfile::TempDir>,
+    _claim: Option<Claim>,
 }
 
 impl Jail {
