@@ -14,9 +14,7 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
-use std::path::{Path, PathBuf};
-
-use crate::plan::{Identity, Resource, Rules};
+use crate::plan::{Identity, Plan, Resource, Rules};
 
 /// Sets the resource limits.
 pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), String> {
@@ -72,21 +70,26 @@ pub fn assume(identity: Identity) -> Result<(), String> {
 }
 
 /// Says which of the bot's own files its identity cannot use, naming the
-/// file and the uid: the program must be executable, the others readable.
-pub fn readable(program: &Path, files: &[PathBuf], uid: u32) -> Result<(), String> {
+/// file and the uid: the program must be executable, its files readable,
+/// its `write` paths writable.
+pub fn usable(plan: &Plan, uid: u32) -> Result<(), String> {
     use nix::unistd::{access, AccessFlags};
-    let checks = std::iter::once((program, AccessFlags::X_OK))
-        .chain(files.iter().map(|f| (f.as_path(), AccessFlags::R_OK)));
-    for (file, how) in checks {
+    let checks = std::iter::once((plan.program.as_path(), AccessFlags::X_OK, "run"))
+        .chain(
+            plan.own_files
+                .iter()
+                .map(|f| (f.as_path(), AccessFlags::R_OK, "read")),
+        )
+        .chain(
+            plan.own_writable
+                .iter()
+                .map(|f| (f.as_path(), AccessFlags::W_OK, "write")),
+        );
+    for (file, how, verb) in checks {
         access(file, how).map_err(|e| {
             format!(
-                "uid {uid} cannot {} {}: {e} (the bot runs as uid {uid}: its files and \
-                 the folders above them must be readable by others, e.g. chmod -R o+rX)",
-                if how == AccessFlags::X_OK {
-                    "run"
-                } else {
-                    "read"
-                },
+                "uid {uid} cannot {verb} {}: {e} (the bot runs as uid {uid}: its files \
+                 must be readable by others, its write paths writable by them)",
                 file.display()
             )
         })?;

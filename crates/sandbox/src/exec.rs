@@ -1,4 +1,5 @@
-//! The helper, `aboure sandbox-exec PLAN`: the arbiter's child, which cages
+//! The helper, `aboure sandbox-exec PLAN` (or `--plan-in-env`, the plan in
+//! [`PLAN_VAR`], as the arbiter starts it): the arbiter's child, which cages
 //! itself and runs the bot. Started afresh by `execve`, it is
 //! single-threaded, so it may `unshare` a user namespace and allocate
 //! between `fork` and `execve`.
@@ -28,8 +29,24 @@ use nix::unistd::{fork, ForkResult, Pid};
 use crate::confine;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 
-/// Runs the helper with the plan `json`; never returns.
+/// The argument that says the plan is in the environment variable
+/// [`PLAN_VAR`] (read only by its own user) rather than the argument itself.
+pub const PLAN_IN_ENV: &str = "--plan-in-env";
+
+/// The environment variable that holds the plan.
+pub const PLAN_VAR: &str = "ABOURE_SANDBOX_PLAN";
+
+/// Runs the helper with the plan `json` (or [`PLAN_IN_ENV`]); never
+/// returns. The bot's environment is the plan's only.
 pub fn exec_main(json: &str) -> ! {
+    let from_env;
+    let json = match json {
+        PLAN_IN_ENV => {
+            from_env = std::env::var(PLAN_VAR).unwrap_or_default();
+            from_env.as_str()
+        }
+        json => json,
+    };
     let result = serde_json::from_str::<Plan>(json)
         .map_err(|e| format!("unreadable plan: {e}"))
         .and_then(|plan| run(&plan));
@@ -144,7 +161,7 @@ fn bot(plan: &Plan) -> Result<Infallible, String> {
     let who = owner(plan).uid;
     std::env::set_current_dir(&plan.workdir)
         .map_err(|e| format!("cannot enter {} as uid {who}: {e}", plan.workdir.display()))?;
-    confine::readable(&plan.program, &plan.own_files, who)?;
+    confine::usable(plan, who)?;
     confine::no_new_privs()?;
     if let Some(rules) = &plan.landlock {
         confine::landlock(rules)?;

@@ -103,6 +103,17 @@ impl Sandbox {
             workdir: spec.workdir.to_owned(),
             reason,
         })?;
+        let claim = match has("identity") && nix::unistd::geteuid().is_root() {
+            true => Some(
+                identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
+                    |source| SandboxError::Claim {
+                        bot: spec.name.to_owned(),
+                        source,
+                    },
+                )?,
+            ),
+            false => None,
+        };
         let world = has("root");
         // A scratch folder on the host only where there is no constructed
         // root (which has a private tmpfs of its own).
@@ -116,17 +127,12 @@ impl Sandbox {
                     .map_err(prepare_err(&std::env::temp_dir()))?,
             ),
         };
-        let claim = match has("identity") && nix::unistd::geteuid().is_root() {
-            true => Some(
-                identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
-                    |source| SandboxError::Claim {
-                        bot: spec.name.to_owned(),
-                        source,
-                    },
-                )?,
-            ),
-            false => None,
-        };
+        // The scratch belongs to the bot's identity and to nobody else.
+        if let (Some(dir), Some(claim)) = (&scratch, &claim) {
+            let id = claim.identity();
+            std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
+                .map_err(prepare_err(dir.path()))?;
+        }
         let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
         let request = Request {
             memory: has("cgroup-memory").then_some(spec.memory).flatten(),
@@ -197,6 +203,7 @@ impl Sandbox {
         env.extend(spec.env.clone());
         let mut argv = vec![spec.program.to_string_lossy().into_owned()];
         argv.extend(spec.args.iter().cloned());
+        let own_writable = view.writable();
         let plan = Plan {
             program,
             argv,
@@ -214,15 +221,22 @@ impl Sandbox {
             }),
             identity: claim.as_ref().map(Claim::identity),
             own_files: view.own,
+            own_writable,
         };
         Ok(Jail {
             program: self.helper.clone(),
             args: vec![
                 crate::HELPER_COMMAND.to_owned(),
-                serde_json::to_string(&plan)?,
+                crate::exec::PLAN_IN_ENV.to_owned(),
             ],
             workdir: spec.workdir.to_owned(),
-            env: Vec::new(),
+            // In the environment, not the command line: any user of the
+            // machine can read a command line, and the plan holds the bot's
+            // `env` (API keys).
+            env: vec![(
+                crate::exec::PLAN_VAR.to_owned(),
+                serde_json::to_string(&plan)?,
+            )],
             confined: true,
             cgroups,
             _claim: claim,
@@ -305,10 +319,11 @@ pub struct Jail {
     workdir: PathBuf,
     env: Vec<(String, String)>,
     confined: bool,
-    // Dropped in this order: processes first, then their uid and folder.
+    // Dropped in this order: processes first, then their folder, and only
+    // then the uid (no new bot gets it while a file of the last is left).
     cgroups: Cgroups,
-    _claim: Option<Claim>,
     scratch: Option<tempfile::TempDir>,
+    _claim: Option<Claim>,
 }
 
 impl Jail {
@@ -316,13 +331,13 @@ impl Jail {
     /// limits, then spawn it). Confined, its environment is the plan's only.
     pub fn command(&self) -> std::process::Command {
         let mut command = std::process::Command::new(&self.program);
+        if self.confined {
+            command.env_clear();
+        }
         command
             .args(&self.args)
             .current_dir(&self.workdir)
             .envs(self.env.iter().map(|(k, v)| (k, v)));
-        if self.confined {
-            command.env_clear();
-        }
         command
     }
 

@@ -38,6 +38,8 @@ pub struct Plan {
     /// The bot's own files, which its identity must be able to read (the
     /// helper checks them after the identity change, to say which).
     pub own_files: Vec<PathBuf>,
+    /// Its `write` paths, which its identity must be able to write.
+    pub own_writable: Vec<PathBuf>,
 }
 
 /// The bot's world: what is mounted in the fresh tmpfs that becomes its
