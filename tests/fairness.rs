@@ -532,3 +532,44 @@ fn a_result_that_cannot_be_written_at_all_stops_the_run_naming_the_game() {
     drop(disk);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cpus_keeps_every_process_of_a_bot_on_those_cores() {
+    let dir = folder("fairness-cpus");
+    let m = marker("cpus");
+    let tc = "movetime = \"1s\"";
+    let text = head(1, 1, tc, "cpus = \"1\"")
+        + &responder("hog", "hog --ms 20 --threads 2", &m, "ponder = true\n")
+        + &responder("normal", "work --ms 20", "-", "");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let mut child = run_command(&config, &out, &[])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let needle = format!("ABOURE_HOSTILE={m}").into_bytes();
+    let t0 = Instant::now();
+    // The hog and its child process, each read from outside.
+    let mut allowed = Vec::new();
+    while allowed.len() < 2 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "no hog: {allowed:?}"
+        );
+        allowed = marked(&needle)
+            .iter()
+            .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
+            .filter_map(|s| {
+                let line = s.lines().find(|l| l.starts_with("Cpus_allowed_list:"))?;
+                Some(line.split_whitespace().nth(1)?.to_owned())
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(allowed.iter().all(|a| a == "1"), "{allowed:?}");
+    let run: Value = serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(layer(&run, "cgroup-cpuset")["active"], true, "{run:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
