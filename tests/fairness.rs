@@ -7,15 +7,17 @@
 //! hog's CPU time is read from outside, from `/proc`, while it runs.
 
 use crate::harness;
+#[path = "fairness/disk.rs"]
+mod disk;
+#[path = "fairness/meter.rs"]
+mod meter;
 
-use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use disk::SmallDisk;
 use harness::*;
+use meter::{marked, CpuMeter, Metered};
 use serde_json::Value;
 
 /// A `[[bot]]` table running `aboure bench responder ARGS`, with `marker`
@@ -39,124 +41,6 @@ fn head(pairs: u32, concurrency: u32, time_control: &str, sandbox: &str) -> Stri
         "[tournament]\npairs = {pairs}\nconcurrency = {concurrency}\nstartup-timeout = \"30s\"\n\
          [openings]\nplies = 2\n[time-control]\n{time_control}\n[sandbox]\n{sandbox}\n"
     )
-}
-
-/// What a [`CpuMeter`] saw.
-#[derive(Clone, Copy, Debug, Default)]
-struct Metered {
-    /// CPU time of the hog's processes over the whole run.
-    hog: Duration,
-    /// Of that, while the watched bot was seen running at two samples in a
-    /// row, less than 5 ms apart (it does nothing but compute on its
-    /// moves: that is its thinking).
-    hog_while_thinking: Duration,
-    /// Wall time of those intervals.
-    thinking: Duration,
-}
-
-/// Reads from `/proc`, every 2 ms while the run goes on, the CPU time of
-/// every process carrying the hog's marker (a process's `stat` covers all
-/// its threads, in clock ticks) and whether a process carrying the
-/// watched bot's marker is running (state `R`).
-struct CpuMeter {
-    stop: Arc<AtomicBool>,
-    thread: JoinHandle<Metered>,
-}
-
-impl CpuMeter {
-    fn start(hog: &str, watched: &str) -> CpuMeter {
-        let stop = Arc::new(AtomicBool::new(false));
-        let needles = [hog, watched].map(|m| format!("ABOURE_HOSTILE={m}").into_bytes());
-        let flag = stop.clone();
-        let thread = std::thread::spawn(move || {
-            // SAFETY: sysconf only reads a system constant.
-            let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-            let mut seen: HashMap<u32, u64> = HashMap::new();
-            let mut pids: [Vec<u32>; 2] = Default::default();
-            let mut found_at = Instant::now() - Duration::from_secs(1);
-            let (mut during, mut thinking) = (0u64, Duration::ZERO);
-            let mut last: Option<(Instant, bool, u64)> = None;
-            while !flag.load(Ordering::Relaxed) {
-                if found_at.elapsed() > Duration::from_millis(50) {
-                    pids = needles.clone().map(|n| marked(&n));
-                    found_at = Instant::now();
-                }
-                let now = Instant::now();
-                let mut hog_ticks = 0;
-                for &pid in &pids[0] {
-                    if let Some((_, ticks)) = stat(pid) {
-                        let kept = seen.entry(pid).or_default();
-                        *kept = (*kept).max(ticks);
-                    }
-                    hog_ticks += seen.get(&pid).copied().unwrap_or(0);
-                }
-                let running = pids[1]
-                    .iter()
-                    .any(|&p| stat(p).is_some_and(|(s, _)| s == 'R'));
-                if let Some((then, was_running, ticks)) = last {
-                    // A longer interval (the search for processes) could
-                    // hide a whole move of the hog's between its ends.
-                    if was_running && running && now - then < Duration::from_millis(5) {
-                        during += hog_ticks.saturating_sub(ticks);
-                        thinking += now - then;
-                    }
-                }
-                last = Some((now, running, hog_ticks));
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            let secs = |t: u64| Duration::from_secs_f64(t as f64 / hz);
-            Metered {
-                hog: secs(seen.values().sum()),
-                hog_while_thinking: secs(during),
-                thinking,
-            }
-        });
-        CpuMeter { stop, thread }
-    }
-
-    fn stop(self) -> Metered {
-        self.stop.store(true, Ordering::Relaxed);
-        self.thread.join().unwrap()
-    }
-}
-
-/// The processes whose environment holds `needle`.
-fn marked(needle: &[u8]) -> Vec<u32> {
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
-            continue;
-        };
-        if env.split(|&b| b == 0).any(|v| v == needle) {
-            pids.push(pid);
-        }
-    }
-    pids
-}
-
-/// The state and CPU ticks of process `pid`.
-fn stat(pid: u32) -> Option<(char, u64)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let state = stat[stat.rfind(')')? + 1..].trim_start().chars().next()?;
-    Some((state, ticks(&stat)))
-}
-
-/// `utime` + `stime` of a `/proc/PID/stat` line, in clock ticks.
-fn ticks(stat: &str) -> u64 {
-    let Some(close) = stat.rfind(')') else {
-        return 0;
-    };
-    let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
-    let field = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    field(11) + field(12)
 }
 
 /// Total time `bot` spent on its moves in `games`, as the arbiter charged
@@ -367,48 +251,6 @@ fn a_flooding_bot_gets_its_protocol_log_cut_at_the_cap() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A small tmpfs mounted for one test (root only), unmounted when dropped.
-struct SmallDisk {
-    dir: std::path::PathBuf,
-}
-
-impl SmallDisk {
-    fn mount(dir: &Path, size: &str) -> SmallDisk {
-        std::fs::create_dir_all(dir).unwrap();
-        let status = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir)
-            .status()
-            .unwrap();
-        assert!(
-            status.success(),
-            "this test needs a filesystem that fills up: it mounts a tmpfs, which needs root"
-        );
-        SmallDisk {
-            dir: dir.to_owned(),
-        }
-    }
-
-    /// Fills what is left of the disk with one file, and returns its path.
-    fn fill(&self) -> std::path::PathBuf {
-        use std::io::Write;
-        let path = self.dir.join("filler");
-        let mut file = std::fs::File::create(&path).unwrap();
-        let block = vec![0u8; 4096];
-        while file.write_all(&block).is_ok() {}
-        path
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount")
-            .arg("-l")
-            .arg(&self.dir)
-            .status();
-    }
-}
-
 /// A round robin of two plain bots, eight games of about a second each.
 fn slow_games() -> String {
     head(4, 1, "movetime = \"1s\"", "")
@@ -529,5 +371,46 @@ fn a_result_that_cannot_be_written_at_all_stops_the_run_naming_the_game() {
     ids.dedup();
     assert_eq!(ids.len(), 8, "{ids:?}");
     drop(disk);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cpus_keeps_every_process_of_a_bot_on_those_cores() {
+    let dir = folder("fairness-cpus");
+    let m = marker("cpus");
+    let tc = "movetime = \"1s\"";
+    let text = head(1, 1, tc, "cpus = \"1\"")
+        + &responder("hog", "hog --ms 20 --threads 2", &m, "ponder = true\n")
+        + &responder("normal", "work --ms 20", "-", "");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let mut child = run_command(&config, &out, &[])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let needle = format!("ABOURE_HOSTILE={m}").into_bytes();
+    let t0 = Instant::now();
+    // The hog and its child process, each read from outside.
+    let mut allowed = Vec::new();
+    while allowed.len() < 2 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "no hog: {allowed:?}"
+        );
+        allowed = marked(&needle)
+            .iter()
+            .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
+            .filter_map(|s| {
+                let line = s.lines().find(|l| l.starts_with("Cpus_allowed_list:"))?;
+                Some(line.split_whitespace().nth(1)?.to_owned())
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(allowed.iter().all(|a| a == "1"), "{allowed:?}");
+    let run: Value = serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(layer(&run, "cgroup-cpuset")["active"], true, "{run:#}");
     let _ = std::fs::remove_dir_all(&dir);
 }

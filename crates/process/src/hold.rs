@@ -27,6 +27,9 @@ use std::time::{Duration, Instant};
 /// (the group keeps freezing; it is only not waited for).
 const SETTLE_LIMIT: Duration = Duration::from_millis(100);
 
+/// How long the settling is watched without a timer.
+const SPIN_LIMIT: Duration = Duration::from_millis(2);
+
 /// How a bot's processes are held.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HoldMethod {
@@ -68,9 +71,15 @@ impl Hold {
         match &self.method {
             HoldMethod::Freezer(dir) => {
                 write_state(dir, "FROZEN")?;
-                let deadline = Instant::now() + SETTLE_LIMIT;
-                while read_state(dir)? != "FROZEN" && Instant::now() < deadline {
-                    tokio::time::sleep(Duration::from_micros(200)).await;
+                let t0 = Instant::now();
+                while read_state(dir)? != "FROZEN" && t0.elapsed() < SETTLE_LIMIT {
+                    // A task on its way settles within microseconds: the
+                    // timer's millisecond would cost more than the wait.
+                    if t0.elapsed() < SPIN_LIMIT {
+                        tokio::task::yield_now().await;
+                    } else {
+                        tokio::time::sleep(Duration::from_millis(1)).await;
+                    }
                 }
                 Ok(())
             }

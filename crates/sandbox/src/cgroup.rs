@@ -251,7 +251,7 @@ fn read_number(path: &Path) -> Option<u64> {
 }
 
 /// Writes a control file; the path in the error (the kernel's own errors,
-/// such as `EINVAL` for cores the machine lacks, say nothing of it).
+/// such as `ERANGE` for cores the machine lacks, say nothing of it).
 fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::write(path, text).map_err(|e| with_path(e, path))
 }
