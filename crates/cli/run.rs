@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
-use aboure_records::Tally;
+use aboure_records::{GameRecord, Tally};
 use aboure_report::{sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -235,25 +235,9 @@ impl Progress {
                         game.detail.as_deref().unwrap_or("")
                     ));
                 }
-                if let Ok(mut tally) = self.tally.lock() {
-                    tally.add(game);
-                }
-                if let Ok(mut eta) = self.eta.lock() {
-                    eta.game_finished();
-                }
-                self.bar.inc(1);
-                self.update();
+                self.count(game);
             }
-            Event::Recorded(game) => {
-                if let Ok(mut tally) = self.tally.lock() {
-                    tally.add(game);
-                }
-                if let Ok(mut eta) = self.eta.lock() {
-                    eta.game_finished();
-                }
-                self.bar.inc(1);
-                self.update();
-            }
+            Event::Recorded(game) => self.count(game),
             Event::Workers(workers) => {
                 // A run of one worker says nothing of workers.
                 if let (Ok(mut roster), true) = (self.workers.lock(), workers.len() > 1) {
@@ -273,6 +257,19 @@ impl Progress {
             Event::Stopped(reason) => self.bar.println(format!("stopping: {reason}")),
             Event::Interrupted => {}
         }
+    }
+
+    /// A game of the run recorded (this worker's or another's): into the
+    /// standings, the time left and the bar.
+    fn count(&self, game: &GameRecord) {
+        if let Ok(mut tally) = self.tally.lock() {
+            tally.add(game);
+        }
+        if let Ok(mut eta) = self.eta.lock() {
+            eta.game_finished();
+        }
+        self.bar.inc(1);
+        self.update();
     }
 
     fn update(&self) {
