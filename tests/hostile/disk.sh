@@ -6,5 +6,7 @@ n=0
 while [ $n -lt 32 ] && head -c 4194304 /dev/zero > "$TMPDIR/fill$n" 2>/dev/null; do
     n=$((n + 1))
 done
-echo "disk: wrote $(du -sm "$TMPDIR" | cut -f1) MiB in $n whole files" >&2
+# -x: only the scratch itself, not the bot's own files bound below it
+# when they live under the host's /tmp.
+echo "disk: wrote $(du -smx "$TMPDIR" | cut -f1) MiB in $n whole files" >&2
 exec "$2" random --seed 20
