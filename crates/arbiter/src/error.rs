@@ -80,9 +80,27 @@ pub enum RunError {
     /// The run folder's `run.json` cannot be read, understood or written.
     #[error(transparent)]
     Manifest(#[from] aboure_records::ManifestError),
-    /// Another invalid run option.
-    #[error("{0}")]
-    Options(String),
+    /// Another live worker already has this worker's name in the folder.
+    #[error("a live worker named {name} already works on {}", dir.display())]
+    WorkerNameTaken {
+        /// The worker's name (`K-of-N` or host and pid).
+        name: String,
+        /// The run folder.
+        dir: PathBuf,
+    },
+    /// A task of the run (a game or a claim) panicked or was cancelled: a
+    /// defect of aboure, not of the input.
+    #[error("a {what} task failed: {source}")]
+    TaskFailed {
+        /// What the task did.
+        what: &'static str,
+        /// Why it ended.
+        source: tokio::task::JoinError,
+    },
+    /// A task panicked while it held the run's state, which may be half
+    /// updated: the run stops rather than go on from it.
+    #[error("the run's state was left half updated by a task that panicked")]
+    StatePoisoned,
     /// A game's result could not be written, even after retrying.
     #[error("game {game} could not be written to {} ({attempts} attempts over {waited:.1?}; {kept})", path.display())]
     ResultNotWritten {

@@ -198,11 +198,9 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             "cannot register in {}",
             claims.dir().display()
         )))?
-        .ok_or_else(|| {
-            RunError::Options(format!(
-                "a live worker named {name} already works on {}",
-                output.dir.display()
-            ))
+        .ok_or_else(|| RunError::WorkerNameTaken {
+            name: name.clone(),
+            dir: output.dir.clone(),
         })?;
 
     // The whole schedule: a shard is a hint of where to start.
@@ -275,7 +273,10 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
             Ok(Ok(())) => {}
             Ok(Err(e)) => result = Err(e),
             Err(e) => {
-                result = Err(RunError::Options(format!("a game task failed: {e}")));
+                result = Err(RunError::TaskFailed {
+                    what: "game",
+                    source: e,
+                });
             }
         }
     }

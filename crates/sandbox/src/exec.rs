@@ -253,7 +253,25 @@ fn die_with_parent() {
 fn close_other_descriptors() {
     // SAFETY: close_range only closes descriptors; this process owns none
     // it still needs above 2.
-    unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) };
+    if unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) } == 0 {
+        return;
+    }
+    // Kernels before 5.9 have no close_range (ENOSYS), and a seccomp
+    // profile may deny it: close them one by one up to the descriptor
+    // limit, which no open descriptor can exceed.
+    // SAFETY: sysconf has no preconditions.
+    let limit = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) };
+    let limit = i32::try_from(limit).unwrap_or(i32::MAX);
+    close_each(3, limit.max(1024));
+}
+
+/// Closes the descriptors `from..to`, open or not.
+fn close_each(from: i32, to: i32) {
+    for fd in from..to {
+        // SAFETY: closing a descriptor that is not open fails with EBADF
+        // and does nothing else; this process needs none of them.
+        unsafe { libc::close(fd) };
+    }
 }
 
 /// Hands stdin, stdout and stderr over to `/dev/null`, so only the bot
@@ -435,5 +453,34 @@ fn in_child(f: impl FnOnce() -> Result<Option<String>, String>) -> Result<Option
             wait_for(child);
             serde_json::from_slice(&answer).unwrap_or_else(|_| Err("the probe died".to_owned()))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::close_each;
+
+    /// Writes a byte to `fd`: the error, if any.
+    fn write_byte(fd: i32) -> Option<i32> {
+        // SAFETY: writes one byte from a live buffer.
+        match unsafe { libc::write(fd, [0u8].as_ptr().cast(), 1) } {
+            1 => None,
+            _ => std::io::Error::last_os_error().raw_os_error(),
+        }
+    }
+
+    #[test]
+    fn the_fallback_closes_exactly_the_range_it_is_given() {
+        let mut fds = [0; 2];
+        // SAFETY: pipe writes two descriptors into the array it is given.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let [read, write] = fds;
+        assert_eq!(write_byte(write), None);
+        // Only the read end: the pipe then has no reader (EPIPE, which a
+        // number reused by another thread meanwhile cannot change), and the
+        // write end, just past the range, is still open (not EBADF).
+        close_each(read, read + 1);
+        assert_eq!(write_byte(write), Some(libc::EPIPE));
+        close_each(write, write + 1);
     }
 }

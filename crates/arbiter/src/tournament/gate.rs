@@ -57,10 +57,7 @@ pub(super) fn live_sprt(config: &Config, output: &Output) -> Option<LiveSprt> {
 }
 
 pub(super) fn lock(shared: &Shared) -> Result<MutexGuard<'_, State>, RunError> {
-    shared
-        .state
-        .lock()
-        .map_err(|_| RunError::Options("state lock poisoned".into()))
+    shared.state.lock().map_err(|_| RunError::StatePoisoned)
 }
 
 /// Counts the other workers' games read since the last call; returns them.
@@ -83,7 +80,10 @@ fn blocking<T: Send + 'static>(
     async move {
         tokio::task::spawn_blocking(move || f(&mut *lock(&shared)?))
             .await
-            .map_err(|e| RunError::Options(format!("a claim task failed: {e}")))?
+            .map_err(|source| RunError::TaskFailed {
+                what: "claim",
+                source,
+            })?
     }
 }
 
