@@ -15,9 +15,10 @@ pub fn respond(responder: Responder) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run() -> anyhow::Result<()> {
+/// The bench bots and scratch folder: the bots are aboure itself
+/// (`aboure bench responder MODE`).
+pub fn setup() -> anyhow::Result<BenchSetup> {
     let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
-    // The bots are aboure itself (`aboure bench responder MODE`).
     let responder = |mode: &str| {
         let exe = exe.display().to_string();
         vec![
@@ -27,12 +28,16 @@ pub fn run() -> anyhow::Result<()> {
             mode.to_owned(),
         ]
     };
-    let setup = BenchSetup {
+    Ok(BenchSetup {
         instant_bot: responder("instant"),
         echo: responder("echo"),
         aboure_exe: exe.clone(),
         scratch: scratch(),
-    };
+    })
+}
+
+pub fn run() -> anyhow::Result<()> {
+    let setup = setup()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -4,24 +4,13 @@
 
 use std::time::Duration;
 
-use aboure_arbiter::bench::{clean, scratch, BenchSetup};
+use aboure_arbiter::bench::clean;
 use aboure_arbiter::bench_fairness::{measure, HogPlace};
-use anyhow::Context;
 
 /// Measures with `pairs` game pairs per setting and round, the normal bot
 /// spending `work` of CPU on each move.
 pub fn run(pairs: u32, work: Duration) -> anyhow::Result<()> {
-    let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
-    let responder = |mode: &str| {
-        let exe = exe.display().to_string();
-        vec![exe, "bench".into(), "responder".into(), mode.to_owned()]
-    };
-    let setup = BenchSetup {
-        instant_bot: responder("instant"),
-        echo: responder("echo"),
-        aboure_exe: exe.clone(),
-        scratch: scratch(),
-    };
+    let setup = crate::bench_arbiter::setup()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
