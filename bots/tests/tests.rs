@@ -3,10 +3,8 @@
 
 mod common;
 
-mod accuracy;
 mod alphabeta;
 mod ladder;
 mod perfect;
 mod players;
 mod protocol;
-mod speed;

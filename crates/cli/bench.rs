@@ -1,12 +1,11 @@
 //! `aboure bench`: speed figures for the README.
 
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use aboure_arbiter::responder::Responder;
-use aboure_engine::{playout, Position};
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
+use aboure_bench::arbiter::{clean, BenchSetup};
+use aboure_bench::responder::Responder;
+use anyhow::Context;
 
 /// Measure the speed of a part of aboure.
 #[derive(clap::Args)]
@@ -25,6 +24,23 @@ enum What {
     },
     /// Arbiter overhead per move against a bare pipe round trip.
     Arbiter,
+    /// The reference bots' search speed in-process: alphabeta's nodes and
+    /// mcts's playouts a second, and each bot's answer times at 10 ms a move.
+    Search {
+        /// How long each search from the start position runs.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
+    /// How far the search bots are from perfect play: seeds lost a move
+    /// against the solver's exact values.
+    Accuracy {
+        /// Games per measured match.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Sweep mcts's exploration constant instead.
+        #[arg(long)]
+        mcts_sweep: bool,
+    },
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
     Responder {
@@ -76,26 +92,45 @@ enum Mode {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.what {
-        What::Engine { seconds } => engine(Duration::from_secs_f64(seconds)),
-        What::Arbiter => crate::bench_arbiter::run()?,
-        What::Responder { mode, ms, threads } => {
-            let ms = Duration::from_millis(ms);
-            crate::bench_arbiter::respond(match mode {
-                Mode::Instant => Responder::Instant,
-                Mode::Echo => Responder::Echo,
-                Mode::Work => Responder::Work(ms),
-                Mode::Hog => {
-                    let mut child = std::process::Command::new(std::env::current_exe()?);
-                    child.args(["bench", "responder", "spin"]);
-                    // Dies with the hog: its process group is killed whole.
-                    let _child = aboure_arbiter::responder::burn(threads, Some(child));
-                    Responder::Sleep(ms)
-                }
-                Mode::Spin => aboure_arbiter::responder::spin_forever(),
-            })?
+        What::Engine { seconds } => {
+            println!(
+                "{}",
+                aboure_bench::engine::playouts(Duration::from_secs_f64(seconds))
+            )
         }
+        What::Arbiter => {
+            let setup = setup()?;
+            let report = runtime()?.block_on(aboure_bench::arbiter::measure(&setup));
+            clean(&setup.scratch);
+            println!("{}", report?);
+        }
+        What::Search { seconds } => {
+            for line in aboure_bench::search::from_the_start(Duration::from_secs_f64(seconds)) {
+                println!("{line}");
+            }
+            for line in aboure_bench::search::answer_times(Duration::from_millis(10)) {
+                println!("{line}");
+            }
+        }
+        What::Accuracy { games, mcts_sweep } => {
+            let lines = if mcts_sweep {
+                aboure_bench::accuracy::mcts_sweep(games)
+            } else {
+                aboure_bench::accuracy::reference_bots(games)
+            };
+            for line in lines {
+                println!("{line}");
+            }
+        }
+        What::Responder { mode, ms, threads } => respond(mode, Duration::from_millis(ms), threads)?,
         What::Fairness { pairs, work_ms } => {
-            crate::bench_fairness::run(pairs, Duration::from_millis(work_ms))?
+            let setup = setup()?;
+            let work = Duration::from_millis(work_ms);
+            let measure =
+                aboure_bench::fairness::measure(&setup, 2, pairs.div_ceil(2).max(1), work);
+            let report = runtime()?.block_on(measure);
+            clean(&setup.scratch);
+            println!("{}", report?);
         }
         What::Report {
             games,
@@ -106,40 +141,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn engine(budget: Duration) {
-    let start = Position::startpos();
-    let mut rng = SmallRng::seed_from_u64(0x5eed);
-    let (mut games, mut plies) = (0u64, 0u64);
-    let t0 = Instant::now();
-    let cpu0 = thread_cpu_seconds();
-    // Check the clock every batch, not every game, so timing costs nothing.
-    while t0.elapsed() < budget {
-        for _ in 0..10_000 {
-            plies += playout(&start, &mut rng).plies as u64;
-        }
-        games += 10_000;
-    }
-    let secs = t0.elapsed().as_secs_f64();
-    let cpu = thread_cpu_seconds() - cpu0;
-    println!("playouts {games} in {secs:.2}s wall, {cpu:.2}s cpu");
-    println!("playouts/s {:.0}", games as f64 / secs);
-    println!("moves/s {:.0}", plies as f64 / secs);
-    println!("plies/playout {:.1}", plies as f64 / games as f64);
-    // On a busy machine wall-clock rates understate the engine; the rate
-    // per second of this thread's CPU time does not.
-    println!("playouts/cpu-s {:.0}", games as f64 / cpu);
+/// The bench bots are this binary (`aboure bench responder MODE`).
+fn setup() -> anyhow::Result<BenchSetup> {
+    let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
+    Ok(BenchSetup::of_exe(exe))
 }
 
-/// CPU time consumed by the calling thread, in seconds.
-pub fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+}
+
+/// Runs one of the bench bots on stdin/stdout.
+fn respond(mode: Mode, ms: Duration, threads: u32) -> anyhow::Result<()> {
+    let responder = match mode {
+        Mode::Instant => Responder::Instant,
+        Mode::Echo => Responder::Echo,
+        Mode::Work => Responder::Work(ms),
+        Mode::Hog => {
+            let mut child = std::process::Command::new(std::env::current_exe()?);
+            child.args(["bench", "responder", "spin"]);
+            // Dies with the hog: its process group is killed whole.
+            let _child = aboure_bench::responder::burn(threads, Some(child));
+            Responder::Sleep(ms)
+        }
+        Mode::Spin => aboure_bench::responder::spin_forever(),
     };
-    // SAFETY: clock_gettime writes one timespec through a valid pointer.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return f64::NAN;
-    }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    aboure_bench::responder::respond(responder, stdin, stdout)?;
+    Ok(())
 }

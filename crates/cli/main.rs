@@ -8,8 +8,6 @@ use clap::{Parser, Subcommand};
 
 mod apply;
 mod bench;
-mod bench_arbiter;
-mod bench_fairness;
 mod bench_report;
 mod bot;
 mod check_bot;

@@ -16,8 +16,6 @@
 #![deny(missing_docs)]
 
 mod adjudication;
-pub mod bench;
-pub mod bench_fairness;
 pub mod claim;
 mod clock;
 pub mod config;
@@ -27,7 +25,6 @@ mod game;
 mod lock;
 pub mod opening;
 mod output;
-pub mod responder;
 mod results;
 mod schedule;
 pub mod sprt;

@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 use aboure_records::{GameRecord, Mover};
 
-use crate::error::{ConfigError, RunError};
-use crate::tournament::{run, RunOptions};
+use aboure_arbiter::{run, ConfigError, RunError, RunOptions};
 
 /// Why a measurement could not be made; `step` says which (`pipe round
 /// trip`, `start-up costs`, or the name of one of the bench's tournaments:
@@ -107,6 +106,24 @@ pub struct BenchSetup {
     pub aboure_exe: PathBuf,
     /// Scratch folder for the runs' output.
     pub scratch: PathBuf,
+}
+
+impl BenchSetup {
+    /// The bench bots and a scratch folder, the bots being `exe` itself
+    /// (`aboure bench responder MODE`).
+    pub fn of_exe(exe: PathBuf) -> BenchSetup {
+        let responder = |mode: &str| {
+            [&exe.display().to_string(), "bench", "responder", mode]
+                .map(ToOwned::to_owned)
+                .to_vec()
+        };
+        BenchSetup {
+            instant_bot: responder("instant"),
+            echo: responder("echo"),
+            aboure_exe: exe.clone(),
+            scratch: scratch(),
+        }
+    }
 }
 
 /// The figures.
@@ -285,7 +302,7 @@ pub(crate) async fn play_text(
         source,
     })?;
     let config =
-        crate::config::parse(text, &path).map_err(|source| BenchError::Config { step, source })?;
+        aboure_arbiter::parse(text, &path).map_err(|source| BenchError::Config { step, source })?;
     let options = RunOptions {
         out_dir: dir.clone(),
         resume: false,
@@ -328,14 +345,6 @@ fn bot_moves(games: &[GameRecord]) -> usize {
         .iter()
         .map(|g| g.plies.iter().filter(|p| p.by == Mover::Bot).count())
         .sum()
-}
-
-/// Resident memory of this process, bytes (Linux).
-pub fn rss() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// Runs the three measurements.
@@ -383,12 +392,12 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
     };
 
     // Peak memory with 64 games at once.
-    let peak = Arc::new(AtomicU64::new(rss().unwrap_or(0)));
+    let peak = Arc::new(AtomicU64::new(crate::cpu::rss().unwrap_or(0)));
     let sampler = {
         let peak = peak.clone();
         tokio::spawn(async move {
             loop {
-                if let Some(r) = rss() {
+                if let Some(r) = crate::cpu::rss() {
                     peak.fetch_max(r, Ordering::Relaxed);
                 }
                 tokio::time::sleep(Duration::from_millis(5)).await;
@@ -406,7 +415,7 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
         per_move_unsandboxed,
         overhead_median: pick(0.5),
         overhead_p99: pick(0.99),
-        rss_64_games: rss().map(|_| peak.load(Ordering::Relaxed)),
+        rss_64_games: crate::cpu::rss().map(|_| peak.load(Ordering::Relaxed)),
         startup_plain,
         startup_sandboxed,
         sandbox,

@@ -19,7 +19,7 @@ use std::time::Duration;
 use aboure_engine::{Position, Side};
 use aboure_records::{GameRecord, Mover, Termination};
 
-use crate::bench::{play_text, BenchError, BenchSetup};
+use crate::arbiter::{play_text, BenchError, BenchSetup};
 
 /// Where the hog is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
