@@ -30,11 +30,12 @@ fn kit_works(kit: Kit) {
 fn rules_agree(built: &Built) {
     let cases = rules::cases(24 + built.kit as u64, 60, 20);
     assert!(
-        cases.endless >= 20 && cases.passes >= 2 && cases.finished >= 30,
-        "too few special cases: {} endless, {} passes, {} finished",
+        cases.endless >= 20 && cases.passes >= 2 && cases.finished >= 30 && cases.laps >= 10,
+        "too few special cases: {} endless, {} passes, {} finished, {} with laps round the board",
         cases.endless,
         cases.passes,
-        cases.finished
+        cases.finished,
+        cases.laps
     );
     let answers = rules::answers(&built.command, &cases.positions);
     assert_eq!(
@@ -69,12 +70,13 @@ fn rules_agree(built: &Built) {
         wrong.join("\n")
     );
     eprintln!(
-        "{}: {} positions agree, {} with endless sowings, {} forced passes, {} finished",
+        "{}: {} positions agree, {} with endless sowings, {} forced passes, {} finished, {} with laps round the board",
         built.kit.name(),
         cases.positions.len(),
         cases.endless,
         cases.passes,
-        cases.finished
+        cases.finished,
+        cases.laps
     );
 }
 

@@ -18,16 +18,21 @@ pub struct Cases {
     pub endless: usize,
     pub passes: usize,
     pub finished: usize,
+    /// Positions where the mover can sow a lap of 12 or more seeds.
+    pub laps: usize,
 }
 
 /// A position from 48 seed placements, all but `off` of them on the board
 /// (endless sowings live on full boards: about one in five thousand random
-/// full boards has one).
-fn random_position(rng: &mut SmallRng, off: usize) -> Position {
+/// full boards has one), the first `heap` of them in one pit.
+fn random_position(rng: &mut SmallRng, off: usize, heap: usize) -> Position {
     let mut pits = [0u8; 12];
     let mut captured = [0u8; 2];
+    let big = rng.gen_range(0..12);
     for i in 0..48 {
-        if i < off {
+        if i < heap {
+            pits[big] += 1;
+        } else if i < heap + off {
             captured[rng.gen_range(0..2)] += 1;
         } else {
             pits[rng.gen_range(0..12)] += 1;
@@ -43,7 +48,8 @@ fn has_endless_sowing(p: &Position) -> bool {
 }
 
 /// Every position of `games` random games (half from the start, half from
-/// random set-ups), and `endless` positions with an endless sowing.
+/// random set-ups, some with a pit big enough to sow round the board), and
+/// `endless` positions with an endless sowing.
 pub fn cases(seed: u64, games: usize, endless: usize) -> Cases {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut positions = Vec::new();
@@ -52,7 +58,12 @@ pub fn cases(seed: u64, games: usize, endless: usize) -> Cases {
             Position::startpos()
         } else {
             let off = rng.gen_range(0..30);
-            random_position(&mut rng, off)
+            let heap = if game % 4 == 1 {
+                rng.gen_range(12..18)
+            } else {
+                0
+            };
+            random_position(&mut rng, off, heap)
         };
         loop {
             positions.push(p);
@@ -68,7 +79,7 @@ pub fn cases(seed: u64, games: usize, endless: usize) -> Cases {
         if found == endless {
             break;
         }
-        let p = random_position(&mut rng, 0);
+        let p = random_position(&mut rng, 0, 0);
         if has_endless_sowing(&p) {
             positions.push(p);
             found += 1;
@@ -81,6 +92,10 @@ pub fn cases(seed: u64, games: usize, endless: usize) -> Cases {
         endless: count(&has_endless_sowing),
         passes: count(&|p| p.legal_moves().as_slice() == [Move::Pass]),
         finished: count(&Position::is_game_over),
+        laps: count(&|p| {
+            let first = p.side_to_move().index() * 6;
+            (first..first + 6).any(|i| p.seeds(i) >= 12)
+        }),
         positions,
     }
 }
