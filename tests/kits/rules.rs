@@ -6,6 +6,8 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use std::sync::mpsc::channel;
+use std::time::Duration;
 
 use aboure_engine::{Move, Position, Side};
 use rand::rngs::SmallRng;
@@ -108,6 +110,10 @@ pub fn expected(p: &Position) -> Vec<String> {
         .collect()
 }
 
+/// Longer than any kit needs on a loaded machine (the slowest, Python, takes
+/// a few seconds); only a kit that hangs reaches it, and is then killed.
+const HANG: Duration = Duration::from_secs(120);
+
 /// Sends `moves P` for every position to the kit's `command` and returns
 /// its answers, one list of lines per position. Input is written on its own
 /// thread, so neither side of the pipes can fill up and stall.
@@ -119,6 +125,17 @@ pub fn answers(command: &[String], positions: &[Position]) -> Vec<Vec<String>> {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap_or_else(|e| panic!("start {command:?}: {e}"));
+    let (finished, watched) = channel::<()>();
+    let pid = child.id() as libc::pid_t;
+    let watchdog = std::thread::spawn(move || {
+        let hung = watched.recv_timeout(HANG).is_err();
+        if hung {
+            // SAFETY: a plain kill of our own child, not reaped yet: the
+            // reader waits for this thread before it calls `wait`.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        hung
+    });
     let mut stdin = child.stdin.take().unwrap();
     let input: String = positions
         .iter()
@@ -135,6 +152,9 @@ pub fn answers(command: &[String], positions: &[Position]) -> Vec<Vec<String>> {
             answers.last_mut().unwrap().push(line);
         }
     }
+    let _ = finished.send(());
+    let hung = watchdog.join().unwrap();
+    assert!(!hung, "{command:?} did not answer within {HANG:?}");
     writer.join().unwrap().unwrap();
     let status = child.wait().unwrap();
     assert!(status.success(), "{command:?} exited with {status}");
