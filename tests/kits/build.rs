@@ -67,6 +67,7 @@ impl Kit {
             Kit::Java => &[
                 ("make", "make"),
                 ("javac", "default-jdk"),
+                ("jar", "default-jdk"),
                 ("java", "default-jdk"),
             ],
             Kit::Go => &[("go", "golang-go")],
