@@ -2,16 +2,23 @@
 # Runs every test of the workspace: the README's test command.
 #
 # Some tests drive real programs that a machine with only Rust lacks:
-# python3 (the Python template bot), Chromium (the HTML report in a real
-# browser) and Slurm with munge (the SPRT split over a job array). This
-# script installs the missing ones with apt-get when it runs as root on a
-# Debian-like system; anywhere else it names the packages and stops, rather
-# than letting those tests fail one by one further down.
+# python3 (the Python template bot), the toolchains of the starter kits in
+# bots/ (node, make and g++, a JDK, Go; tests/kits.rs builds each kit with its
+# own), Chromium (the HTML report in a real browser) and Slurm with munge (the
+# SPRT split over a job array). This script installs the missing ones with
+# apt-get when it runs as root on a Debian-like system; anywhere else it
+# names the packages and stops, rather than letting those tests fail one by
+# one further down.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+{ command -v javac && command -v jar && command -v java; } >/dev/null 2>&1 || missing+=(default-jdk)
+command -v go >/dev/null 2>&1 || missing+=(golang-go)
 [ -x /usr/bin/chromium ] || [ -n "${ABOURE_CHROMIUM:-}" ] || missing+=(chromium)
 command -v sbatch >/dev/null 2>&1 || missing+=(slurm-wlm)
 command -v munged >/dev/null 2>&1 || missing+=(munge)

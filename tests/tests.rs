@@ -19,6 +19,7 @@ mod hardening_bots;
 mod hardening_crash;
 mod hardening_input;
 mod hardening_soak;
+mod kits;
 mod report_cli;
 mod report_html;
 mod run_games;

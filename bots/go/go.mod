@@ -1,0 +1,3 @@
+module aboure/bots/go
+
+go 1.19

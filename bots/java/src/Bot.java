@@ -1,0 +1,175 @@
+// The aboure protocol (PROTOCOL.md), one line at a time: the handshake,
+// options, positions, `go` with its limits, `stop`, `isready` and `quit`,
+// plus one debug command outside the protocol, `moves POSITION`, which lists
+// every legal move with the position after it (see README.md).
+//
+// The search takes microseconds, so `go` with a limit is answered at once;
+// `go` without limits keeps its answer until `stop`, as the protocol asks,
+// and `isready` is answered meanwhile because this loop keeps reading.
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+final class Bot {
+    static final String NAME = "Java Sower 1.0";
+    static final String AUTHOR = "The aboure authors";
+    static final long SEED_MAX = 2147483647L;
+    private static final List<String> LIMITS =
+            List.of("stime", "ntime", "sinc", "ninc", "movetime", "depth", "nodes");
+    private static final Pattern SET_OPTION =
+            Pattern.compile("^\\s*setoption\\s+name\\s+(\\S+)\\s+value(?:\\s+(.*?))?\\s*$");
+
+    private final Consumer<String> send; // writes one line and flushes it
+    private int seed = 1;
+    private Search.Random rng = new Search.Random(1);
+    private Position position = Position.start();
+    private Integer pending; // the bestmove of a `go` without limits, until `stop`
+
+    Bot(Consumer<String> send) {
+        this.send = send;
+    }
+
+    private void complain(String text) {
+        send.accept("info string " + String.join(" ", text.trim().split("\\s+")));
+    }
+
+    /** Acts on one line; false on `quit`. */
+    boolean handle(String line) {
+        String trimmed = line.trim();
+        if (trimmed.isEmpty()) {
+            return true;
+        }
+        List<String> words = Arrays.asList(trimmed.split("[ \\t]+"));
+        List<String> args = words.subList(1, words.size());
+        try {
+            switch (words.get(0)) {
+                case "quit":
+                    return false;
+                case "aboure":
+                    handshake(args);
+                    break;
+                case "isready":
+                    send.accept("readyok");
+                    break;
+                case "setoption":
+                    setOption(line);
+                    break;
+                case "newgame":
+                    rng = new Search.Random(seed);
+                    break;
+                case "position":
+                    position = readPosition(args);
+                    break;
+                case "go":
+                    go(args);
+                    break;
+                case "stop":
+                    if (pending != null) {
+                        send.accept("bestmove " + Position.moveText(pending));
+                    }
+                    pending = null;
+                    break;
+                case "moves":
+                    listMoves(args);
+                    break;
+                default:
+                    complain("ignored unknown command: " + line);
+            }
+        } catch (IllegalArgumentException e) {
+            complain("ignored " + trimmed + ": " + e.getMessage());
+        }
+        return true;
+    }
+
+    private void handshake(List<String> args) {
+        if (!args.equals(List.of("1"))) {
+            complain("expected protocol version 1");
+        }
+        send.accept("id name " + NAME);
+        send.accept("id author " + AUTHOR);
+        send.accept("option name seed type int default 1 min 0 max " + SEED_MAX);
+        send.accept("aboureok");
+    }
+
+    private void setOption(String line) {
+        Matcher m = SET_OPTION.matcher(line);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("expected setoption name NAME value VALUE");
+        }
+        if (!m.group(1).equals("seed")) {
+            throw new IllegalArgumentException("no option named " + m.group(1));
+        }
+        String value = m.group(2) == null ? "" : m.group(2);
+        if (!value.matches("[0-9]{1,10}") || Long.parseLong(value) > SEED_MAX) {
+            throw new IllegalArgumentException("seed takes a whole number from 0 to " + SEED_MAX);
+        }
+        seed = Integer.parseInt(value);
+        rng = new Search.Random(seed);
+    }
+
+    /** `startpos [moves ...]` or `set F1 F2 F3 F4 [moves ...]`. */
+    private static Position readPosition(List<String> args) {
+        Position p;
+        int rest;
+        if (!args.isEmpty() && args.get(0).equals("startpos")) {
+            p = Position.start();
+            rest = 1;
+        } else if (args.size() >= 5 && args.get(0).equals("set")) {
+            p = Position.parse(args.subList(1, 5));
+            rest = 5;
+        } else {
+            throw new IllegalArgumentException("expected startpos or set and a position");
+        }
+        if (rest < args.size() && !args.get(rest).equals("moves")) {
+            throw new IllegalArgumentException("expected moves, found " + args.get(rest));
+        }
+        for (int i = rest + 1; i < args.size(); i++) {
+            String m = args.get(i);
+            if (m.equals("pass")) {
+                p = p.passed(); // taken on trust: the arbiter plays only forced passes
+                continue;
+            }
+            Position.Child c = m.matches("[0-9]|1[01]") ? p.child(Integer.parseInt(m)) : null;
+            if (c == null) {
+                throw new IllegalArgumentException("move " + m + " is not legal in " + p);
+            }
+            p = c.position;
+        }
+        return p;
+    }
+
+    private void go(List<String> args) {
+        boolean limited = false;
+        for (int i = 0; i < args.size(); i += 2) {
+            if (LIMITS.contains(args.get(i)) && i + 1 < args.size() && args.get(i + 1).matches("[0-9]{1,18}")) {
+                limited = true;
+            } else {
+                complain("ignored go limit " + args.get(i));
+            }
+        }
+        long started = System.nanoTime();
+        Search.Choice c = Search.choose(position, rng);
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        send.accept("info depth 1 score " + c.score + " nodes " + c.nodes + " time " + ms + " pv "
+                + Position.moveText(c.move));
+        if (limited) {
+            send.accept("bestmove " + Position.moveText(c.move));
+        } else {
+            pending = c.move;
+        }
+    }
+
+    private void listMoves(List<String> args) {
+        try {
+            for (Position.Child c : Position.parse(args).legalMoves()) {
+                send.accept("move " + Position.moveText(c.move) + " " + c.position);
+            }
+        } catch (IllegalArgumentException e) {
+            complain("ignored moves: " + e.getMessage());
+        }
+        send.accept("movesok");
+    }
+}
