@@ -239,3 +239,24 @@ fn the_tournament_limits_apply_through_check_bot() {
         run.dump()
     );
 }
+
+#[test]
+fn a_bot_whose_own_folder_is_shared_is_refused_before_any_check() {
+    // `/etc/hosts` as the script: its folder is the system's `/etc`.
+    let run = check_bot(&[], &["sh", "/etc/hosts"]);
+    assert_ne!(run.code, Some(0), "{}", run.dump());
+    assert!(!run.stdout.contains("PASS") && !run.stdout.contains("FAIL"));
+    for part in [
+        "the bot's command (sh /etc/hosts): /etc is the folder of /etc/hosts",
+        "sandbox = { read = [...] }",
+        "(here: --read PATH)",
+    ] {
+        assert!(run.stderr.contains(part), "{part:?}:\n{}", run.dump());
+    }
+    // Allowed by name, the checks run (and fail: it is no bot).
+    let run = check_bot(
+        &["--read", "/etc/hosts", "--check", "handshake"],
+        &["sh", "/etc/hosts"],
+    );
+    assert_eq!(run.status("handshake"), "FAIL", "{}", run.dump());
+}

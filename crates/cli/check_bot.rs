@@ -137,9 +137,40 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
         write: args.write.iter().map(|p| cwd.join(p)).collect(),
         ..Policy::default()
     };
+    own_folders(args, &exe, &cwd, &policy)?;
     let sandbox = std::sync::Arc::new(sandbox);
     let launcher = aboure_sandbox::SandboxLauncher::new(sandbox, "bot", policy);
     Ok(Some(SharedLauncher(std::sync::Arc::new(launcher))))
+}
+
+/// Refuses, before any check, a bot whose own folder the sandbox will not
+/// open (a home directory, `/`), as `aboure run` does.
+fn own_folders(
+    args: &Args,
+    exe: &std::path::Path,
+    cwd: &std::path::Path,
+    policy: &Policy,
+) -> anyhow::Result<()> {
+    let words: Vec<String> = (args.command.iter())
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let Some((program, rest)) = words.split_first() else {
+        return Ok(());
+    };
+    let program = aboure_sandbox::resolve(std::path::Path::new(program));
+    let command = aboure_sandbox::Command {
+        program: &cwd.join(program),
+        args: rest,
+        workdir: cwd,
+        helper: exe,
+    };
+    aboure_sandbox::own_folders(&command, &policy.read).map_err(|refusal| {
+        anyhow::anyhow!(
+            "the bot's command ({}): {refusal} (here: --read PATH)",
+            words.join(" ")
+        )
+    })?;
+    Ok(())
 }
 
 fn print_outcome(out: &mut impl Write, o: &CheckOutcome, verbose: bool) -> std::io::Result<()> {

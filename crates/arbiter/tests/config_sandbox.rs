@@ -77,3 +77,30 @@ fn errors_point_at_the_line_and_key() {
         "unknown field `netwrok`",
     );
 }
+
+#[test]
+fn a_bot_whose_own_folder_is_shared_is_refused_at_its_command() {
+    // `/etc/hosts` as a script: its folder is the system's `/etc`.
+    let text = format!("{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"sh\", \"/etc/hosts\"]\n");
+    check(
+        &text,
+        "t.toml:9:11: bot[2].command: bot \"c\" (command: sh /etc/hosts): /etc is the folder of \
+         /etc/hosts, and it is a folder the whole system shares",
+    );
+    check(
+        &text,
+        "or allow what it reads with `sandbox = { read = [...] }`",
+    );
+    // Allowed by name, without a sandbox, or with none at all: accepted.
+    for extra in [
+        "sandbox = { read = [\"/etc/hosts\"] }\n",
+        "sandbox = false\n",
+    ] {
+        parse(&format!("{text}{extra}"), "t.toml".as_ref()).unwrap();
+    }
+    parse(
+        &format!("[sandbox]\nmode = \"off\"\n{text}"),
+        "t.toml".as_ref(),
+    )
+    .unwrap();
+}

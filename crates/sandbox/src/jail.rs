@@ -10,6 +10,7 @@ use aboure_process::{size_text, Exit, Guard, Limits};
 use crate::cgroup::{Cgroups, Request};
 use crate::error::SandboxError;
 use crate::identity::{self, Claim};
+use crate::own::resolve;
 use crate::plan::{Plan, Resource, Root, Rules};
 use crate::probe::{Layers, Support};
 use crate::settings::{Mode, Policy, Settings};
@@ -180,7 +181,12 @@ impl Sandbox {
                 helper: &self.helper,
             },
             spec.policy,
-        );
+        )
+        .map_err(|refusal| SandboxError::OwnFolder {
+            bot: spec.name.to_owned(),
+            command: command_line(spec),
+            refusal: Box::new(refusal),
+        })?;
         let landlock = has("landlock").then(|| {
             let mut write = vec![scratch_dir.clone()];
             write.extend(view.writable());
@@ -266,19 +272,12 @@ pub(crate) fn sweep_scratch() {
     }
 }
 
-/// A bare program name found in the arbiter's `PATH` (the bot's own is
-/// minimal), as an absolute path; a path as it is.
-fn resolve(program: &Path) -> PathBuf {
-    if program.components().count() > 1 {
-        return std::path::absolute(program).unwrap_or_else(|_| program.to_owned());
-    }
-    std::env::var_os("PATH")
-        .and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join(program))
-                .find(|p| p.is_file())
-        })
-        .unwrap_or_else(|| program.to_owned())
+/// The bot's command as a person would type it, for messages.
+fn command_line(spec: &BotSpec) -> String {
+    std::iter::once(spec.program.to_string_lossy().into_owned())
+        .chain(spec.args.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether `program` is a file this user may execute.

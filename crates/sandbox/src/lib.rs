@@ -47,6 +47,7 @@ mod fairness;
 mod identity;
 mod jail;
 mod launcher;
+mod own;
 mod plan;
 mod probe;
 mod root;
@@ -57,6 +58,7 @@ pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};
 pub use jail::{BotSpec, Jail, Sandbox};
 pub use launcher::SandboxLauncher;
+pub use own::{own_folders, resolve, Command, Refusal, Shared};
 pub use probe::{Layer, Layers, Support};
 pub use settings::{Mode, Policy, Settings};
 
