@@ -7,6 +7,8 @@
 //! fails the test that needs it, with the run's reason printed.
 
 use crate::harness;
+#[path = "sandbox/explain.rs"]
+mod explain;
 #[path = "sandbox/own.rs"]
 mod own;
 #[path = "sandbox/unprivileged.rs"]

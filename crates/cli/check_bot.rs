@@ -53,6 +53,11 @@ pub struct Args {
     /// Let the bot read PATH (repeatable; `sandbox = { read = [...] }`).
     #[arg(long, value_name = "PATH")]
     read: Vec<std::path::PathBuf>,
+    /// Give the bot this environment variable (repeatable; a tournament's
+    /// `env = { KEY = "VALUE" }`). In the sandbox a bot gets only PATH,
+    /// LANG, HOME, TMPDIR and these.
+    #[arg(long = "env", value_name = "KEY=VALUE", value_parser = env_var)]
+    env: Vec<(String, String)>,
     /// Let the bot write PATH (repeatable; `sandbox = { write = [...] }`).
     #[arg(long, value_name = "PATH")]
     write: Vec<std::path::PathBuf>,
@@ -90,6 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|name| name.parse::<Check>())
             .collect::<Result<_, _>>()?;
     }
+    config.env = args.env.iter().cloned().collect();
     config.launcher = launcher(&args)?;
     let verbose = args.verbose;
     let report = aboure_check::run(&config, |outcome| {
@@ -107,6 +113,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `KEY=VALUE`, with the key a tournament's `env` accepts.
+fn env_var(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() && !key.contains('\0') && !value.contains('\0') => {
+            Ok((key.to_owned(), value.to_owned()))
+        }
+        _ => Err(format!("{text:?} is not KEY=VALUE")),
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]

@@ -39,6 +39,7 @@
 
 #![deny(missing_docs)]
 
+mod cage;
 mod cgroup;
 mod confine;
 mod error;
@@ -54,6 +55,7 @@ mod root;
 pub mod settings;
 mod view;
 
+pub use cage::Cage;
 pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};
 pub use jail::{BotSpec, Jail, Sandbox};
