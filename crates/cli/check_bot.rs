@@ -61,6 +61,12 @@ pub struct Args {
     /// Let the bot write PATH (repeatable; `sandbox = { write = [...] }`).
     #[arg(long, value_name = "PATH")]
     write: Vec<std::path::PathBuf>,
+    /// Build the bot first, as a tournament's `build = [...]` does: one
+    /// string, split at white space (`--build "make -C bots/cpp"`), run in
+    /// the current folder outside the sandbox; a failed build is reported
+    /// with the end of its output, and no check runs.
+    #[arg(long, value_name = "COMMAND")]
+    build: Option<String>,
     /// The bot's command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND", required_unless_present = "list")]
     command: Vec<OsString>,
@@ -73,6 +79,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = writeln!(out, "{:<24} {}", check.name(), check.what());
         }
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(command) = &args.build {
+        build(command, &args.env)?;
     }
     let mut config = Config::new(args.command.clone())?;
     config.timeout = Duration::from_millis(args.timeout);
@@ -113,6 +122,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Runs `--build`, its output in a log that lives as long as the build.
+fn build(command: &str, env: &[(String, String)]) -> anyhow::Result<()> {
+    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    let Some((program, args)) = words.split_first() else {
+        anyhow::bail!("--build: the command is empty");
+    };
+    let build = aboure_arbiter::build::Build {
+        command: aboure_arbiter::build::BuildCommand {
+            program: program.into(),
+            args: args.to_vec(),
+            workdir: std::env::current_dir()?,
+            env: env.iter().cloned().collect(),
+        },
+        bots: vec!["bot".to_owned()],
+    };
+    let logs = tempfile::tempdir()?;
+    eprintln!("building: {}", build.command.command_line());
+    let built = aboure_arbiter::build::run(&build, logs.path())?;
+    eprintln!("built in {:.1} s", built.took.as_secs_f64());
+    Ok(())
 }
 
 /// `KEY=VALUE`, with the key a tournament's `env` accepts.

@@ -18,6 +18,7 @@
 mod adjudication;
 pub mod bench;
 pub mod bench_fairness;
+pub mod build;
 pub mod claim;
 mod clock;
 pub mod config;

@@ -10,6 +10,7 @@ use toml::Spanned;
 
 use super::time_control::{overlay, RawTimeControl};
 use super::{Validator, BUILTIN_BOTS};
+use crate::build::BuildCommand;
 use crate::clock::TimeControl;
 use crate::error::ConfigError;
 
@@ -26,6 +27,7 @@ pub struct BotConfig {
     sandbox: aboure_sandbox::Policy,
     wrapper: Vec<String>,
     ponder: bool,
+    build: Option<BuildCommand>,
 }
 
 impl BotConfig {
@@ -98,6 +100,11 @@ impl BotConfig {
         }
     }
 
+    /// Its build step (`build = [...]`), run before the tournament.
+    pub fn build(&self) -> Option<&BuildCommand> {
+        self.build.as_ref()
+    }
+
     /// True if it may run while its opponent thinks (`ponder = true`);
     /// otherwise it is held still then.
     pub fn ponder(&self) -> bool {
@@ -132,6 +139,7 @@ pub(super) struct RawBot {
     wrapper: Option<Spanned<Vec<String>>>,
     #[serde(default)]
     ponder: bool,
+    build: Option<Spanned<Vec<String>>>,
 }
 
 impl Validator<'_> {
@@ -295,6 +303,10 @@ impl Validator<'_> {
         let wrapper =
             aboure_sandbox::settings::wrapper(bot.wrapper.as_ref(), &format!("{key}.wrapper"))
                 .map_err(|e| self.setting(e))?;
+        let build = match &bot.build {
+            Some(b) => Some(self.build(b, &format!("{key}.build"), &workdir, &bot.env)?),
+            None => None,
+        };
         let config = BotConfig {
             name,
             run,
@@ -306,6 +318,7 @@ impl Validator<'_> {
             sandbox,
             wrapper,
             ponder: bot.ponder,
+            build,
         };
         if sandbox_settings.mode != aboure_sandbox::Mode::Off && !config.sandbox.disabled {
             if let Some(command) = &bot.command {
@@ -313,6 +326,35 @@ impl Validator<'_> {
             }
         }
         Ok(config)
+    }
+
+    /// A `build = ["PROGRAM", "ARG"...]`: run in the bot's working
+    /// directory, its program found as the bot's is.
+    fn build(
+        &self,
+        build: &Spanned<Vec<String>>,
+        key: &str,
+        workdir: &Path,
+        env: &BTreeMap<String, String>,
+    ) -> Result<BuildCommand, ConfigError> {
+        let words = build.get_ref();
+        let Some((program, args)) = words.split_first().filter(|(p, _)| !p.trim().is_empty())
+        else {
+            return Err(self.at(
+                build.span(),
+                key,
+                "the build command is empty: give at least its program, or leave it out",
+            ));
+        };
+        if words.iter().any(|w| w.contains('\0')) {
+            return Err(self.at(build.span(), key, "a build argument holds a NUL byte"));
+        }
+        Ok(BuildCommand {
+            program: PathBuf::from(program),
+            args: args.to_vec(),
+            workdir: workdir.to_owned(),
+            env: env.clone(),
+        })
     }
 
     /// Refuses a bot whose own folder, the one the sandbox opens for its
