@@ -129,3 +129,36 @@ fn check_bot_passes_the_environment_of_env_and_explains_a_bot_that_lacks_it() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("\"=x\" is not KEY=VALUE"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_bots_report_of_a_fatal_problem_is_recorded_in_full() {
+    let dir = folder("explain-report");
+    let bot = dir.join("bot");
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(
+        bot.join("bot.sh"),
+        crate::check_bot_misbehaving::REPORTING_BOT,
+    )
+    .unwrap();
+    let config = "[tournament]\npairs = 1\n\
+         [[bot]]\nname = \"reporter\"\ncommand = [\"sh\", \"bot/bot.sh\"]\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n";
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let played = games(&out);
+    assert_eq!(played.len(), 2);
+    for g in &played {
+        assert_eq!(g["termination"], "crash", "{g}");
+        let detail = g["detail"].as_str().unwrap();
+        // The whole line, up to its closing quote, and its exit status.
+        let report = "; the bot reported: \"my rules disagree with: position startpos moves ";
+        assert!(detail.contains("exited with status 3"), "{detail}");
+        assert!(detail.contains(report), "{report:?} in\n{detail}");
+        assert!(detail
+            .split(report)
+            .nth(1)
+            .is_some_and(|rest| rest.contains('"')));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

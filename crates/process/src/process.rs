@@ -219,11 +219,15 @@ impl BotProcess {
         }
     }
 
-    /// `failure` with the rules the bot ran under (see [`Guard::cage`])
-    /// when it ended before its first move: start-up is when a refusal of
+    /// `failure` with the bot's own report of a fatal problem if it made
+    /// one (`info string error ...`), and the rules it ran under (see
+    /// [`Guard::cage`]) when it ended before its first move: start-up is when a refusal of
     /// its sandbox (a module it cannot read, a variable it lacks) kills a
     /// bot, and the detail should say so.
     fn explained(&self, mut failure: BotFailure) -> BotFailure {
+        if let Some(report) = self.channel.reported_error() {
+            failure.detail += &format!("; the bot reported: {report:?}");
+        }
         let ended = matches!(
             failure.kind,
             Termination::Crash | Termination::StartupFailure
