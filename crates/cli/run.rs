@@ -78,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
     };
     init_logging(&args, bar.clone());
-    build(&config, &out_dir, args.quiet)?;
+    crate::run_build::build(&config, &out_dir, args.quiet)?;
 
     let sprt_pairs = match config.format() {
         Format::Sprt => Some(u64::from(config.pairs())),
@@ -185,32 +185,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The bots' build steps, before any game (a `--resume` builds again:
-/// the source may have changed since, and a build with nothing to do is
-/// quick). A failed build stops the run.
-fn build(config: &Config, out_dir: &std::path::Path, quiet: bool) -> anyhow::Result<()> {
-    for build in aboure_arbiter::build::builds(config) {
-        if !quiet {
-            eprintln!(
-                "building {}: {} (in {})",
-                build.bots.join(", "),
-                build.command.command_line(),
-                build.command.workdir.display()
-            );
-        }
-        let built = aboure_arbiter::build::run(&build, out_dir)?;
-        if !quiet {
-            eprintln!(
-                "built {} in {:.1} s (log: {})",
-                build.bots.join(", "),
-                built.took.as_secs_f64(),
-                built.log.display()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// Live progress: the bar, standings in its message, forfeits printed above.
