@@ -239,3 +239,50 @@ fn the_tournament_limits_apply_through_check_bot() {
         run.dump()
     );
 }
+
+#[test]
+fn a_bot_whose_own_folder_is_shared_is_refused_before_any_check() {
+    // `/etc/hosts` as the script: its folder is the system's `/etc`.
+    let run = check_bot(&[], &["sh", "/etc/hosts"]);
+    assert_ne!(run.code, Some(0), "{}", run.dump());
+    assert!(!run.stdout.contains("PASS") && !run.stdout.contains("FAIL"));
+    for part in [
+        "the bot's command (sh /etc/hosts): /etc is the folder of /etc/hosts",
+        "sandbox = { read = [...] }",
+        "(here: --read PATH)",
+    ] {
+        assert!(run.stderr.contains(part), "{part:?}:\n{}", run.dump());
+    }
+    // Allowed by name, the checks run (and fail: it is no bot).
+    let run = check_bot(
+        &["--read", "/etc/hosts", "--check", "handshake"],
+        &["sh", "/etc/hosts"],
+    );
+    assert_eq!(run.status("handshake"), "FAIL", "{}", run.dump());
+}
+
+/// A shell bot that shakes hands, then reports a fatal problem with the
+/// first position it is told and exits.
+pub(crate) const REPORTING_BOT: &str = "while read -r line; do\n  case \"$line\" in\n    \
+     \"aboure 1\") printf 'id name reporter\\nid author t\\naboureok\\n' ;;\n    \
+     isready) echo readyok ;;\n    \
+     position*) echo \"info string error my rules disagree with: $line\"; exit 3 ;;\n  \
+     esac\ndone\n";
+
+#[test]
+fn a_bot_that_reports_a_fatal_problem_fails_the_check_with_its_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bot.sh");
+    std::fs::write(&script, REPORTING_BOT).unwrap();
+    let run = check_bot(
+        &["--check", "handshake", "--check", "position-startpos"],
+        &["sh", script.to_str().unwrap()],
+    );
+    assert_eq!(run.status("handshake"), "PASS", "{}", run.dump());
+    assert_fails(
+        &run,
+        &["position-startpos"],
+        "the bot reported a fatal problem: \"my rules disagree with: position startpos\" \
+         (`info string error`; every position check-bot sends is legal)",
+    );
+}

@@ -7,6 +7,10 @@
 //! fails the test that needs it, with the run's reason printed.
 
 use crate::harness;
+#[path = "sandbox/explain.rs"]
+mod explain;
+#[path = "sandbox/own.rs"]
+mod own;
 #[path = "sandbox/unprivileged.rs"]
 mod unprivileged;
 #[path = "sandbox/world.rs"]
@@ -14,7 +18,7 @@ mod world;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 

@@ -10,6 +10,7 @@ mod served;
 #[path = "check_bot_fixtures/support.rs"]
 mod support;
 
+mod build;
 mod check_bot_misbehaving;
 mod check_bot_reference;
 mod cli_engine;

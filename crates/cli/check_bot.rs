@@ -53,9 +53,20 @@ pub struct Args {
     /// Let the bot read PATH (repeatable; `sandbox = { read = [...] }`).
     #[arg(long, value_name = "PATH")]
     read: Vec<std::path::PathBuf>,
+    /// Give the bot this environment variable (repeatable; a tournament's
+    /// `env = { KEY = "VALUE" }`). In the sandbox a bot gets only PATH,
+    /// LANG, HOME, TMPDIR and these.
+    #[arg(long = "env", value_name = "KEY=VALUE", value_parser = env_var)]
+    env: Vec<(String, String)>,
     /// Let the bot write PATH (repeatable; `sandbox = { write = [...] }`).
     #[arg(long, value_name = "PATH")]
     write: Vec<std::path::PathBuf>,
+    /// Build the bot first, as a tournament's `build = [...]` does: one
+    /// string, split at white space (`--build "make -C bots/cpp"`), run in
+    /// the current folder outside the sandbox; a failed build is reported
+    /// with the end of its output, and no check runs.
+    #[arg(long, value_name = "COMMAND")]
+    build: Option<String>,
     /// The bot's command and its arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND", required_unless_present = "list")]
     command: Vec<OsString>,
@@ -68,6 +79,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let _ = writeln!(out, "{:<24} {}", check.name(), check.what());
         }
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(command) = &args.build {
+        build(command, &args.env)?;
     }
     let mut config = Config::new(args.command.clone())?;
     config.timeout = Duration::from_millis(args.timeout);
@@ -90,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|name| name.parse::<Check>())
             .collect::<Result<_, _>>()?;
     }
+    config.env = args.env.iter().cloned().collect();
     config.launcher = launcher(&args)?;
     let verbose = args.verbose;
     let report = aboure_check::run(&config, |outcome| {
@@ -107,6 +122,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Runs `--build`, its output in a log that lives as long as the build.
+fn build(command: &str, env: &[(String, String)]) -> anyhow::Result<()> {
+    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    let Some((program, args)) = words.split_first() else {
+        anyhow::bail!("--build: the command is empty");
+    };
+    let build = aboure_arbiter::build::Build {
+        command: aboure_arbiter::build::BuildCommand {
+            program: program.into(),
+            args: args.to_vec(),
+            workdir: std::env::current_dir()?,
+            env: env.iter().cloned().collect(),
+        },
+        bots: vec!["bot".to_owned()],
+    };
+    let logs = tempfile::tempdir()?;
+    eprintln!("building: {}", build.command.command_line());
+    let built = aboure_arbiter::build::run(&build, logs.path())?;
+    eprintln!("built in {:.1} s", built.took.as_secs_f64());
+    Ok(())
+}
+
+/// `KEY=VALUE`, with the key a tournament's `env` accepts.
+fn env_var(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() && !key.contains('\0') && !value.contains('\0') => {
+            Ok((key.to_owned(), value.to_owned()))
+        }
+        _ => Err(format!("{text:?} is not KEY=VALUE")),
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -137,9 +184,40 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
         write: args.write.iter().map(|p| cwd.join(p)).collect(),
         ..Policy::default()
     };
+    own_folders(args, &exe, &cwd, &policy)?;
     let sandbox = std::sync::Arc::new(sandbox);
     let launcher = aboure_sandbox::SandboxLauncher::new(sandbox, "bot", policy);
     Ok(Some(SharedLauncher(std::sync::Arc::new(launcher))))
+}
+
+/// Refuses, before any check, a bot whose own folder the sandbox will not
+/// open (a home directory, `/`), as `aboure run` does.
+fn own_folders(
+    args: &Args,
+    exe: &std::path::Path,
+    cwd: &std::path::Path,
+    policy: &Policy,
+) -> anyhow::Result<()> {
+    let words: Vec<String> = (args.command.iter())
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    let Some((program, rest)) = words.split_first() else {
+        return Ok(());
+    };
+    let program = aboure_sandbox::resolve(std::path::Path::new(program));
+    let command = aboure_sandbox::Command {
+        program: &cwd.join(program),
+        args: rest,
+        workdir: cwd,
+        helper: exe,
+    };
+    aboure_sandbox::own_folders(&command, &policy.read).map_err(|refusal| {
+        anyhow::anyhow!(
+            "the bot's command ({}): {refusal} (here: --read PATH)",
+            words.join(" ")
+        )
+    })?;
+    Ok(())
 }
 
 fn print_outcome(out: &mut impl Write, o: &CheckOutcome, verbose: bool) -> std::io::Result<()> {

@@ -14,6 +14,7 @@ mod check_bot;
 mod perft;
 mod report;
 mod run;
+mod run_build;
 mod run_eta;
 mod serve;
 mod solve;

@@ -3,6 +3,7 @@
 //! in `aboure-arbiter`; this file parses arguments, wires progress and
 //! Ctrl-C, and prints.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,6 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
     };
     init_logging(&args, bar.clone());
+    crate::run_build::build(&config, &out_dir, args.quiet)?;
 
     let sprt_pairs = match config.format() {
         Format::Sprt => Some(u64::from(config.pairs())),
@@ -88,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         sprt: Mutex::new(None),
         eta: Mutex::new(RunEta::new(sprt_pairs)),
         workers: Mutex::new(None),
+        first_forfeits: Mutex::new(BTreeMap::new()),
         quiet: args.quiet,
     };
     let progress = Arc::new(progress);
@@ -142,7 +145,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
 
     let report = end_of_run_report(&summary);
-    print_table(&config, &summary, &report);
+    let first_forfeits = progress
+        .first_forfeits
+        .lock()
+        .map(|f| f.clone())
+        .unwrap_or_default();
+    print_table(&config, &summary, &report, &first_forfeits);
     if let Ok(report) = &report {
         write_reports(&summary, report);
     }
@@ -190,6 +198,8 @@ struct Progress {
     eta: Mutex<RunEta>,
     /// The run's workers, in words.
     workers: Mutex<Option<String>>,
+    /// Each bot's first forfeit in this worker's games, its detail.
+    first_forfeits: Mutex<BTreeMap<String, String>>,
     quiet: bool,
 }
 
@@ -226,14 +236,7 @@ impl Progress {
             Event::GameStarted { .. } => {}
             Event::GameFinished(game) => {
                 if let Some(loser) = game.forfeited_by() {
-                    self.bar.println(format!(
-                        "game {} ({} - {}): {loser} loses by {}: {}",
-                        game.id,
-                        game.south,
-                        game.north,
-                        game.termination,
-                        game.detail.as_deref().unwrap_or("")
-                    ));
+                    self.forfeit(game, loser);
                 }
                 self.count(game);
             }
@@ -257,6 +260,31 @@ impl Progress {
             Event::Stopped(reason) => self.bar.println(format!("stopping: {reason}")),
             Event::Interrupted => {}
         }
+    }
+
+    /// A forfeit, above the bar: a bot's first in full (its stderr, the
+    /// sandbox it ran in), the later ones in their first line, so a bot
+    /// that fails every game does not flood the terminal.
+    fn forfeit(&self, game: &GameRecord, loser: &str) {
+        let detail = game.detail.as_deref().unwrap_or("");
+        let first = match self.first_forfeits.lock() {
+            Ok(mut seen) if !seen.contains_key(loser) => {
+                seen.insert(loser.to_owned(), detail.to_owned());
+                true
+            }
+            _ => false,
+        };
+        let shown = match first {
+            true => detail.to_owned(),
+            false => match detail.split_once('\n') {
+                Some((line, _)) => format!("{line} (more in games.jsonl)"),
+                None => detail.to_owned(),
+            },
+        };
+        self.bar.println(format!(
+            "game {} ({} - {}): {loser} loses by {}: {shown}",
+            game.id, game.south, game.north, game.termination
+        ));
     }
 
     /// A game of the run recorded (this worker's or another's): into the
@@ -316,7 +344,12 @@ async fn serve_run(
 /// The end-of-run summary: the ratings report of every game in the output
 /// folder (this run's and earlier ones'), then warnings about bots that
 /// failed often, the SPRT verdict and where the games are.
-fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Report>) {
+fn print_table(
+    config: &Config,
+    summary: &Summary,
+    report: &anyhow::Result<Report>,
+    first_forfeits: &BTreeMap<String, String>,
+) {
     let table = &summary.standings;
     let mut out = std::io::stdout().lock();
     match report {
@@ -360,6 +393,9 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
                 .join("logs")
                 .display()
         );
+        if let Some(detail) = first_forfeits.get(&s.name) {
+            let _ = writeln!(out, "  its first forfeit here: {detail}");
+        }
     }
     if let Some((status, describe)) = &summary.sprt {
         let _ = writeln!(

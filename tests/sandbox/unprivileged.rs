@@ -22,6 +22,10 @@ const CORE: &[&str] = &[
     "world::inotify_tells_a_bot_no_names_in_a_folder_it_cannot_list",
     "world::a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size",
     "world::a_bot_writes_its_write_path_as_its_own_uid_and_is_told_when_it_cannot",
+    "own::a_python_bot_of_several_files_elsewhere_imports_its_modules",
+    "own::a_shell_bot_sources_a_file_beside_itself",
+    "own::a_bot_in_a_home_directory_is_refused_before_any_game",
+    "explain::a_bot_refused_a_read_at_start_up_is_told_what_the_sandbox_allowed",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

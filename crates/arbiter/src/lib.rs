@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 mod adjudication;
+pub mod build;
 pub mod claim;
 mod clock;
 pub mod config;

@@ -1,5 +1,5 @@
-//! The `[sandbox]` table and a bot's `sandbox` and `wrapper` keys: values,
-//! defaults, and errors with the line and key they must point at.
+//! The `[sandbox]` table and a bot's `sandbox`, `wrapper` and `build` keys:
+//! values, defaults, and errors with the line and key they must point at.
 
 use std::path::PathBuf;
 
@@ -75,5 +75,66 @@ fn errors_point_at_the_line_and_key() {
     check(
         &format!("[sandbox]\nnetwrok = true\n{TWO_BOTS}"),
         "unknown field `netwrok`",
+    );
+}
+
+#[test]
+fn a_bot_whose_own_folder_is_shared_is_refused_at_its_command() {
+    // `/etc/hosts` as a script: its folder is the system's `/etc`.
+    let text = format!("{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = [\"sh\", \"/etc/hosts\"]\n");
+    check(
+        &text,
+        "t.toml:9:11: bot[2].command: bot \"c\" (command: sh /etc/hosts): /etc is the folder of \
+         /etc/hosts, and it is a folder the whole system shares",
+    );
+    check(
+        &text,
+        "or allow what it reads with `sandbox = { read = [...] }`",
+    );
+    // Allowed by name, without a sandbox, or with none at all: accepted.
+    for extra in [
+        "sandbox = { read = [\"/etc/hosts\"] }\n",
+        "sandbox = false\n",
+    ] {
+        parse(&format!("{text}{extra}"), "t.toml".as_ref()).unwrap();
+    }
+    parse(
+        &format!("[sandbox]\nmode = \"off\"\n{text}"),
+        "t.toml".as_ref(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_build_step_is_a_list_of_strings_run_in_the_bots_folder_once_per_command() {
+    let build = |name: &str, extra: &str| {
+        format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = [\"bin/bot\"]\nworkdir = \"cpp\"\n\
+             build = [\"make\", \"-C\", \".\"]\n{extra}"
+        )
+    };
+    let text = format!(
+        "{TWO_BOTS}{}{}{}",
+        build("c", ""),
+        build("d", "env = { X = \"1\" }\n"),
+        build("e", "workdir = \"rust\"\n").replace("workdir = \"cpp\"\n", "")
+    );
+    let config = parse(&text, "dir/t.toml".as_ref()).unwrap();
+    assert!(config.bots()[0].build().is_none());
+    let c = config.bots()[2].build().unwrap();
+    assert_eq!(c.command_line(), "make -C .");
+    assert_eq!(c.workdir, PathBuf::from("dir/cpp"));
+    let builds = aboure_arbiter::build::builds(&config);
+    let bots: Vec<&[String]> = builds.iter().map(|b| b.bots.as_slice()).collect();
+    assert_eq!(bots, [&["c", "d"][..], &["e"][..]]);
+    assert_eq!(builds[0].log_name(), "build-c.log");
+    assert_eq!(builds[1].command.workdir, PathBuf::from("dir/rust"));
+    check(
+        &format!("{TWO_BOTS}build = []\n"),
+        "t.toml:7:9: bot[1].build: the build command is empty: give at least its program",
+    );
+    check(
+        &format!("{TWO_BOTS}build = \"make\"\n"),
+        "t.toml:7:9: invalid type: string \"make\", expected a sequence",
     );
 }

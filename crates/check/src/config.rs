@@ -1,6 +1,7 @@
 //! What to check and how strictly: the bot's command, the limits the suite
 //! applies, and which checks to run.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::sync::Arc;
@@ -37,6 +38,10 @@ pub struct Config {
     pub limits: Limits,
     /// How the bot is launched (`None`: as a plain child process).
     pub launcher: Option<SharedLauncher>,
+    /// Environment variables the bot is given, as a tournament's `env`
+    /// (in the sandbox, the only ones beyond `PATH`, `LANG`, `HOME` and
+    /// `TMPDIR`).
+    pub env: BTreeMap<String, String>,
 }
 
 /// A launcher (a sandbox, as in a tournament), compared by identity.
@@ -84,6 +89,7 @@ impl Config {
             checks: Check::ALL.to_vec(),
             limits: Limits::default(),
             launcher: None,
+            env: BTreeMap::new(),
         })
     }
 

@@ -25,6 +25,8 @@ pub(crate) trait Link {
     fn stderr_tail(&self) -> Vec<String>;
     /// If `exit` is how the bot dies at one of its limits, which.
     fn explain_exit(&self, exit: Exit) -> Option<String>;
+    /// The rules the bot runs under (its sandbox), in words.
+    fn cage(&self) -> Option<String>;
 
     /// Writes the lines, each with a newline, and flushes them together;
     /// the instant after the flush.
@@ -60,6 +62,10 @@ impl Link for BotProcess {
     fn explain_exit(&self, exit: Exit) -> Option<String> {
         BotProcess::explain_exit(self, exit)
     }
+
+    fn cage(&self) -> Option<String> {
+        BotProcess::cage(self)
+    }
 }
 
 /// Streams have no process behind them: no exit, no stderr; a kill closes
@@ -84,6 +90,10 @@ impl<W: AsyncWrite + Unpin> Link for Channel<W> {
     }
 
     fn explain_exit(&self, _exit: Exit) -> Option<String> {
+        None
+    }
+
+    fn cage(&self) -> Option<String> {
         None
     }
 }

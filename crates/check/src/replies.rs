@@ -87,6 +87,13 @@ impl<L: Link> Session<'_, L> {
                 }
                 Line::Skipped
             }
+            Ok(Heard::Message(BotMessage::Info(info))) if info.error_report().is_some() => {
+                return Err(Failure(format!(
+                    "the bot reported a fatal problem: {:?} (`info string error`; every \
+                     position check-bot sends is legal)",
+                    info.error_report().unwrap_or_default()
+                )));
+            }
             Ok(Heard::Message(message)) => Line::Message(message),
             Ok(Heard::Unparsed(e)) => match line.split_whitespace().next() {
                 Some("info") => {

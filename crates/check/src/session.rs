@@ -203,6 +203,10 @@ impl<'c, L: Link> Session<'c, L> {
             None => format!("was {how}"),
         };
         self.event(format!("the bot {how}"));
+        // A bot that ends unasked was often refused something.
+        if let Some(cage) = self.bot.as_ref().and_then(|bot| bot.cage()) {
+            self.warn(format!("if the bot needs more: {cage}"));
+        }
         Failure(format!("the bot {what} and {how}"))
     }
 
@@ -285,7 +289,7 @@ impl Session<'_, BotProcess> {
                 program: config.program.clone().into(),
                 args: config.args.clone(),
                 workdir: None,
-                env: Default::default(),
+                env: config.env.clone(),
             },
             launcher: match &config.launcher {
                 Some(launcher) => launcher.0.clone(),

@@ -74,6 +74,8 @@ pub struct Channel<W> {
     pid: u32,
     /// The outstanding `go` and the fence (see [`Channel::check_unasked`]).
     turn: Turn,
+    /// The bot's latest report of a fatal problem (`info string error`).
+    reported: Option<String>,
 }
 
 impl<W: AsyncWrite + Unpin> Channel<W> {
@@ -89,6 +91,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             logs,
             pid,
             turn: Turn::default(),
+            reported: None,
         }
     }
 
@@ -143,8 +146,20 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
     async fn next_text(&mut self, deadline: Instant) -> Result<Option<(Instant, String)>, Fault> {
         match self.next(deadline).await {
             None => Ok(None),
-            Some(arrival) => text(arrival).map(Some),
+            Some(arrival) => {
+                let (at, line) = text(arrival)?;
+                if let Some(report) = error_report(&line) {
+                    self.reported = Some(report);
+                }
+                Ok(Some((at, line)))
+            }
         }
+    }
+
+    /// The bot's latest report of a fatal problem (`info string error
+    /// MESSAGE`), if it made one.
+    pub fn reported_error(&self) -> Option<&str> {
+        self.reported.as_deref()
     }
 
     /// Waits until `deadline` for what `wanted` accepts; a `bestmove` on
@@ -266,6 +281,17 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
                 _ => tracing::trace!(line = %line, "ignored"),
             }
         }
+    }
+}
+
+/// The message of an `info string error MESSAGE` line.
+pub fn error_report(line: &str) -> Option<String> {
+    if !line.contains("error") {
+        return None;
+    }
+    match line.parse::<BotMessage>() {
+        Ok(BotMessage::Info(info)) => info.error_report(),
+        _ => None,
     }
 }
 

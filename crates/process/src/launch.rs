@@ -97,6 +97,14 @@ pub trait Guard: Debug + Send + Sync {
     fn freezer(&self) -> Option<&Path> {
         None
     }
+
+    /// The rules the process runs under, in words, with how to allow more
+    /// (a sandbox's readable folders, environment, network, memory): told
+    /// with a failure before the bot's first move, when a refusal is the
+    /// likeliest cause.
+    fn cage(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Runs the bot's program directly.

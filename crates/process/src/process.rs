@@ -24,7 +24,7 @@ use crate::launch::{prepare, Guard, Launcher, Program};
 use crate::limits::Limits;
 use crate::lines::Arrival;
 use crate::logs::BotLogs;
-use crate::stderr::{drain, last_line, last_lines, out_of_memory_line, StderrTail};
+use crate::stderr::{drain, last_lines, last_words, out_of_memory_line, StderrTail};
 
 /// Why a bot lost: the termination kind and a human-readable detail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +92,8 @@ pub struct BotProcess {
     hold: Hold,
     /// The launcher's, dropped after the process is killed and reaped.
     guard: Option<Box<dyn Guard>>,
+    /// True once it has answered a `go`.
+    moved: bool,
 }
 
 /// Why an exchange with a process stopped.
@@ -130,6 +132,7 @@ impl BotProcess {
             stderr_drain,
             hold,
             guard: launched.guard,
+            moved: false,
         })
     }
 
@@ -161,7 +164,7 @@ impl BotProcess {
                     failure.kind = Termination::StartupFailure;
                 }
                 bot.kill().await;
-                Err(failure)
+                Err(bot.explained(failure))
             }
         }
     }
@@ -201,14 +204,43 @@ impl BotProcess {
         self.release();
         let exchange = self.channel.think(position, go, limit);
         let result = race(&mut self.reaper, exchange).await;
-        self.settle(result).await
+        let answer = self.settle(result).await?;
+        self.moved = true;
+        Ok(answer)
     }
 
     async fn settle<T>(&mut self, result: Result<T, Stop>) -> Result<T, BotFailure> {
         match result {
             Ok(value) => Ok(value),
-            Err(stop) => Err(self.failure(stop).await),
+            Err(stop) => {
+                let failure = self.failure(stop).await;
+                Err(self.explained(failure))
+            }
         }
+    }
+
+    /// `failure` with the bot's own report of a fatal problem if it made
+    /// one (`info string error ...`), and the rules it ran under (see
+    /// [`Guard::cage`]) when it ended before its first move: start-up is when a refusal of
+    /// its sandbox (a module it cannot read, a variable it lacks) kills a
+    /// bot, and the detail should say so.
+    fn explained(&self, mut failure: BotFailure) -> BotFailure {
+        if let Some(report) = self.channel.reported_error() {
+            failure.detail += &format!("; the bot reported: {report:?}");
+        }
+        let ended = matches!(
+            failure.kind,
+            Termination::Crash | Termination::StartupFailure
+        );
+        if let (false, true, Some(cage)) = (self.moved, ended, self.cage()) {
+            failure.detail += &format!("\n{cage}");
+        }
+        failure
+    }
+
+    /// The rules the bot runs under, in words, if its launcher has any.
+    pub fn cage(&self) -> Option<String> {
+        self.guard.as_ref().and_then(|g| g.cage())
     }
 
     /// Writes one line (which need not be a valid message) and flushes it;
@@ -315,21 +347,21 @@ impl BotProcess {
 
     /// A crash, or a resource limit if the exit shows one or the bot
     /// reported a failed allocation under a memory limit; a crash's detail
-    /// quotes the last line of its stderr.
+    /// quotes the last lines of its stderr.
     async fn failure_for(&self, exit: Exit, what: &str) -> BotFailure {
         if let Some(why) = self.explain_exit(exit) {
             return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
         }
         self.stderr.settled(LAST_WORDS_WAIT).await;
-        let text = self.stderr.text();
+        let text = self.stderr.whole_lines();
         let reported = out_of_memory_line(&text)
             .and_then(|line| self.limits.explain_report(exit.status, &line));
         if let Some(why) = reported {
             return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
         }
         let mut detail = format!("{what}: {}", describe(exit.status));
-        if let Some(line) = last_line(&text) {
-            detail += &format!("; last words on stderr: {line:?}");
+        if let Some(words) = last_words(&text) {
+            detail += &format!("; {words}");
         }
         BotFailure::new(Termination::Crash, detail)
     }

@@ -2,8 +2,9 @@
 //! kept in memory (a few KiB) while the whole stream goes to the bot's log.
 //!
 //! Why: a crash recorded as "exited with status 1" tells a bot's author
-//! little, while the last line of its stderr ("ZeroDivisionError: ...")
-//! usually tells all. And a program that handles running out of memory
+//! little, while the end of its stderr (a traceback ending in
+//! "ZeroDivisionError: ...") usually tells all; a record quotes its last
+//! lines in full, up to a bound. And a program that handles running out of memory
 //! itself (Python's `MemoryError`, then status 1) can only be told apart
 //! from any other crash by what it said.
 
@@ -18,8 +19,10 @@ use crate::logs::BotLogs;
 
 /// Bytes of stderr kept per process.
 const KEEP: usize = 4096;
-/// Longest line quoted in a record.
+/// Longest line quoted as a report of a failed allocation.
 const QUOTE_MAX: usize = 200;
+/// Lines quoted in a record, at most (and at most [`KEEP`] bytes).
+const QUOTED_LINES: usize = 20;
 /// Lines shown next to a failed check.
 const SHOWN_LINES: usize = 20;
 /// Longest line shown next to a failed check, in characters.
@@ -40,6 +43,8 @@ const OUT_OF_MEMORY: &[&str] = &[
 #[derive(Debug, Default)]
 pub(crate) struct StderrTail {
     bytes: Mutex<Vec<u8>>,
+    /// True once bytes were dropped from the front.
+    cut: AtomicBool,
     closed: AtomicBool,
     notify: Notify,
 }
@@ -54,6 +59,7 @@ impl StderrTail {
         if bytes.len() > KEEP {
             let cut = bytes.len() - KEEP;
             bytes.drain(..cut);
+            self.cut.store(true, Ordering::Release);
         }
     }
 
@@ -84,6 +90,16 @@ impl StderrTail {
             .lock()
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default()
+    }
+
+    /// The text kept from its first whole line on (the front of a line
+    /// whose start was dropped is no quote).
+    pub(crate) fn whole_lines(&self) -> String {
+        let text = self.text();
+        match (self.cut.load(Ordering::Acquire), text.split_once('\n')) {
+            (true, Some((_, rest))) => rest.to_owned(),
+            _ => text,
+        }
     }
 }
 
@@ -119,12 +135,26 @@ pub(crate) fn last_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The last non-blank line of `text`, trimmed and cut to a quotable length.
-pub(crate) fn last_line(text: &str) -> Option<String> {
-    text.lines()
-        .map(str::trim)
-        .rfind(|l| !l.is_empty())
-        .map(quote)
+/// The end of `text` for a record, in full up to [`QUOTED_LINES`] lines
+/// (the text is at most [`KEEP`] bytes): `last words on stderr: "LINE"`
+/// for one line, else `its last N lines on stderr:` and the lines, each
+/// on its own line. `None` if nothing but blanks was written.
+pub(crate) fn last_words(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let last = lines.iter().rposition(|l| !l.trim().is_empty())?;
+    let first = (lines[..=last].iter())
+        .position(|l| !l.trim().is_empty())
+        .unwrap_or(0)
+        .max((last + 1).saturating_sub(QUOTED_LINES));
+    let shown = &lines[first..=last];
+    Some(match shown {
+        [one] => format!("last words on stderr: {:?}", one.trim()),
+        _ => format!(
+            "its last {} lines on stderr:\n{}",
+            shown.len(),
+            shown.join("\n")
+        ),
+    })
 }
 
 /// The last line of `text` in which the program reports that an allocation
@@ -157,12 +187,20 @@ mod tests {
         tail.push(b"\nTraceback (most recent call last):\n  File \"bot.py\", line 3\nZeroDivisionError: division by zero\n\n");
         let text = tail.text();
         assert!(text.len() <= KEEP);
+        // The front of the line whose start was dropped is left out.
         assert_eq!(
-            last_line(&text).as_deref(),
-            Some("ZeroDivisionError: division by zero")
+            last_words(&tail.whole_lines()).as_deref(),
+            Some(
+                "its last 3 lines on stderr:\nTraceback (most recent call last):\n  \
+                 File \"bot.py\", line 3\nZeroDivisionError: division by zero"
+            )
         );
         assert_eq!(out_of_memory_line(&text), None);
-        assert_eq!(last_line("  \n \n"), None);
+        assert_eq!(last_words("  \n \n"), None);
+        assert_eq!(
+            last_words("\n  oops  \n\n").as_deref(),
+            Some("last words on stderr: \"oops\"")
+        );
     }
 
     #[test]
@@ -189,9 +227,20 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_cut() {
-        let line = "é".repeat(500);
-        let quoted = last_line(&line).unwrap();
+    fn a_record_quotes_the_last_twenty_lines_in_full() {
+        let long = "é".repeat(500);
+        let text: String = (0..30).map(|i| format!("line {i} {long}\n")).collect();
+        let quoted = last_words(&text).unwrap();
+        let mut lines = quoted.lines();
+        assert_eq!(lines.next(), Some("its last 20 lines on stderr:"));
+        assert_eq!(lines.next(), Some(format!("line 10 {long}").as_str()));
+        assert_eq!(lines.count(), 19);
+    }
+
+    #[test]
+    fn reports_of_failed_allocations_are_cut() {
+        let line = format!("MemoryError {}", "é".repeat(500));
+        let quoted = out_of_memory_line(&line).unwrap();
         assert_eq!(quoted.chars().count(), QUOTE_MAX + 3);
         assert!(quoted.ends_with("..."));
     }

@@ -45,6 +45,7 @@ pub use bot_message::{BotMessage, OptionSpecError};
 pub use error::ParseMessageError;
 pub use player::{
     ClockState, OptionKind, OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError,
+    ERROR_REPORT_MAX,
 };
 pub use serve::{serve, serve_stdio};
 pub use time::{overhead, Allotment, MAX_OVERHEAD, MAX_SHARE, MIN_OVERHEAD, MOVES_TO_GO};

@@ -110,6 +110,32 @@ pub struct SearchInfo {
     pub string: Option<String>,
 }
 
+/// The most of a bot's error report (`info string error MESSAGE`) that is
+/// recorded: longer messages are cut there, with `...`.
+pub const ERROR_REPORT_MAX: usize = 1024;
+
+impl SearchInfo {
+    /// The message of `info string error MESSAGE`, a bot's report of a
+    /// fatal problem (a position its rules disagree with, a file it lacks),
+    /// cut to [`ERROR_REPORT_MAX`] bytes; `None` for any other `info`.
+    pub fn error_report(&self) -> Option<String> {
+        let text = self.string.as_deref()?;
+        let message = match text.split_once(char::is_whitespace) {
+            Some(("error", rest)) => rest.trim(),
+            None if text == "error" => "",
+            _ => return None,
+        };
+        if message.len() <= ERROR_REPORT_MAX {
+            return Some(message.to_owned());
+        }
+        let mut end = ERROR_REPORT_MAX;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        Some(format!("{}...", &message[..end]))
+    }
+}
+
 /// The search in progress: when the move was asked for, whether the arbiter
 /// said `stop`, and a way to report information. Given to [`Player::choose`].
 pub trait Search {

@@ -466,3 +466,26 @@ fn replay_gives_position_and_history() {
     let err = bad.replay().unwrap_err();
     assert_eq!(err.index, 1);
 }
+
+#[test]
+fn an_error_report_is_info_string_error_and_is_cut_at_its_bound() {
+    let report = |line: &str| match line.parse::<BotMessage>().unwrap() {
+        BotMessage::Info(info) => info.error_report(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        report("info string error  no rules for pit 12 ").as_deref(),
+        Some("no rules for pit 12")
+    );
+    assert_eq!(report("info string error").as_deref(), Some(""));
+    assert_eq!(
+        report("info depth 3 string error\tbook missing").as_deref(),
+        Some("book missing")
+    );
+    assert_eq!(report("info string errors are fine"), None);
+    assert_eq!(report("info string book has no move"), None);
+    let long = format!("info string error {}", "é".repeat(1000));
+    let cut = report(&long).unwrap();
+    assert!(cut.ends_with("...") && cut.len() <= aboure_protocol::ERROR_REPORT_MAX + 3);
+    assert!(cut.len() > aboure_protocol::ERROR_REPORT_MAX - 2);
+}

@@ -119,6 +119,31 @@ pub struct MoveAccuracy {
     pub blunder: bool,
 }
 
+impl MoveAccuracy {
+    /// The move in words, as the reports list a first decisive mistake:
+    /// what the played move lost and what the best keeps, e.g. `random
+    /// played 2, losing 18 seeds (win -> draw); 1 keeps the win`.
+    pub fn mistake(&self) -> String {
+        let seeds = match self.loss {
+            1 => "1 seed".to_owned(),
+            n => format!("{n} seeds"),
+        };
+        let keep = match self.best.len() {
+            1 => "keeps",
+            _ => "keep",
+        };
+        format!(
+            "{} played {}, losing {seeds} ({} -> {}); {} {keep} the {}",
+            self.bot,
+            self.played,
+            self.could_reach,
+            self.reaches,
+            self.best.join(" or "),
+            self.could_reach
+        )
+    }
+}
+
 fn result_word(margin: i32) -> &'static str {
     match margin.signum() {
         1 => "win",

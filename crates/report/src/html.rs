@@ -383,8 +383,15 @@ impl Report {
         writeln!(out, "<h3>First decisive mistakes</h3><p class=\"small\">{} of {} analysed games have one.</p><ul class=\"mistakes\">", a.decisive_mistakes, a.analysed_games)?;
         const SHOWN: usize = 100;
         for (game, m) in mistakes.iter().take(SHOWN) {
-            writeln!(out, "<li><a href=\"#game={}&amp;ply={}\">{} ply {}</a>: {} played {} ({} → {}), best {} (loses {})</li>",
-                esc(game), m.ply + 1, esc(game), m.ply + 1, esc(&m.bot), esc(&m.played), m.could_reach, m.reaches, esc(&m.best.join(" or ")), m.loss)?;
+            writeln!(
+                out,
+                "<li><a href=\"#game={}&amp;ply={}\">{} ply {}</a>: {}</li>",
+                esc(game),
+                m.ply + 1,
+                esc(game),
+                m.ply + 1,
+                esc(&m.mistake())
+            )?;
         }
         if a.decisive_mistakes > SHOWN as u64 {
             writeln!(

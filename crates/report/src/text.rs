@@ -293,17 +293,7 @@ impl Report {
         )?;
         const SHOWN: usize = 10;
         for (game, m) in mistakes.iter().take(SHOWN) {
-            writeln!(
-                out,
-                "  {game} ply {}: {} played {} ({} -> {}), best {} (loses {})",
-                m.ply + 1,
-                m.bot,
-                m.played,
-                m.could_reach,
-                m.reaches,
-                m.best.join(" or "),
-                m.loss
-            )?;
+            writeln!(out, "  {game} ply {}: {}", m.ply + 1, m.mistake())?;
         }
         if a.decisive_mistakes > SHOWN as u64 {
             writeln!(out, "  ... and {} more", a.decisive_mistakes - SHOWN as u64)?;

@@ -75,9 +75,16 @@ fn a_move_that_throws_a_win_away_is_a_blunder() {
         (south.moves, south.total_loss, south.blunders, south.perfect),
         (1, 6, 1, 0)
     );
+    assert_eq!(
+        m.mistake(),
+        "a played 4, losing 6 seeds (win -> loss); 5 keeps the win"
+    );
     assert!(report
         .text()
-        .contains("hand ply 1: a played 4 (win -> loss), best 5 (loses 6)"));
+        .contains("hand ply 1: a played 4, losing 6 seeds (win -> loss); 5 keeps the win"));
+    assert!(report.html().contains(
+        "hand ply 1</a>: a played 4, losing 6 seeds (win -&gt; loss); 5 keeps the win</li>"
+    ));
 }
 
 #[test]
@@ -197,4 +204,24 @@ fn a_spent_budget_skips_games_and_says_so() {
     assert!(a.budget_exhausted);
     assert_eq!((a.analysed_games, a.skipped_games), (0, 24));
     assert!(report.text().contains("the analysis budget ran out"));
+}
+
+#[test]
+fn a_mistake_says_what_the_move_lost_and_what_the_best_keeps() {
+    let m = aboure_report::MoveAccuracy {
+        ply: 3,
+        bot: "random".into(),
+        played: "2".into(),
+        value: -1,
+        best: vec!["1".into(), "4".into()],
+        best_value: 0,
+        loss: 1,
+        could_reach: "draw",
+        reaches: "loss",
+        blunder: true,
+    };
+    assert_eq!(
+        m.mistake(),
+        "random played 2, losing 1 seed (draw -> loss); 1 or 4 keep the draw"
+    );
 }

@@ -28,6 +28,16 @@ pub enum SandboxError {
         /// Why.
         reason: String,
     },
+    /// A folder of the bot's command is too shared to open as its own.
+    #[error("sandbox of {bot} (command: {command}): {refusal}")]
+    OwnFolder {
+        /// The bot.
+        bot: String,
+        /// Its command.
+        command: String,
+        /// The folder and why.
+        refusal: Box<crate::own::Refusal>,
+    },
     /// No uid of the range could be claimed for the bot.
     #[error("sandbox of {bot}: {source}")]
     Claim {

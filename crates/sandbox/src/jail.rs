@@ -7,13 +7,15 @@ use std::path::{Path, PathBuf};
 
 use aboure_process::{size_text, Exit, Guard, Limits};
 
+use crate::cage::Cage;
 use crate::cgroup::{Cgroups, Request};
 use crate::error::SandboxError;
 use crate::identity::{self, Claim};
+use crate::own::resolve;
 use crate::plan::{Plan, Resource, Root, Rules};
 use crate::probe::{Layers, Support};
 use crate::settings::{Mode, Policy, Settings};
-use crate::view::{normal, Command, View};
+use crate::view::{installation, normal, Command, View};
 
 /// Devices a bot may also write to.
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
@@ -85,6 +87,7 @@ impl Sandbox {
                 workdir: spec.workdir.to_owned(),
                 env: spec.env.clone().into_iter().collect(),
                 confined: false,
+                cage: None,
                 cgroups: Cgroups::default(),
                 _claim: None,
                 scratch: None,
@@ -180,7 +183,12 @@ impl Sandbox {
                 helper: &self.helper,
             },
             spec.policy,
-        );
+        )
+        .map_err(|refusal| SandboxError::OwnFolder {
+            bot: spec.name.to_owned(),
+            command: command_line(spec),
+            refusal: Box::new(refusal),
+        })?;
         let landlock = has("landlock").then(|| {
             let mut write = vec![scratch_dir.clone()];
             write.extend(view.writable());
@@ -204,6 +212,22 @@ impl Sandbox {
         let mut argv = vec![spec.program.to_string_lossy().into_owned()];
         argv.extend(spec.args.iter().cloned());
         let own_writable = view.writable();
+        let cage = Cage {
+            confined_reads: world || has("landlock"),
+            readable: covering(
+                (installation(&program).into_iter())
+                    .chain(view.own.iter().cloned())
+                    .chain(spec.policy.read.iter().map(|p| normal(p))),
+            ),
+            writable: own_writable.clone(),
+            scratch: world.then_some(spec.policy.disk.unwrap_or(self.settings.disk)),
+            env: env.keys().cloned().collect(),
+            network: spec.policy.network,
+            memory: spec.memory.map(|bytes| match request.memory.is_some() {
+                true => (bytes, "a cgroup over all its processes"),
+                false => (bytes, "RLIMIT_AS: the address space of each process"),
+            }),
+        };
         let plan = Plan {
             program,
             argv,
@@ -238,6 +262,7 @@ impl Sandbox {
                 serde_json::to_string(&plan)?,
             )],
             confined: true,
+            cage: Some(cage),
             cgroups,
             _claim: claim,
             scratch,
@@ -266,19 +291,25 @@ pub(crate) fn sweep_scratch() {
     }
 }
 
-/// A bare program name found in the arbiter's `PATH` (the bot's own is
-/// minimal), as an absolute path; a path as it is.
-fn resolve(program: &Path) -> PathBuf {
-    if program.components().count() > 1 {
-        return std::path::absolute(program).unwrap_or_else(|_| program.to_owned());
+/// `paths` without repeats and without those inside another of them.
+fn covering(paths: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let all: Vec<PathBuf> = paths.collect();
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for p in &all {
+        let inside = all.iter().any(|q| q != p && p.starts_with(q));
+        if !inside && !kept.contains(p) {
+            kept.push(p.clone());
+        }
     }
-    std::env::var_os("PATH")
-        .and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join(program))
-                .find(|p| p.is_file())
-        })
-        .unwrap_or_else(|| program.to_owned())
+    kept
+}
+
+/// The bot's command as a person would type it, for messages.
+fn command_line(spec: &BotSpec) -> String {
+    std::iter::once(spec.program.to_string_lossy().into_owned())
+        .chain(spec.args.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether `program` is a file this user may execute.
@@ -307,6 +338,10 @@ impl Guard for Jail {
     fn freezer(&self) -> Option<&Path> {
         self.cgroups.freezer()
     }
+
+    fn cage(&self) -> Option<String> {
+        self.cage.as_ref().map(Cage::to_string)
+    }
 }
 
 /// One bot process's cage: the command to start it, and what to clean up
@@ -319,6 +354,8 @@ pub struct Jail {
     workdir: PathBuf,
     env: Vec<(String, String)>,
     confined: bool,
+    /// What it may do, for a failure at its start.
+    cage: Option<Cage>,
     // Dropped in this order: processes first, then their folder, and only
     // then the uid (no new bot gets it while a file of the last is left).
     cgroups: Cgroups,

@@ -39,6 +39,7 @@
 
 #![deny(missing_docs)]
 
+mod cage;
 mod cgroup;
 mod confine;
 mod error;
@@ -47,16 +48,19 @@ mod fairness;
 mod identity;
 mod jail;
 mod launcher;
+mod own;
 mod plan;
 mod probe;
 mod root;
 pub mod settings;
 mod view;
 
+pub use cage::Cage;
 pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};
 pub use jail::{BotSpec, Jail, Sandbox};
 pub use launcher::SandboxLauncher;
+pub use own::{own_folders, resolve, Command, Refusal, Shared};
 pub use probe::{Layer, Layers, Support};
 pub use settings::{Mode, Policy, Settings};
 

@@ -1,12 +1,13 @@
 //! What one bot may see, decided by the arbiter from its command and
 //! allowances: the system folders programs need, a short list of files
 //! from `/etc`, the installation its interpreter belongs to, its own files
-//! (its program, the folder of its script, the files its command names)
+//! (its program, its own folders as [`crate::own`] finds them, the files
+//! its command names)
 //! and its `read` and `write` paths. The same list makes the constructed
 //! root ([`crate::plan::Root`]) and the Landlock rules of the second layer.
 //!
 //! Deliberately absent: a folder named in the command (`..` or `/` as an
-//! argument opens nothing), the working directory (the tournament file's
+//! argument opens nothing, a class path aside), the working directory (the tournament file's
 //! folder by default: it stays the bot's working directory, empty unless
 //! one of the above lies in it), other bots' folders, `/sys`, `/run`, the
 //! host's `/tmp` and `/dev/shm`, and everything else in `/etc`
@@ -15,6 +16,8 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
+pub use crate::own::Command;
+use crate::own::{own_folders, Refusal};
 use crate::plan::{Entry, EntryKind};
 use crate::settings::Policy;
 
@@ -54,23 +57,10 @@ pub struct View {
     pub own: Vec<PathBuf>,
 }
 
-/// What the bot's command needs: `program` (absolute) with `args`, run in
-/// `workdir` (absolute); `helper` is the `aboure` binary (a built-in bot's
-/// program, whose folder is not the bot's).
-pub struct Command<'a> {
-    /// The program, absolute.
-    pub program: &'a Path,
-    /// Its arguments.
-    pub args: &'a [String],
-    /// The working directory, absolute.
-    pub workdir: &'a Path,
-    /// The `aboure` binary.
-    pub helper: &'a Path,
-}
-
 impl View {
-    /// The view of a bot with `command` and allowances `policy`.
-    pub fn of(command: &Command, policy: &Policy) -> View {
+    /// The view of a bot with `command` and allowances `policy`, or the
+    /// refusal of a folder too shared to be its own (see [`crate::own`]).
+    pub fn of(command: &Command, policy: &Policy) -> Result<View, Refusal> {
         let mut wanted: Vec<Entry> = system().to_vec();
         let ro = |path: PathBuf| entry(path, EntryKind::ReadOnly);
         let program = normal(command.program);
@@ -82,25 +72,19 @@ impl View {
             .map(|a| normal(&command.workdir.join(a)))
             .filter(|p| p.is_file())
             .collect();
-        // The bot's own folder: its script's, else its program's (unless
-        // the program is aboure itself, a built-in bot).
-        let folder = match files.first() {
-            Some(script) => script.parent().map(Path::to_owned),
-            None if program != normal(command.helper) => program.parent().map(Path::to_owned),
-            None => None,
-        };
-        own.extend(folder.clone());
+        let folders = own_folders(command, &policy.read)?;
+        own.extend(folders.iter().cloned());
         own.extend(files.iter().cloned());
         wanted.push(ro(program.clone()));
-        wanted.extend(folder.map(ro));
+        wanted.extend(folders.into_iter().map(ro));
         wanted.extend(files.into_iter().map(ro));
         wanted.extend(policy.read.iter().map(|p| ro(normal(p))));
         wanted.extend((policy.write.iter()).map(|p| entry(normal(p), EntryKind::ReadWrite)));
         wanted.push(entry(normal(command.workdir), EntryKind::Folder));
-        View {
+        Ok(View {
             entries: order(resolved(wanted)),
             own,
-        }
+        })
     }
 
     /// The paths Landlock lets the bot read (the host's view of the same
@@ -292,7 +276,8 @@ mod tests {
                 helper: Path::new("/opt/aboure"),
             },
             &Policy::default(),
-        );
+        )
+        .unwrap();
         let paths: Vec<&Path> = view.entries.iter().map(|e| e.path.as_path()).collect();
         assert!(paths.contains(&bots.join("mine").as_path()), "{paths:?}");
         assert!(!paths.contains(&bots.as_path()), "{paths:?}");

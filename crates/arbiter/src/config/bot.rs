@@ -10,6 +10,7 @@ use toml::Spanned;
 
 use super::time_control::{overlay, RawTimeControl};
 use super::{Validator, BUILTIN_BOTS};
+use crate::build::BuildCommand;
 use crate::clock::TimeControl;
 use crate::error::ConfigError;
 
@@ -26,6 +27,7 @@ pub struct BotConfig {
     sandbox: aboure_sandbox::Policy,
     wrapper: Vec<String>,
     ponder: bool,
+    build: Option<BuildCommand>,
 }
 
 impl BotConfig {
@@ -74,6 +76,35 @@ impl BotConfig {
         &self.wrapper
     }
 
+    /// The program and arguments that start it (a built-in bot is
+    /// `aboure bot NAME`, with `aboure` the binary at `aboure`): a relative
+    /// program with a slash is relative to the working directory (std
+    /// leaves that case unspecified), a bare name is looked up in `PATH`;
+    /// a `wrapper` comes first.
+    pub fn command_line(&self, aboure: &Path) -> (PathBuf, Vec<String>) {
+        let (program, args) = match &self.run {
+            BotCommand::Builtin(name) => (aboure.to_owned(), vec!["bot".to_owned(), name.clone()]),
+            BotCommand::Command(c) if c[0].contains('/') => {
+                (self.workdir.join(&c[0]), c[1..].to_vec())
+            }
+            BotCommand::Command(c) => (PathBuf::from(&c[0]), c[1..].to_vec()),
+        };
+        match self.wrapper.split_first() {
+            None => (program, args),
+            Some((wrapper, wrapper_args)) => {
+                let mut all = wrapper_args.to_vec();
+                all.push(program.display().to_string());
+                all.extend(args);
+                (PathBuf::from(wrapper), all)
+            }
+        }
+    }
+
+    /// Its build step (`build = [...]`), run before the tournament.
+    pub fn build(&self) -> Option<&BuildCommand> {
+        self.build.as_ref()
+    }
+
     /// True if it may run while its opponent thinks (`ponder = true`);
     /// otherwise it is held still then.
     pub fn ponder(&self) -> bool {
@@ -108,6 +139,7 @@ pub(super) struct RawBot {
     wrapper: Option<Spanned<Vec<String>>>,
     #[serde(default)]
     ponder: bool,
+    build: Option<Spanned<Vec<String>>>,
 }
 
 impl Validator<'_> {
@@ -148,7 +180,7 @@ impl Validator<'_> {
         global_tc: &RawTimeControl,
         default_tc: TimeControl,
         base_dir: &Path,
-        sandbox_defaults: &aboure_sandbox::Policy,
+        sandbox_settings: &aboure_sandbox::Settings,
     ) -> Result<BotConfig, ConfigError> {
         let name = bot.name.get_ref().clone();
         let run = match (&bot.builtin, &bot.command) {
@@ -262,7 +294,7 @@ impl Validator<'_> {
             None => None,
         };
         let sandbox = aboure_sandbox::settings::bot_policy(
-            sandbox_defaults,
+            &sandbox_settings.defaults,
             bot.sandbox.as_ref(),
             &format!("{key}.sandbox"),
             base_dir,
@@ -271,7 +303,11 @@ impl Validator<'_> {
         let wrapper =
             aboure_sandbox::settings::wrapper(bot.wrapper.as_ref(), &format!("{key}.wrapper"))
                 .map_err(|e| self.setting(e))?;
-        Ok(BotConfig {
+        let build = match &bot.build {
+            Some(b) => Some(self.build(b, &format!("{key}.build"), &workdir, &bot.env)?),
+            None => None,
+        };
+        let config = BotConfig {
             name,
             run,
             workdir,
@@ -282,6 +318,74 @@ impl Validator<'_> {
             sandbox,
             wrapper,
             ponder: bot.ponder,
+            build,
+        };
+        if sandbox_settings.mode != aboure_sandbox::Mode::Off && !config.sandbox.disabled {
+            if let Some(command) = &bot.command {
+                self.own_folders(&config, command, key)?;
+            }
+        }
+        Ok(config)
+    }
+
+    /// A `build = ["PROGRAM", "ARG"...]`: run in the bot's working
+    /// directory, its program found as the bot's is.
+    fn build(
+        &self,
+        build: &Spanned<Vec<String>>,
+        key: &str,
+        workdir: &Path,
+        env: &BTreeMap<String, String>,
+    ) -> Result<BuildCommand, ConfigError> {
+        let words = build.get_ref();
+        let Some((program, args)) = words.split_first().filter(|(p, _)| !p.trim().is_empty())
+        else {
+            return Err(self.at(
+                build.span(),
+                key,
+                "the build command is empty: give at least its program, or leave it out",
+            ));
+        };
+        if words.iter().any(|w| w.contains('\0')) {
+            return Err(self.at(build.span(), key, "a build argument holds a NUL byte"));
+        }
+        Ok(BuildCommand {
+            program: PathBuf::from(program),
+            args: args.to_vec(),
+            workdir: workdir.to_owned(),
+            env: env.clone(),
         })
+    }
+
+    /// Refuses a bot whose own folder, the one the sandbox opens for its
+    /// program or script, is too shared to open (a home directory, `/`).
+    fn own_folders(
+        &self,
+        bot: &BotConfig,
+        command: &Spanned<Vec<String>>,
+        key: &str,
+    ) -> Result<(), ConfigError> {
+        let (program, args) = bot.command_line(Path::new("aboure"));
+        let workdir = std::path::absolute(&bot.workdir).unwrap_or_else(|_| bot.workdir.clone());
+        let program = aboure_sandbox::resolve(&program);
+        let helper = std::env::current_exe().unwrap_or_default();
+        let command_of = aboure_sandbox::Command {
+            program: &program,
+            args: &args,
+            workdir: &workdir,
+            helper: &helper,
+        };
+        match aboure_sandbox::own_folders(&command_of, &bot.sandbox.read) {
+            Ok(_) => Ok(()),
+            Err(refusal) => Err(self.at(
+                command.span(),
+                &format!("{key}.command"),
+                format!(
+                    "bot {:?} (command: {}): {refusal}",
+                    bot.name,
+                    command.get_ref().join(" ")
+                ),
+            )),
+        }
     }
 }

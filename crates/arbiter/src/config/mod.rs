@@ -291,7 +291,7 @@ impl Validator<'_> {
                 &raw.time_control,
                 default_tc,
                 &base_dir,
-                &sandbox.defaults,
+                &sandbox,
             )?);
         }
         if bots.len() < 2 {

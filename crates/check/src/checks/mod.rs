@@ -159,7 +159,8 @@ impl Check {
             Check::GoDepth => "`go depth` is answered legally within the time-out",
             Check::GoNodes => "`go nodes` is answered legally within the time-out",
             Check::GoInfinite => {
-                "`go` without limits, then `stop`, gets one legal `bestmove` within the time-out"
+                "`go` without limits, then `stop`, gets one legal `bestmove` within the \
+                 time-out (an answer before `stop`, from a complete search, is allowed and noted)"
             }
             Check::IsReadyWhileThinking => {
                 "during a `go` without limits, `isready` gets `readyok` (before `stop`), \

@@ -1,0 +1,281 @@
+//! A bot's build step (`build = ["make", "-C", "bots/cpp"]`), run before
+//! the tournament's first game: once per distinct command and folder, in
+//! bot order, outside the bots' sandbox (a build needs the compilers, the
+//! network of a package manager, a writable tree: what a bot must not
+//! have), with its output in `build-NAME.log` in the run's folder.
+//!
+//! Why before, and every time (`--resume` too): a bot built by hand goes
+//! stale the day its source changes, and a tournament of a stale binary
+//! measures the wrong program; a build tool that finds nothing to do
+//! costs a second. A failed build stops the run before any game: a bot
+//! that cannot be built would only forfeit every game.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::config::Config;
+
+/// How much of a failed build's output its error quotes, at most.
+const TAIL_LINES: usize = 20;
+/// The same, in bytes.
+const TAIL_BYTES: u64 = 4096;
+
+/// A bot's build command, as validated.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BuildCommand {
+    /// The program: a path with a slash relative to `workdir`, or a bare
+    /// name looked up in `PATH`.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Where it runs: the bot's working directory.
+    pub workdir: PathBuf,
+    /// Variables added to the arbiter's environment: the bot's `env`, so
+    /// that the build and the bot see the same.
+    pub env: BTreeMap<String, String>,
+}
+
+impl BuildCommand {
+    /// The command as a person would type it.
+    pub fn command_line(&self) -> String {
+        std::iter::once(self.program.display().to_string())
+            .chain(self.args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// One build to run, and the bots it builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// The command.
+    pub command: BuildCommand,
+    /// The bots that share it, in bot order; the first names its log.
+    pub bots: Vec<String>,
+}
+
+impl Build {
+    /// The log's file name: `build-NAME.log`, NAME the first bot's.
+    pub fn log_name(&self) -> String {
+        format!("build-{}.log", self.bots[0])
+    }
+}
+
+/// How a build went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The log it wrote.
+    pub log: PathBuf,
+    /// How long it took.
+    pub took: Duration,
+}
+
+/// Why a build stopped the run.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The log file could not be made.
+    #[error("cannot write the build log {path}: {source}")]
+    Log {
+        /// The log.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The command could not be started.
+    #[error("the build of {bots} (`{command}` in {workdir}) cannot start: {source}")]
+    Start {
+        /// The bots it builds.
+        bots: String,
+        /// The command.
+        command: String,
+        /// Where it was to run.
+        workdir: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The command ended with a failure.
+    #[error(
+        "the build of {bots} failed: `{command}` (in {workdir}) {status}; the end of its output \
+         ({log}):\n{tail}"
+    )]
+    Failed {
+        /// The bots it builds.
+        bots: String,
+        /// The command.
+        command: String,
+        /// Where it ran.
+        workdir: PathBuf,
+        /// Its exit status in words.
+        status: String,
+        /// Its log.
+        log: PathBuf,
+        /// The end of its output.
+        tail: String,
+    },
+}
+
+/// The builds of `config`: one per distinct command and folder, in the
+/// order of the first bot that has it (whose `env` it gets).
+pub fn builds(config: &Config) -> Vec<Build> {
+    let mut builds: Vec<Build> = Vec::new();
+    for bot in config.bots() {
+        let Some(command) = bot.build() else { continue };
+        let same = |b: &&mut Build| {
+            let c = &b.command;
+            (&c.program, &c.args, &c.workdir) == (&command.program, &command.args, &command.workdir)
+        };
+        match builds.iter_mut().find(same) {
+            Some(build) => build.bots.push(bot.name().to_owned()),
+            None => builds.push(Build {
+                command: command.clone(),
+                bots: vec![bot.name().to_owned()],
+            }),
+        }
+    }
+    builds
+}
+
+/// Runs `build`, its output (stdout and stderr together, as a terminal
+/// shows them) into its log in `out_dir`. Its input is empty: a build
+/// that asks a question fails instead of waiting for ever.
+pub fn run(build: &Build, out_dir: &Path) -> Result<Built, Box<BuildError>> {
+    let log = out_dir.join(build.log_name());
+    let log_err = |source| {
+        Box::new(BuildError::Log {
+            path: log.clone(),
+            source,
+        })
+    };
+    std::fs::create_dir_all(out_dir).map_err(log_err)?;
+    let file = File::create(&log).map_err(log_err)?;
+    let copy = file.try_clone().map_err(log_err)?;
+    let c = &build.command;
+    let program = match c.program.components().count() > 1 {
+        true => c.workdir.join(&c.program),
+        false => c.program.clone(),
+    };
+    let started = Instant::now();
+    let status = Command::new(program)
+        .args(&c.args)
+        .current_dir(&c.workdir)
+        .envs(&c.env)
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(copy)
+        .status()
+        .map_err(|source| {
+            Box::new(BuildError::Start {
+                bots: build.bots.join(", "),
+                command: c.command_line(),
+                workdir: c.workdir.clone(),
+                source,
+            })
+        })?;
+    if !status.success() {
+        return Err(Box::new(BuildError::Failed {
+            bots: build.bots.join(", "),
+            command: c.command_line(),
+            workdir: c.workdir.clone(),
+            status: describe(status),
+            tail: tail(&log),
+            log,
+        }));
+    }
+    Ok(Built {
+        log,
+        took: started.elapsed(),
+    })
+}
+
+fn describe(status: ExitStatus) -> String {
+    aboure_process::describe(status)
+}
+
+/// The last [`TAIL_LINES`] lines of the file at `path`, from its last
+/// [`TAIL_BYTES`] bytes.
+fn tail(path: &Path) -> String {
+    let mut text = Vec::new();
+    if let Ok(mut file) = File::open(path) {
+        let length = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let start = length.saturating_sub(TAIL_BYTES);
+        let _ = file.seek(SeekFrom::Start(start));
+        let _ = file.read_to_end(&mut text);
+        if start > 0 {
+            // The first line was cut: leave it out.
+            let cut = text.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+            text.drain(..cut);
+        }
+    }
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let shown = &lines[lines.len().saturating_sub(TAIL_LINES)..];
+    match shown.is_empty() {
+        true => "(no output)".to_owned(),
+        false => shown.join("\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(dir: &Path, script: &str) -> Build {
+        Build {
+            command: BuildCommand {
+                program: "sh".into(),
+                args: vec!["-c".into(), script.into()],
+                workdir: dir.to_owned(),
+                env: [("GREETING".to_owned(), "hello".to_owned())].into(),
+            },
+            bots: vec!["cpp".into(), "cpp-2".into()],
+        }
+    }
+
+    #[test]
+    fn a_build_writes_its_log_and_sees_the_bots_env() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let b = build(dir.path(), "echo $GREETING; echo oops >&2; touch made");
+        let built = run(&b, &out).unwrap();
+        assert_eq!(built.log, out.join("build-cpp.log"));
+        assert_eq!(
+            std::fs::read_to_string(&built.log).unwrap(),
+            "hello\noops\n"
+        );
+        assert!(
+            dir.path().join("made").exists(),
+            "it ran in the bot's folder"
+        );
+    }
+
+    #[test]
+    fn a_failed_build_says_its_command_status_and_the_end_of_its_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let script = "for i in $(seq 1 30); do echo line $i; done; exit 3";
+        let e = run(&build(dir.path(), script), &out).unwrap_err();
+        let text = e.to_string();
+        let head = format!(
+            "the build of cpp, cpp-2 failed: `sh -c {script}` (in {}) exited with status 3; \
+             the end of its output ({}):\nline 11\nline 12\n",
+            dir.path().display(),
+            out.join("build-cpp.log").display()
+        );
+        assert!(text.starts_with(&head), "{text}");
+        assert!(text.ends_with("\nline 30"), "{text}");
+        let e = run(&build(dir.path(), "exit 1"), &out).unwrap_err();
+        assert!(e.to_string().ends_with(":\n(no output)"), "{e}");
+    }
+
+    #[test]
+    fn a_long_line_cut_at_the_front_is_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        std::fs::write(&path, format!("{}\nend\n", "x".repeat(5000))).unwrap();
+        assert_eq!(tail(&path), "end");
+    }
+}

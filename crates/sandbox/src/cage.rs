@@ -1,0 +1,118 @@
+//! The rules one bot process ran under, in words, for the record of a bot
+//! that dies before its first move. Why: a bot that works on its author's
+//! machine and exits at once in a tournament was, more often than not,
+//! refused something by its sandbox (a module beside a script it imports,
+//! an environment variable, the network), and a bare "exited with status
+//! 1" does not say so. The words name what was allowed and the key that
+//! allows more, so the fix is in the message.
+
+use std::path::PathBuf;
+
+use aboure_process::size_text;
+
+/// What a bot process was allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cage {
+    /// True if reads are confined (a constructed root, or Landlock).
+    pub confined_reads: bool,
+    /// Beyond the system folders: what it could read (its installation,
+    /// own folders and files, `read` allowances), host paths.
+    pub readable: Vec<PathBuf>,
+    /// Beyond its scratch: what it could write.
+    pub writable: Vec<PathBuf>,
+    /// Size of its private `/tmp`, if it had one (a constructed root).
+    pub scratch: Option<u64>,
+    /// The names of the environment variables it was given.
+    pub env: Vec<String>,
+    /// Network access.
+    pub network: bool,
+    /// Its memory limit and how it is enforced.
+    pub memory: Option<(u64, &'static str)>,
+}
+
+impl std::fmt::Display for Cage {
+    /// One line: `the sandbox let it read only ...; to allow more: ...`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |paths: &[PathBuf]| {
+            let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            shown.join(", ")
+        };
+        if self.confined_reads {
+            write!(
+                f,
+                "the sandbox let it read only the system folders (/usr, /bin, /lib, a few files of /etc)"
+            )?;
+            if !self.readable.is_empty() {
+                write!(f, " and {}", list(&self.readable))?;
+            }
+        } else {
+            write!(f, "the sandbox let it read what its user can")?;
+        }
+        match self.scratch {
+            Some(bytes) => write!(f, "; write only its private /tmp ({})", size_text(bytes))?,
+            None => write!(f, "; write only its scratch folder (HOME, TMPDIR)")?,
+        }
+        if !self.writable.is_empty() {
+            write!(f, " and {}", list(&self.writable))?;
+        }
+        write!(f, "; its environment was only {}", self.env.join(", "))?;
+        match self.network {
+            true => write!(f, "; network on")?,
+            false => write!(f, "; network off")?,
+        }
+        match self.memory {
+            Some((bytes, how)) => write!(f, "; memory limit {} ({how})", size_text(bytes))?,
+            None => write!(f, "; no memory limit")?,
+        }
+        write!(
+            f,
+            ". To allow more: `sandbox = {{ read = [\"PATH\"] }}` for what it reads \
+             (check-bot --read PATH), `env = {{ NAME = \"VALUE\" }}` for a variable \
+             (check-bot --env NAME=VALUE), `workdir` for the folder it starts in, \
+             `sandbox = {{ network = true }}` (check-bot --network)"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_name_what_was_allowed_and_how_to_allow_more() {
+        let cage = Cage {
+            confined_reads: true,
+            readable: vec!["/w/bots/multi".into(), "/opt/models".into()],
+            writable: vec![],
+            scratch: Some(256 << 20),
+            env: ["PATH", "LANG", "HOME", "TMPDIR", "MANCALA_GAMES_DIR"]
+                .map(String::from)
+                .to_vec(),
+            network: false,
+            memory: Some((512 << 20, "a cgroup over all its processes")),
+        };
+        assert_eq!(
+            cage.to_string(),
+            "the sandbox let it read only the system folders (/usr, /bin, /lib, a few files of \
+             /etc) and /w/bots/multi, /opt/models; write only its private /tmp (256 MiB); its \
+             environment was only PATH, LANG, HOME, TMPDIR, MANCALA_GAMES_DIR; network off; \
+             memory limit 512 MiB (a cgroup over all its processes). To allow more: `sandbox = \
+             { read = [\"PATH\"] }` for what it reads (check-bot --read PATH), `env = { NAME = \
+             \"VALUE\" }` for a variable (check-bot --env NAME=VALUE), `workdir` for the folder \
+             it starts in, `sandbox = { network = true }` (check-bot --network)"
+        );
+        let open = Cage {
+            confined_reads: false,
+            network: true,
+            memory: None,
+            scratch: None,
+            ..cage
+        };
+        let text = open.to_string();
+        assert!(text.starts_with("the sandbox let it read what its user can; write only its scratch folder (HOME, TMPDIR); its"), "{text}");
+        assert!(
+            text.contains("; network on; no memory limit. To allow"),
+            "{text}"
+        );
+    }
+}

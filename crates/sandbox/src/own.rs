@@ -1,0 +1,343 @@
+//! A bot's own folders: what the sandbox opens, read-only, because the bot
+//! is made of the files there. A program rarely lives alone: a Python
+//! script imports the modules beside it, a shell script sources its
+//! neighbours, a compiled engine reads its network file from its folder,
+//! a Java program is a folder of classes. So the folder of each program or
+//! script of the command is readable by default:
+//!
+//! - the program's folder (after `PATH` and symbolic links), unless it is
+//!   installed (in the system's folders, which every bot sees, or in a
+//!   `bin` folder, whose installation is opened as such) or aboure itself;
+//! - for an installed program, the folder of the first argument that names
+//!   a file: the script of an interpreter (`python3 -u dir/bot.py`, `node dir/main.js`,
+//!   `sh dir/bot.sh`) or the program a wrapper runs (`nice -n5 dir/bot`);
+//! - each entry of a Java class path (`-cp`, `-classpath`,
+//!   `--class-path`): a folder of classes itself, a jar's folder;
+//!
+//! each as written and, when it differs, as its symbolic links resolve
+//! (Python looks for modules beside the resolved script, a shell beside the
+//! link). Later file arguments (a book, a network) are opened as files.
+//!
+//! A folder that holds far more than one bot is refused, not opened: `/`,
+//! a home directory, the system's program folders (`/usr/bin`...), `/etc`,
+//! the shared `/tmp`. Opening one would show a stranger's program every
+//! file its owner keeps there. The bot then needs a folder of its own, or a
+//! `read` allowance that covers its files (the owner has then chosen).
+
+use std::path::{Path, PathBuf};
+
+use crate::view::{installation, normal};
+
+/// Folders never opened as a bot's own: the root, the system's program
+/// and configuration folders, the shared scratch and kernel folders.
+const SHARED: &[&str] = &[
+    "/",
+    "/bin",
+    "/sbin",
+    "/usr",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/local",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+    "/usr/games",
+    "/usr/local/games",
+    "/etc",
+    "/tmp",
+    "/var/tmp",
+    "/dev",
+    "/dev/shm",
+    "/proc",
+    "/sys",
+    "/run",
+    "/home",
+];
+
+/// Where installed programs live: a program found there is not the bot's
+/// own (every bot sees these folders anyway).
+const SYSTEM: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib64", "/nix/store"];
+
+/// The flags after which a Java command names its class path.
+const CLASS_PATH: &[&str] = &["-cp", "-classpath", "--class-path"];
+
+/// A folder the sandbox will not open as a bot's own.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{} is the folder of {}, and it is {kind}: the sandbox does not open it whole. \
+     Put the bot's files in a folder of their own (and point `workdir` there), \
+     or allow what it reads with `sandbox = {{ read = [...] }}`",
+    folder.display(),
+    file.display()
+)]
+pub struct Refusal {
+    /// The folder.
+    pub folder: PathBuf,
+    /// The program or script it holds.
+    pub file: PathBuf,
+    /// What kind of folder it is.
+    pub kind: Shared,
+}
+
+/// Why a folder is not a bot's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shared {
+    /// A home directory.
+    Home,
+    /// `/`, a system folder or the shared scratch.
+    System,
+}
+
+impl std::fmt::Display for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Shared::Home => "a home directory",
+            Shared::System => "a folder the whole system shares",
+        })
+    }
+}
+
+/// The command of a bot: `program` absolute (found on `PATH`), `args` as
+/// written, relative to `workdir` (absolute); `helper` is aboure itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Command<'a> {
+    /// The program, absolute.
+    pub program: &'a Path,
+    /// Its arguments.
+    pub args: &'a [String],
+    /// The working directory, absolute.
+    pub workdir: &'a Path,
+    /// The `aboure` binary.
+    pub helper: &'a Path,
+}
+
+/// The bot's own folders (absolute, lexically normal, without repeats), or
+/// the first that is refused. `read` is the bot's allowances: a file they
+/// cover needs no folder and is never refused.
+pub fn own_folders(command: &Command, read: &[PathBuf]) -> Result<Vec<PathBuf>, Refusal> {
+    let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let program = normal(command.program);
+    let resolved = std::fs::canonicalize(&program).unwrap_or_else(|_| program.clone());
+    let installed = SYSTEM.iter().any(|s| resolved.starts_with(s))
+        || installation(&program).is_some()
+        || installation(&resolved).is_some();
+    let at = |arg: &str| normal(&command.workdir.join(arg));
+    if installed {
+        // An interpreter's script, or the program a wrapper runs.
+        if let Some(script) = command.args.iter().map(|a| at(a)).find(|p| p.is_file()) {
+            files.extend(folders_of(&script));
+        }
+    } else if resolved != normal(command.helper) && resolved.is_file() {
+        // The bot's own program (one that does not exist fails at its
+        // start, with its own reason): its arguments are its data.
+        files.extend(folders_of(&program));
+    }
+    for pair in command.args.windows(2) {
+        if !CLASS_PATH.contains(&pair[0].as_str()) {
+            continue;
+        }
+        for entry in pair[1].split(':').filter(|e| !e.is_empty()) {
+            let entry = at(entry.strip_suffix("/*").unwrap_or(entry));
+            match entry.is_dir() {
+                // A folder of classes: the folder itself.
+                true => files.push((entry.clone(), entry)),
+                false if entry.is_file() => files.extend(folders_of(&entry)),
+                false => {}
+            }
+        }
+    }
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for (folder, file) in files {
+        if read.iter().any(|r| file.starts_with(normal(r))) || folders.contains(&folder) {
+            continue;
+        }
+        if let Some(kind) = shared(&folder) {
+            return Err(Refusal { folder, file, kind });
+        }
+        folders.push(folder);
+    }
+    Ok(folders)
+}
+
+/// A bare program name found in the arbiter's `PATH` (the bot's own is
+/// minimal), as an absolute path; a path as it is.
+pub fn resolve(program: &Path) -> PathBuf {
+    if program.components().count() > 1 {
+        return std::path::absolute(program).unwrap_or_else(|_| program.to_owned());
+    }
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(program))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_else(|| program.to_owned())
+}
+
+/// The folder of `file` as written and, if it differs, as resolved, each
+/// with the file it holds.
+fn folders_of(file: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    let resolved = std::fs::canonicalize(file).ok();
+    for f in std::iter::once(file.to_owned()).chain(resolved) {
+        if let Some(folder) = f.parent() {
+            let pair = (normal(folder), f.clone());
+            if !out.iter().any(|(d, _)| *d == pair.0) {
+                out.push(pair);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `folder` is shared by more than one bot's files.
+fn shared(folder: &Path) -> Option<Shared> {
+    let resolved = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_owned());
+    let is = |p: &Path| *p == *folder || *p == *resolved;
+    if SHARED.iter().any(|s| is(Path::new(s))) {
+        return Some(Shared::System);
+    }
+    let home_child = [folder, &resolved]
+        .iter()
+        .any(|f| f.parent() == Some(Path::new("/home")));
+    if home_child || homes().iter().any(|h| is(h)) {
+        return Some(Shared::Home);
+    }
+    None
+}
+
+/// Home directories: root's, the arbiter's `HOME`, and those of the
+/// people of `/etc/passwd` (uid 1000 and up; system accounts' homes such
+/// as `/var/www` are where services keep their files, not people).
+fn homes() -> Vec<PathBuf> {
+    let mut homes = vec![PathBuf::from("/root")];
+    homes.extend(std::env::var_os("HOME").map(|h| normal(Path::new(&h))));
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    for line in passwd.lines() {
+        let fields: Vec<&str> = line.split(':').collect();
+        let person = fields.get(2).and_then(|u| u.parse::<u32>().ok());
+        if let (Some(uid), Some(home)) = (person, fields.get(5)) {
+            if (1000..65534).contains(&uid) && home.starts_with('/') {
+                homes.push(normal(Path::new(home)));
+            }
+        }
+    }
+    homes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folders(program: &str, args: &[&str], workdir: &Path) -> Result<Vec<PathBuf>, Refusal> {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let command = Command {
+            program: Path::new(program),
+            args: &args,
+            workdir,
+            helper: Path::new("/opt/aboure/aboure"),
+        };
+        own_folders(&command, &[])
+    }
+
+    #[test]
+    fn scripts_programs_and_class_paths_open_their_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for sub in ["py", "sh", "cpp/build", "java/classes", "lib", "other"] {
+            std::fs::create_dir_all(d.join(sub)).unwrap();
+        }
+        for file in [
+            "py/bot.py",
+            "sh/bot.sh",
+            "cpp/build/bot",
+            "lib/x.jar",
+            "book",
+        ] {
+            std::fs::write(d.join(file), "").unwrap();
+        }
+        let interpreter = "/usr/bin/python3";
+        let got = folders(interpreter, &["-u", "py/bot.py", "book"], d).unwrap();
+        assert_eq!(got, [d.join("py")]);
+        let got = folders("/bin/sh", &["../sh/bot.sh"], &d.join("other")).unwrap();
+        assert_eq!(got, [d.join("sh")]);
+        let program = d.join("cpp/build/bot");
+        let got = folders(program.to_str().unwrap(), &["--book", "book"], d).unwrap();
+        assert_eq!(got, [d.join("cpp/build")]);
+        let got = folders(
+            "/usr/bin/java",
+            &["-cp", "java/classes:lib/x.jar", "Main"],
+            d,
+        );
+        assert_eq!(got.unwrap(), [d.join("java/classes"), d.join("lib")]);
+        let got = folders("/usr/bin/java", &["-cp", "java/classes/*", "Main"], d);
+        assert_eq!(got.unwrap(), [d.join("java/classes")]);
+        // An installed program's folder is not the bot's, nor aboure's.
+        assert_eq!(
+            folders("/usr/bin/env", &[], d).unwrap(),
+            Vec::<PathBuf>::new()
+        );
+        assert!(folders("/opt/aboure/aboure", &["bot", "x"], d)
+            .unwrap()
+            .is_empty());
+        assert!(folders("/opt/node/bin/node", &[], d).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_symbolic_link_opens_both_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("src")).unwrap();
+        std::fs::create_dir_all(d.join("bots")).unwrap();
+        std::fs::write(d.join("src/bot.py"), "").unwrap();
+        std::os::unix::fs::symlink(d.join("src/bot.py"), d.join("bots/bot.py")).unwrap();
+        let got = folders("/usr/bin/python3", &["bots/bot.py"], d).unwrap();
+        let real = std::fs::canonicalize(d.join("src")).unwrap();
+        assert_eq!(got, [d.join("bots"), real]);
+    }
+
+    #[test]
+    fn homes_the_root_and_system_folders_are_refused_unless_read_covers_them() {
+        let e = folders("/bin/sh", &["/etc/passwd"], Path::new("/")).unwrap_err();
+        assert_eq!(
+            (e.folder.as_path(), e.kind),
+            (Path::new("/etc"), Shared::System)
+        );
+        assert!(e.to_string().contains("sandbox = { read = [...] }"), "{e}");
+        assert!(e.to_string().contains("`workdir`"), "{e}");
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("bot.py"), "").unwrap();
+        assert_eq!(shared(Path::new("/home/someone")), Some(Shared::Home));
+        assert_eq!(shared(Path::new("/root")), Some(Shared::Home));
+        assert_eq!(shared(Path::new("/")), Some(Shared::System));
+        assert_eq!(shared(Path::new("/usr/local/bin")), Some(Shared::System));
+        assert_eq!(shared(home.path()), None);
+        // A program of its own directly in the shared /tmp.
+        let engine = tempfile::Builder::new().tempfile_in("/tmp").unwrap();
+        let args: Vec<String> = Vec::new();
+        let command = Command {
+            program: engine.path(),
+            args: &args,
+            workdir: Path::new("/"),
+            helper: Path::new("/opt/aboure"),
+        };
+        let e = own_folders(&command, &[]).unwrap_err();
+        assert_eq!(
+            (e.folder.as_path(), e.kind),
+            (Path::new("/tmp"), Shared::System)
+        );
+        let start = format!(
+            "/tmp is the folder of {}, and it is a folder the whole system shares",
+            engine.path().display()
+        );
+        assert!(e.to_string().starts_with(&start), "{e}");
+        // Nothing to open for a program that does not exist.
+        let missing = Command {
+            program: Path::new("/root/none"),
+            ..command
+        };
+        assert!(own_folders(&missing, &[]).unwrap().is_empty());
+        // Allowed by name: no folder, no refusal.
+        let read = [engine.path().to_owned()];
+        assert_eq!(own_folders(&command, &read).unwrap(), Vec::<PathBuf>::new());
+    }
+}

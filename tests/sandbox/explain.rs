@@ -1,0 +1,164 @@
+//! A bot that dies at start-up under the sandbox is told why: the record
+//! of its forfeit and the run's warning quote the end of its stderr in
+//! full and say what the sandbox allowed (what it could read, the
+//! environment it had, no network) and which key allows more; check-bot
+//! says the same, and its `--env` gives the bot what a tournament's `env`
+//! gives it.
+
+use super::*;
+
+/// A Python bot in `dir/bot` that imports `helper` from a library in
+/// `dir/lib`, found through `PYTHONPATH`: outside its own folder.
+fn bot_with_a_library(dir: &Path) -> (PathBuf, PathBuf) {
+    let (bot, lib) = (dir.join("bot"), dir.join("lib"));
+    for d in [&bot, &lib] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
+    std::fs::copy(template, lib.join("helper.py")).unwrap();
+    std::fs::write(bot.join("main.py"), "import helper\nhelper.main()\n").unwrap();
+    (bot.join("main.py"), lib)
+}
+
+#[test]
+fn a_bot_refused_a_read_at_start_up_is_told_what_the_sandbox_allowed() {
+    let dir = folder("explain-read");
+    let (script, lib) = bot_with_a_library(&dir);
+    let bot = |extra: &str| {
+        format!(
+            "[[bot]]\nname = \"mine\"\ncommand = [\"python3\", {:?}]\n\
+             env = {{ PYTHONPATH = {:?} }}\noptions = {{ depth = 2 }}\n{extra}",
+            script.display().to_string(),
+            lib.display().to_string()
+        )
+    };
+    let config = |extra: &str| {
+        format!(
+            "[tournament]\npairs = 1\nstartup-timeout = \"30s\"\n\
+             [time-control]\nbase = \"3s\"\nincrement = \"50ms\"\nmargin = \"100ms\"\n{}\
+             [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n",
+            bot(extra)
+        )
+    };
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, &config("")), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let forfeits = games(&out);
+    assert_eq!(forfeits.len(), 2);
+    for g in &forfeits {
+        assert_eq!(g["termination"], "startup_failure", "{g}");
+        let detail = g["detail"].as_str().unwrap();
+        for part in [
+            "exited with status 1; its last 4 lines on stderr:\nTraceback",
+            "Traceback (most recent call last):",
+            "\nModuleNotFoundError: No module named 'helper'\n",
+            "\nthe sandbox let it read only the system folders (/usr, /bin, /lib, a few files of /etc) and ",
+            &format!("{}; write only its private /tmp (256 MiB);", script.parent().unwrap().display()),
+            "its environment was only HOME, LANG, PATH, PYTHONPATH, TMPDIR; network off; no memory limit",
+            "To allow more: `sandbox = { read = [\"PATH\"] }`",
+            "`env = { NAME = \"VALUE\" }`",
+            "`workdir`",
+        ] {
+            assert!(detail.contains(part), "{part:?} in\n{detail}");
+        }
+    }
+    // The run's warning quotes the first forfeit, sandbox and all.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("WARNING: mine forfeited 2 of its 2 games"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  its first forfeit here: "), "{stdout}");
+    assert!(
+        stdout.contains("ModuleNotFoundError: No module named 'helper'"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("network off"), "{stdout}");
+    // Allowed to read its library, it plays.
+    std::fs::remove_dir_all(&out).unwrap();
+    let allowed = format!("sandbox = {{ read = [{:?}] }}\n", lib.display().to_string());
+    let output = run(&write_config(&dir, &config(&allowed)), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    for g in games(&out) {
+        assert_eq!(g["termination"], "natural", "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_bot_passes_the_environment_of_env_and_explains_a_bot_that_lacks_it() {
+    let dir = folder("explain-env");
+    let bot = dir.join("bot");
+    std::fs::create_dir_all(&bot).unwrap();
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
+    std::fs::copy(template, bot.join("engine.py")).unwrap();
+    let script = bot.join("bot.sh");
+    std::fs::write(
+        &script,
+        "[ -n \"$MANCALA_GAMES_DIR\" ] || { echo 'bot: MANCALA_GAMES_DIR is not set' >&2; exit 2; }\n\
+         exec python3 \"$(dirname \"$0\")/engine.py\"\n",
+    )
+    .unwrap();
+    let check = |flags: &[&str]| {
+        Command::new(ABOURE)
+            .arg("check-bot")
+            .args(["--check", "handshake"])
+            .args(flags)
+            .arg("--")
+            .args(["sh", script.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let output = check(&[]);
+    assert!(!output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for part in [
+        "FAIL handshake: ",
+        "warning: if the bot needs more: the sandbox let it read only",
+        "its environment was only HOME, LANG, PATH, TMPDIR;",
+        "(check-bot --env NAME=VALUE)",
+        "bot: MANCALA_GAMES_DIR is not set",
+    ] {
+        assert!(stdout.contains(part), "{part:?} in\n{stdout}");
+    }
+    let output = check(&["--env", "MANCALA_GAMES_DIR=/games"]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("PASS handshake"));
+    let output = check(&["--env", "=x"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("\"=x\" is not KEY=VALUE"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bots_report_of_a_fatal_problem_is_recorded_in_full() {
+    let dir = folder("explain-report");
+    let bot = dir.join("bot");
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(
+        bot.join("bot.sh"),
+        crate::check_bot_misbehaving::REPORTING_BOT,
+    )
+    .unwrap();
+    let config = "[tournament]\npairs = 1\n\
+         [[bot]]\nname = \"reporter\"\ncommand = [\"sh\", \"bot/bot.sh\"]\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n";
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let played = games(&out);
+    assert_eq!(played.len(), 2);
+    for g in &played {
+        assert_eq!(g["termination"], "crash", "{g}");
+        let detail = g["detail"].as_str().unwrap();
+        // The whole line, up to its closing quote, and its exit status.
+        let report = "; the bot reported: \"my rules disagree with: position startpos moves ";
+        assert!(detail.contains("exited with status 3"), "{detail}");
+        assert!(detail.contains(report), "{report:?} in\n{detail}");
+        assert!(detail
+            .split(report)
+            .nth(1)
+            .is_some_and(|rest| rest.contains('"')));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
