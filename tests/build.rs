@@ -13,12 +13,11 @@ use std::process::Command;
 fn bot_source(dir: &Path) {
     let src = dir.join("src");
     std::fs::create_dir_all(&src).unwrap();
-    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
-    std::fs::copy(template, src.join("bot.py")).unwrap();
+    python_template(&src, "bot.py");
     std::fs::write(
         dir.join("build.sh"),
         "echo \"compiling for $BOT_FLAVOUR\"\necho run >> builds\n\
-         mkdir -p build && cp src/bot.py build/bot.py\n",
+         mkdir -p build && cp src/*.py build/\n",
     )
     .unwrap();
 }

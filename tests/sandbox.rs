@@ -283,11 +283,7 @@ fn a_python_bot_of_several_files_imports_its_modules_in_the_sandbox() {
     // tournament file's folder.
     let bot = dir.join("multi");
     std::fs::create_dir_all(&bot).unwrap();
-    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python");
-    std::fs::copy(template.join("bot.py"), bot.join("engine.py")).unwrap();
-    for module in ["rules.py", "search.py"] {
-        std::fs::copy(template.join(module), bot.join(module)).unwrap();
-    }
+    python_template(&bot, "engine.py");
     std::fs::write(bot.join("bot.py"), "import engine\nengine.main()\n").unwrap();
     let config = "[tournament]\npairs = 1\nstartup-timeout = \"30s\"\n\
          [time-control]\nbase = \"3s\"\nincrement = \"50ms\"\nmargin = \"100ms\"\n\

@@ -14,8 +14,7 @@ fn bot_with_a_library(dir: &Path) -> (PathBuf, PathBuf) {
     for d in [&bot, &lib] {
         std::fs::create_dir_all(d).unwrap();
     }
-    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
-    std::fs::copy(template, lib.join("helper.py")).unwrap();
+    python_template(&lib, "helper.py");
     std::fs::write(bot.join("main.py"), "import helper\nhelper.main()\n").unwrap();
     (bot.join("main.py"), lib)
 }
@@ -90,8 +89,7 @@ fn check_bot_passes_the_environment_of_env_and_explains_a_bot_that_lacks_it() {
     let dir = folder("explain-env");
     let bot = dir.join("bot");
     std::fs::create_dir_all(&bot).unwrap();
-    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
-    std::fs::copy(template, bot.join("engine.py")).unwrap();
+    python_template(&bot, "engine.py");
     let script = bot.join("bot.sh");
     std::fs::write(
         &script,

@@ -37,9 +37,7 @@ fn layout(name: &str) -> Layout {
 
 /// The Python template, as `engine.py` in `folder`.
 fn engine_in(folder: &Path) {
-    std::fs::create_dir_all(folder).unwrap();
-    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/bot.py");
-    std::fs::copy(template, folder.join("engine.py")).unwrap();
+    python_template(folder, "engine.py");
 }
 
 /// Plays `bot` (a `[[bot]]` table named `mine`) against greedy from

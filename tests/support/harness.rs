@@ -23,6 +23,20 @@ pub fn folder(name: &str) -> PathBuf {
     dir
 }
 
+/// The Python template (`bots/python`: `bot.py` and the modules it
+/// imports) copied into `folder`, its entry point named `main`; returns the
+/// entry point's path.
+pub fn python_template(folder: &Path, main: &str) -> PathBuf {
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python");
+    std::fs::create_dir_all(folder).unwrap();
+    for module in ["rules.py", "search.py"] {
+        std::fs::copy(template.join(module), folder.join(module)).unwrap();
+    }
+    let entry = folder.join(main);
+    std::fs::copy(template.join("bot.py"), &entry).unwrap();
+    entry
+}
+
 /// A word unique to one test, carried by every process its bots start.
 pub fn marker(test: &str) -> String {
     format!("hostile{}x{test}", std::process::id())
