@@ -113,6 +113,28 @@ fn a_shell_bot_sources_a_file_beside_itself() {
 }
 
 #[test]
+fn a_program_named_from_a_workdir_that_climbs_with_dot_dot_starts() {
+    // A compiled-style bot (an executable named by a relative path) whose
+    // workdir climbs out of the tournament's folder: `workdir = ".."`, as a
+    // file in `configs/` names programs from the repository's root.
+    let layout = layout("own-dotdot");
+    let prog = layout.dir.join("bots/prog");
+    engine_in(&prog);
+    let run = prog.join("run");
+    std::fs::write(
+        &run,
+        "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/engine.py\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&run, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    plays(
+        &layout,
+        "[[bot]]\nname = \"mine\"\ncommand = [\"bots/prog/run\"]\nworkdir = \"..\"\n",
+    );
+    std::fs::remove_dir_all(&layout.dir).unwrap();
+}
+
+#[test]
 fn a_bot_in_a_home_directory_is_refused_before_any_game() {
     let layout = layout("own-home");
     // The run's HOME: a bot whose script lies directly in it.

@@ -229,6 +229,17 @@ impl Validator<'_> {
             Some(w) => base_dir.join(w.get_ref()),
             None => base_dir.to_owned(),
         };
+        // A `..` is resolved once, here: it would otherwise be walked again
+        // inside the sandbox, whose root holds only the bot's own folders
+        // (`configs/..` does not exist there). A folder that does not exist
+        // yet is kept as written; starting the bot says so.
+        let climbs = workdir
+            .components()
+            .any(|c| c == std::path::Component::ParentDir);
+        let workdir = match climbs {
+            true => std::fs::canonicalize(&workdir).unwrap_or(workdir),
+            false => workdir,
+        };
         let mut options = BTreeMap::new();
         for (opt, value) in &bot.options {
             let okey = format!("{key}.options.{opt}");
