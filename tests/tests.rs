@@ -27,4 +27,5 @@ mod serve_figures;
 mod serve_live;
 mod serve_security;
 mod slurm_sprt;
+mod sprt_calc;
 mod sprt_shards;

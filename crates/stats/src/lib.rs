@@ -15,6 +15,8 @@
 //! - [`OrderedSprt`]: the same test over numbered game pairs that finish in
 //!   any order (shards of a cluster), counting only the in-order prefix, so
 //!   its verdict does not depend on timing.
+//! - [`characteristic`]: what an SPRT (truncated or not) will do at each
+//!   true Elo, its pass probability and length, before it is run.
 //! - [`simulate`]: results drawn from known strengths, to check all of the
 //!   above (the tests do: interval coverage, SPRT error rates).
 //!
@@ -37,6 +39,7 @@
 #![deny(missing_docs)]
 
 pub mod bradley_terry;
+pub mod characteristic;
 pub mod elo;
 mod estimate;
 mod graph;

@@ -7,6 +7,7 @@ mod support;
 
 mod bradley_terry;
 mod bradley_terry_refusals;
+mod characteristic;
 mod coverage;
 mod head_to_head;
 mod ordered_sprt;
