@@ -302,6 +302,14 @@ impl Report {
         };
         writeln!(out, "<section id=\"sprt\"><h2>SPRT</h2><p><b>{}</b> vs <b>{}</b>: H0 elo {} against H1 elo {} ({}), α {} β {}. LLR <b>{:.3}</b> in [{:.3}, {:.3}] after {} pairs: <b class=\"decision {}\">{decision}</b>.</p>",
             esc(&s.test), esc(&s.baseline), s.elo0, s.elo1, s.model, s.alpha, s.beta, s.llr, s.lower, s.upper, s.pairs, s.decision)?;
+        if let Some(max) = s.max_pairs {
+            let how = if s.truncated {
+                "reached: decided by the sign of the LLR, not a bound"
+            } else {
+                "not reached"
+            };
+            writeln!(out, "<p>Truncated test: cap of {max} pairs {how}.</p>")?;
+        }
         if s.overrun > 0 {
             writeln!(
                 out,

@@ -47,6 +47,10 @@ pub struct SprtReport {
     pub upper: f64,
     /// `accept_h0`, `accept_h1` or `continue`.
     pub decision: &'static str,
+    /// The cap of a truncated test, in pairs (`None`: no cap).
+    pub max_pairs: Option<u64>,
+    /// True when the cap decided, by the sign of the LLR, not a bound.
+    pub truncated: bool,
     /// The LLR after each counted pair, in pair order.
     pub path: Vec<f64>,
 }
@@ -105,6 +109,8 @@ pub(crate) fn sprt_report(
             SprtDecision::AcceptH1 => "accept_h1",
             SprtDecision::Continue => "continue",
         },
+        max_pairs: sprt.max_pairs(),
+        truncated: status.truncated,
         path,
     })
 }

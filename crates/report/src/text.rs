@@ -214,6 +214,14 @@ impl Report {
             "  LLR {:.3} in [{:.3}, {:.3}] after {} pairs: {decision}",
             s.llr, s.lower, s.upper, s.pairs
         )?;
+        if let Some(max) = s.max_pairs {
+            let how = if s.truncated {
+                "reached: decided by the sign of the LLR, not a bound"
+            } else {
+                "not reached"
+            };
+            writeln!(out, "  truncated test: cap of {max} pairs {how}")?;
+        }
         if s.overrun > 0 {
             writeln!(
                 out,
