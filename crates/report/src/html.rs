@@ -310,6 +310,13 @@ impl Report {
             };
             writeln!(out, "<p>Truncated test: cap of {max} pairs {how}.</p>")?;
         }
+        if let Some(e) = &s.elo {
+            writeln!(
+                out,
+                "<p>{} Elo at the stop: {:.2} as counted, <b>{:.2}</b> corrected for the stopping rule.</p>",
+                s.model, e.naive, e.corrected
+            )?;
+        }
         if s.overrun > 0 {
             writeln!(
                 out,

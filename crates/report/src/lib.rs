@@ -43,7 +43,7 @@
 //! | `pairings` | [pairing] | every two bots that met (below) |
 //! | `failures` | [object] | games lost by forfeit (the first 1,000): `game` (id), `bot`, `kind` (`time`, `illegal`, `crash`, `other`), `termination`, `detail` |
 //! | `failures_left_out` | integer | present only when more forfeits than those listed: how many more (the players' `failures` count them all) |
-//! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `max_pairs` (the cap of a truncated test, or null), `truncated` (true when the cap decided, by the sign of the LLR), `path` (LLR after each complete pair) |
+//! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `max_pairs` (the cap of a truncated test, or null), `truncated` (true when the cap decided, by the sign of the LLR), `elo` (once decided: `naive`, the Elo of the counted pairs in the test's model, and `corrected`, corrected for the stopping rule; null otherwise), `path` (LLR after each complete pair) |
 //! | `sandbox` | object | present only when the run's `run.json` records it: `mode` (`auto`, `strict`, `off`) and `layers` (per layer: `name`, `active`, `detail`: what it does or why it was off) |
 //! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
 //!

@@ -222,6 +222,13 @@ impl Report {
             };
             writeln!(out, "  truncated test: cap of {max} pairs {how}")?;
         }
+        if let Some(e) = &s.elo {
+            writeln!(
+                out,
+                "  {} Elo at the stop: {:.2} as counted, {:.2} corrected for the stopping rule",
+                s.model, e.naive, e.corrected
+            )?;
+        }
         if s.overrun > 0 {
             writeln!(
                 out,

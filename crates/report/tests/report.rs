@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use aboure_records::{parse_games, GameRecord, GameResult, Termination};
-use aboure_report::{load, Input, RatingStatus, Report, ReportOptions};
+use aboure_report::{load, Input, RatingStatus, Report, ReportOptions, SprtSettings};
 use serde_json::Value;
 
 use crate::support;
@@ -476,4 +476,50 @@ fn the_report_and_the_run_count_the_same_standings() {
     }
     let a = report.players.iter().find(|p| p.name == "a").unwrap();
     assert_eq!((a.wins, a.draws, a.losses, a.failures.crash), (1, 1, 1, 1));
+}
+
+#[test]
+fn a_truncated_sprt_is_decided_at_its_cap_with_the_elo_corrected_for_the_stop() {
+    let sprt = aboure_stats::Sprt::new(0.0, 10.0, 0.05, 0.05, aboure_stats::EloModel::Normalized)
+        .unwrap()
+        .truncated(10)
+        .unwrap();
+    let options = ReportOptions {
+        sprt: Some(SprtSettings {
+            sprt,
+            pairing: ["greedy".into(), "random".into()],
+        }),
+        ..Default::default()
+    };
+    let report = report_of(&[fixture("sprt/games.jsonl")], options);
+    let s = report.sprt.as_ref().unwrap();
+    assert_eq!((s.pairs, s.truncated, s.max_pairs), (10, true, Some(10)));
+    let expected = if s.llr > 0.0 {
+        "accept_h1"
+    } else {
+        "accept_h0"
+    };
+    assert_eq!((s.decision, s.overrun), (expected, 2));
+    let elo = s.elo.expect("a decided test has its Elo");
+    assert_eq!(Some(elo.naive), s.pentanomial.head_to_head().nelo.value());
+    assert!(
+        elo.corrected.is_finite() && elo.corrected != elo.naive,
+        "{elo:?}"
+    );
+    let text = report.text();
+    assert!(
+        text.contains("truncated test: cap of 10 pairs reached: decided by the sign of the LLR"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "normalized Elo at the stop: {:.2} as counted, {:.2} corrected for the stopping rule",
+            elo.naive, elo.corrected
+        )),
+        "{text}"
+    );
+    let json = report.json();
+    assert_eq!(json["sprt"]["truncated"], true);
+    assert_eq!(json["sprt"]["elo"]["corrected"], elo.corrected);
+    assert!(report.html().contains("corrected for the stopping rule"));
 }

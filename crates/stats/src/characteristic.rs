@@ -193,10 +193,10 @@ pub fn characteristic(
     let mut lengths = Vec::with_capacity(runs);
     let (mut passed, mut truncated) = (0usize, 0usize);
     for _ in 0..runs {
-        let (pass, pairs, capped) = walk.run(&mut rng);
-        passed += pass as usize;
-        truncated += capped as usize;
-        lengths.push(pairs);
+        let end = walk.run(&mut rng);
+        passed += end.pass as usize;
+        truncated += end.truncated as usize;
+        lengths.push(end.pairs);
     }
     lengths.sort_unstable();
     let n = runs.max(1) as f64;
@@ -224,7 +224,7 @@ fn quantile(sorted: &[u64], q: f64) -> u64 {
 
 /// The LLR as a random walk: per-pair steps and their cumulative
 /// probabilities.
-struct Walk {
+pub(crate) struct Walk {
     cumulative: [f64; 4],
     steps: [f64; 5],
     lower: f64,
@@ -232,8 +232,21 @@ struct Walk {
     max_pairs: u64,
 }
 
+/// How one simulated test ended.
+pub(crate) struct WalkEnd {
+    /// H1 accepted.
+    pub pass: bool,
+    /// Pairs played.
+    pub pairs: u64,
+    /// Decided at the cap.
+    pub truncated: bool,
+    /// The pairs by score, `[LL, LD, WL+DD, WD, WW]`.
+    pub counts: [u64; 5],
+}
+
 impl Walk {
-    fn new(sprt: &Sprt, truth: &PairDistribution) -> Result<Walk, CharacteristicError> {
+    /// The walk of `sprt`'s LLR on pairs drawn from `truth`.
+    pub(crate) fn new(sprt: &Sprt, truth: &PairDistribution) -> Result<Walk, CharacteristicError> {
         let p0 = truth.at_elo(sprt.elo0(), sprt.model())?.p;
         let p1 = truth.at_elo(sprt.elo1(), sprt.model())?.p;
         let p = truth.p;
@@ -260,22 +273,31 @@ impl Walk {
         })
     }
 
-    /// One test: (accepted H1, pairs played, decided at the cap).
-    fn run(&self, rng: &mut SmallRng) -> (bool, u64, bool) {
+    /// One simulated test.
+    pub(crate) fn run(&self, rng: &mut SmallRng) -> WalkEnd {
         let mut llr = 0.0;
+        let mut counts = [0; 5];
         for pairs in 1..=self.max_pairs {
             let u: f64 = rng.gen();
             let i = self.cumulative.iter().take_while(|&&c| u >= c).count();
             llr += self.steps[i];
-            if llr >= self.upper {
-                return (true, pairs, false);
-            }
-            if llr <= self.lower {
-                return (false, pairs, false);
+            counts[i] += 1;
+            if llr >= self.upper || llr <= self.lower {
+                return WalkEnd {
+                    pass: llr >= self.upper,
+                    pairs,
+                    truncated: false,
+                    counts,
+                };
             }
         }
         // The cap's rule, Sprt::status_after's: the sign of the LLR.
-        (llr > 0.0, self.max_pairs, true)
+        WalkEnd {
+            pass: llr > 0.0,
+            pairs: self.max_pairs,
+            truncated: true,
+            counts,
+        }
     }
 }
 

@@ -17,6 +17,8 @@
 //!   its verdict does not depend on timing.
 //! - [`characteristic`]: what an SPRT (truncated or not) will do at each
 //!   true Elo, its pass probability and length, before it is run.
+//! - [`sprt_elo`]: the Elo of a finished SPRT, corrected for the rule that
+//!   stopped it.
 //! - [`simulate`]: results drawn from known strengths, to check all of the
 //!   above (the tests do: interval coverage, SPRT error rates).
 //!
@@ -51,6 +53,7 @@ mod pentanomial;
 mod result;
 pub mod simulate;
 mod sprt;
+pub mod sprt_elo;
 mod wdl;
 
 pub use bradley_terry::{

@@ -13,4 +13,5 @@ mod head_to_head;
 mod ordered_sprt;
 mod serialize;
 mod sprt;
+mod sprt_elo;
 mod sprt_errors;
