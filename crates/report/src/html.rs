@@ -140,6 +140,29 @@ impl Report {
                 match &r.anchor { Some((n, e)) => format!("anchored at {} = {e}", esc(n)), None => "centred on 0".to_owned() })?,
             _ => writeln!(out, "<p class=\"small\">First-move advantage and draw Elo: not fitted.</p>")?,
         }
+        if let Some(f) = &r.fit {
+            if let Some(p) = f.p_value {
+                let verdict = if p < crate::text::FIT_WARNING_P {
+                    "<b class=\"bad\">the ratings do not fit these results</b>"
+                } else {
+                    "the ratings fit these results"
+                };
+                let listed: Vec<String> = f
+                    .deviations
+                    .iter()
+                    .map(|d| esc(&crate::text::deviation(d)))
+                    .collect();
+                writeln!(out, "<p class=\"small\">Fit: chi-square {:.2} on {}, p = {}: {verdict}. Most deviating: {}.</p>",
+                    f.chi_square, crate::text::degrees(f.degrees_of_freedom), crate::text::p_value(p), listed.join("; "))?;
+            }
+        }
+        for c in &r.cycles {
+            writeln!(
+                out,
+                "<p class=\"bad\">Warning: {}.</p>",
+                esc(&crate::text::cycle(c))
+            )?;
+        }
         writeln!(out, "</section>")
     }
 

@@ -37,7 +37,7 @@
 //! | `files` | [string] | the results files read |
 //! | `warnings` | [string] | problems in the files (`file:line: ...`) and duplicate ids |
 //! | `players` | [player] | the standings, best first (below) |
-//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (`[name, elo]` or `null`) |
+//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (`[name, elo]` or `null`), `fit` (the model's goodness of fit when one fit covers everybody, else `null`: `chi_square`, `degrees_of_freedom`, `p_value` (`null` without degrees of freedom), `deviations`: up to 3 pairings, the largest first, each `bots`, `games`, `observed` and `expected` points of the first bot, `z`), `cycles` (results that go round beyond noise: each `bots` `[a, b, c]` where a beat b beat c beat a, `scores` of each leg's winner, `los` of each leg, at least 0.99) |
 //! | `los` | object | `players` and `matrix`: `matrix[i][j]` is the likelihood that `players[i]` is stronger than `players[j]` (`null` unless both rated in one group) |
 //! | `crosstable` | object | `players` and `cells`: `cells[i][j]` is `null` or `{games, points, wins, draws, losses, pentanomial}` of the row bot against the column bot |
 //! | `pairings` | [pairing] | every two bots that met (below) |
@@ -107,7 +107,7 @@ pub use options::{
     AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
-pub use ratings::RatingStatus;
+pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
     failure_kind, Cell, Crosstable, Failure, FailureCounts, FailureKind, LosMatrix, PlayerLine,
     RatingsSummary, Report, SCHEMA_VERSION,

@@ -8,6 +8,7 @@
 //! A draw or first-move parameter that cannot be fitted (every game drawn,
 //! South never lost) is held at BayesElo's default instead, with a note.
 
+use aboure_stats::bradley_terry::{cycles, goodness_of_fit, Cycle, FitTest};
 use aboure_stats::{fit_counts, Anchor, BradleyTerryOptions, RatingError, Wdl};
 use serde::Serialize;
 
@@ -48,6 +49,87 @@ pub(crate) struct Rated {
     pub advantage: Option<f64>,
     /// See `advantage`.
     pub draw_elo: Option<f64>,
+    /// The model's goodness of fit, when one fit covers everybody.
+    pub fit: Option<FitTest>,
+    /// Results that go round in a circle beyond noise.
+    pub cycles: Vec<Cycle>,
+}
+
+/// Pairings listed as deviating most from the model.
+pub const DEVIATIONS_LISTED: usize = 3;
+
+/// Pearson's chi-square test of the Bradley-Terry model on the results
+/// (see `aboure_stats::bradley_terry::goodness_of_fit`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FitSummary {
+    /// `sum z^2` over the pairings that met.
+    pub chi_square: f64,
+    /// Pairings that met, less the bots minus one.
+    pub degrees_of_freedom: usize,
+    /// Chance of so large a chi-square if the model holds (`null` without
+    /// degrees of freedom).
+    pub p_value: Option<f64>,
+    /// The pairings that deviate most, the largest `|z|` first.
+    pub deviations: Vec<Deviation>,
+}
+
+/// One pairing's observed and predicted points.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Deviation {
+    /// The two bots.
+    pub bots: [String; 2],
+    /// Games between them.
+    pub games: u64,
+    /// Points of the first bot.
+    pub observed: f64,
+    /// Points the ratings predict for it.
+    pub expected: f64,
+    /// Standardized residual, `(observed - expected) / sd`.
+    pub z: f64,
+}
+
+/// Three bots whose head-to-head results go round in a circle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CycleLine {
+    /// `bots[0]` beat `bots[1]`, who beat `bots[2]`, who beat `bots[0]`.
+    pub bots: [String; 3],
+    /// Each leg's score per game, of its winner.
+    pub scores: [f64; 3],
+    /// Each leg's likelihood of superiority.
+    pub los: [f64; 3],
+}
+
+impl Rated {
+    /// The fit test and cycles, with the bots' names.
+    pub(crate) fn diagnostics(&self, names: &[String]) -> (Option<FitSummary>, Vec<CycleLine>) {
+        let fit = self.fit.as_ref().map(|t| FitSummary {
+            chi_square: t.chi_square,
+            degrees_of_freedom: t.degrees_of_freedom,
+            p_value: t.p_value,
+            deviations: t
+                .pairings
+                .iter()
+                .take(DEVIATIONS_LISTED)
+                .map(|p| Deviation {
+                    bots: p.players.map(|i| names[i].clone()),
+                    games: p.games,
+                    observed: p.observed,
+                    expected: p.expected,
+                    z: p.z,
+                })
+                .collect(),
+        });
+        let cycles = self
+            .cycles
+            .iter()
+            .map(|c| CycleLine {
+                bots: c.players.map(|i| names[i].clone()),
+                scores: c.scores,
+                los: c.los,
+            })
+            .collect();
+        (fit, cycles)
+    }
 }
 
 /// Rates the players from their results by colour: `counts[i * n + j]` are
@@ -63,6 +145,8 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
         los: vec![vec![None; n]; n],
         advantage: None,
         draw_elo: None,
+        fit: None,
+        cycles: Vec::new(),
     };
     if n < 2 {
         rated.status = RatingStatus::TooFewPlayers;
@@ -91,6 +175,7 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
         ));
     }
     rated.groups = groups.clone();
+    rated.cycles = cycles(n, counts);
     let single = groups.len() == 1;
     for members in &groups {
         if members.len() < 2 {
@@ -119,6 +204,7 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
                 if single {
                     rated.advantage = Some(ratings.advantage);
                     rated.draw_elo = Some(ratings.draw_elo);
+                    rated.fit = Some(goodness_of_fit(n, counts, &ratings));
                 }
             }
             Err(RatingError::Unbounded { groups: strong }) => {

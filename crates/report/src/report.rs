@@ -9,7 +9,7 @@ use crate::accuracy::AccuracyReport;
 use crate::input::Input;
 use crate::options::ReportOptions;
 use crate::pairings::{pairing, Pairing};
-use crate::ratings::{rate, RatingStatus};
+use crate::ratings::{rate, CycleLine, FitSummary, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
 use crate::tally::ReportTally;
 
@@ -198,6 +198,11 @@ pub struct RatingsSummary {
     pub draw_elo: Option<f64>,
     /// The anchored bot and its rating, if any.
     pub anchor: Option<(String, f64)>,
+    /// How well the model fits the results, when one fit covers every bot.
+    pub fit: Option<FitSummary>,
+    /// Results that go round in a circle beyond noise (no ratings can
+    /// express them).
+    pub cycles: Vec<CycleLine>,
 }
 
 /// `matrix[i][j]`: likelihood that `players[i]` is stronger than
@@ -305,6 +310,7 @@ impl Report {
             }
         });
         let rated = rate(names, &by_colour, anchor);
+        let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
         let standing = |i: usize| tally.standings.get(i);
@@ -427,6 +433,8 @@ impl Report {
                 first_move_advantage: rated.advantage,
                 draw_elo: rated.draw_elo,
                 anchor: anchor.map(|(i, elo)| (names[i].clone(), elo)),
+                fit,
+                cycles,
             },
             los,
             crosstable,

@@ -92,3 +92,47 @@ fn all_draws_hold_the_draw_parameter_and_say_so() {
     );
     assert!(a.abs() < 1e-6 && b.abs() < 1e-6);
 }
+
+#[test]
+fn a_circle_of_results_fails_the_fit_test_and_is_named_in_every_format() {
+    // a beats b beats c beats a, 9 games of 10 each way; the ratings are
+    // equal and predict half the points everywhere.
+    let mut games = Vec::new();
+    for (x, y) in [("a", "b"), ("b", "c"), ("c", "a")] {
+        for k in 0..10 {
+            let (south, north, result) = match (k % 2, k) {
+                (_, 0) => (x, y, "0-1"),
+                (0, _) => (x, y, "1-0"),
+                _ => (y, x, "0-1"),
+            };
+            let id = format!("{x}{y}{k}");
+            games.push(game(&id, south, north, result));
+        }
+    }
+    let report = Report::build(&games, &ReportOptions::default());
+    let fit = report
+        .ratings
+        .fit
+        .as_ref()
+        .expect("one fit covers everybody");
+    assert_eq!(fit.degrees_of_freedom, 1);
+    assert!(fit.p_value.unwrap() < 0.01, "{fit:?}");
+    assert_eq!(fit.deviations.len(), 3);
+    assert_eq!(report.ratings.cycles.len(), 1);
+    assert_eq!(report.ratings.cycles[0].bots, ["a", "b", "c"]);
+    let text = report.text();
+    assert!(
+        text.contains("WARNING: the ratings do not fit these results"),
+        "{text}"
+    );
+    assert!(
+        text.contains("WARNING: results go round in a circle beyond noise: a beat b (90.0%, LOS"),
+        "{text}"
+    );
+    let json = report.json();
+    assert_eq!(json["ratings"]["cycles"][0]["bots"][2], "c");
+    assert_eq!(json["ratings"]["fit"]["degrees_of_freedom"], 1);
+    let html = report.html();
+    assert!(html.contains("results go round in a circle beyond noise"));
+    assert!(html.contains("the ratings do not fit these results"));
+}

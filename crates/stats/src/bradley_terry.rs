@@ -29,8 +29,11 @@ use crate::mm::{log_likelihood, minorization_maximization, Condensed};
 use crate::result::PlayerResult;
 use crate::wdl::Wdl;
 
+mod diagnostics;
 mod error;
 mod intervals;
+
+pub use diagnostics::{cycles, goodness_of_fit, Cycle, FitTest, PairingResidual, CYCLE_LOS};
 
 pub use error::RatingError;
 use error::{check_options, check_parameters};

@@ -9,6 +9,7 @@ mod bradley_terry;
 mod bradley_terry_refusals;
 mod characteristic;
 mod coverage;
+mod fit_diagnostics;
 mod head_to_head;
 mod ordered_sprt;
 mod serialize;
