@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aboure_report::{
-    read_files, sandbox_of, sprt_of, AccuracyOptions, Progress, Report, ReportOptions, ReportTally,
-    DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    read_files, sandbox_of, sprt_of, AccuracyOptions, IntervalKind, Progress, Report,
+    ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -26,6 +26,12 @@ pub struct Args {
     /// Pin a bot's rating, e.g. `--anchor random=0` (default: centred on 0).
     #[arg(long, value_name = "NAME=ELO", value_parser = parse_anchor)]
     anchor: Option<(String, f64)>,
+    /// How the ratings' 95% intervals are computed: `covariance` (BayesElo's,
+    /// symmetric) or `likelihood` (profile likelihood: asymmetric, honest for
+    /// a bot that almost never loses or has few games; about a hundred refits
+    /// per bot).
+    #[arg(long, value_enum, default_value_t = Intervals::Covariance)]
+    intervals: Intervals,
     /// Skip the per-move accuracy analysis with the exact solver.
     #[arg(long)]
     no_accuracy: bool,
@@ -51,6 +57,12 @@ pub struct Args {
     /// Threads parsing the files and analysing accuracy (default: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Intervals {
+    Covariance,
+    Likelihood,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -90,6 +102,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = ReportOptions {
         anchor: args.anchor.clone(),
         sprt,
+        intervals: match args.intervals {
+            Intervals::Covariance => IntervalKind::Covariance,
+            Intervals::Likelihood => IntervalKind::Likelihood,
+        },
         sandbox,
         accuracy,
         // Only the page shows games: text and JSON need no copy of them.

@@ -462,6 +462,7 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
         sandbox,
         accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
+        ..ReportOptions::default()
     };
     let streamed = crate::report::stream(ReportTally::new(options), files, 0)
         .context("cannot read the results back")?;

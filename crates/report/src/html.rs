@@ -95,7 +95,7 @@ impl Report {
         self.html_failures(out)?;
         self.html_accuracy(out)?;
         self.html_games(out)?;
-        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the covariance. Head to head: fastchess's W/D/L and game-pair statistics.</footer>")?;
+        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the {}. Head to head: fastchess's W/D/L and game-pair statistics.</footer>", crate::text::interval_source(self.ratings.intervals))?;
         writeln!(out, "<script>{SCRIPT}</script></body></html>")
     }
 
@@ -111,9 +111,14 @@ impl Report {
             if grouped { "<th>Group</th>" } else { "" })?;
         for p in &self.players {
             let (elo, interval) = match (p.elo, p.elo_low, p.elo_high) {
-                (Some(e), Some(l), Some(h)) => {
-                    (signed(e), format!("{} … {}", signed(l), signed(h)))
-                }
+                (Some(e), l, h) => (
+                    signed(e),
+                    format!(
+                        "{} … {}",
+                        crate::text::end(l, "−∞"),
+                        crate::text::end(h, "+∞")
+                    ),
+                ),
                 _ => ("–".to_owned(), "not rated".to_owned()),
             };
             write!(
@@ -213,10 +218,19 @@ impl Report {
             let y = top + row * (i as f64 + 0.5);
             writeln!(out, "<g class=\"bot\" data-bot=\"{}\"><text class=\"label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
                 esc(&p.name), left - 10.0, y + 4.0, esc(&p.name))?;
-            match (p.elo, p.elo_low, p.elo_high) {
+            let (lt, ht) = (
+                crate::text::end(p.elo_low, "−∞"),
+                crate::text::end(p.elo_high, "+∞"),
+            );
+            // An unbounded end reaches the edge of the plot.
+            match (
+                p.elo,
+                p.elo_low.or(p.elo.map(|_| lo)),
+                p.elo_high.or(p.elo.map(|_| hi)),
+            ) {
                 (Some(e), Some(l), Some(h)) => {
                     writeln!(out, "<title>{}: {} [{}, {}], {} games</title><line class=\"bar\" x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/><circle class=\"point\" cx=\"{:.1}\" cy=\"{y:.1}\" r=\"5\"/><text class=\"value\" x=\"{:.1}\" y=\"{:.1}\">{} [{}, {}]</text>",
-                        esc(&p.name), signed(e), signed(l), signed(h), p.games, x(l), x(h), x(e), width - right + 10.0, y + 4.0, signed(e), signed(l), signed(h))?;
+                        esc(&p.name), signed(e), lt, ht, p.games, x(l), x(h), x(e), width - right + 10.0, y + 4.0, signed(e), lt, ht)?;
                 }
                 _ => writeln!(
                     out,

@@ -12,6 +12,8 @@ use aboure_stats::bradley_terry::{cycles, goodness_of_fit, Cycle, FitTest};
 use aboure_stats::{fit_counts, Anchor, BradleyTerryOptions, RatingError, Wdl};
 use serde::Serialize;
 
+use crate::options::IntervalKind;
+
 /// Why the ratings are what they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -36,8 +38,9 @@ pub(crate) struct Rated {
     pub status: RatingStatus,
     /// Sentences for the reader, in order.
     pub messages: Vec<String>,
-    /// Rating and 95% half-width of each player, if rated.
-    pub elo: Vec<Option<(f64, f64)>>,
+    /// Rating and 95% interval (lower and upper ends, `None` when
+    /// unbounded) of each player, if rated.
+    pub elo: Vec<Option<(f64, aboure_stats::bradley_terry::Bounds)>>,
     /// Group of each player (index into `groups`).
     pub group: Vec<usize>,
     /// Groups of players linked by games, by smallest index.
@@ -134,7 +137,12 @@ impl Rated {
 
 /// Rates the players from their results by colour: `counts[i * n + j]` are
 /// the games `i` played South against `j`, from `i`'s view.
-pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)>) -> Rated {
+pub(crate) fn rate(
+    names: &[String],
+    counts: &[Wdl],
+    anchor: Option<(usize, f64)>,
+    intervals: IntervalKind,
+) -> Rated {
     let n = names.len();
     let mut rated = Rated {
         status: RatingStatus::Ok,
@@ -192,11 +200,15 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
                 player,
                 rating,
             });
-        match fit_group(&sub, members.len(), anchor) {
+        match fit_group(&sub, members.len(), anchor, intervals) {
             Ok((ratings, notes)) => {
                 rated.messages.extend(notes);
                 for (a, &i) in members.iter().enumerate() {
-                    rated.elo[i] = Some((ratings.ratings[a], ratings.errors[a]));
+                    let (r, e) = (ratings.ratings[a], ratings.errors[a]);
+                    rated.elo[i] = Some(match &ratings.profile {
+                        Some(bounds) => (r, bounds[a]),
+                        None => (r, (Some(r - e), Some(r + e))),
+                    });
                     for (b, &j) in members.iter().enumerate() {
                         rated.los[i][j] = Some(ratings.los[a][b]);
                     }
@@ -236,9 +248,11 @@ fn fit_group(
     counts: &[Wdl],
     n: usize,
     anchor: Anchor,
+    intervals: IntervalKind,
 ) -> Result<(aboure_stats::Ratings, Vec<String>), RatingError> {
     let mut options = BradleyTerryOptions {
         anchor,
+        profile: intervals == IntervalKind::Likelihood,
         ..Default::default()
     };
     let mut notes = Vec::new();

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::accuracy::AccuracyReport;
 use crate::input::Input;
-use crate::options::ReportOptions;
+use crate::options::{IntervalKind, ReportOptions};
 use crate::pairings::{pairing, Pairing};
 use crate::ratings::{rate, CycleLine, FitSummary, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
@@ -198,6 +198,8 @@ pub struct RatingsSummary {
     pub draw_elo: Option<f64>,
     /// The anchored bot and its rating, if any.
     pub anchor: Option<(String, f64)>,
+    /// `covariance` or `likelihood`: how the 95% intervals were computed.
+    pub intervals: IntervalKind,
     /// How well the model fits the results, when one fit covers every bot.
     pub fit: Option<FitSummary>,
     /// Results that go round in a circle beyond noise (no ratings can
@@ -309,7 +311,7 @@ impl Report {
                 }
             }
         });
-        let rated = rate(names, &by_colour, anchor);
+        let rated = rate(names, &by_colour, anchor, options.intervals);
         let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
@@ -342,8 +344,8 @@ impl Report {
                     rank: rank + 1,
                     name: names[i].clone(),
                     elo: rated.elo[i].map(|e| e.0),
-                    elo_low: rated.elo[i].map(|e| e.0 - e.1),
-                    elo_high: rated.elo[i].map(|e| e.0 + e.1),
+                    elo_low: rated.elo[i].and_then(|e| e.1 .0),
+                    elo_high: rated.elo[i].and_then(|e| e.1 .1),
                     group: rated.group[i] + 1,
                     games,
                     wins: t.wins,
@@ -433,6 +435,7 @@ impl Report {
                 first_move_advantage: rated.advantage,
                 draw_elo: rated.draw_elo,
                 anchor: anchor.map(|(i, elo)| (names[i].clone(), elo)),
+                intervals: options.intervals,
                 fit,
                 cycles,
             },

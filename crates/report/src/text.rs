@@ -67,9 +67,10 @@ impl Report {
                 write!(out, "  {:>5}", p.group)?;
             }
             let (elo, interval) = match (p.elo, p.elo_low, p.elo_high) {
-                (Some(e), Some(l), Some(h)) => {
-                    (signed(e), format!("[{}, {}]", signed(l), signed(h)))
-                }
+                (Some(e), l, h) => (
+                    signed(e),
+                    format!("[{}, {}]", end(l, "-inf"), end(h, "+inf")),
+                ),
                 _ => ("-".to_owned(), "-".to_owned()),
             };
             writeln!(
@@ -89,11 +90,12 @@ impl Report {
         match r.status {
             RatingStatus::Ok => writeln!(
                 out,
-                "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the covariance.",
+                "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the {}.",
                 match &r.anchor {
                     Some((name, elo)) => format!("anchored at {name} = {elo}"),
                     None => "centred on 0".to_owned(),
-                }
+                },
+                interval_source(r.intervals)
             )?,
             RatingStatus::Disconnected => {
                 writeln!(out, "Ratings: NOT comparable across groups (see below).")?
@@ -401,4 +403,19 @@ pub(crate) fn cycle(c: &crate::CycleLine) -> String {
         leg(1, b, d),
         leg(2, d, a)
     )
+}
+
+/// An interval's end, or `unbounded` for none.
+pub(crate) fn end(x: Option<f64>, unbounded: &str) -> String {
+    x.map_or_else(|| unbounded.to_owned(), signed)
+}
+
+/// Where the intervals come from, in words.
+pub(crate) fn interval_source(kind: crate::IntervalKind) -> &'static str {
+    match kind {
+        crate::IntervalKind::Covariance => "covariance",
+        crate::IntervalKind::Likelihood => {
+            "profile likelihood (asymmetric; an end may be unbounded)"
+        }
+    }
 }

@@ -32,12 +32,15 @@ use crate::wdl::Wdl;
 mod diagnostics;
 mod error;
 mod intervals;
+mod profile;
 
 pub use diagnostics::{cycles, goodness_of_fit, Cycle, FitTest, PairingResidual, CYCLE_LOS};
 
 pub use error::RatingError;
 use error::{check_options, check_parameters};
 use intervals::{covariance, Intervals};
+pub use profile::Bounds;
+use profile::Profiled;
 
 /// BayesElo's stopping rule for `mm` (its `Epsilon` default). The default
 /// tolerance here is far tighter, so that the fit is the maximum itself;
@@ -122,6 +125,10 @@ pub struct BradleyTerryOptions {
     /// fits take tens to a few hundred; running out usually means the
     /// maximum does not exist (see [`RatingError::NoConvergence`]).
     pub max_iterations: usize,
+    /// Also compute each rating's profile likelihood interval
+    /// ([`Ratings::profile`]): honest near 0% or 100% scores and on few
+    /// games, at the cost of about a hundred refits per player.
+    pub profile: bool,
 }
 
 impl Default for BradleyTerryOptions {
@@ -137,6 +144,7 @@ impl Default for BradleyTerryOptions {
             scale: RatingScale::BayesElo,
             tolerance: 1e-12,
             max_iterations: 10_000,
+            profile: false,
         }
     }
 }
@@ -167,6 +175,10 @@ pub struct Ratings {
     pub log_likelihood: f64,
     /// MM iterations used.
     pub iterations: usize,
+    /// With [`BradleyTerryOptions::profile`], each rating's 95% interval
+    /// from the profile likelihood, as absolute `(lower, upper)` ratings
+    /// (`None`: that end is unbounded).
+    pub profile: Option<Vec<Bounds>>,
 }
 
 /// Fits ratings for `players` players (indices `0..players`) from `games`.
@@ -295,6 +307,19 @@ pub fn fit_counts(
         .map(|r| scale * (r - reference) + offset)
         .collect();
 
+    let profile = options.profile.then(|| {
+        Profiled {
+            c: &c,
+            fitted: &p,
+            fixed_w: fixed(options.fit_advantage, options.advantage),
+            fixed_d: fixed(options.fit_draw_elo, options.draw_elo),
+            anchor: options.anchor,
+            scale,
+            offset,
+            max_iterations: options.max_iterations,
+        }
+        .intervals()
+    });
     let cov = covariance(&c, &p, options.anchor).ok_or(RatingError::NoConvergence {
         iterations: run.iterations,
     })?;
@@ -315,5 +340,6 @@ pub fn fit_counts(
         scale,
         log_likelihood: log_likelihood(&c, &p),
         iterations: run.iterations,
+        profile,
     })
 }

@@ -106,14 +106,34 @@ pub(crate) fn minorization_maximization(
     epsilon: f64,
     max_iterations: usize,
 ) -> MmRun {
+    tilted_minorization_maximization(c, fit_w, fit_d, epsilon, max_iterations, None, None)
+}
+
+/// As [`minorization_maximization`], maximizing the log-likelihood plus
+/// `sum_p tilt[p] ln(gamma_p)` when `tilt` is given: the term is exact, so
+/// each update still maximizes a minorizer (it adds `tilt[p]` to the
+/// player's wins in the closed form), as long as no player's wins plus
+/// tilt fall to 0 (the run then stops unconverged). The profile
+/// likelihood (`bradley_terry::profile`) traces its curve this way,
+/// starting from a nearby fit (`start`) rather than from all ones.
+pub(crate) fn tilted_minorization_maximization(
+    c: &Condensed,
+    fit_w: Option<f64>,
+    fit_d: Option<f64>,
+    epsilon: f64,
+    max_iterations: usize,
+    tilt: Option<&[f64]>,
+    start: Option<&Gammas>,
+) -> MmRun {
     let n = c.n;
     // `fit_*` is None when the parameter is fitted, else its fixed theta.
-    let mut theta_w = fit_w.unwrap_or(1.0);
-    let mut theta_d = fit_d.unwrap_or(1.0);
-    let mut gamma = vec![1.0; n];
+    let mut theta_w = fit_w.unwrap_or(start.map_or(1.0, |s| s.theta_w));
+    let mut theta_d = fit_d.unwrap_or(start.map_or(1.0, |s| s.theta_d));
+    let mut gamma = start.map_or_else(|| vec![1.0; n], |s| s.gamma.clone());
     let mut next = vec![1.0; n];
     let mut iterations = 0;
     let mut converged = false;
+    let mut out_of_reach = false;
     while iterations < max_iterations {
         iterations += 1;
         // Gammas, last player first, Gauss-Seidel style as BayesElo.
@@ -132,7 +152,14 @@ pub(crate) fn minorization_maximization(
                     + (d_ji + w_ji) * theta_d / (theta_w * go + theta_d * gp)
                     + (d_ji + l_ji) / (theta_d * theta_w * go + gp);
             }
+            if let Some(t) = tilt {
+                a += t[p];
+                out_of_reach |= a <= 0.0;
+            }
             next[p] = a / b;
+        }
+        if out_of_reach {
+            break;
         }
         std::mem::swap(&mut gamma, &mut next);
         let mut diff = gamma
