@@ -23,9 +23,11 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Pin a bot's rating, e.g. `--anchor random=0` (default: centred on 0).
+    /// Pin a bot's rating, e.g. `--anchor random=0` (default: centred on
+    /// 0); repeat it for several fixed anchors (the others are fitted
+    /// around them, as Ordo's), for a rating list kept across runs.
     #[arg(long, value_name = "NAME=ELO", value_parser = parse_anchor)]
-    anchor: Option<(String, f64)>,
+    anchor: Vec<(String, f64)>,
     /// How the ratings' 95% intervals are computed: `covariance` (BayesElo's,
     /// symmetric) or `likelihood` (profile likelihood: asymmetric, honest for
     /// a bot that almost never loses or has few games; about a hundred refits
@@ -100,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     });
     let options = ReportOptions {
-        anchor: args.anchor.clone(),
+        anchors: args.anchor.clone(),
         sprt,
         intervals: match args.intervals {
             Intervals::Covariance => IntervalKind::Covariance,
@@ -147,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &report.warnings {
         eprintln!("aboure: warning: {warning}");
     }
-    if let Some((name, _)) = &args.anchor {
+    for (name, _) in &args.anchor {
         if !report.players.iter().any(|p| &p.name == name) {
             bail!("--anchor {name}: no bot of that name played in these files");
         }

@@ -457,7 +457,6 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
     let sprt = sprt_of(files).context("cannot read the results back")?;
     let sandbox = sandbox_of(files).context("cannot read the results back")?;
     let options = ReportOptions {
-        anchor: None,
         sprt,
         sandbox,
         accuracy: Some(AccuracyOptions::default()),

@@ -7,9 +7,10 @@ use aboure_stats::Sprt;
 /// How to build a [`crate::Report`].
 #[derive(Clone, Debug, Default)]
 pub struct ReportOptions {
-    /// Pin one bot's rating (`--anchor NAME=ELO`); by default ratings are
+    /// Pin bots' ratings (`--anchor NAME=ELO`, repeatable: several fixed
+    /// anchors, the others fitted around them); by default ratings are
     /// centred on 0.
-    pub anchor: Option<(String, f64)>,
+    pub anchors: Vec<(String, f64)>,
     /// The SPRT the run was playing, if any (see [`crate::sprt_of`]).
     pub sprt: Option<SprtSettings>,
     /// How the ratings' 95% intervals are computed.

@@ -9,7 +9,7 @@
 //! South never lost) is held at BayesElo's default instead, with a note.
 
 use aboure_stats::bradley_terry::{cycles, goodness_of_fit, Cycle, FitTest};
-use aboure_stats::{fit_counts, Anchor, BradleyTerryOptions, RatingError, Wdl};
+use aboure_stats::{fit_counts_anchored, BradleyTerryOptions, RatingError, Wdl};
 use serde::Serialize;
 
 use crate::options::IntervalKind;
@@ -140,7 +140,7 @@ impl Rated {
 pub(crate) fn rate(
     names: &[String],
     counts: &[Wdl],
-    anchor: Option<(usize, f64)>,
+    anchors: &[(usize, f64)],
     intervals: IntervalKind,
 ) -> Rated {
     let n = names.len();
@@ -194,13 +194,10 @@ pub(crate) fn rate(
             .iter()
             .flat_map(|&i| members.iter().map(move |&j| counts[i * n + j]))
             .collect();
-        let anchor = anchor
-            .and_then(|(p, elo)| local(p).map(|p| (p, elo)))
-            .map_or(Anchor::Mean, |(player, rating)| Anchor::Player {
-                player,
-                rating,
-            });
-        match fit_group(&sub, members.len(), anchor, intervals) {
+        let local_anchors: Vec<(usize, f64)> = (anchors.iter())
+            .filter_map(|&(p, elo)| local(p).map(|p| (p, elo)))
+            .collect();
+        match fit_group(&sub, members.len(), &local_anchors, intervals) {
             Ok((ratings, notes)) => {
                 rated.messages.extend(notes);
                 for (a, &i) in members.iter().enumerate() {
@@ -247,17 +244,16 @@ pub(crate) fn rate(
 fn fit_group(
     counts: &[Wdl],
     n: usize,
-    anchor: Anchor,
+    anchors: &[(usize, f64)],
     intervals: IntervalKind,
 ) -> Result<(aboure_stats::Ratings, Vec<String>), RatingError> {
     let mut options = BradleyTerryOptions {
-        anchor,
         profile: intervals == IntervalKind::Likelihood,
         ..Default::default()
     };
     let mut notes = Vec::new();
     for _ in 0..3 {
-        match fit_counts(n, counts, &options) {
+        match fit_counts_anchored(n, counts, &options, anchors) {
             Err(RatingError::ParameterUnbounded {
                 parameter: "advantage",
             }) => {
@@ -291,7 +287,7 @@ fn fit_group(
             other => return other.map(|r| (r, notes)),
         }
     }
-    fit_counts(n, counts, &options).map(|r| (r, notes))
+    fit_counts_anchored(n, counts, &options, anchors).map(|r| (r, notes))
 }
 
 fn unbounded_sentence(names: &[String], strong: &[Vec<usize>]) -> String {

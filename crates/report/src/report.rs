@@ -196,8 +196,10 @@ pub struct RatingsSummary {
     pub first_move_advantage: Option<f64>,
     /// BayesElo's draw parameter (raw model scale).
     pub draw_elo: Option<f64>,
-    /// The anchored bot and its rating, if any.
+    /// The first anchored bot and its rating, if any.
     pub anchor: Option<(String, f64)>,
+    /// Every anchored bot and its rating (fixed anchors).
+    pub anchors: Vec<(String, f64)>,
     /// `covariance` or `likelihood`: how the 95% intervals were computed.
     pub intervals: IntervalKind,
     /// How well the model fits the results, when one fit covers every bot.
@@ -300,18 +302,18 @@ impl Report {
                 wdl[t][s] += r.reversed();
             }
         }
-        let anchor = options.anchor.as_ref().and_then(|(name, elo)| {
-            match names.iter().position(|x| x == name) {
+        let anchors: Vec<(usize, f64)> = (options.anchors.iter())
+            .filter_map(|(name, elo)| match names.iter().position(|x| x == name) {
                 Some(i) => Some((i, *elo)),
                 None => {
                     warnings.push(format!(
-                        "anchor {name:?} played no game here; ratings are centred on 0"
+                        "anchor {name:?} played no game here; it anchors nothing"
                     ));
                     None
                 }
-            }
-        });
-        let rated = rate(names, &by_colour, anchor, options.intervals);
+            })
+            .collect();
+        let rated = rate(names, &by_colour, &anchors, options.intervals);
         let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
@@ -434,7 +436,10 @@ impl Report {
                     .collect(),
                 first_move_advantage: rated.advantage,
                 draw_elo: rated.draw_elo,
-                anchor: anchor.map(|(i, elo)| (names[i].clone(), elo)),
+                anchor: anchors.first().map(|&(i, elo)| (names[i].clone(), elo)),
+                anchors: (anchors.iter())
+                    .map(|&(i, elo)| (names[i].clone(), elo))
+                    .collect(),
                 intervals: options.intervals,
                 fit,
                 cycles,

@@ -91,10 +91,7 @@ impl Report {
             RatingStatus::Ok => writeln!(
                 out,
                 "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the {}.",
-                match &r.anchor {
-                    Some((name, elo)) => format!("anchored at {name} = {elo}"),
-                    None => "centred on 0".to_owned(),
-                },
+                anchoring(&r.anchors),
                 interval_source(r.intervals)
             )?,
             RatingStatus::Disconnected => {
@@ -418,4 +415,13 @@ pub(crate) fn interval_source(kind: crate::IntervalKind) -> &'static str {
             "profile likelihood (asymmetric; an end may be unbounded)"
         }
     }
+}
+
+/// `anchored at a = 0, b = 100`, or `centred on 0`.
+pub(crate) fn anchoring(anchors: &[(String, f64)]) -> String {
+    if anchors.is_empty() {
+        return "centred on 0".to_owned();
+    }
+    let each: Vec<String> = anchors.iter().map(|(n, e)| format!("{n} = {e}")).collect();
+    format!("anchored at {}", each.join(", "))
 }

@@ -322,7 +322,7 @@ fn anchoring_pins_the_named_bot() {
     let anchored = report_of(
         &[path],
         ReportOptions {
-            anchor: Some(("random".into(), 1000.0)),
+            anchors: vec![("random".into(), 1000.0)],
             ..Default::default()
         },
     );
@@ -331,6 +331,28 @@ fn anchoring_pins_the_named_bot() {
     let diff = |r: &Report| elo(r, "greedy") - elo(r, "random");
     assert!((diff(&free) - diff(&anchored)).abs() < 1e-6);
     assert!(anchored.text().contains("anchored at random = 1000"));
+    // Two fixed anchors: both held, the third bot fitted between them.
+    let two = report_of(
+        &[fixture("round-robin/games.jsonl")],
+        ReportOptions {
+            anchors: vec![("random".into(), 1000.0), ("greedy".into(), 1400.0)],
+            ..Default::default()
+        },
+    );
+    assert!((elo(&two, "random") - 1000.0).abs() < 1e-9);
+    assert!((elo(&two, "greedy") - 1400.0).abs() < 1e-9);
+    let slow = two.players.iter().find(|p| p.name == "slow").unwrap();
+    assert!(slow.elo_high.unwrap() > slow.elo.unwrap());
+    let held = two.players.iter().find(|p| p.name == "greedy").unwrap();
+    assert_eq!(
+        held.elo_low, held.elo_high,
+        "a fixed anchor has no uncertainty"
+    );
+    assert!(two
+        .text()
+        .contains("anchored at random = 1000, greedy = 1400"));
+    let json = two.json();
+    assert_eq!(json["ratings"]["anchors"][1][0], "greedy");
 }
 
 #[test]

@@ -106,7 +106,25 @@ pub(crate) fn minorization_maximization(
     epsilon: f64,
     max_iterations: usize,
 ) -> MmRun {
-    tilted_minorization_maximization(c, fit_w, fit_d, epsilon, max_iterations, None, None)
+    tilted_minorization_maximization(
+        c,
+        fit_w,
+        fit_d,
+        epsilon,
+        max_iterations,
+        &MmVariant::default(),
+    )
+}
+
+/// What a run of MM does beyond the plain fit.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct MmVariant<'a> {
+    /// Added to the log-likelihood: `sum_p tilt[p] ln(gamma_p)`.
+    pub tilt: Option<&'a [f64]>,
+    /// The parameters to start from (else all ones).
+    pub start: Option<&'a Gammas>,
+    /// Players whose gamma stays at its start (fixed anchors).
+    pub pinned: Option<&'a [bool]>,
 }
 
 /// As [`minorization_maximization`], maximizing the log-likelihood plus
@@ -115,16 +133,21 @@ pub(crate) fn minorization_maximization(
 /// player's wins in the closed form), as long as no player's wins plus
 /// tilt fall to 0 (the run then stops unconverged). The profile
 /// likelihood (`bradley_terry::profile`) traces its curve this way,
-/// starting from a nearby fit (`start`) rather than from all ones.
+/// starting from a nearby fit (`start`) rather than from all ones. Pinned
+/// players keep their starting gamma: several fixed anchors.
 pub(crate) fn tilted_minorization_maximization(
     c: &Condensed,
     fit_w: Option<f64>,
     fit_d: Option<f64>,
     epsilon: f64,
     max_iterations: usize,
-    tilt: Option<&[f64]>,
-    start: Option<&Gammas>,
+    variant: &MmVariant,
 ) -> MmRun {
+    let MmVariant {
+        tilt,
+        start,
+        pinned,
+    } = *variant;
     let n = c.n;
     // `fit_*` is None when the parameter is fitted, else its fixed theta.
     let mut theta_w = fit_w.unwrap_or(start.map_or(1.0, |s| s.theta_w));
@@ -138,6 +161,10 @@ pub(crate) fn tilted_minorization_maximization(
         iterations += 1;
         // Gammas, last player first, Gauss-Seidel style as BayesElo.
         for p in (0..n).rev() {
+            if pinned.is_some_and(|f| f[p]) {
+                next[p] = gamma[p];
+                continue;
+            }
             let mut a = 0.0;
             let mut b = 0.0;
             let gp = gamma[p];

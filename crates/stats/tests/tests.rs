@@ -5,6 +5,7 @@ mod common;
 #[path = "support/bradley_terry.rs"]
 mod support;
 
+mod anchors;
 mod bradley_terry;
 mod bradley_terry_refusals;
 mod characteristic;

@@ -23,7 +23,7 @@
 
 use super::Anchor;
 use crate::elo::Z95;
-use crate::mm::{log_likelihood, tilted_minorization_maximization, Condensed, Gammas};
+use crate::mm::{log_likelihood, tilted_minorization_maximization, Condensed, Gammas, MmVariant};
 
 /// One rating's 95% interval; `None` for an unbounded end.
 pub type Bounds = (Option<f64>, Option<f64>);
@@ -40,6 +40,9 @@ pub(super) struct Profiled<'a> {
     pub scale: f64,
     pub offset: f64,
     pub max_iterations: usize,
+    /// Fixed anchors: these players' ratings are held, the others' are
+    /// absolute.
+    pub pinned: Option<&'a [bool]>,
 }
 
 /// Largest tilt tried, in virtual wins: far beyond any real field.
@@ -57,8 +60,9 @@ impl Profiled<'_> {
             .map(|i| {
                 let weights = self.weights(i);
                 if weights.iter().all(|&w| w == 0.0) {
-                    // The anchored player: its rating is fixed.
-                    return (Some(self.offset), Some(self.offset));
+                    // An anchored player: its rating is fixed.
+                    let held = self.held(i);
+                    return (Some(held), Some(held));
                 }
                 (
                     self.end(&weights, best, -1.0),
@@ -68,10 +72,25 @@ impl Profiled<'_> {
             .collect()
     }
 
+    /// The rating of an anchored player.
+    fn held(&self, i: usize) -> f64 {
+        match self.pinned {
+            Some(_) => self.scale * 400.0 * self.fitted.gamma[i].log10(),
+            None => self.offset,
+        }
+    }
+
     /// The rating's weights on the raw ratings: itself less the reference.
     fn weights(&self, i: usize) -> Vec<f64> {
         let n = self.c.n;
         let mut w = vec![0.0; n];
+        if let Some(pinned) = self.pinned {
+            // Ratings are absolute: the rating itself, unless held.
+            if !pinned[i] {
+                w[i] = 1.0;
+            }
+            return w;
+        }
         match self.anchor {
             Anchor::Mean => {
                 w.iter_mut().for_each(|x| *x = -1.0 / n as f64);
@@ -95,8 +114,11 @@ impl Profiled<'_> {
             self.fixed_d,
             TOLERANCE,
             self.max_iterations,
-            Some(&tilt),
-            Some(self.fitted),
+            &MmVariant {
+                tilt: Some(&tilt),
+                start: Some(self.fitted),
+                pinned: self.pinned,
+            },
         );
         if !run.converged {
             return None;
