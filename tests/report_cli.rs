@@ -60,6 +60,18 @@ fn csv_results_and_anchor() {
     let (ok, stdout, stderr) = aboure(&["--anchor", "B=1500", csv.to_str().unwrap()]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("anchored at B = 1500"), "{stdout}");
+    let (ok, stdout, stderr) = aboure(&[
+        "--anchor",
+        "B=1500",
+        "--anchor",
+        "A=1400",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("anchored at B = 1500, A = 1400"),
+        "{stdout}"
+    );
     let (ok, _, stderr) = aboure(&["--anchor", "nobody=0", csv.to_str().unwrap()]);
     assert!(!ok);
     assert!(stderr.contains("--anchor nobody"), "{stderr}");

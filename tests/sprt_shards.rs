@@ -530,3 +530,57 @@ fn workers_figures() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+#[test]
+fn a_truncated_sprt_stops_at_its_cap_and_says_so() {
+    // Bounds no 6 pairs can cross: the cap decides.
+    let dir = folder("truncated");
+    let config = write_config(
+        &dir,
+        "[tournament]\nformat = \"sprt\"\npairs = 40\nseed = 5\nconcurrency = 2\n\
+         [time-control]\nmovetime = \"5ms\"\n\
+         [sprt]\nelo0 = 0.0\nelo1 = 5.0\nmax-pairs = 6\n\
+         [[bot]]\nname = \"ab\"\nbuiltin = \"alphabeta\"\noptions = { depth = 2 }\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\noptions = { seed = 7 }\n",
+    );
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("at the cap of 6 pairs (truncated: by the sign of the LLR)"),
+        "{stdout}"
+    );
+    let decision: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("sprt.json")).unwrap()).unwrap();
+    assert_eq!(decision["pairs"], 6, "{decision}");
+    assert_eq!(
+        (&decision["truncated"], &decision["max_pairs"]),
+        (&Value::Bool(true), &Value::from(6))
+    );
+    let llr = decision["llr"].as_f64().unwrap();
+    let expected = if llr > 0.0 { "accept_h1" } else { "accept_h0" };
+    assert_eq!(decision["decision"], expected, "{decision}");
+    // Stopped at the cap: only the games already running finish after it.
+    assert!(
+        games(&out).len() <= 2 * 6 + 2,
+        "{} games",
+        games(&out).len()
+    );
+    let reported = report_sprt(&out);
+    assert_eq!(
+        (
+            &reported["pairs"],
+            &reported["decision"],
+            &reported["truncated"],
+            &reported["max_pairs"]
+        ),
+        (
+            &decision["pairs"],
+            &decision["decision"],
+            &Value::Bool(true),
+            &Value::from(6)
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

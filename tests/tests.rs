@@ -29,4 +29,5 @@ mod serve_figures;
 mod serve_live;
 mod serve_security;
 mod slurm_sprt;
+mod sprt_calc;
 mod sprt_shards;

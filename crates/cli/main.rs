@@ -18,6 +18,7 @@ mod run_build;
 mod run_eta;
 mod serve;
 mod solve;
+mod sprt_calc;
 mod synthetic;
 
 /// Run Djenon-aboure bots against each other and measure how strong they are.
@@ -48,6 +49,8 @@ enum Command {
     Apply(apply::Args),
     /// Measure the speed of the engine or the arbiter.
     Bench(bench::Args),
+    /// Pass probability and length of an SPRT at a range of true Elo.
+    SprtCalc(sprt_calc::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Apply(args) => apply::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::SprtCalc(args) => sprt_calc::run(args),
     };
     match result {
         Ok(code) => code,

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aboure_report::{
-    read_files, sandbox_of, sprt_of, AccuracyOptions, Progress, Report, ReportOptions, ReportTally,
-    DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    read_files, sandbox_of, sprt_of, AccuracyOptions, IntervalKind, Progress, Report,
+    ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -23,9 +23,17 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Pin a bot's rating, e.g. `--anchor random=0` (default: centred on 0).
+    /// Pin a bot's rating, e.g. `--anchor random=0` (default: centred on
+    /// 0); repeat it for several fixed anchors (the others are fitted
+    /// around them, as Ordo's), for a rating list kept across runs.
     #[arg(long, value_name = "NAME=ELO", value_parser = parse_anchor)]
-    anchor: Option<(String, f64)>,
+    anchor: Vec<(String, f64)>,
+    /// How the ratings' 95% intervals are computed: `covariance` (BayesElo's,
+    /// symmetric) or `likelihood` (profile likelihood: asymmetric, honest for
+    /// a bot that almost never loses or has few games; about a hundred refits
+    /// per bot).
+    #[arg(long, value_enum, default_value_t = Intervals::Covariance)]
+    intervals: Intervals,
     /// Skip the per-move accuracy analysis with the exact solver.
     #[arg(long)]
     no_accuracy: bool,
@@ -51,6 +59,12 @@ pub struct Args {
     /// Threads parsing the files and analysing accuracy (default: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Intervals {
+    Covariance,
+    Likelihood,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -88,8 +102,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     });
     let options = ReportOptions {
-        anchor: args.anchor.clone(),
+        anchors: args.anchor.clone(),
         sprt,
+        intervals: match args.intervals {
+            Intervals::Covariance => IntervalKind::Covariance,
+            Intervals::Likelihood => IntervalKind::Likelihood,
+        },
         sandbox,
         accuracy,
         // Only the page shows games: text and JSON need no copy of them.
@@ -131,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &report.warnings {
         eprintln!("aboure: warning: {warning}");
     }
-    if let Some((name, _)) = &args.anchor {
+    for (name, _) in &args.anchor {
         if !report.players.iter().any(|p| &p.name == name) {
             bail!("--anchor {name}: no bot of that name played in these files");
         }

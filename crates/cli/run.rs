@@ -493,11 +493,11 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
     let sprt = sprt_of(files).context("cannot read the results back")?;
     let sandbox = sandbox_of(files).context("cannot read the results back")?;
     let options = ReportOptions {
-        anchor: None,
         sprt,
         sandbox,
         accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
+        ..ReportOptions::default()
     };
     let streamed = crate::report::stream(ReportTally::new(options), files, 0)
         .context("cannot read the results back")?;

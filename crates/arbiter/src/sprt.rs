@@ -131,6 +131,8 @@ impl LiveSprt {
             "llr": status.status.llr,
             "lower": status.status.lower,
             "upper": status.status.upper,
+            "max_pairs": sprt.max_pairs(),
+            "truncated": status.status.truncated,
             "written_by": format!("host {} pid {}", crate::lock::hostname(), std::process::id()),
         });
         let temp = self.dir.join(format!(
@@ -169,6 +171,12 @@ pub fn describe(sprt: &Sprt, pairing: &[String; 2], status: &OrderedStatus) -> S
             sprt.elo0()
         ),
         SprtDecision::Continue => "no decision yet".to_owned(),
+    };
+    let verdict = match (status.status.truncated, sprt.max_pairs()) {
+        (true, Some(max)) => {
+            format!("{verdict}, at the cap of {max} pairs (truncated: by the sign of the LLR)")
+        }
+        _ => verdict,
     };
     let beyond = match (status.decided(), status.beyond) {
         (_, 0) => String::new(),

@@ -320,6 +320,27 @@ fn openings_adjudication_and_sprt() {
         &format!("[sprt]\nmodel = \"bayes\"\n{TWO_BOTS}"),
         "sprt.model: \"bayes\" is not \"normalized\" or \"logistic\"",
     );
+    check(
+        &format!("[sprt]\nmax-pairs = 0\n{TWO_BOTS}"),
+        "t.toml:2:13: sprt.max-pairs: 0 is out of range: must be between 1 and 1000000",
+    );
+    check(
+        &format!("[tournament]\npairs = 500\n[sprt]\nmax-pairs = 600\n{TWO_BOTS}"),
+        "t.toml:4:13: sprt.max-pairs: 600 exceeds tournament.pairs (500): the schedule would end first, with no verdict",
+    );
+    let capped = format!(
+        "[tournament]\nformat = \"sprt\"\npairs = 500\n[sprt]\nmax-pairs = 300\n{TWO_BOTS}"
+    );
+    let config = parse(&capped, "t.toml".as_ref()).unwrap();
+    assert_eq!(config.sprt().max_pairs(), Some(300));
+    assert_eq!(config.pairs(), 300, "no pair is scheduled past the cap");
+    assert_eq!(
+        parse(TWO_BOTS, "t.toml".as_ref())
+            .unwrap()
+            .sprt()
+            .max_pairs(),
+        None
+    );
 }
 
 #[test]

@@ -95,7 +95,7 @@ impl Report {
         self.html_failures(out)?;
         self.html_accuracy(out)?;
         self.html_games(out)?;
-        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the covariance. Head to head: fastchess's W/D/L and game-pair statistics.</footer>")?;
+        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the {}. Head to head: fastchess's W/D/L and game-pair statistics.</footer>", crate::text::interval_source(self.ratings.intervals))?;
         writeln!(out, "<script>{SCRIPT}</script></body></html>")
     }
 
@@ -111,9 +111,14 @@ impl Report {
             if grouped { "<th>Group</th>" } else { "" })?;
         for p in &self.players {
             let (elo, interval) = match (p.elo, p.elo_low, p.elo_high) {
-                (Some(e), Some(l), Some(h)) => {
-                    (signed(e), format!("{} … {}", signed(l), signed(h)))
-                }
+                (Some(e), l, h) => (
+                    signed(e),
+                    format!(
+                        "{} … {}",
+                        crate::text::end(l, "−∞"),
+                        crate::text::end(h, "+∞")
+                    ),
+                ),
                 _ => ("–".to_owned(), "not rated".to_owned()),
             };
             write!(
@@ -137,8 +142,31 @@ impl Report {
         match (r.first_move_advantage, r.draw_elo) {
             (Some(a), Some(d)) => writeln!(out, "<p class=\"small\">First-move advantage {} and draw Elo {d:.1} (BayesElo's model scale). Ratings {}.</p>",
                 signed(a),
-                match &r.anchor { Some((n, e)) => format!("anchored at {} = {e}", esc(n)), None => "centred on 0".to_owned() })?,
+                esc(&crate::text::anchoring(&r.anchors)))?,
             _ => writeln!(out, "<p class=\"small\">First-move advantage and draw Elo: not fitted.</p>")?,
+        }
+        if let Some(f) = &r.fit {
+            if let Some(p) = f.p_value {
+                let verdict = if p < crate::text::FIT_WARNING_P {
+                    "<b class=\"bad\">the ratings do not fit these results</b>"
+                } else {
+                    "the ratings fit these results"
+                };
+                let listed: Vec<String> = f
+                    .deviations
+                    .iter()
+                    .map(|d| esc(&crate::text::deviation(d)))
+                    .collect();
+                writeln!(out, "<p class=\"small\">Fit: chi-square {:.2} on {}, p = {}: {verdict}. Most deviating: {}.</p>",
+                    f.chi_square, crate::text::degrees(f.degrees_of_freedom), crate::text::p_value(p), listed.join("; "))?;
+            }
+        }
+        for c in &r.cycles {
+            writeln!(
+                out,
+                "<p class=\"bad\">Warning: {}.</p>",
+                esc(&crate::text::cycle(c))
+            )?;
         }
         writeln!(out, "</section>")
     }
@@ -190,10 +218,19 @@ impl Report {
             let y = top + row * (i as f64 + 0.5);
             writeln!(out, "<g class=\"bot\" data-bot=\"{}\"><text class=\"label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
                 esc(&p.name), left - 10.0, y + 4.0, esc(&p.name))?;
-            match (p.elo, p.elo_low, p.elo_high) {
+            let (lt, ht) = (
+                crate::text::end(p.elo_low, "−∞"),
+                crate::text::end(p.elo_high, "+∞"),
+            );
+            // An unbounded end reaches the edge of the plot.
+            match (
+                p.elo,
+                p.elo_low.or(p.elo.map(|_| lo)),
+                p.elo_high.or(p.elo.map(|_| hi)),
+            ) {
                 (Some(e), Some(l), Some(h)) => {
                     writeln!(out, "<title>{}: {} [{}, {}], {} games</title><line class=\"bar\" x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/><circle class=\"point\" cx=\"{:.1}\" cy=\"{y:.1}\" r=\"5\"/><text class=\"value\" x=\"{:.1}\" y=\"{:.1}\">{} [{}, {}]</text>",
-                        esc(&p.name), signed(e), signed(l), signed(h), p.games, x(l), x(h), x(e), width - right + 10.0, y + 4.0, signed(e), signed(l), signed(h))?;
+                        esc(&p.name), signed(e), lt, ht, p.games, x(l), x(h), x(e), width - right + 10.0, y + 4.0, signed(e), lt, ht)?;
                 }
                 _ => writeln!(
                     out,
@@ -302,6 +339,21 @@ impl Report {
         };
         writeln!(out, "<section id=\"sprt\"><h2>SPRT</h2><p><b>{}</b> vs <b>{}</b>: H0 elo {} against H1 elo {} ({}), α {} β {}. LLR <b>{:.3}</b> in [{:.3}, {:.3}] after {} pairs: <b class=\"decision {}\">{decision}</b>.</p>",
             esc(&s.test), esc(&s.baseline), s.elo0, s.elo1, s.model, s.alpha, s.beta, s.llr, s.lower, s.upper, s.pairs, s.decision)?;
+        if let Some(max) = s.max_pairs {
+            let how = if s.truncated {
+                "reached: decided by the sign of the LLR, not a bound"
+            } else {
+                "not reached"
+            };
+            writeln!(out, "<p>Truncated test: cap of {max} pairs {how}.</p>")?;
+        }
+        if let Some(e) = &s.elo {
+            writeln!(
+                out,
+                "<p>{} Elo at the stop: {:.2} as counted, <b>{:.2}</b> corrected for the stopping rule.</p>",
+                s.model, e.naive, e.corrected
+            )?;
+        }
         if s.overrun > 0 {
             writeln!(
                 out,

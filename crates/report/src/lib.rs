@@ -7,7 +7,7 @@
 //! [`Report::build`] turns game records (from `games.jsonl` or CSV, see
 //! `aboure-records`) into one model; [`Report::text`], [`Report::json`] and
 //! [`Report::html`] only format it, so the three always agree. Ratings are
-//! BayesElo's Bradley-Terry model with 95% intervals from the covariance;
+//! BayesElo's Bradley-Terry model with 95% intervals from the covariance (or the profile likelihood);
 //! head-to-head figures are fastchess's W/D/L and game-pair (pentanomial)
 //! statistics; an SPRT run shows fishtest's log-likelihood ratio. When a
 //! number does not exist (one game, a bot that never scored, groups of bots
@@ -37,17 +37,17 @@
 //! | `files` | [string] | the results files read |
 //! | `warnings` | [string] | problems in the files (`file:line: ...`) and duplicate ids |
 //! | `players` | [player] | the standings, best first (below) |
-//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (`[name, elo]` or `null`) |
+//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (the first anchor, `[name, elo]`, or `null`), `anchors` (every fixed anchor, `[[name, elo], ...]`), `intervals` (`covariance` or `likelihood`: how the 95% intervals were computed), `fit` (the model's goodness of fit when one fit covers everybody, else `null`: `chi_square`, `degrees_of_freedom`, `p_value` (`null` without degrees of freedom), `deviations`: up to 3 pairings, the largest first, each `bots`, `games`, `observed` and `expected` points of the first bot, `z`), `cycles` (results that go round beyond noise: each `bots` `[a, b, c]` where a beat b beat c beat a, `scores` of each leg's winner, `los` of each leg, at least 0.99) |
 //! | `los` | object | `players` and `matrix`: `matrix[i][j]` is the likelihood that `players[i]` is stronger than `players[j]` (`null` unless both rated in one group) |
 //! | `crosstable` | object | `players` and `cells`: `cells[i][j]` is `null` or `{games, points, wins, draws, losses, pentanomial}` of the row bot against the column bot |
 //! | `pairings` | [pairing] | every two bots that met (below) |
 //! | `failures` | [object] | games lost by forfeit (the first 1,000): `game` (id), `bot`, `kind` (`time`, `illegal`, `crash`, `other`), `termination`, `detail` |
 //! | `failures_left_out` | integer | present only when more forfeits than those listed: how many more (the players' `failures` count them all) |
-//! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `path` (LLR after each complete pair) |
+//! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `max_pairs` (the cap of a truncated test, or null), `truncated` (true when the cap decided, by the sign of the LLR), `elo` (once decided: `naive`, the Elo of the counted pairs in the test's model, and `corrected`, corrected for the stopping rule; null otherwise), `path` (LLR after each complete pair) |
 //! | `sandbox` | object | present only when the run's `run.json` records it: `mode` (`auto`, `strict`, `off`) and `layers` (per layer: `name`, `active`, `detail`: what it does or why it was off) |
 //! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
 //!
-//! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval),
+//! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval; with `--intervals likelihood` an end is `null` when the likelihood does not bound it),
 //! `group` (1-based; ratings compare only within a group), `games`, `wins`,
 //! `draws`, `losses`, `points`, `score` and `draw_ratio` (per game),
 //! `failures` (`time`, `illegal`, `crash`, `other`: forfeits by kind).
@@ -104,10 +104,11 @@ pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, HeadToHeadFigures};
 pub use input::{files_of, load, sandbox_of, sprt_of, Input, InputError};
 pub use options::{
-    AccuracyOptions, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    AccuracyOptions, IntervalKind, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES,
+    DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
-pub use ratings::RatingStatus;
+pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
     failure_kind, Cell, Crosstable, Failure, FailureCounts, FailureKind, LosMatrix, PlayerLine,
     RatingsSummary, Report, SCHEMA_VERSION,

@@ -7,11 +7,14 @@ use aboure_stats::Sprt;
 /// How to build a [`crate::Report`].
 #[derive(Clone, Debug, Default)]
 pub struct ReportOptions {
-    /// Pin one bot's rating (`--anchor NAME=ELO`); by default ratings are
+    /// Pin bots' ratings (`--anchor NAME=ELO`, repeatable: several fixed
+    /// anchors, the others fitted around them); by default ratings are
     /// centred on 0.
-    pub anchor: Option<(String, f64)>,
+    pub anchors: Vec<(String, f64)>,
     /// The SPRT the run was playing, if any (see [`crate::sprt_of`]).
     pub sprt: Option<SprtSettings>,
+    /// How the ratings' 95% intervals are computed.
+    pub intervals: IntervalKind,
     /// The sandbox layers the run was played under, if its `run.json`
     /// says (see [`crate::sandbox_of`]).
     pub sandbox: Option<SandboxLayers>,
@@ -21,6 +24,23 @@ pub struct ReportOptions {
     /// for [`DEFAULT_VIEWER_GAMES`]. Beyond it the page keeps every forfeit,
     /// then the most recent games, and says how many it left out.
     pub viewer_games: Option<usize>,
+}
+
+/// How the ratings' 95% intervals are computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntervalKind {
+    /// `rating +/- 1.96 sd` from the covariance, as BayesElo's
+    /// `covariance` command: the default, since it agrees with BayesElo,
+    /// costs nothing, and covered the truth as well as the likelihood in
+    /// the coverage simulation (`aboure-stats`'s `coverage::` tests, figures
+    /// in the README).
+    #[default]
+    Covariance,
+    /// From the profile likelihood: asymmetric, an end unbounded when the
+    /// evidence does not bound it (a bot that never lost), at the cost of
+    /// about a hundred refits per bot.
+    Likelihood,
 }
 
 /// Games the HTML page embeds by default: about 45 MB of page, which a

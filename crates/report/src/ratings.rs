@@ -8,8 +8,11 @@
 //! A draw or first-move parameter that cannot be fitted (every game drawn,
 //! South never lost) is held at BayesElo's default instead, with a note.
 
-use aboure_stats::{fit_counts, Anchor, BradleyTerryOptions, RatingError, Wdl};
+use aboure_stats::bradley_terry::{cycles, goodness_of_fit, Cycle, FitTest};
+use aboure_stats::{fit_counts_anchored, BradleyTerryOptions, RatingError, Wdl};
 use serde::Serialize;
+
+use crate::options::IntervalKind;
 
 /// Why the ratings are what they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -35,8 +38,9 @@ pub(crate) struct Rated {
     pub status: RatingStatus,
     /// Sentences for the reader, in order.
     pub messages: Vec<String>,
-    /// Rating and 95% half-width of each player, if rated.
-    pub elo: Vec<Option<(f64, f64)>>,
+    /// Rating and 95% interval (lower and upper ends, `None` when
+    /// unbounded) of each player, if rated.
+    pub elo: Vec<Option<(f64, aboure_stats::bradley_terry::Bounds)>>,
     /// Group of each player (index into `groups`).
     pub group: Vec<usize>,
     /// Groups of players linked by games, by smallest index.
@@ -48,11 +52,97 @@ pub(crate) struct Rated {
     pub advantage: Option<f64>,
     /// See `advantage`.
     pub draw_elo: Option<f64>,
+    /// The model's goodness of fit, when one fit covers everybody.
+    pub fit: Option<FitTest>,
+    /// Results that go round in a circle beyond noise.
+    pub cycles: Vec<Cycle>,
+}
+
+/// Pairings listed as deviating most from the model.
+pub const DEVIATIONS_LISTED: usize = 3;
+
+/// Pearson's chi-square test of the Bradley-Terry model on the results
+/// (see `aboure_stats::bradley_terry::goodness_of_fit`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FitSummary {
+    /// `sum z^2` over the pairings that met.
+    pub chi_square: f64,
+    /// Pairings that met, less the bots minus one.
+    pub degrees_of_freedom: usize,
+    /// Chance of so large a chi-square if the model holds (`null` without
+    /// degrees of freedom).
+    pub p_value: Option<f64>,
+    /// The pairings that deviate most, the largest `|z|` first.
+    pub deviations: Vec<Deviation>,
+}
+
+/// One pairing's observed and predicted points.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Deviation {
+    /// The two bots.
+    pub bots: [String; 2],
+    /// Games between them.
+    pub games: u64,
+    /// Points of the first bot.
+    pub observed: f64,
+    /// Points the ratings predict for it.
+    pub expected: f64,
+    /// Standardized residual, `(observed - expected) / sd`.
+    pub z: f64,
+}
+
+/// Three bots whose head-to-head results go round in a circle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CycleLine {
+    /// `bots[0]` beat `bots[1]`, who beat `bots[2]`, who beat `bots[0]`.
+    pub bots: [String; 3],
+    /// Each leg's score per game, of its winner.
+    pub scores: [f64; 3],
+    /// Each leg's likelihood of superiority.
+    pub los: [f64; 3],
+}
+
+impl Rated {
+    /// The fit test and cycles, with the bots' names.
+    pub(crate) fn diagnostics(&self, names: &[String]) -> (Option<FitSummary>, Vec<CycleLine>) {
+        let fit = self.fit.as_ref().map(|t| FitSummary {
+            chi_square: t.chi_square,
+            degrees_of_freedom: t.degrees_of_freedom,
+            p_value: t.p_value,
+            deviations: t
+                .pairings
+                .iter()
+                .take(DEVIATIONS_LISTED)
+                .map(|p| Deviation {
+                    bots: p.players.map(|i| names[i].clone()),
+                    games: p.games,
+                    observed: p.observed,
+                    expected: p.expected,
+                    z: p.z,
+                })
+                .collect(),
+        });
+        let cycles = self
+            .cycles
+            .iter()
+            .map(|c| CycleLine {
+                bots: c.players.map(|i| names[i].clone()),
+                scores: c.scores,
+                los: c.los,
+            })
+            .collect();
+        (fit, cycles)
+    }
 }
 
 /// Rates the players from their results by colour: `counts[i * n + j]` are
 /// the games `i` played South against `j`, from `i`'s view.
-pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)>) -> Rated {
+pub(crate) fn rate(
+    names: &[String],
+    counts: &[Wdl],
+    anchors: &[(usize, f64)],
+    intervals: IntervalKind,
+) -> Rated {
     let n = names.len();
     let mut rated = Rated {
         status: RatingStatus::Ok,
@@ -63,6 +153,8 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
         los: vec![vec![None; n]; n],
         advantage: None,
         draw_elo: None,
+        fit: None,
+        cycles: Vec::new(),
     };
     if n < 2 {
         rated.status = RatingStatus::TooFewPlayers;
@@ -91,6 +183,7 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
         ));
     }
     rated.groups = groups.clone();
+    rated.cycles = cycles(n, counts);
     let single = groups.len() == 1;
     for members in &groups {
         if members.len() < 2 {
@@ -101,17 +194,18 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
             .iter()
             .flat_map(|&i| members.iter().map(move |&j| counts[i * n + j]))
             .collect();
-        let anchor = anchor
-            .and_then(|(p, elo)| local(p).map(|p| (p, elo)))
-            .map_or(Anchor::Mean, |(player, rating)| Anchor::Player {
-                player,
-                rating,
-            });
-        match fit_group(&sub, members.len(), anchor) {
+        let local_anchors: Vec<(usize, f64)> = (anchors.iter())
+            .filter_map(|&(p, elo)| local(p).map(|p| (p, elo)))
+            .collect();
+        match fit_group(&sub, members.len(), &local_anchors, intervals) {
             Ok((ratings, notes)) => {
                 rated.messages.extend(notes);
                 for (a, &i) in members.iter().enumerate() {
-                    rated.elo[i] = Some((ratings.ratings[a], ratings.errors[a]));
+                    let (r, e) = (ratings.ratings[a], ratings.errors[a]);
+                    rated.elo[i] = Some(match &ratings.profile {
+                        Some(bounds) => (r, bounds[a]),
+                        None => (r, (Some(r - e), Some(r + e))),
+                    });
                     for (b, &j) in members.iter().enumerate() {
                         rated.los[i][j] = Some(ratings.los[a][b]);
                     }
@@ -119,6 +213,7 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
                 if single {
                     rated.advantage = Some(ratings.advantage);
                     rated.draw_elo = Some(ratings.draw_elo);
+                    rated.fit = Some(goodness_of_fit(n, counts, &ratings));
                 }
             }
             Err(RatingError::Unbounded { groups: strong }) => {
@@ -149,15 +244,16 @@ pub(crate) fn rate(names: &[String], counts: &[Wdl], anchor: Option<(usize, f64)
 fn fit_group(
     counts: &[Wdl],
     n: usize,
-    anchor: Anchor,
+    anchors: &[(usize, f64)],
+    intervals: IntervalKind,
 ) -> Result<(aboure_stats::Ratings, Vec<String>), RatingError> {
     let mut options = BradleyTerryOptions {
-        anchor,
+        profile: intervals == IntervalKind::Likelihood,
         ..Default::default()
     };
     let mut notes = Vec::new();
     for _ in 0..3 {
-        match fit_counts(n, counts, &options) {
+        match fit_counts_anchored(n, counts, &options, anchors) {
             Err(RatingError::ParameterUnbounded {
                 parameter: "advantage",
             }) => {
@@ -191,7 +287,7 @@ fn fit_group(
             other => return other.map(|r| (r, notes)),
         }
     }
-    fit_counts(n, counts, &options).map(|r| (r, notes))
+    fit_counts_anchored(n, counts, &options, anchors).map(|r| (r, notes))
 }
 
 fn unbounded_sentence(names: &[String], strong: &[Vec<usize>]) -> String {

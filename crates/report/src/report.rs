@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use crate::accuracy::AccuracyReport;
 use crate::input::Input;
-use crate::options::ReportOptions;
+use crate::options::{IntervalKind, ReportOptions};
 use crate::pairings::{pairing, Pairing};
-use crate::ratings::{rate, RatingStatus};
+use crate::ratings::{rate, CycleLine, FitSummary, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
 use crate::tally::ReportTally;
 
@@ -196,8 +196,17 @@ pub struct RatingsSummary {
     pub first_move_advantage: Option<f64>,
     /// BayesElo's draw parameter (raw model scale).
     pub draw_elo: Option<f64>,
-    /// The anchored bot and its rating, if any.
+    /// The first anchored bot and its rating, if any.
     pub anchor: Option<(String, f64)>,
+    /// Every anchored bot and its rating (fixed anchors).
+    pub anchors: Vec<(String, f64)>,
+    /// `covariance` or `likelihood`: how the 95% intervals were computed.
+    pub intervals: IntervalKind,
+    /// How well the model fits the results, when one fit covers every bot.
+    pub fit: Option<FitSummary>,
+    /// Results that go round in a circle beyond noise (no ratings can
+    /// express them).
+    pub cycles: Vec<CycleLine>,
 }
 
 /// `matrix[i][j]`: likelihood that `players[i]` is stronger than
@@ -293,18 +302,19 @@ impl Report {
                 wdl[t][s] += r.reversed();
             }
         }
-        let anchor = options.anchor.as_ref().and_then(|(name, elo)| {
-            match names.iter().position(|x| x == name) {
+        let anchors: Vec<(usize, f64)> = (options.anchors.iter())
+            .filter_map(|(name, elo)| match names.iter().position(|x| x == name) {
                 Some(i) => Some((i, *elo)),
                 None => {
                     warnings.push(format!(
-                        "anchor {name:?} played no game here; ratings are centred on 0"
+                        "anchor {name:?} played no game here; it anchors nothing"
                     ));
                     None
                 }
-            }
-        });
-        let rated = rate(names, &by_colour, anchor);
+            })
+            .collect();
+        let rated = rate(names, &by_colour, &anchors, options.intervals);
+        let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
         let standing = |i: usize| tally.standings.get(i);
@@ -336,8 +346,8 @@ impl Report {
                     rank: rank + 1,
                     name: names[i].clone(),
                     elo: rated.elo[i].map(|e| e.0),
-                    elo_low: rated.elo[i].map(|e| e.0 - e.1),
-                    elo_high: rated.elo[i].map(|e| e.0 + e.1),
+                    elo_low: rated.elo[i].and_then(|e| e.1 .0),
+                    elo_high: rated.elo[i].and_then(|e| e.1 .1),
                     group: rated.group[i] + 1,
                     games,
                     wins: t.wins,
@@ -426,7 +436,13 @@ impl Report {
                     .collect(),
                 first_move_advantage: rated.advantage,
                 draw_elo: rated.draw_elo,
-                anchor: anchor.map(|(i, elo)| (names[i].clone(), elo)),
+                anchor: anchors.first().map(|&(i, elo)| (names[i].clone(), elo)),
+                anchors: (anchors.iter())
+                    .map(|&(i, elo)| (names[i].clone(), elo))
+                    .collect(),
+                intervals: options.intervals,
+                fit,
+                cycles,
             },
             los,
             crosstable,

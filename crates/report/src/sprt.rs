@@ -6,6 +6,7 @@
 //! of a bound deciding; pairs past it are the overrun. So the report of the
 //! shards' files of a distributed SPRT gives the verdict one process would.
 
+use aboure_stats::sprt_elo::{stopped_elo, StoppedElo, DEFAULT_RUNS};
 use aboure_stats::{EloModel, OrderedSprt, Pentanomial, SprtDecision};
 use serde::Serialize;
 
@@ -47,6 +48,15 @@ pub struct SprtReport {
     pub upper: f64,
     /// `accept_h0`, `accept_h1` or `continue`.
     pub decision: &'static str,
+    /// The cap of a truncated test, in pairs (`None`: no cap).
+    pub max_pairs: Option<u64>,
+    /// True when the cap decided, by the sign of the LLR, not a bound.
+    pub truncated: bool,
+    /// Once decided, the Elo of the counted pairs in the test's model, as
+    /// counted (`naive`) and corrected for the stopping rule (see
+    /// `aboure_stats::sprt_elo`); `None` before a decision or when the
+    /// counts have no finite Elo.
+    pub elo: Option<StoppedElo>,
     /// The LLR after each counted pair, in pair order.
     pub path: Vec<f64>,
 }
@@ -105,6 +115,23 @@ pub(crate) fn sprt_report(
             SprtDecision::AcceptH1 => "accept_h1",
             SprtDecision::Continue => "continue",
         },
+        max_pairs: sprt.max_pairs(),
+        truncated: status.truncated,
+        elo: verdict
+            .decided()
+            .then(|| stopped_elo(&sprt, &counts, correction_runs(verdict.counted), 1))
+            .flatten(),
         path,
     })
+}
+
+/// Simulated pairs the stopping-rule correction may spend: about a second.
+const CORRECTION_PAIRS: u64 = 100_000_000;
+
+/// Simulated tests per step of the correction: [`DEFAULT_RUNS`], fewer for
+/// long tests (each step simulates about as many pairs per test as were
+/// counted; the correction takes about 12 steps), at least 200.
+fn correction_runs(pairs: u64) -> usize {
+    let fit = CORRECTION_PAIRS / 12 / pairs.max(1);
+    (fit as usize).clamp(200, DEFAULT_RUNS)
 }

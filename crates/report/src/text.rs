@@ -67,9 +67,10 @@ impl Report {
                 write!(out, "  {:>5}", p.group)?;
             }
             let (elo, interval) = match (p.elo, p.elo_low, p.elo_high) {
-                (Some(e), Some(l), Some(h)) => {
-                    (signed(e), format!("[{}, {}]", signed(l), signed(h)))
-                }
+                (Some(e), l, h) => (
+                    signed(e),
+                    format!("[{}, {}]", end(l, "-inf"), end(h, "+inf")),
+                ),
                 _ => ("-".to_owned(), "-".to_owned()),
             };
             writeln!(
@@ -89,11 +90,9 @@ impl Report {
         match r.status {
             RatingStatus::Ok => writeln!(
                 out,
-                "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the covariance.",
-                match &r.anchor {
-                    Some((name, elo)) => format!("anchored at {name} = {elo}"),
-                    None => "centred on 0".to_owned(),
-                }
+                "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the {}.",
+                anchoring(&r.anchors),
+                interval_source(r.intervals)
             )?,
             RatingStatus::Disconnected => {
                 writeln!(out, "Ratings: NOT comparable across groups (see below).")?
@@ -110,6 +109,33 @@ impl Report {
                 signed(a)
             )?,
             _ => writeln!(out, "First-move advantage and draw Elo: not fitted")?,
+        }
+        self.write_fit(out)
+    }
+
+    /// The model's goodness of fit and any circle of results.
+    fn write_fit(&self, out: &mut String) -> std::fmt::Result {
+        let r = &self.ratings;
+        if let Some(f) = &r.fit {
+            if let Some(p) = f.p_value {
+                let verdict = if p < FIT_WARNING_P {
+                    "WARNING: the ratings do not fit these results"
+                } else {
+                    "the ratings fit these results"
+                };
+                writeln!(
+                    out,
+                    "Fit: chi-square {:.2} on {}, p = {}: {verdict}",
+                    f.chi_square,
+                    degrees(f.degrees_of_freedom),
+                    p_value(p)
+                )?;
+                let listed: Vec<String> = f.deviations.iter().map(deviation).collect();
+                writeln!(out, "  most deviating: {}", listed.join("; "))?;
+            }
+        }
+        for c in &r.cycles {
+            writeln!(out, "WARNING: {}", cycle(c))?;
         }
         Ok(())
     }
@@ -214,6 +240,21 @@ impl Report {
             "  LLR {:.3} in [{:.3}, {:.3}] after {} pairs: {decision}",
             s.llr, s.lower, s.upper, s.pairs
         )?;
+        if let Some(max) = s.max_pairs {
+            let how = if s.truncated {
+                "reached: decided by the sign of the LLR, not a bound"
+            } else {
+                "not reached"
+            };
+            writeln!(out, "  truncated test: cap of {max} pairs {how}")?;
+        }
+        if let Some(e) = &s.elo {
+            writeln!(
+                out,
+                "  {} Elo at the stop: {:.2} as counted, {:.2} corrected for the stopping rule",
+                s.model, e.naive, e.corrected
+            )?;
+        }
         if s.overrun > 0 {
             writeln!(
                 out,
@@ -305,4 +346,72 @@ impl Report {
 /// The width of a column of bot names (at least that of its heading, 3).
 fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
     names.map(str::len).max().unwrap_or(0).max(3)
+}
+
+/// Below this p-value the fit test warns.
+pub(crate) const FIT_WARNING_P: f64 = 0.01;
+
+pub(crate) fn degrees(n: usize) -> String {
+    match n {
+        1 => "1 degree of freedom".to_owned(),
+        n => format!("{n} degrees of freedom"),
+    }
+}
+
+pub(crate) fn p_value(p: f64) -> String {
+    if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// `a-b: 12.5 points, 10.1 predicted (+1.8 sd) over 20 games`.
+pub(crate) fn deviation(d: &crate::Deviation) -> String {
+    format!(
+        "{} against {}: {} points, {:.1} predicted ({:+.1} sd) in {} games",
+        d.bots[0], d.bots[1], d.observed, d.expected, d.z, d.games
+    )
+}
+
+/// `a beat b (80.0%, LOS 99.9%), ...: no ratings can express this`.
+pub(crate) fn cycle(c: &crate::CycleLine) -> String {
+    let [a, b, d] = &c.bots;
+    let leg = |k: usize, x: &str, y: &str| {
+        format!(
+            "{x} beat {y} ({:.1}%, LOS {:.2}%)",
+            100.0 * c.scores[k],
+            100.0 * c.los[k]
+        )
+    };
+    format!(
+        "results go round in a circle beyond noise: {}, {}, {}; no ratings can express this",
+        leg(0, a, b),
+        leg(1, b, d),
+        leg(2, d, a)
+    )
+}
+
+/// An interval's end, or `unbounded` for none.
+pub(crate) fn end(x: Option<f64>, unbounded: &str) -> String {
+    x.map_or_else(|| unbounded.to_owned(), signed)
+}
+
+/// Where the intervals come from, in words.
+pub(crate) fn interval_source(kind: crate::IntervalKind) -> &'static str {
+    match kind {
+        crate::IntervalKind::Covariance => "covariance",
+        crate::IntervalKind::Likelihood => {
+            "profile likelihood (asymmetric; an end may be unbounded)"
+        }
+    }
+}
+
+/// `anchored at a = 0, b = 100`, or `centred on 0`.
+pub(crate) fn anchoring(anchors: &[(String, f64)]) -> String {
+    if anchors.is_empty() {
+        return "centred on 0".to_owned();
+    }
+    let each: Vec<String> = anchors.iter().map(|(n, e)| format!("{n} = {e}")).collect();
+    format!("anchored at {}", each.join(", "))
 }

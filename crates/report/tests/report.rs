@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use aboure_records::{parse_games, GameRecord, GameResult, Termination};
-use aboure_report::{load, Input, RatingStatus, Report, ReportOptions};
+use aboure_report::{load, Input, RatingStatus, Report, ReportOptions, SprtSettings};
 use serde_json::Value;
 
 use crate::support;
@@ -322,7 +322,7 @@ fn anchoring_pins_the_named_bot() {
     let anchored = report_of(
         &[path],
         ReportOptions {
-            anchor: Some(("random".into(), 1000.0)),
+            anchors: vec![("random".into(), 1000.0)],
             ..Default::default()
         },
     );
@@ -331,6 +331,28 @@ fn anchoring_pins_the_named_bot() {
     let diff = |r: &Report| elo(r, "greedy") - elo(r, "random");
     assert!((diff(&free) - diff(&anchored)).abs() < 1e-6);
     assert!(anchored.text().contains("anchored at random = 1000"));
+    // Two fixed anchors: both held, the third bot fitted between them.
+    let two = report_of(
+        &[fixture("round-robin/games.jsonl")],
+        ReportOptions {
+            anchors: vec![("random".into(), 1000.0), ("greedy".into(), 1400.0)],
+            ..Default::default()
+        },
+    );
+    assert!((elo(&two, "random") - 1000.0).abs() < 1e-9);
+    assert!((elo(&two, "greedy") - 1400.0).abs() < 1e-9);
+    let slow = two.players.iter().find(|p| p.name == "slow").unwrap();
+    assert!(slow.elo_high.unwrap() > slow.elo.unwrap());
+    let held = two.players.iter().find(|p| p.name == "greedy").unwrap();
+    assert_eq!(
+        held.elo_low, held.elo_high,
+        "a fixed anchor has no uncertainty"
+    );
+    assert!(two
+        .text()
+        .contains("anchored at random = 1000, greedy = 1400"));
+    let json = two.json();
+    assert_eq!(json["ratings"]["anchors"][1][0], "greedy");
 }
 
 #[test]
@@ -476,4 +498,50 @@ fn the_report_and_the_run_count_the_same_standings() {
     }
     let a = report.players.iter().find(|p| p.name == "a").unwrap();
     assert_eq!((a.wins, a.draws, a.losses, a.failures.crash), (1, 1, 1, 1));
+}
+
+#[test]
+fn a_truncated_sprt_is_decided_at_its_cap_with_the_elo_corrected_for_the_stop() {
+    let sprt = aboure_stats::Sprt::new(0.0, 10.0, 0.05, 0.05, aboure_stats::EloModel::Normalized)
+        .unwrap()
+        .truncated(10)
+        .unwrap();
+    let options = ReportOptions {
+        sprt: Some(SprtSettings {
+            sprt,
+            pairing: ["greedy".into(), "random".into()],
+        }),
+        ..Default::default()
+    };
+    let report = report_of(&[fixture("sprt/games.jsonl")], options);
+    let s = report.sprt.as_ref().unwrap();
+    assert_eq!((s.pairs, s.truncated, s.max_pairs), (10, true, Some(10)));
+    let expected = if s.llr > 0.0 {
+        "accept_h1"
+    } else {
+        "accept_h0"
+    };
+    assert_eq!((s.decision, s.overrun), (expected, 2));
+    let elo = s.elo.expect("a decided test has its Elo");
+    assert_eq!(Some(elo.naive), s.pentanomial.head_to_head().nelo.value());
+    assert!(
+        elo.corrected.is_finite() && elo.corrected != elo.naive,
+        "{elo:?}"
+    );
+    let text = report.text();
+    assert!(
+        text.contains("truncated test: cap of 10 pairs reached: decided by the sign of the LLR"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "normalized Elo at the stop: {:.2} as counted, {:.2} corrected for the stopping rule",
+            elo.naive, elo.corrected
+        )),
+        "{text}"
+    );
+    let json = report.json();
+    assert_eq!(json["sprt"]["truncated"], true);
+    assert_eq!(json["sprt"]["elo"]["corrected"], elo.corrected);
+    assert!(report.html().contains("corrected for the stopping rule"));
 }

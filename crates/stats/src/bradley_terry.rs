@@ -25,16 +25,25 @@ use serde::Serialize;
 
 use crate::elo::bayeselo_scale;
 use crate::graph::{components, strong_components};
-use crate::mm::{log_likelihood, minorization_maximization, Condensed};
+use crate::mm::{
+    log_likelihood, minorization_maximization, tilted_minorization_maximization, Condensed, Gammas,
+    MmVariant,
+};
 use crate::result::PlayerResult;
 use crate::wdl::Wdl;
 
+mod diagnostics;
 mod error;
 mod intervals;
+mod profile;
+
+pub use diagnostics::{cycles, goodness_of_fit, Cycle, FitTest, PairingResidual, CYCLE_LOS};
 
 pub use error::RatingError;
 use error::{check_options, check_parameters};
 use intervals::{covariance, Intervals};
+pub use profile::Bounds;
+use profile::Profiled;
 
 /// BayesElo's stopping rule for `mm` (its `Epsilon` default). The default
 /// tolerance here is far tighter, so that the fit is the maximum itself;
@@ -119,6 +128,10 @@ pub struct BradleyTerryOptions {
     /// fits take tens to a few hundred; running out usually means the
     /// maximum does not exist (see [`RatingError::NoConvergence`]).
     pub max_iterations: usize,
+    /// Also compute each rating's profile likelihood interval
+    /// ([`Ratings::profile`]): honest near 0% or 100% scores and on few
+    /// games, at the cost of about a hundred refits per player.
+    pub profile: bool,
 }
 
 impl Default for BradleyTerryOptions {
@@ -134,6 +147,7 @@ impl Default for BradleyTerryOptions {
             scale: RatingScale::BayesElo,
             tolerance: 1e-12,
             max_iterations: 10_000,
+            profile: false,
         }
     }
 }
@@ -164,6 +178,10 @@ pub struct Ratings {
     pub log_likelihood: f64,
     /// MM iterations used.
     pub iterations: usize,
+    /// With [`BradleyTerryOptions::profile`], each rating's 95% interval
+    /// from the profile likelihood, as absolute `(lower, upper)` ratings
+    /// (`None`: that end is unbounded).
+    pub profile: Option<Vec<Bounds>>,
 }
 
 /// Fits ratings for `players` players (indices `0..players`) from `games`.
@@ -206,6 +224,103 @@ pub fn fit_counts(
     players: usize,
     counts: &[Wdl],
     options: &BradleyTerryOptions,
+) -> Result<Ratings, RatingError> {
+    fit_with(players, counts, options, &[])
+}
+
+/// As [`fit_counts`], with several fixed anchors: each `(player, rating)`
+/// holds that player at that rating (in the reported scale) and the others
+/// are fitted around them, as Ordo's multiple anchors
+/// ([`BradleyTerryOptions::anchor`] is then ignored). One anchor is
+/// [`Anchor::Player`]; none is the options' anchoring.
+pub fn fit_counts_anchored(
+    players: usize,
+    counts: &[Wdl],
+    options: &BradleyTerryOptions,
+    anchors: &[(usize, f64)],
+) -> Result<Ratings, RatingError> {
+    match anchors {
+        [] => fit_counts(players, counts, options),
+        [(player, rating)] => {
+            let anchor = Anchor::Player {
+                player: *player,
+                rating: *rating,
+            };
+            fit_counts(players, counts, &BradleyTerryOptions { anchor, ..*options })
+        }
+        _ => {
+            for (k, &(player, rating)) in anchors.iter().enumerate() {
+                let bad = |what: String| Err(RatingError::InvalidOption(what));
+                if player >= players {
+                    return bad(format!(
+                        "anchor player {player} does not exist ({players} players)"
+                    ));
+                }
+                if !rating.is_finite() {
+                    return bad(format!("anchor rating {rating} is not finite"));
+                }
+                if anchors[..k].iter().any(|a| a.0 == player) {
+                    return bad(format!("player {player} is anchored twice"));
+                }
+            }
+            fit_with(players, counts, options, anchors)
+        }
+    }
+}
+
+/// Refits with the anchored players' gammas held at their ratings. In
+/// BayesElo's scale the factor from raw ratings depends on the fitted draw
+/// parameter, so the held gammas are set again from each fit's factor
+/// until it settles (a few rounds: the factor hardly moves).
+fn pin(
+    c: &Condensed,
+    mut params: Gammas,
+    anchors: &[(usize, f64)],
+    pins: &[bool],
+    options: &BradleyTerryOptions,
+    (fixed_w, fixed_d): (Option<f64>, Option<f64>),
+) -> Result<Gammas, RatingError> {
+    let scale_of = |p: &Gammas| match options.scale {
+        RatingScale::BayesElo => bayeselo_scale(400.0 * p.theta_d.log10()),
+        RatingScale::Raw => 1.0,
+    };
+    let mut scale = scale_of(&params);
+    for _ in 0..50 {
+        for &(a, rating) in anchors {
+            params.gamma[a] = 10f64.powf(rating / scale / 400.0);
+        }
+        let run = tilted_minorization_maximization(
+            c,
+            fixed_w,
+            fixed_d,
+            options.tolerance,
+            options.max_iterations,
+            &MmVariant {
+                start: Some(&params),
+                pinned: Some(pins),
+                ..MmVariant::default()
+            },
+        );
+        if !run.converged {
+            return Err(RatingError::NoConvergence {
+                iterations: run.iterations,
+            });
+        }
+        params = run.params;
+        let next = scale_of(&params);
+        if (next - scale).abs() <= 1e-14 {
+            break;
+        }
+        scale = next;
+    }
+    Ok(params)
+}
+
+fn fit_with(
+    players: usize,
+    counts: &[Wdl],
+    options: &BradleyTerryOptions,
+    anchors: &[(usize, f64)],
 ) -> Result<Ratings, RatingError> {
     let n = players;
     if n < 2 {
@@ -262,7 +377,16 @@ pub fn fit_counts(
             iterations: run.iterations,
         });
     }
-    let p = run.params;
+    let (fixed_w, fixed_d) = (
+        fixed(options.fit_advantage, options.advantage),
+        fixed(options.fit_draw_elo, options.draw_elo),
+    );
+    let pinned: Option<Vec<bool>> =
+        (!anchors.is_empty()).then(|| (0..n).map(|i| anchors.iter().any(|a| a.0 == i)).collect());
+    let p = match &pinned {
+        None => run.params,
+        Some(pins) => pin(&c, run.params, anchors, pins, options, (fixed_w, fixed_d))?,
+    };
     let advantage = 400.0 * p.theta_w.log10();
     let draw_elo = 400.0 * p.theta_d.log10();
     // Guards against parameters drifting away in cases the checks above
@@ -283,18 +407,35 @@ pub fn fit_counts(
         RatingScale::BayesElo => bayeselo_scale(draw_elo),
         RatingScale::Raw => 1.0,
     };
-    let (reference, offset) = match options.anchor {
-        Anchor::Mean => (raw.iter().sum::<f64>() / n as f64, 0.0),
-        Anchor::Player { player, rating } => (raw[player], rating),
+    let (reference, offset) = match (options.anchor, &pinned) {
+        (_, Some(_)) => (0.0, 0.0),
+        (Anchor::Mean, None) => (raw.iter().sum::<f64>() / n as f64, 0.0),
+        (Anchor::Player { player, rating }, None) => (raw[player], rating),
     };
     let ratings: Vec<f64> = raw
         .iter()
         .map(|r| scale * (r - reference) + offset)
         .collect();
 
-    let cov = covariance(&c, &p, options.anchor).ok_or(RatingError::NoConvergence {
-        iterations: run.iterations,
-    })?;
+    let profile = options.profile.then(|| {
+        Profiled {
+            c: &c,
+            fitted: &p,
+            fixed_w,
+            fixed_d,
+            anchor: options.anchor,
+            scale,
+            offset,
+            max_iterations: options.max_iterations,
+            pinned: pinned.as_deref(),
+        }
+        .intervals()
+    });
+    let cov = covariance(&c, &p, options.anchor, pinned.as_deref()).ok_or(
+        RatingError::NoConvergence {
+            iterations: run.iterations,
+        },
+    )?;
     let Intervals {
         covariance,
         errors,
@@ -312,5 +453,6 @@ pub fn fit_counts(
         scale,
         log_likelihood: log_likelihood(&c, &p),
         iterations: run.iterations,
+        profile,
     })
 }

@@ -15,6 +15,10 @@
 //! - [`OrderedSprt`]: the same test over numbered game pairs that finish in
 //!   any order (shards of a cluster), counting only the in-order prefix, so
 //!   its verdict does not depend on timing.
+//! - [`characteristic`]: what an SPRT (truncated or not) will do at each
+//!   true Elo, its pass probability and length, before it is run.
+//! - [`sprt_elo`]: the Elo of a finished SPRT, corrected for the rule that
+//!   stopped it.
 //! - [`simulate`]: results drawn from known strengths, to check all of the
 //!   above (the tests do: interval coverage, SPRT error rates).
 //!
@@ -37,6 +41,7 @@
 #![deny(missing_docs)]
 
 pub mod bradley_terry;
+pub mod characteristic;
 pub mod elo;
 mod estimate;
 mod graph;
@@ -48,11 +53,12 @@ mod pentanomial;
 mod result;
 pub mod simulate;
 mod sprt;
+pub mod sprt_elo;
 mod wdl;
 
 pub use bradley_terry::{
-    fit, fit_counts, Anchor, BradleyTerryOptions, Game, RatingError, RatingScale, Ratings,
-    BAYESELO_TOLERANCE,
+    fit, fit_counts, fit_counts_anchored, Anchor, BradleyTerryOptions, Game, RatingError,
+    RatingScale, Ratings, BAYESELO_TOLERANCE,
 };
 pub use estimate::{Estimate, HeadToHead, Interval};
 pub use ordered_sprt::{OrderedSprt, OrderedStatus, PairOutcome};

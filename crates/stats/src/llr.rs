@@ -60,7 +60,7 @@ fn stats(pdf: &[(f64, f64)]) -> (f64, f64) {
 }
 
 /// MLE of the distribution with expectation `s`, given the empirical one.
-fn mle_expected(pdf_hat: &[(f64, f64)], s: f64) -> Option<Pdf> {
+pub(crate) fn mle_expected(pdf_hat: &[(f64, f64)], s: f64) -> Option<Pdf> {
     let shifted: Pdf = pdf_hat.iter().map(|&(a, p)| (a - s, p)).collect();
     let x = secular(&shifted)?;
     Some(
@@ -72,7 +72,7 @@ fn mle_expected(pdf_hat: &[(f64, f64)], s: f64) -> Option<Pdf> {
 }
 
 /// MLE of the distribution with t-value `(mu - reference) / sigma = t`.
-fn mle_t_value(pdf_hat: &[(f64, f64)], reference: f64, t: f64) -> Option<Pdf> {
+pub(crate) fn mle_t_value(pdf_hat: &[(f64, f64)], reference: f64, t: f64) -> Option<Pdf> {
     let n = pdf_hat.len() as f64;
     let mut pdf: Pdf = pdf_hat.iter().map(|&(a, _)| (a, 1.0 / n)).collect();
     for _ in 0..10 {

@@ -106,18 +106,65 @@ pub(crate) fn minorization_maximization(
     epsilon: f64,
     max_iterations: usize,
 ) -> MmRun {
+    tilted_minorization_maximization(
+        c,
+        fit_w,
+        fit_d,
+        epsilon,
+        max_iterations,
+        &MmVariant::default(),
+    )
+}
+
+/// What a run of MM does beyond the plain fit.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct MmVariant<'a> {
+    /// Added to the log-likelihood: `sum_p tilt[p] ln(gamma_p)`.
+    pub tilt: Option<&'a [f64]>,
+    /// The parameters to start from (else all ones).
+    pub start: Option<&'a Gammas>,
+    /// Players whose gamma stays at its start (fixed anchors).
+    pub pinned: Option<&'a [bool]>,
+}
+
+/// As [`minorization_maximization`], maximizing the log-likelihood plus
+/// `sum_p tilt[p] ln(gamma_p)` when `tilt` is given: the term is exact, so
+/// each update still maximizes a minorizer (it adds `tilt[p]` to the
+/// player's wins in the closed form), as long as no player's wins plus
+/// tilt fall to 0 (the run then stops unconverged). The profile
+/// likelihood (`bradley_terry::profile`) traces its curve this way,
+/// starting from a nearby fit (`start`) rather than from all ones. Pinned
+/// players keep their starting gamma: several fixed anchors.
+pub(crate) fn tilted_minorization_maximization(
+    c: &Condensed,
+    fit_w: Option<f64>,
+    fit_d: Option<f64>,
+    epsilon: f64,
+    max_iterations: usize,
+    variant: &MmVariant,
+) -> MmRun {
+    let MmVariant {
+        tilt,
+        start,
+        pinned,
+    } = *variant;
     let n = c.n;
     // `fit_*` is None when the parameter is fitted, else its fixed theta.
-    let mut theta_w = fit_w.unwrap_or(1.0);
-    let mut theta_d = fit_d.unwrap_or(1.0);
-    let mut gamma = vec![1.0; n];
+    let mut theta_w = fit_w.unwrap_or(start.map_or(1.0, |s| s.theta_w));
+    let mut theta_d = fit_d.unwrap_or(start.map_or(1.0, |s| s.theta_d));
+    let mut gamma = start.map_or_else(|| vec![1.0; n], |s| s.gamma.clone());
     let mut next = vec![1.0; n];
     let mut iterations = 0;
     let mut converged = false;
+    let mut out_of_reach = false;
     while iterations < max_iterations {
         iterations += 1;
         // Gammas, last player first, Gauss-Seidel style as BayesElo.
         for p in (0..n).rev() {
+            if pinned.is_some_and(|f| f[p]) {
+                next[p] = gamma[p];
+                continue;
+            }
             let mut a = 0.0;
             let mut b = 0.0;
             let gp = gamma[p];
@@ -132,7 +179,14 @@ pub(crate) fn minorization_maximization(
                     + (d_ji + w_ji) * theta_d / (theta_w * go + theta_d * gp)
                     + (d_ji + l_ji) / (theta_d * theta_w * go + gp);
             }
+            if let Some(t) = tilt {
+                a += t[p];
+                out_of_reach |= a <= 0.0;
+            }
             next[p] = a / b;
+        }
+        if out_of_reach {
+            break;
         }
         std::mem::swap(&mut gamma, &mut next);
         let mut diff = gamma

@@ -10,6 +10,12 @@
 //! logistic Elo. fishtest adds a dynamic overshoot correction on top; this
 //! crate does not, so its decisions are the classical, slightly conservative
 //! ones.
+//!
+//! A test may be *truncated* at a most number of game pairs (Stockfish
+//! issue 1859): when the cap is reached without a bound crossed, the sign
+//! of the LLR decides (H1 if it is above 0, H0 otherwise), the verdict
+//! nearer the evidence. The cap raises both error rates a little above
+//! `alpha` and `beta`; [`crate::characteristic`] computes by how much.
 
 use std::fmt;
 
@@ -54,6 +60,9 @@ pub struct SprtStatus {
     pub upper: f64,
     /// The decision these numbers give.
     pub decision: SprtDecision,
+    /// True when the decision was forced by the cap on pairs (the sign of
+    /// the LLR) rather than by a bound.
+    pub truncated: bool,
 }
 
 /// Invalid SPRT parameters.
@@ -73,6 +82,8 @@ pub enum SprtError {
         /// The offending elo1.
         elo1: f64,
     },
+    /// A truncated test with a cap of 0 pairs.
+    MaxPairs,
 }
 
 impl fmt::Display for SprtError {
@@ -86,17 +97,20 @@ impl fmt::Display for SprtError {
                 f,
                 "SPRT bounds elo0={elo0}, elo1={elo1}: need finite values with elo0 < elo1"
             ),
+            SprtError::MaxPairs => write!(f, "SPRT max_pairs must be at least 1"),
         }
     }
 }
 
 impl std::error::Error for SprtError {}
 
-/// A configured SPRT: hypotheses, error rates and Elo model.
+/// A configured SPRT: hypotheses, error rates, Elo model and, for a
+/// truncated test, its cap on game pairs.
 ///
-/// Serialized as its five parameters (`model` may be left out on reading:
-/// normalized); reading goes through [`Sprt::new`], so a test no one can
-/// run is refused with its [`SprtError`].
+/// Serialized as its five parameters, and `max_pairs` when truncated
+/// (`model` may be left out on reading: normalized); reading goes through
+/// [`Sprt::new`] and [`Sprt::truncated`], so a test no one can run is
+/// refused with its [`SprtError`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "SprtParameters")]
 pub struct Sprt {
@@ -105,6 +119,8 @@ pub struct Sprt {
     alpha: f64,
     beta: f64,
     model: EloModel,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_pairs: Option<u64>,
 }
 
 /// The parameters of an [`Sprt`] as written, before they are checked.
@@ -117,13 +133,19 @@ struct SprtParameters {
     beta: f64,
     #[serde(default)]
     model: EloModel,
+    #[serde(default)]
+    max_pairs: Option<u64>,
 }
 
 impl TryFrom<SprtParameters> for Sprt {
     type Error = SprtError;
 
     fn try_from(p: SprtParameters) -> Result<Sprt, SprtError> {
-        Sprt::new(p.elo0, p.elo1, p.alpha, p.beta, p.model)
+        let sprt = Sprt::new(p.elo0, p.elo1, p.alpha, p.beta, p.model)?;
+        match p.max_pairs {
+            Some(max) => sprt.truncated(max),
+            None => Ok(sprt),
+        }
     }
 }
 
@@ -160,7 +182,26 @@ impl Sprt {
             alpha,
             beta,
             model,
+            max_pairs: None,
         })
+    }
+
+    /// The same test, decided by the sign of the LLR once `max_pairs` game
+    /// pairs are counted (W/D/L counts: twice as many games) without a
+    /// bound crossed.
+    pub fn truncated(self, max_pairs: u64) -> Result<Sprt, SprtError> {
+        if max_pairs == 0 {
+            return Err(SprtError::MaxPairs);
+        }
+        Ok(Sprt {
+            max_pairs: Some(max_pairs),
+            ..self
+        })
+    }
+
+    /// The cap on game pairs of a truncated test.
+    pub fn max_pairs(&self) -> Option<u64> {
+        self.max_pairs
     }
 
     /// H0's Elo.
@@ -234,15 +275,35 @@ impl Sprt {
 
     /// LLR, bounds and decision for game-pair counts.
     pub fn status_pentanomial(&self, p: &Pentanomial) -> SprtStatus {
-        self.status(self.llr_pentanomial(p))
+        self.status_after(self.llr_pentanomial(p), p.pairs())
     }
 
-    /// LLR, bounds and decision for W/D/L counts.
+    /// LLR, bounds and decision for W/D/L counts (a truncated test stops
+    /// at twice its cap in games).
     pub fn status_trinomial(&self, w: &Wdl) -> SprtStatus {
-        self.status(self.llr_trinomial(w))
+        self.status_after(self.llr_trinomial(w), w.games() / 2)
     }
 
-    /// Bounds and decision for a given LLR.
+    /// Bounds and decision for a given LLR after `pairs` game pairs: as
+    /// [`Sprt::status`], and at the cap of a truncated test the sign of
+    /// the LLR.
+    pub fn status_after(&self, llr: f64, pairs: u64) -> SprtStatus {
+        let status = self.status(llr);
+        match self.max_pairs {
+            Some(max) if pairs >= max && status.decision == SprtDecision::Continue => SprtStatus {
+                decision: if llr > 0.0 {
+                    SprtDecision::AcceptH1
+                } else {
+                    SprtDecision::AcceptH0
+                },
+                truncated: true,
+                ..status
+            },
+            _ => status,
+        }
+    }
+
+    /// Bounds and decision for a given LLR, by the bounds alone.
     pub fn status(&self, llr: f64) -> SprtStatus {
         let (lower, upper) = (self.lower_bound(), self.upper_bound());
         let decision = if llr >= upper {
@@ -257,6 +318,7 @@ impl Sprt {
             lower,
             upper,
             decision,
+            truncated: false,
         }
     }
 }
@@ -285,5 +347,38 @@ mod tests {
         );
         let unknown = r#"{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"model":"bayes"}"#;
         assert!(serde_json::from_str::<Sprt>(unknown).is_err());
+        let capped = sprt.truncated(300).unwrap();
+        let text = serde_json::to_string(&capped).unwrap();
+        assert!(
+            text.ends_with(r#""model":"logistic","max_pairs":300}"#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Sprt>(&text).unwrap(), capped);
+        let zero = r#"{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05,"max_pairs":0}"#;
+        assert!(serde_json::from_str::<Sprt>(zero).is_err());
+    }
+
+    #[test]
+    fn a_truncated_test_decides_by_the_sign_of_the_llr_at_its_cap() {
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        let capped = sprt.truncated(100).unwrap();
+        let at = |llr, pairs| {
+            let s = capped.status_after(llr, pairs);
+            (s.decision, s.truncated)
+        };
+        assert_eq!(at(0.5, 99), (SprtDecision::Continue, false));
+        assert_eq!(at(0.5, 100), (SprtDecision::AcceptH1, true));
+        assert_eq!(at(-0.5, 100), (SprtDecision::AcceptH0, true));
+        assert_eq!(at(0.0, 100), (SprtDecision::AcceptH0, true));
+        assert_eq!(at(3.0, 100), (SprtDecision::AcceptH1, false));
+        assert_eq!(
+            sprt.status_after(0.5, 1000).decision,
+            SprtDecision::Continue
+        );
+        // W/D/L counts: 2 games a pair.
+        let w = Wdl::new(101, 0, 99);
+        assert!(capped.status_trinomial(&w).truncated);
+        assert!(!capped.status_trinomial(&Wdl::new(100, 0, 99)).truncated);
+        assert_eq!(sprt.truncated(0), Err(SprtError::MaxPairs));
     }
 }

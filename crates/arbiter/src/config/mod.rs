@@ -258,7 +258,7 @@ impl Validator<'_> {
         };
         let openings = self.openings(&raw.openings)?;
         let adjudication = self.adjudication(&raw.adjudication)?;
-        let sprt = self.sprt(&raw.sprt)?;
+        let sprt = self.sprt(&raw.sprt, pairs)?;
         let default_tc = self.time_control(&raw.time_control, "time-control")?;
         let base_dir = self.dir().to_owned();
         let sandbox = (raw.sandbox)
@@ -346,6 +346,11 @@ impl Validator<'_> {
                 "gauntlet-bot only applies to format = \"gauntlet\"",
             ));
         }
+        // A truncated SPRT schedules no pair past its cap: none could count.
+        let pairs = match (format, sprt.max_pairs()) {
+            (Format::Sprt, Some(max)) => max as u32,
+            _ => pairs,
+        };
         Ok(Config {
             path: self.path.to_owned(),
             format,

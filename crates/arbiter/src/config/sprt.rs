@@ -1,6 +1,6 @@
-//! `[sprt]`: the hypotheses, error rates and Elo model of an SPRT,
-//! validated into the statistics crate's [`Sprt`], so a run has its test
-//! before it starts.
+//! `[sprt]`: the hypotheses, error rates, Elo model and cap (`max-pairs`,
+//! a truncated test) of an SPRT, validated into the statistics crate's
+//! [`Sprt`], so a run has its test before it starts.
 
 use aboure_stats::{EloModel, Sprt};
 use serde::Deserialize;
@@ -17,10 +17,13 @@ pub(super) struct RawSprt {
     alpha: Option<Spanned<f64>>,
     beta: Option<Spanned<f64>>,
     model: Option<Spanned<String>>,
+    max_pairs: Option<Spanned<i64>>,
 }
 
 impl Validator<'_> {
-    pub(super) fn sprt(&self, raw: &RawSprt) -> Result<Sprt, ConfigError> {
+    /// The test of `raw`, whose cap may not exceed the schedule's `pairs`
+    /// (the schedule would end first, with no verdict).
+    pub(super) fn sprt(&self, raw: &RawSprt, pairs: u32) -> Result<Sprt, ConfigError> {
         let get =
             |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |x| *x.get_ref());
         let (elo0, elo1) = (
@@ -67,6 +70,20 @@ impl Validator<'_> {
         }
         // The checks above leave Sprt::new nothing to refuse; should they
         // drift apart, its reason is still an error of the table.
-        Sprt::new(elo0, elo1, alpha, beta, model).map_err(|e| self.whole("sprt", e.to_string()))
+        let sprt = Sprt::new(elo0, elo1, alpha, beta, model)
+            .map_err(|e| self.whole("sprt", e.to_string()))?;
+        let Some(max) = &raw.max_pairs else {
+            return Ok(sprt);
+        };
+        let cap = self.range(max, "sprt.max-pairs", 1, 1_000_000)?;
+        if cap > i64::from(pairs) {
+            return Err(self.at(
+                max.span(),
+                "sprt.max-pairs",
+                format!("{cap} exceeds tournament.pairs ({pairs}): the schedule would end first, with no verdict"),
+            ));
+        }
+        sprt.truncated(cap as u64)
+            .map_err(|e| self.at(max.span(), "sprt.max-pairs", e.to_string()))
     }
 }

@@ -57,7 +57,15 @@ impl Intervals {
 /// (the opposite of the Hessian of the log-likelihood in the ratings, the
 /// draw and advantage parameters held at their fitted values, as BayesElo's
 /// `ComputeCovariance`), under the anchoring constraint.
-pub(super) fn covariance(c: &Condensed, p: &Gammas, anchor: Anchor) -> Option<Vec<Vec<f64>>> {
+///
+/// With fixed anchors (`pinned`), those players are held and the others'
+/// ratings are absolute.
+pub(super) fn covariance(
+    c: &Condensed,
+    p: &Gammas,
+    anchor: Anchor,
+    pinned: Option<&[bool]>,
+) -> Option<Vec<Vec<f64>>> {
     let n = c.n;
     let x2 = (std::f64::consts::LN_10 / 400.0).powi(2);
     let (tw, td) = (p.theta_w, p.theta_d);
@@ -84,7 +92,10 @@ pub(super) fn covariance(c: &Condensed, p: &Gammas, anchor: Anchor) -> Option<Ve
         Anchor::Player { player, .. } => player,
         Anchor::Mean => n - 1,
     };
-    let keep: Vec<usize> = (0..n).filter(|&i| i != fixed).collect();
+    let keep: Vec<usize> = match pinned {
+        Some(pins) => (0..n).filter(|&i| !pins[i]).collect(),
+        None => (0..n).filter(|&i| i != fixed).collect(),
+    };
     let m = keep.len();
     let truncated: Vec<f64> = (0..m * m)
         .map(|k| info[keep[k / m] * n + keep[k % m]])
@@ -96,7 +107,7 @@ pub(super) fn covariance(c: &Condensed, p: &Gammas, anchor: Anchor) -> Option<Ve
             cov[i][j] = inv[a * m + b];
         }
     }
-    if anchor == Anchor::Mean {
+    if anchor == Anchor::Mean && pinned.is_none() {
         // Ratings minus their mean: C' = A C A^T with A = I - 11^T / n.
         let nf = n as f64;
         let row_mean: Vec<f64> = (0..n).map(|i| cov[i].iter().sum::<f64>() / nf).collect();
