@@ -1,5 +1,5 @@
-//! `aboure report` end to end: text, JSON, CSV input, merged files with a
-//! duplicate, and errors.
+//! `aboure report` end to end: text, JSON, CSV and PGN input, merged files
+//! with a duplicate, and errors.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -67,6 +67,152 @@ fn csv_results_and_anchor() {
     assert!(!ok);
     assert!(stderr.contains("missing.jsonl"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The ratings of a JSON report, by bot.
+fn elos(json: &str) -> Vec<(String, f64)> {
+    let json: serde_json::Value = serde_json::from_str(json).unwrap();
+    json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_owned(),
+                p["elo"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The same games as JSON lines, as a cutechess-style PGN (move text,
+/// comments, every tag a harness writes) and as CSV with quotes, a header
+/// in another order, counts and comments rate the same.
+#[test]
+fn pgn_and_csv_rate_as_the_same_games_in_json_lines() {
+    let games = fixture("round-robin/games.jsonl");
+    let (ok, from_jsonl, stderr) =
+        aboure(&["--format", "json", "--no-accuracy", games.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let pgn = fixture("pgn/round-robin.pgn");
+    let (ok, from_pgn, stderr) =
+        aboure(&["--format", "json", "--no-accuracy", pgn.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("1 unfinished game (result *) not counted"),
+        "{stderr}"
+    );
+    let parsed: serde_json::Value = serde_json::from_str(&from_pgn).unwrap();
+    assert_eq!(parsed["games"], 24);
+    let (jsonl, pgn) = (elos(&from_jsonl), elos(&from_pgn));
+    assert_eq!(jsonl.len(), 3);
+    for ((a, x), (b, y)) in jsonl.iter().zip(&pgn) {
+        assert_eq!(a, b);
+        assert!(
+            (x - y).abs() < 1e-6,
+            "{a}: {x} from JSON lines, {y} from PGN"
+        );
+    }
+
+    // The same results as CSV: one row per game, or one per kind of game
+    // with its count; names quoted, a comma inside one.
+    let all: Vec<serde_json::Value> = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let name = |n: &serde_json::Value| format!("\"{}, the bot\"", n.as_str().unwrap());
+    let mut counted: Vec<(String, usize)> = Vec::new();
+    for g in &all {
+        let row = format!(
+            "{},{},{}",
+            g["result"].as_str().unwrap(),
+            name(&g["north"]),
+            name(&g["south"])
+        );
+        match counted.iter_mut().find(|(r, _)| *r == row) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((row, 1)),
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("results.txt");
+    let mut text = "# exported elsewhere\n\nResult, Black, White, Games\n".to_owned();
+    for (row, n) in &counted {
+        text.push_str(&format!("{row},{n}\r\n"));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let (ok, from_csv, stderr) =
+        aboure(&["--format", "json", "--no-accuracy", csv.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(
+        counted.len() < all.len(),
+        "some rows stand for several games"
+    );
+    let csv = elos(&from_csv);
+    for ((a, x), (b, y)) in jsonl.iter().zip(&csv) {
+        assert_eq!(&format!("{a}, the bot"), b);
+        assert!(
+            (x - y).abs() < 1e-6,
+            "{a}: {x} from JSON lines, {y} from CSV"
+        );
+    }
+}
+
+/// A file of no known format fails naming the formats; a file of mostly
+/// malformed lines fails saying how many; a few malformed lines are
+/// warnings with their line.
+#[test]
+fn unknown_and_mostly_malformed_files_fail_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "\nthe games of Tuesday\n").unwrap();
+    let (ok, stdout, stderr) = aboure(&["--no-accuracy", notes.to_str().unwrap()]);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    let expected = format!(
+        "{}:2: not a results file: expected JSON lines (games.jsonl, a line starting with {{), \
+         CSV with a header row (south,north,result or white,black,result) or PGN",
+        notes.display()
+    );
+    assert!(
+        stderr.contains(&expected),
+        "expected {expected:?} in: {stderr}"
+    );
+
+    let pgn = dir.path().join("broken.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
+         [White \"a\"]\n[Result \"1-0\"]\n\n[Black \"b\"]\n[Result \"0-1\"]\n",
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = aboure(&["--no-accuracy", pgn.to_str().unwrap()]);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    let expected = format!(
+        "{}: 2 malformed lines against 1 game read: not a results file aboure can rate \
+         (the first: {}:5: malformed line: game without its Black tag)",
+        pgn.display(),
+        pgn.display()
+    );
+    assert!(
+        stderr.contains(&expected),
+        "expected {expected:?} in: {stderr}"
+    );
+
+    let csv = dir.path().join("mostly-good.csv");
+    std::fs::write(&csv, "white,black,result\na,b,1-0\nb,a,1-0\na,b,win\n").unwrap();
+    let (ok, stdout, stderr) = aboure(&["--no-accuracy", csv.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.starts_with("2 games"), "{stdout}");
+    let expected = format!(
+        "warning: {}:4: malformed line: result \"win\" is not 1-0, 0-1 or 1/2-1/2",
+        csv.display()
+    );
+    assert!(
+        stderr.contains(&expected),
+        "expected {expected:?} in: {stderr}"
+    );
 }
 
 #[test]

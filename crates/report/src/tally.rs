@@ -8,7 +8,9 @@
 //! game, forfeit counts and the first forfeits listed, the games the page
 //! embeds, and one 8-byte hash per game id to count duplicates once. Memory
 //! grows with the bots and the games in flight, plus those 8 bytes (10 to
-//! 20 with the hash table's free slots) per game.
+//! 20 with the hash table's free slots) per game. Games from CSV and PGN
+//! files ([`ReportTally::push_row`]) have no id and no pair, so they take
+//! no memory of their own at all.
 //!
 //! ```
 //! use aboure_records::GameSummary;
@@ -219,6 +221,21 @@ impl ReportTally {
         self.push_from(game, Source::Block(block, range))
     }
 
+    /// Counts `count` games of a CSV row or a PGN game that starts on line
+    /// `line` of the current file. Such games have no id, so none is a
+    /// duplicate (a file given twice counts twice), and no pair number, so
+    /// they enter no game pair.
+    pub fn push_row(&mut self, game: &GameSummary<'_>, line: usize, count: u32) {
+        for _ in 0..count {
+            self.count(game, Source::Row(game, line), false);
+        }
+    }
+
+    /// A warning about the current file (not a problem of one of its lines).
+    pub(crate) fn warn(&mut self, warning: String) {
+        self.warnings.push(warning);
+    }
+
     fn push_from(&mut self, game: &GameSummary<'_>, source: Source<'_>) -> Pushed {
         if let Some(first) = self.seen(&game.id) {
             match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
@@ -232,6 +249,12 @@ impl ReportTally {
             }
             return Pushed::Duplicate;
         }
+        self.count(game, source, true)
+    }
+
+    /// Counts a game that is not a duplicate; `paired`: it may be one game
+    /// of a game pair.
+    fn count(&mut self, game: &GameSummary<'_>, source: Source<'_>, paired: bool) -> Pushed {
         let [p0, p1, s, t] = [&game.pairing[0], &game.pairing[1], &game.south, &game.north]
             .map(|name| self.player(name));
         let seq = self.seq;
@@ -246,17 +269,19 @@ impl ReportTally {
             a.submit(seq, forfeit, &source.bytes());
         }
         let result = aboure_records::south_outcome(game.result);
-        self.pairs.push(
-            self.run,
-            [p0, p1],
-            game.pair,
-            Seat {
-                game: game.game,
-                south: s,
-                north: t,
-                result,
-            },
-        );
+        if paired {
+            self.pairs.push(
+                self.run,
+                [p0, p1],
+                game.pair,
+                Seat {
+                    game: game.game,
+                    south: s,
+                    north: t,
+                    result,
+                },
+            );
+        }
         if s == t {
             self.self_play_total += 1;
             if self.self_play.len() < WARNINGS_LISTED {
@@ -404,6 +429,8 @@ enum Source<'l> {
     Line(&'l [u8]),
     Block(&'l Arc<Vec<u8>>, Range<usize>),
     Record(&'l GameRecord),
+    /// A CSV row or PGN game and its line.
+    Row(&'l GameSummary<'l>, usize),
 }
 
 impl Source<'_> {
@@ -412,6 +439,11 @@ impl Source<'_> {
             Source::Line(line) => Cow::Borrowed(line),
             Source::Block(block, range) => Cow::Borrowed(&block[range.clone()]),
             Source::Record(game) => Cow::Owned(serde_json::to_vec(game).unwrap_or_default()),
+            Source::Row(game, line) => {
+                let mut record = game.to_record();
+                record.id = format!("line-{line}");
+                Cow::Owned(serde_json::to_vec(&record).unwrap_or_default())
+            }
         }
     }
 
