@@ -269,7 +269,23 @@ fn the_benchmark_file_is_deterministic_and_realistic() {
             "{} (the baseline needs python3: apt-get install python3)",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("python's speed"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("python's speed"), "{stdout}");
+        // The rating comparison: each format measured, the fit close to the
+        // true first-move advantage and draw parameter (30 and 62.4; 800
+        // games leave a few Elo of noise), beside the labelled published figures.
+        for format in ["JSON lines", "CSV", "PGN"] {
+            let row = stdout
+                .lines()
+                .find(|l| l.starts_with(format))
+                .unwrap_or_else(|| panic!("no {format} row in {stdout}"));
+            let draw: f64 = row.rsplit(' ').next().unwrap().parse().unwrap();
+            assert!((40.0..85.0).contains(&draw), "{row}");
+        }
+        assert!(
+            stdout.contains("(published figures for 1,000,000 games, not run here)"),
+            "{stdout}"
+        );
         written.push(std::fs::read(&path).unwrap());
     }
     assert_eq!(written[0], written[1]);
