@@ -26,8 +26,7 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::HashSet;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,6 +36,7 @@ use aboure_stats::Wdl;
 
 use crate::accuracy::AccuracyReport;
 use crate::analysis::Analysis;
+use crate::ids::{GameIds, IdKey, LAST_FILE};
 use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
 use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
@@ -88,7 +88,7 @@ pub struct ReportTally {
     pub(crate) games: u64,
     /// Games offered, for reading order.
     seq: u64,
-    ids: HashSet<IdKey, BuildHasherDefault<IdHasher>>,
+    ids: GameIds,
     /// Duplicates in the current file, by the file that had them first:
     /// how many and the first three ids.
     duplicates: Vec<(usize, u64, Vec<String>)>,
@@ -122,7 +122,7 @@ impl ReportTally {
             self_play_total: 0,
             games: 0,
             seq: 0,
-            ids: HashSet::default(),
+            ids: GameIds::default(),
             duplicates: Vec::new(),
             viewer: Kept::new(viewer_games),
             analysis,
@@ -474,61 +474,5 @@ impl LineText {
             LineText::Own(line) => line,
             LineText::Shared(block, range) => &block[range.clone()],
         }
-    }
-}
-
-/// A game id's 64-bit hash, of which 56 bits identify it, and the 8 others
-/// the file that had it first (files from the 256th on share the last
-/// number, and a duplicate of theirs names "an earlier file"). Two ids share 56 bits with probability 2^-56: for a million
-/// games, one chance in 140,000 that two distinct games count as one.
-#[derive(Clone, Copy, Debug)]
-struct IdKey(u64);
-
-const FILE_BITS: u32 = 8;
-const LAST_FILE: usize = (1 << FILE_BITS) - 1;
-const ID_MASK: u64 = u64::MAX >> FILE_BITS;
-
-impl IdKey {
-    fn new(hash: u64, file: usize) -> IdKey {
-        let file = file.min(LAST_FILE) as u64;
-        IdKey((hash & ID_MASK) | (file << (64 - FILE_BITS)))
-    }
-
-    fn file(self) -> usize {
-        (self.0 >> (64 - FILE_BITS)) as usize
-    }
-}
-
-impl PartialEq for IdKey {
-    fn eq(&self, other: &IdKey) -> bool {
-        self.0 & ID_MASK == other.0 & ID_MASK
-    }
-}
-
-impl Eq for IdKey {}
-
-impl Hash for IdKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        // The table reads bits from both ends of the hash; spread the id's
-        // 56 bits over all 64.
-        state.write_u64((self.0 & ID_MASK).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    }
-}
-
-/// The key is already a hash: the table uses it as it is.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
