@@ -16,6 +16,7 @@
 //! keeps only its two names, so a file of any size is read in constant
 //! memory, on one thread (README.md gives the figures).
 
+use std::borrow::Cow;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -147,14 +148,25 @@ impl<R: BufRead> PgnGames<R> {
     fn tags<'t>(&mut self, mut text: &'t [u8]) -> &'t [u8] {
         while let Some(inner) = text.strip_prefix(b"[") {
             match tag(inner) {
-                Some((name, value, rest)) => {
-                    match name {
-                        b"White" => self.game.white = Some(value),
-                        b"Black" => self.game.black = Some(value),
-                        b"Result" => self.game.result = Some(value),
-                        _ => {}
+                Some(Tag { name, value, after }) => {
+                    let slot = match name {
+                        b"White" => Some(&mut self.game.white),
+                        b"Black" => Some(&mut self.game.black),
+                        b"Result" => Some(&mut self.game.result),
+                        _ => None,
+                    };
+                    if let Some(slot) = slot {
+                        match String::from_utf8(value.into_owned()) {
+                            Ok(value) => *slot = Some(value),
+                            Err(_) => {
+                                self.game.bad_tag.get_or_insert((
+                                    self.number,
+                                    "a tag value that is not UTF-8 text".to_owned(),
+                                ));
+                            }
+                        }
                     }
-                    text = rest.trim_ascii_start();
+                    text = after.trim_ascii_start();
                 }
                 None => {
                     let shown = String::from_utf8_lossy(&text[..text.len().min(60)]);
@@ -216,32 +228,46 @@ impl<R: BufRead> PgnGames<R> {
 }
 
 /// A tag pair's name and value (escapes `\"` and `\\` undone) and what
-/// follows its `]`; `text` starts after the `[`.
-fn tag(text: &[u8]) -> Option<(&[u8], String, &[u8])> {
+/// follows its `]`; `text` starts after the `[`. A value without escapes
+/// is borrowed: most tags are skipped unread.
+fn tag(text: &[u8]) -> Option<Tag<'_>> {
     let text = text.trim_ascii_start();
     let name_end = text
         .iter()
         .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))?;
     let (name, rest) = text.split_at(name_end);
     let rest = rest.trim_ascii_start().strip_prefix(b"\"")?;
-    let mut value = Vec::new();
-    let mut i = 0;
-    loop {
-        match *rest.get(i)? {
-            b'"' => break,
-            b'\\' if matches!(rest.get(i + 1), Some(b'"' | b'\\')) => {
-                value.push(rest[i + 1]);
-                i += 2;
-            }
-            b => {
-                value.push(b);
-                i += 1;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    let (value, after) = if rest[end] == b'"' {
+        (Cow::Borrowed(&rest[..end]), &rest[end + 1..])
+    } else {
+        let mut value = rest[..end].to_vec();
+        let mut i = end;
+        loop {
+            match *rest.get(i)? {
+                b'"' => break,
+                b'\\' if matches!(rest.get(i + 1), Some(b'"' | b'\\')) => {
+                    value.push(rest[i + 1]);
+                    i += 2;
+                }
+                b => {
+                    value.push(b);
+                    i += 1;
+                }
             }
         }
-    }
-    let after = rest[i + 1..].trim_ascii_start().strip_prefix(b"]")?;
-    let value = String::from_utf8(value).ok()?;
-    (!name.is_empty()).then_some((name, value, after))
+        (Cow::Owned(value), &rest[i + 1..])
+    };
+    let after = after.trim_ascii_start().strip_prefix(b"]")?;
+    (!name.is_empty()).then_some(Tag { name, value, after })
+}
+
+/// A tag pair read from a line.
+struct Tag<'t> {
+    name: &'t [u8],
+    value: Cow<'t, [u8]>,
+    /// The rest of the line.
+    after: &'t [u8],
 }
 
 /// The row a finished game makes.
