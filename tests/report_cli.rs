@@ -1,6 +1,7 @@
 //! `aboure report` end to end: text, JSON, CSV and PGN input, merged files
 //! with a duplicate, and errors.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -213,6 +214,76 @@ fn unknown_and_mostly_malformed_files_fail_clearly() {
         stderr.contains(&expected),
         "expected {expected:?} in: {stderr}"
     );
+}
+
+/// Spawns its arguments, waits with `wait4` and prints the child's peak
+/// resident memory in kilobytes (or -1 if it failed). A child's peak counts
+/// the pages of the process that spawned it, so the measuring parent must
+/// be small and the same for every measure: this test binary is neither.
+const PEAK: &str = "import os, sys\n\
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ,\n\
+    file_actions=[(os.POSIX_SPAWN_OPEN, 1, '/dev/null', os.O_WRONLY, 0)])\n\
+_, status, usage = os.wait4(pid, 0)\n\
+print(usage.ru_maxrss if os.waitstatus_to_exitcode(status) == 0 else -1)\n";
+
+/// `aboure report --no-accuracy` of `file`: its peak resident memory in MB.
+fn peak_mb(file: &std::path::Path) -> f64 {
+    let out = Command::new("python3")
+        .args(["-c", PEAK, env!("CARGO_BIN_EXE_aboure")])
+        .args(["report", "--no-accuracy", "--format", "json"])
+        .arg(file)
+        .output()
+        .expect("python3 runs (apt-get install python3)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kb: f64 = text.trim().parse().unwrap_or(-1.0);
+    assert!(kb > 0.0, "aboure report {} failed: {text}", file.display());
+    kb / 1024.0
+}
+
+/// CSV rows and PGN games take no memory of their own: ten times the
+/// games, the same peak (within allocator noise; a kilobyte a game, as
+/// before the streamed readers, would be 90 MB more).
+#[test]
+fn csv_and_pgn_stream_in_flat_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let players = ["Engine A", "Engine B", "Engine C", "Engine D"];
+    let mut peaks = Vec::new();
+    for games in [10_000usize, 100_000] {
+        let (csv_file, pgn_file) = (
+            dir.path().join(format!("{games}.csv")),
+            dir.path().join(format!("{games}.pgn")),
+        );
+        let create =
+            |p: &std::path::Path| std::io::BufWriter::new(std::fs::File::create(p).unwrap());
+        let (mut csv, mut pgn) = (create(&csv_file), create(&pgn_file));
+        writeln!(csv, "black,white,result").unwrap();
+        for n in 0..games {
+            let (w, b) = (players[n % 4], players[(n / 4 + 1 + n % 4) % 4]);
+            let (w, b) = if w == b {
+                (w, players[(n + 2) % 4])
+            } else {
+                (w, b)
+            };
+            let result = ["1-0", "0-1", "1/2-1/2", "1-0"][n % 7 % 4];
+            writeln!(csv, "\"{b}\",\"{w}\",{result}").unwrap();
+            write!(
+                pgn,
+                "[Event \"?\"]\n[Round \"{n}\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{result}\"]\n\n{result}\n\n"
+            )
+            .unwrap();
+        }
+        csv.flush().unwrap();
+        pgn.flush().unwrap();
+        drop((csv, pgn));
+        peaks.push((games, peak_mb(&csv_file), peak_mb(&pgn_file)));
+    }
+    let [(_, csv_small, pgn_small), (_, csv_large, pgn_large)] = peaks[..] else {
+        unreachable!()
+    };
+    eprintln!("peak MB by games (CSV, PGN): {peaks:?}");
+    assert!(csv_large - csv_small < 3.0, "CSV peaks: {peaks:?}");
+    assert!(pgn_large - pgn_small < 3.0, "PGN peaks: {peaks:?}");
+    assert!(csv_large < 32.0 && pgn_large < 32.0, "peaks: {peaks:?}");
 }
 
 #[test]
