@@ -215,7 +215,9 @@ impl<R: BufRead> PgnGames<R> {
                     let end = text
                         .iter()
                         .position(|b| b.is_ascii_whitespace() || b"{};()".contains(b))
-                        .unwrap_or(text.len());
+                        .unwrap_or(text.len())
+                        // A stray `}` is a token of its own.
+                        .max(1);
                     if self.depth == 0 {
                         self.game.last_token.clear();
                         self.game.last_token.extend_from_slice(&text[..end]);
@@ -343,7 +345,7 @@ mod tests {
             "[Event \"?\"]\n[White \"Engine A\"]\n[Black \"Engine, \\\"B\\\"\"]\n",
             "[Result \"1-0\"]\n[Variant \"djenon\"]\n\n",
             "1. 5 {+0.2/9 0.1s} 11 (1... 3 2. 4) 2. 7 ; a [White \"not a tag\"]\n",
-            "{a comment\n[White \"still a comment\"]\n} 1-0\n\n",
+            "{a comment\n[White \"still a comment\"]\n} } 1-0\n\n",
             "[White \"c\"][Black \"d\"][Result \"1/2-1/2\"]\n\n",
             "[White \"e\"]\n[Black \"f\"]\n[Result \"*\"]\n\n*\n",
             "[White \"g\"]\n[Black \"h\"]\n\n1. 3 4 0-1\n",
