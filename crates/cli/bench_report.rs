@@ -2,11 +2,21 @@
 //! results file, against a Python loop that only parses each line, run on
 //! the same file in the same run (so a busy machine slows both).
 //!
+//! Then the rating comparison of issue 25: the same games among 8 players
+//! of known strength (see [`ratings`]) as JSON lines, CSV and PGN, each
+//! rated by `aboure report --no-accuracy --format json`, beside the figures
+//! Ordo and BayesElo were measured at on this machine for the same set
+//! (they are not installed here: their published figures are printed, and
+//! labelled so), and the first-move advantage and draw parameter each fit
+//! finds against the true ones.
+//!
 //! Each measured command runs as a child process; its peak resident memory
 //! comes from the kernel (`wait4`'s `ru_maxrss`), its time from the wall
 //! clock around it.
 
-use std::path::PathBuf;
+mod ratings;
+
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -34,6 +44,7 @@ pub fn run(games: u64, file: Option<PathBuf>, accuracy: bool) -> anyhow::Result<
     let python = measure(
         Command::new("python3").args(["-c", PYTHON, &file]),
         "python3 (apt-get install python3)",
+        None,
     )?;
     println!(
         "{:<34} {:>8.2} s {:>8.1} MB/s {:>8.0} MB peak",
@@ -59,7 +70,7 @@ pub fn run(games: u64, file: Option<PathBuf>, accuracy: bool) -> anyhow::Result<
     for (name, extra) in cases {
         let mut command = Command::new(&exe);
         command.arg("report").arg(&path).args(extra);
-        let m = measure(&mut command, "aboure")?;
+        let m = measure(&mut command, "aboure", None)?;
         println!(
             "{name:<34} {:>8.2} s {:>8.1} MB/s {:>8.0} MB peak   {:.1}x python's speed, {:.2}x its memory",
             m.seconds,
@@ -69,7 +80,79 @@ pub fn run(games: u64, file: Option<PathBuf>, accuracy: bool) -> anyhow::Result<
             m.peak_mb / python.peak_mb
         );
     }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    compare_formats(&exe, dir, games)
+}
+
+/// Ordo's and BayesElo's figures on the 1M-game set, from issue 25 (built
+/// from their published source, same machine, alternating runs).
+const PUBLISHED: [(&str, f64, f64); 2] = [
+    ("Ordo (default settings)", 1.6, 100.0),
+    ("BayesElo (mm 1 1)", 5.1, 16.0),
+];
+
+/// The rating comparison: each format of the same games, timed, with its
+/// peak memory and its largest miss of a true strength.
+fn compare_formats(exe: &Path, dir: &Path, games: u64) -> anyhow::Result<()> {
+    let files = ratings::Files::in_dir(dir, games);
+    let t = Instant::now();
+    files.write(games)?;
+    println!(
+        "\nrating {games} games of {} players of known strength ({:.0}% draws, first move +{} Elo); \
+         files ready in {:.1} s",
+        ratings::PLAYERS.len(),
+        ratings::DRAWS * 100.0,
+        ratings::FIRST_MOVE,
+        t.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:<46} {:>9} {:>8} {:>10}   fitted first move / draw Elo (true {:+.0} / {:.1})",
+        "aboure report --no-accuracy --format json",
+        "size",
+        "time",
+        "peak",
+        ratings::FIRST_MOVE,
+        ratings::DRAW_ELO,
+    );
+    let out = dir.join(format!("aboure-bench-ratings-{games}.report.json"));
+    for (name, file) in files.each() {
+        let mut command = Command::new(exe);
+        command
+            .args(["report", "--no-accuracy", "--format", "json"])
+            .arg(file);
+        let m = measure(&mut command, "aboure", Some(&out))?;
+        let (first, draw) = fitted(&out)?;
+        println!(
+            "{name:<46} {:>6.0} MB {:>6.2} s {:>7.1} MB   {first:+.1} / {draw:.1}",
+            std::fs::metadata(file)?.len() as f64 / 1e6,
+            m.seconds,
+            m.peak_mb,
+        );
+    }
+    std::fs::remove_file(&out).ok();
+    for (name, seconds, mb) in PUBLISHED {
+        println!(
+            "{name:<46} {:>9} {seconds:>6.2} s {mb:>7.1} MB   (published figures for 1,000,000 games, not run here)",
+            "PGN"
+        );
+    }
+    println!("goal for CSV and PGN: at most Ordo's 1.6 s and twice BayesElo's memory (32 MB)");
     Ok(())
+}
+
+/// The fitted first-move advantage and draw parameter, BayesElo's model
+/// scale (the one the results were drawn from).
+fn fitted(report: &Path) -> anyhow::Result<(f64, f64)> {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(report)?).context("the report is not JSON")?;
+    let fit = &json["ratings"];
+    match (
+        fit["first_move_advantage"].as_f64(),
+        fit["draw_elo"].as_f64(),
+    ) {
+        (Some(first), Some(draw)) => Ok((first, draw)),
+        _ => bail!("the report fitted no first-move advantage or draw parameter"),
+    }
 }
 
 struct Measured {
@@ -77,11 +160,19 @@ struct Measured {
     peak_mb: f64,
 }
 
-/// Runs `command` to the end, output discarded, and measures it.
-fn measure(command: &mut Command, what: &str) -> anyhow::Result<Measured> {
+/// Runs `command` to the end, its output discarded (or written to
+/// `stdout`), and measures it.
+fn measure(command: &mut Command, what: &str, stdout: Option<&Path>) -> anyhow::Result<Measured> {
+    let out = match stdout {
+        Some(path) => Stdio::from(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        ),
+        None => Stdio::null(),
+    };
     let t = Instant::now();
     let child = command
-        .stdout(Stdio::null())
+        .stdout(out)
         .stderr(Stdio::null())
         .spawn()
         .with_context(|| format!("cannot start {what}"))?;

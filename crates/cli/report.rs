@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Rate the games of `games.jsonl` files (from a run, its shards, or several
-/// runs) and CSV files with the header `south,north,result`.
+/// runs), and of CSV and PGN results from elsewhere (told from the content).
 #[derive(clap::Args)]
 pub struct Args {
     /// Results files.

@@ -3,8 +3,9 @@
 //! `aboure run` appends one [`GameRecord`] per finished game to `games.jsonl`
 //! (one JSON object per line, flushed and synced to disk before the next game
 //! starts), so a crash or a power cut loses at most the game being written.
-//! `aboure report` reads those files back, and also plain CSV files with the
-//! header `south,north,result`, so results from elsewhere can be rated too.
+//! `aboure report` reads those files back, and also CSV ([`CsvRows`]) and PGN
+//! ([`PgnGames`]) results, so games played elsewhere can be rated too; the
+//! format is told from the content ([`Format::detect`]).
 //! This crate is the one place that knows the format; it is its own crate so
 //! the arbiter that writes it and the report that reads it agree by
 //! construction. For the same reason it also says which files of an output
@@ -55,18 +56,23 @@
 #![deny(missing_docs)]
 
 mod csv;
+mod detect;
 mod folder;
 mod identity;
 mod lines;
 mod manifest;
 mod pair;
+mod pgn;
 mod reader;
 mod record;
+mod rows;
 mod scan;
 mod standings;
 mod summary;
 mod writer;
 
+pub use crate::csv::{CsvRows, MAX_COUNT};
+pub use detect::{Format, FormatError};
 pub use folder::{results_file, results_files, worker_results_file};
 pub use identity::{
     AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, LimitsIdentity,
@@ -77,12 +83,14 @@ pub use manifest::{
     ManifestError, RunManifest, SandboxLayer, SandboxLayers, MANIFEST_FILE, MANIFEST_SCHEMA,
 };
 pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, RecordPairBook, Seat};
+pub use pgn::PgnGames;
 pub use reader::{
     parse_games, read_games, read_summaries, Problem, ProblemKind, ReadError, Results,
 };
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };
+pub use rows::{Row, Rows};
 pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
 pub use writer::GamesWriter;

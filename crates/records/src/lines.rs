@@ -4,9 +4,9 @@
 //! memory, which is what `aboure run --resume` needs and what a report of a
 //! million games cannot afford. [`ResultsLines`] hands out one line at a
 //! time from a reused buffer, with its number, and reports a truncated last
-//! line as a [`Problem`] exactly as `read_games` does. CSV files (results
-//! from elsewhere, small by nature) are read whole and handed out as JSON
-//! lines, so a caller handles one format.
+//! line as a [`Problem`] exactly as `read_games` does. It reads JSON lines
+//! only: CSV and PGN results go through [`crate::Rows`], which hands out
+//! their games without making JSON of them.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -25,8 +25,7 @@ pub enum Line<'a> {
         /// The line, JSON text.
         text: &'a [u8],
     },
-    /// A line that cannot hold a record: a truncated last line, or a
-    /// malformed CSV row.
+    /// A line that cannot hold a record: a truncated last line.
     Problem(Problem),
 }
 
@@ -34,60 +33,30 @@ pub enum Line<'a> {
 #[derive(Debug)]
 pub struct ResultsLines {
     path: PathBuf,
-    source: Source,
+    reader: BufReader<File>,
     buf: Vec<u8>,
     number: usize,
     bytes_read: u64,
-}
-
-#[derive(Debug)]
-enum Source {
-    Json(BufReader<File>),
-    /// CSV rows already converted: problems first, then the games as JSON.
-    Csv(std::vec::IntoIter<Result<Vec<u8>, Problem>>),
 }
 
 /// Read buffer: large reads keep the system calls few.
 const BUFFER: usize = 1 << 20;
 
 impl ResultsLines {
-    /// Opens `path`: JSON lines, or CSV if the name ends in `.csv` or the
-    /// first line is a CSV header starting with `south,north`.
+    /// Opens `path`, read as JSON lines (see [`crate::Format`] for telling
+    /// the formats apart).
     pub fn open(path: &Path) -> Result<ResultsLines, ReadError> {
-        let error = |source| ReadError {
+        let file = File::open(path).map_err(|source| ReadError {
             path: path.to_owned(),
             source,
-        };
-        let mut reader = BufReader::with_capacity(BUFFER, File::open(path).map_err(error)?);
-        let source = if crate::csv::is_csv(path, reader.fill_buf().map_err(error)?) {
-            let bytes = std::fs::read(path).map_err(error)?;
-            let results = crate::csv::parse(&bytes, path);
-            let mut rows: Vec<Result<Vec<u8>, Problem>> =
-                results.problems.into_iter().map(Err).collect();
-            for game in results.games {
-                rows.push(serde_json::to_vec(&game).map_err(|e| Problem {
-                    path: path.to_owned(),
-                    line: 0,
-                    kind: ProblemKind::Malformed,
-                    message: e.to_string(),
-                }));
-            }
-            Source::Csv(rows.into_iter())
-        } else {
-            Source::Json(reader)
-        };
+        })?;
         Ok(ResultsLines {
             path: path.to_owned(),
-            source,
+            reader: BufReader::with_capacity(BUFFER, file),
             buf: Vec::new(),
             number: 0,
             bytes_read: 0,
         })
-    }
-
-    /// True for a CSV file (read whole, converted to JSON lines).
-    pub fn is_csv(&self) -> bool {
-        matches!(self.source, Source::Csv(_))
     }
 
     /// The file read.
@@ -102,22 +71,7 @@ impl ResultsLines {
 
     /// The next line, `None` at the end of the file.
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, ReadError> {
-        let reader = match &mut self.source {
-            Source::Json(reader) => reader,
-            Source::Csv(rows) => {
-                return Ok(rows.next().map(|row| match row {
-                    Ok(json) => {
-                        self.number += 1;
-                        self.buf = json;
-                        Line::Record {
-                            number: self.number,
-                            text: &self.buf,
-                        }
-                    }
-                    Err(problem) => Line::Problem(problem),
-                }))
-            }
-        };
+        let reader = &mut self.reader;
         loop {
             self.buf.clear();
             let n = reader
@@ -175,7 +129,7 @@ pub struct LineBlocks {
 }
 
 impl LineBlocks {
-    /// Opens `path` (JSON lines; CSV files go through [`ResultsLines`]).
+    /// Opens `path` (JSON lines; CSV and PGN go through [`crate::Rows`]).
     pub fn open(path: &Path) -> Result<LineBlocks, ReadError> {
         let file = File::open(path).map_err(|source| ReadError {
             path: path.to_owned(),

@@ -1,4 +1,5 @@
-//! Reading results files: `games.jsonl` and CSV, never panicking on any bytes.
+//! Reading results files whole: `games.jsonl`, CSV and PGN, never panicking
+//! on any bytes.
 //!
 //! A results file may end in a partial line after a crash or a power cut; that
 //! is a [`Problem`] (the game is simply not there), not an error, so a report
@@ -8,8 +9,12 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::csv::CsvRows;
+use crate::detect::Format;
 use crate::lines::{Line, ResultsLines};
+use crate::pgn::PgnGames;
 use crate::record::GameRecord;
+use crate::rows::{Row, RowSource};
 use crate::summary::GameSummary;
 
 /// The games read from a file, and what was wrong with it.
@@ -98,8 +103,10 @@ impl std::error::Error for ReadError {
     }
 }
 
-/// Reads a results file: JSON lines, or CSV if the name ends in `.csv` or the
-/// first line is a CSV header starting with `south,north`.
+/// Reads a results file whole, in the format its content shows
+/// ([`crate::Format::detect`]; a file of no format is read as JSON lines,
+/// each line a problem). Reports stream instead: see [`crate::Rows`] and
+/// [`crate::LineBlocks`].
 pub fn read_games(path: &Path) -> Result<Results, ReadError> {
     let bytes = std::fs::read(path).map_err(|source| ReadError {
         path: path.to_owned(),
@@ -116,11 +123,11 @@ pub fn read_games(path: &Path) -> Result<Results, ReadError> {
 /// gives them, except that damage in a value the summary does not read
 /// (the moves) is not one, as in a report.
 pub fn read_summaries(path: &Path) -> Result<Results, ReadError> {
-    let mut lines = ResultsLines::open(path)?;
-    if lines.is_csv() {
-        // CSV results hold no moves to leave out.
+    if Format::of_file(path).is_ok_and(|f| f != Format::Jsonl) {
+        // CSV and PGN results hold no moves to leave out.
         return read_games(path);
     }
+    let mut lines = ResultsLines::open(path)?;
     let mut results = Results::default();
     let mut truncated = false;
     loop {
@@ -149,14 +156,57 @@ pub fn read_summaries(path: &Path) -> Result<Results, ReadError> {
     Ok(results)
 }
 
-/// Parses the bytes of a results file; `path` is only used in problems and to
-/// recognise CSV by its extension.
+/// Parses the bytes of a results file, in the format their content shows;
+/// `path` is only used in problems. CSV rows and PGN games become records
+/// without moves, ids `csv-LINE` and `pgn-LINE` (`csv-LINE-K` for the K-th
+/// game of a row with a count), the line as their pair number.
 pub fn parse_games(bytes: &[u8], path: &Path) -> Results {
-    if crate::csv::is_csv(path, bytes) {
-        crate::csv::parse(bytes, path)
-    } else {
-        parse_jsonl(bytes, path)
+    let format = Format::detect(&bytes[..bytes.len().min(crate::detect::SAMPLE)]);
+    let mut results = match format {
+        Some(Format::Csv) => parse_rows(CsvRows::new(bytes, path), path, "csv"),
+        Some(Format::Pgn) => parse_rows(PgnGames::new(bytes, path), path, "pgn"),
+        Some(Format::Jsonl) | None => return parse_jsonl(bytes, path),
+    };
+    results.complete_len = bytes.len() as u64;
+    results
+}
+
+/// The records of CSV rows or PGN games held in memory.
+/// PGN's unfinished games are left out.
+fn parse_rows(mut rows: impl RowSource, path: &Path, kind: &str) -> Results {
+    let mut results = Results::default();
+    loop {
+        let row = match rows.next_row() {
+            Ok(Some(row)) => row,
+            Ok(None) => break,
+            Err(e) => {
+                // In memory, reading cannot fail; say so if it somehow did.
+                results.problems.push(Problem {
+                    path: path.to_owned(),
+                    line: 0,
+                    kind: ProblemKind::Malformed,
+                    message: e.to_string(),
+                });
+                break;
+            }
+        };
+        match row {
+            Row::Games { line, game, count } => {
+                for k in 0..count {
+                    let mut record = game.to_record();
+                    record.id = match count {
+                        1 => format!("{kind}-{line}"),
+                        _ => format!("{kind}-{line}-{}", k + 1),
+                    };
+                    record.pair = line as u32;
+                    results.games.push(record);
+                }
+            }
+            Row::Unfinished { .. } => {}
+            Row::Problem(p) => results.problems.push(p),
+        }
     }
+    results
 }
 
 fn parse_jsonl(bytes: &[u8], path: &Path) -> Results {

@@ -146,6 +146,27 @@ proptest! {
         prop_assert!(r.complete_len as usize <= bytes.len());
         let _ = parse_games(&bytes, "x.csv".as_ref());
     }
+
+    /// CSV and PGN readers, given a start that selects them and then any
+    /// bytes (quotes, braces, brackets and newlines made likely), never
+    /// panic and locate every problem on a line of the input.
+    #[test]
+    fn csv_and_pgn_after_any_start_never_panic(
+        start in prop::sample::select(vec!["white,black,result,count\n", "[White \"a\"]\n"]),
+        tail in proptest::collection::vec(
+            prop::sample::select(b"\"{}[]();,\\\n\r *1-0/2ab%#".to_vec()),
+            0..300,
+        ),
+    ) {
+        let mut bytes = start.as_bytes().to_vec();
+        bytes.extend(tail);
+        let lines = bytes.split(|&b| b == b'\n').count();
+        let results = parse_games(&bytes, "x".as_ref());
+        for p in &results.problems {
+            prop_assert!((1..=lines).contains(&p.line), "{p} of {lines} lines");
+        }
+        prop_assert_eq!(results.complete_len, bytes.len() as u64);
+    }
 }
 
 #[test]

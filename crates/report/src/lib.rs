@@ -84,6 +84,7 @@ mod accuracy;
 mod analysis;
 mod figure;
 mod html;
+mod ids;
 mod input;
 mod json;
 mod kept;

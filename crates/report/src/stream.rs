@@ -1,13 +1,20 @@
 //! Reading results files into a [`ReportTally`], at the speed of the disk.
 //!
-//! Each file is read once, in blocks of whole lines. Worker threads parse
-//! the blocks (only as far as the report needs: [`GameSummary`], a few
-//! microseconds a line) while the reading goes on, and the tally takes the
-//! games block by block in file order, so the report is the same as if one
-//! thread had read it. Blocks in flight are bounded (two per worker), so
-//! memory does not depend on the file's size. A malformed line becomes a
-//! located warning and is skipped; a truncated last line (a power cut) too.
-//! CSV files (small by nature) are read on one thread.
+//! Each file's format is told from its content ([`Format::detect`]); a file
+//! of no known format is an error, not an empty report. JSON lines are read
+//! in blocks of whole lines: worker threads parse the blocks (only as far as
+//! the report needs: [`GameSummary`], a few microseconds a line) while the
+//! reading goes on, and the tally takes the games block by block in file
+//! order, so the report is the same as if one thread had read it. Blocks in
+//! flight are bounded (two per worker), so memory does not depend on the
+//! file's size. CSV rows and PGN games ([`Rows`]) are read on one thread,
+//! which already reads a million games in well under a second (README.md),
+//! each handed to the tally as a summary borrowed from the reader's buffer.
+//!
+//! A malformed line becomes a located warning and is skipped; a truncated
+//! last line (a power cut) too. A file where malformed lines outnumber the
+//! games read is not a results file with a few bad lines but the wrong
+//! file, or a broken one: that is an error ([`StreamError::MostlyMalformed`]).
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -16,7 +23,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use aboure_records::{
-    GameSummary, Line, LineBlocks, Problem, ProblemKind, ReadError, ResultsLines,
+    Format, FormatError, GameSummary, LineBlocks, Problem, ProblemKind, ReadError, Row, Rows,
 };
 
 use crate::input::files_of;
@@ -33,21 +40,45 @@ pub struct Progress {
     pub games: u64,
 }
 
-/// A results file could not be read.
+/// A results file could not be read, or is not one.
 #[derive(Debug, thiserror::Error)]
 pub enum StreamError {
     /// The file could not be opened or read.
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// The file is none of the formats, or could not be read to tell.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// More lines (rows, games) were malformed than were read as games.
+    #[error(
+        "{}: {malformed} malformed line{} against {games} game{} read: not a results \
+         file aboure can rate (the first: {first})",
+        .path.display(),
+        if *.malformed == 1 { "" } else { "s" },
+        if *.games == 1 { "" } else { "s" }
+    )]
+    MostlyMalformed {
+        /// The file.
+        path: PathBuf,
+        /// Lines, rows or games that could not be read.
+        malformed: u64,
+        /// Lines, rows or games read as games (duplicates included).
+        games: u64,
+        /// The first problem, located.
+        first: Box<Problem>,
+    },
 }
 
 /// Bytes per block: large enough that handing blocks around costs nothing,
 /// small enough that a few per thread stay a few megabytes.
 const BLOCK: usize = 1 << 20;
 
+/// Rows read between two progress reports.
+const ROWS_PER_PROGRESS: u64 = 1 << 16;
+
 /// Reads every file of `paths` (a folder means its `games.jsonl`) into
-/// `tally`, in order, parsing on `threads` threads (0: one per core),
-/// calling `progress` after each block.
+/// `tally`, in order, parsing JSON lines on `threads` threads (0: one per
+/// core), calling `progress` now and then.
 pub fn read_files(
     tally: &mut ReportTally,
     paths: &[PathBuf],
@@ -68,37 +99,85 @@ pub fn read_files(
         n => n,
     };
     for path in &files {
-        let lines = ResultsLines::open(path)?;
+        let format = Format::of_file(path)?;
         tally.begin_file(path);
-        if lines.is_csv() {
-            read_lines(tally, lines)?;
-            state.bytes += std::fs::metadata(path).map_or(0, |m| m.len());
-        } else {
-            read_blocks(tally, path, threads, &mut state, progress)?;
-        }
+        let counts = match Rows::open(path, format)? {
+            Some(rows) => read_rows(tally, path, rows, &mut state, progress)?,
+            None => read_blocks(tally, path, threads, &mut state, progress)?,
+        };
+        counts.check(path)?;
         state.games = tally.games();
         progress(&state);
     }
     Ok(())
 }
 
-/// One thread, line by line (CSV files).
-fn read_lines(tally: &mut ReportTally, mut lines: ResultsLines) -> Result<(), StreamError> {
-    while let Some(line) = lines.next_line()? {
-        match line {
-            Line::Record { number, text } => match GameSummary::from_line(text) {
-                Ok(game) => {
-                    tally.push(&game, text);
-                }
-                Err(e) => {
-                    let problem = lines.malformed(number, &e);
-                    tally.problem(&problem);
-                }
-            },
-            Line::Problem(p) => tally.problem(&p),
+/// What one file held: the rule for a file that is mostly malformed.
+#[derive(Debug, Default)]
+struct Counts {
+    games: u64,
+    malformed: u64,
+    first: Option<Problem>,
+}
+
+impl Counts {
+    fn problem(&mut self, tally: &mut ReportTally, problem: Problem) {
+        if problem.kind == ProblemKind::Malformed {
+            self.malformed += 1;
+        }
+        tally.problem(&problem);
+        self.first.get_or_insert(problem);
+    }
+
+    fn check(self, path: &Path) -> Result<(), StreamError> {
+        match self.first {
+            Some(first) if self.malformed > self.games => Err(StreamError::MostlyMalformed {
+                path: path.to_owned(),
+                malformed: self.malformed,
+                games: self.games,
+                first: Box::new(first),
+            }),
+            _ => Ok(()),
         }
     }
-    Ok(())
+}
+
+/// One thread, row by row (CSV and PGN files).
+fn read_rows(
+    tally: &mut ReportTally,
+    path: &Path,
+    mut rows: Rows,
+    state: &mut Progress,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Counts, StreamError> {
+    let mut counts = Counts::default();
+    let mut unfinished = 0u64;
+    let start = state.bytes;
+    loop {
+        match rows.next_row()? {
+            None => break,
+            Some(Row::Games { line, game, count }) => {
+                tally.push_row(&game, line, count);
+                counts.games += 1;
+            }
+            Some(Row::Unfinished { .. }) => unfinished += 1,
+            Some(Row::Problem(p)) => counts.problem(tally, p),
+        }
+        if (counts.games + counts.malformed).is_multiple_of(ROWS_PER_PROGRESS) {
+            state.bytes = start + rows.bytes_read();
+            state.games = tally.games();
+            progress(state);
+        }
+    }
+    state.bytes = start + rows.bytes_read();
+    if unfinished > 0 {
+        tally.warn(format!(
+            "{}: {unfinished} unfinished game{} (result *) not counted",
+            path.display(),
+            if unfinished == 1 { "" } else { "s" },
+        ));
+    }
+    Ok(counts)
 }
 
 /// A block's lines, parsed: each game with its text's place in the block,
@@ -124,7 +203,8 @@ fn read_blocks(
     threads: usize,
     state: &mut Progress,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<(), StreamError> {
+) -> Result<Counts, StreamError> {
+    let mut counts = Counts::default();
     let mut blocks = LineBlocks::open(path)?;
     let (jobs, queue) = sync_channel::<Job>(threads * 2);
     let queue = Mutex::new(queue);
@@ -162,20 +242,22 @@ fn read_blocks(
                 let line = line_base + line;
                 match item {
                     Item::Game(game, text) => {
+                        counts.games += 1;
                         tally.push_in_block(game, &block, text.clone());
                     }
-                    Item::Malformed(message) => tally.problem(&problem(
-                        path,
-                        line,
-                        ProblemKind::Malformed,
-                        message.clone(),
-                    )),
-                    Item::Truncated(bytes) => tally.problem(&problem(
-                        path,
-                        line,
-                        ProblemKind::TruncatedLastLine,
-                        format!("{bytes} bytes without a newline"),
-                    )),
+                    Item::Malformed(message) => counts.problem(
+                        tally,
+                        problem(path, line, ProblemKind::Malformed, message.clone()),
+                    ),
+                    Item::Truncated(bytes) => counts.problem(
+                        tally,
+                        problem(
+                            path,
+                            line,
+                            ProblemKind::TruncatedLastLine,
+                            format!("{bytes} bytes without a newline"),
+                        ),
+                    ),
                 }
             }
             line_base += parsed.lines;
@@ -183,7 +265,7 @@ fn read_blocks(
             progress(state);
         }
         drop(jobs);
-        result
+        result.map(|()| counts)
     })
 }
 

@@ -8,7 +8,9 @@
 //! game, forfeit counts and the first forfeits listed, the games the page
 //! embeds, and one 8-byte hash per game id to count duplicates once. Memory
 //! grows with the bots and the games in flight, plus those 8 bytes (10 to
-//! 20 with the hash table's free slots) per game.
+//! 20 with the hash table's free slots) per game. Games from CSV and PGN
+//! files ([`ReportTally::push_row`]) have no id and no pair, so they take
+//! no memory of their own at all.
 //!
 //! ```
 //! use aboure_records::GameSummary;
@@ -24,8 +26,7 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::HashSet;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,6 +36,7 @@ use aboure_stats::Wdl;
 
 use crate::accuracy::AccuracyReport;
 use crate::analysis::Analysis;
+use crate::ids::{GameIds, IdKey, LAST_FILE};
 use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
 use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
@@ -86,7 +88,7 @@ pub struct ReportTally {
     pub(crate) games: u64,
     /// Games offered, for reading order.
     seq: u64,
-    ids: HashSet<IdKey, BuildHasherDefault<IdHasher>>,
+    ids: GameIds,
     /// Duplicates in the current file, by the file that had them first:
     /// how many and the first three ids.
     duplicates: Vec<(usize, u64, Vec<String>)>,
@@ -120,7 +122,7 @@ impl ReportTally {
             self_play_total: 0,
             games: 0,
             seq: 0,
-            ids: HashSet::default(),
+            ids: GameIds::default(),
             duplicates: Vec::new(),
             viewer: Kept::new(viewer_games),
             analysis,
@@ -219,6 +221,21 @@ impl ReportTally {
         self.push_from(game, Source::Block(block, range))
     }
 
+    /// Counts `count` games of a CSV row or a PGN game that starts on line
+    /// `line` of the current file. Such games have no id, so none is a
+    /// duplicate (a file given twice counts twice), and no pair number, so
+    /// they enter no game pair.
+    pub fn push_row(&mut self, game: &GameSummary<'_>, line: usize, count: u32) {
+        for _ in 0..count {
+            self.count(game, Source::Row(game, line), false);
+        }
+    }
+
+    /// A warning about the current file (not a problem of one of its lines).
+    pub(crate) fn warn(&mut self, warning: String) {
+        self.warnings.push(warning);
+    }
+
     fn push_from(&mut self, game: &GameSummary<'_>, source: Source<'_>) -> Pushed {
         if let Some(first) = self.seen(&game.id) {
             match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
@@ -232,6 +249,12 @@ impl ReportTally {
             }
             return Pushed::Duplicate;
         }
+        self.count(game, source, true)
+    }
+
+    /// Counts a game that is not a duplicate; `paired`: it may be one game
+    /// of a game pair.
+    fn count(&mut self, game: &GameSummary<'_>, source: Source<'_>, paired: bool) -> Pushed {
         let [p0, p1, s, t] = [&game.pairing[0], &game.pairing[1], &game.south, &game.north]
             .map(|name| self.player(name));
         let seq = self.seq;
@@ -246,17 +269,19 @@ impl ReportTally {
             a.submit(seq, forfeit, &source.bytes());
         }
         let result = aboure_records::south_outcome(game.result);
-        self.pairs.push(
-            self.run,
-            [p0, p1],
-            game.pair,
-            Seat {
-                game: game.game,
-                south: s,
-                north: t,
-                result,
-            },
-        );
+        if paired {
+            self.pairs.push(
+                self.run,
+                [p0, p1],
+                game.pair,
+                Seat {
+                    game: game.game,
+                    south: s,
+                    north: t,
+                    result,
+                },
+            );
+        }
         if s == t {
             self.self_play_total += 1;
             if self.self_play.len() < WARNINGS_LISTED {
@@ -404,6 +429,8 @@ enum Source<'l> {
     Line(&'l [u8]),
     Block(&'l Arc<Vec<u8>>, Range<usize>),
     Record(&'l GameRecord),
+    /// A CSV row or PGN game and its line.
+    Row(&'l GameSummary<'l>, usize),
 }
 
 impl Source<'_> {
@@ -412,6 +439,11 @@ impl Source<'_> {
             Source::Line(line) => Cow::Borrowed(line),
             Source::Block(block, range) => Cow::Borrowed(&block[range.clone()]),
             Source::Record(game) => Cow::Owned(serde_json::to_vec(game).unwrap_or_default()),
+            Source::Row(game, line) => {
+                let mut record = game.to_record();
+                record.id = format!("line-{line}");
+                Cow::Owned(serde_json::to_vec(&record).unwrap_or_default())
+            }
         }
     }
 
@@ -442,61 +474,5 @@ impl LineText {
             LineText::Own(line) => line,
             LineText::Shared(block, range) => &block[range.clone()],
         }
-    }
-}
-
-/// A game id's 64-bit hash, of which 56 bits identify it, and the 8 others
-/// the file that had it first (files from the 256th on share the last
-/// number, and a duplicate of theirs names "an earlier file"). Two ids share 56 bits with probability 2^-56: for a million
-/// games, one chance in 140,000 that two distinct games count as one.
-#[derive(Clone, Copy, Debug)]
-struct IdKey(u64);
-
-const FILE_BITS: u32 = 8;
-const LAST_FILE: usize = (1 << FILE_BITS) - 1;
-const ID_MASK: u64 = u64::MAX >> FILE_BITS;
-
-impl IdKey {
-    fn new(hash: u64, file: usize) -> IdKey {
-        let file = file.min(LAST_FILE) as u64;
-        IdKey((hash & ID_MASK) | (file << (64 - FILE_BITS)))
-    }
-
-    fn file(self) -> usize {
-        (self.0 >> (64 - FILE_BITS)) as usize
-    }
-}
-
-impl PartialEq for IdKey {
-    fn eq(&self, other: &IdKey) -> bool {
-        self.0 & ID_MASK == other.0 & ID_MASK
-    }
-}
-
-impl Eq for IdKey {}
-
-impl Hash for IdKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        // The table reads bits from both ends of the hash; spread the id's
-        // 56 bits over all 64.
-        state.write_u64((self.0 & ID_MASK).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    }
-}
-
-/// The key is already a hash: the table uses it as it is.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }

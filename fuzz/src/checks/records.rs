@@ -1,23 +1,22 @@
-//! The results-file reader: any bytes, read as `games.jsonl` or as CSV, give
+//! The results-file reader: any bytes, read as JSON lines, CSV or PGN, give
 //! games and located problems, never a panic; a game read from JSON lines
 //! writes back to a line that reads as the same game.
 
 use std::path::Path;
 
-use aboure_records::{parse_games, GameRecord, Results};
+use aboure_records::{parse_games, Format, GameRecord, Results};
 
-/// Reads `data` both ways and checks what comes out.
+/// Reads `data` under each kind of name and checks what comes out.
 pub fn check(data: &[u8]) {
     let lines = data.split(|&b| b == b'\n').count();
-    for name in ["games.jsonl", "results.csv"] {
+    for name in ["games.jsonl", "results.csv", "games.pgn"] {
         let results = parse_games(data, Path::new(name));
         located(&results, name, data.len(), lines);
     }
 
-    // `parse_games` reads CSV whatever the name when the first line is a
-    // CSV header; otherwise the JSON-lines rules below hold.
-    let first = data.split(|&b| b == b'\n').next().unwrap_or_default();
-    if !first.trim_ascii().starts_with(b"south,north") {
+    // The content decides the format, whatever the name; for JSON lines
+    // the rules below hold.
+    if Format::detect(data).is_none_or(|f| f == Format::Jsonl) {
         let jsonl = parse_games(data, Path::new("games.jsonl"));
         let complete = data.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         assert_eq!(
