@@ -201,7 +201,36 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
             ("3-of-3", Ended, 0)
         ]
     );
-    assert!(out.join("workers.json").exists());
+    // workers.json, as the last worker to leave wrote it: who played how
+    // many games, and who took the dead worker's pair.
+    let file = aboure_records::workers::WorkersFile::read_in(&out)
+        .unwrap()
+        .expect("workers.json");
+    let games: Vec<_> = file
+        .workers
+        .iter()
+        .map(|w| (w.name.as_str(), w.state, w.results.as_str()))
+        .collect();
+    assert_eq!(
+        games,
+        [
+            ("1-of-3", Ended, "games-1-of-3.jsonl"),
+            ("2-of-3", Died, "games-2-of-3.jsonl"),
+            ("3-of-3", Ended, "games-3-of-3.jsonl")
+        ]
+    );
+    let lines = |name: &str| {
+        std::fs::read_to_string(out.join(name))
+            .unwrap()
+            .lines()
+            .count() as u64
+    };
+    for w in &file.workers {
+        assert_eq!(w.games, lines(&w.results), "{w:?}");
+    }
+    let took: Vec<_> = file.workers.iter().flat_map(|w| &w.took_over).collect();
+    assert_eq!(took.len(), 1, "{took:?}");
+    assert_eq!(took[0].from, "2-of-3");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -80,9 +80,10 @@ mod roster;
 #[cfg(test)]
 mod sim;
 
+pub use aboure_records::workers::{WorkerEntry, WorkerState};
 pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
 pub use ledger::Ledger;
-pub use roster::{describe as describe_roster, roster, WorkerFile, WorkerState, WorkerStatus};
+pub use roster::{describe as describe_roster, roster, signer_name, WorkerFile};
 
 /// A game pair's place in the schedule (see [`crate::Schedule`]).
 pub type Unit = u64;

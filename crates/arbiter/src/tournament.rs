@@ -188,10 +188,15 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         .or(config.concurrency())
         .unwrap_or_else(default_concurrency)
         .max(1);
+    let own_file = output
+        .games_path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let registered = WorkerFile::register(
         claims.dir(),
         &name,
         &format!("{about} games at once {concurrency}"),
+        &own_file,
     );
     let registered = registered
         .map_err(RunError::io(format!(
@@ -212,7 +217,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         count: u64::from(s.count),
     });
     let follower = follow::Follower::new(&output.dir, &output.games_path);
-    let mut queue = Queue::new(schedule, claims, follower, slice, &previous);
+    let mut queue = Queue::new(
+        schedule,
+        (claims, registered),
+        follower,
+        slice,
+        (own_file, &previous),
+    );
     queue.refresh()?;
     let mut known: Vec<GameRecord> = previous;
     known.extend(queue.take_fresh());
@@ -254,6 +265,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         output.dir.clone(),
         name.clone(),
         options.observer.clone(),
+        shared.clone(),
     ));
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
@@ -284,10 +296,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         l.logs.flush();
     }
     roster.abort();
-    // Left on its own accord: not to be counted among the dead.
-    if let Err(e) = registered.end() {
-        tracing::warn!("cannot mark this worker as ended: {e}");
-    }
+    leave(&shared, &output.dir, &name).await;
     result?;
     let interrupted = *options.interrupt.borrow();
     if interrupted {
@@ -307,6 +316,26 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         games_path: output.games_path.clone(),
         out_dir: output.dir.clone(),
     })
+}
+
+/// Marks this worker as ended (left on its own accord: not to be counted
+/// among the dead) and writes the roster once more if it is the first
+/// live worker or the last to leave.
+async fn leave(shared: &Arc<Shared>, dir: &std::path::Path, name: &str) {
+    let games = match gate::lock(shared) {
+        Ok(state) => {
+            if let Err(e) = state.queue.worker().end() {
+                tracing::warn!("cannot mark this worker as ended: {e}");
+            }
+            state.queue.games_by_file().clone()
+        }
+        Err(_) => return,
+    };
+    let (dir, name) = (dir.to_owned(), name.to_owned());
+    let written = tokio::task::spawn_blocking(move || roster::read(&dir, &name, &games)).await;
+    if let Ok(Err(e)) = written {
+        tracing::warn!("cannot write the workers of the run: {e}");
+    }
 }
 
 /// How to start each bot of `config`.

@@ -65,6 +65,7 @@ mod record;
 mod scan;
 mod standings;
 mod summary;
+pub mod workers;
 mod writer;
 
 pub use folder::{results_file, results_files, worker_results_file};

@@ -142,7 +142,7 @@ pub(super) async fn record(
             WriteCheck::Lost => return Ok((None, None, absorb(state))),
         }
         crate::results::write_result(&mut state.writer, &record, crate::results::RETRY)?;
-        state.queue.note(&record);
+        state.queue.wrote(&record);
         state.tally.add(&record);
         state.played += 1;
         if let Some(s) = state.sprt.as_mut() {

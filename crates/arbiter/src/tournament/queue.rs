@@ -9,14 +9,16 @@
 //! so live workers' locks are not knocked on at every claim; a unit taken
 //! over from a dead worker brings the probes back to 1 s.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use aboure_records::GameRecord;
 
 use super::follow::Follower;
-use crate::claim::{acquire, candidates, Claim, ClaimDir, ClaimFile, Ledger, Slice, Unit};
+use crate::claim::{
+    acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, Ledger, Slice, Unit, WorkerFile,
+};
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
 
@@ -60,6 +62,12 @@ pub(super) struct Queue {
     /// Games read from other files and not yet taken by the caller.
     fresh: Vec<GameRecord>,
     refreshed: Instant,
+    /// Games counted, by the name of the results file that holds them.
+    games_by_file: BTreeMap<String, u64>,
+    /// This worker's results file's name.
+    own_file: String,
+    /// This worker's entry in the roster.
+    worker: WorkerFile,
     /// What it cost, for the figures.
     pub(super) work: Work,
 }
@@ -84,13 +92,14 @@ pub struct Work {
 
 impl Queue {
     /// The queue of `schedule` (the whole tournament) in the folder of
-    /// `claims`, with `own` games already recorded in this worker's file.
+    /// `claims`, for the worker registered as `worker`, with `own` games
+    /// already recorded in its file, `own_file`.
     pub(super) fn new(
         schedule: Schedule,
-        claims: ClaimDir,
+        (claims, worker): (ClaimDir, WorkerFile),
         follower: Follower,
         slice: Option<Slice>,
-        own: &[GameRecord],
+        (own_file, own): (String, &[GameRecord]),
     ) -> Queue {
         let mut queue = Queue {
             ledger: Ledger::new(schedule.units()),
@@ -104,20 +113,46 @@ impl Queue {
             probe_every: PROBE_FIRST,
             fresh: Vec::new(),
             refreshed: Instant::now() - PROBE_MOST,
+            games_by_file: BTreeMap::new(),
+            worker,
             work: Work::default(),
+            own_file,
         };
-        own.iter().for_each(|g| {
-            queue.note(g);
-        });
+        for g in own {
+            queue.wrote(g);
+        }
         queue
     }
 
-    /// Counts a game of the run; false if it was already counted or is
-    /// not one of the schedule's.
-    pub(super) fn note(&mut self, game: &GameRecord) -> bool {
-        self.schedule
+    /// Counts a game of the run found in the results file `file`; false if
+    /// it was already counted or is not one of the schedule's.
+    fn note(&mut self, game: &GameRecord, file: &str) -> bool {
+        let new = self
+            .schedule
             .locate(&game.id)
-            .is_some_and(|(unit, g)| self.ledger.add(unit, g))
+            .is_some_and(|(unit, g)| self.ledger.add(unit, g));
+        if new {
+            *self.games_by_file.entry(file.to_owned()).or_default() += 1;
+        }
+        new
+    }
+
+    /// Counts a game this worker wrote to its own file.
+    pub(super) fn wrote(&mut self, game: &GameRecord) -> bool {
+        let own = std::mem::take(&mut self.own_file);
+        let new = self.note(game, &own);
+        self.own_file = own;
+        new
+    }
+
+    /// Games counted, by the name of the results file that holds them.
+    pub(super) fn games_by_file(&self) -> &BTreeMap<String, u64> {
+        &self.games_by_file
+    }
+
+    /// This worker's entry in the roster.
+    pub(super) fn worker(&self) -> &WorkerFile {
+        &self.worker
     }
 
     /// As [`Queue::refresh`], unless the last one was less than `age` ago.
@@ -134,8 +169,8 @@ impl Queue {
         self.refreshed = Instant::now();
         let games = self.follower.poll()?;
         let before = self.fresh.len();
-        for g in games {
-            if self.note(&g) {
+        for (file, g) in games {
+            if self.note(&g, &file) {
                 self.fresh.push(g);
             }
         }
@@ -210,6 +245,10 @@ impl Queue {
                 self.work.taken_over += 1;
                 self.probe_every = PROBE_FIRST;
                 tracing::info!("took over unit {unit} from {before}");
+                let from = signer_name(&before).unwrap_or(&before);
+                if let Err(e) = self.worker.took_over(unit, from) {
+                    tracing::warn!("cannot note the unit taken over in the roster: {e}");
+                }
             }
             self.mine.insert(unit);
             return Ok(Next::Play(claim, games));
