@@ -394,11 +394,12 @@ fn print_table(config: &Config, summary: &Summary, report: &anyhow::Result<Repor
             w.taken_over, w.claimed
         );
     }
-    if w.opens > 0 {
+    if w.opens > 0 || w.learned > 0 {
         let _ = writeln!(
             out,
-            "shared with other workers: {} pairs claimed in {} tries; their files read {} times ({} opens, {} bytes)",
-            w.claimed, w.tries, w.polls, w.opens, w.bytes
+            "shared with other workers: {} pairs claimed in {} tries; their files read {} times ({} opens, {} bytes); \
+             the log of finished pairs read {} times ({} bytes), {} pairs appended to it",
+            w.claimed, w.tries, w.polls, w.opens, w.bytes, w.log_reads, w.log_bytes, w.logged
         );
     }
 }

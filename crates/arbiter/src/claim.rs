@@ -75,6 +75,7 @@ use std::io;
 use std::ops::Range;
 
 mod dir;
+mod finished;
 mod ledger;
 mod roster;
 #[cfg(test)]
@@ -82,6 +83,7 @@ mod sim;
 
 pub use aboure_records::workers::{WorkerEntry, WorkerState};
 pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
+pub use finished::{FinishedLog, FINISHED_LOG};
 pub use ledger::Ledger;
 pub use roster::{describe as describe_roster, roster, signer_name, WorkerFile};
 

@@ -224,7 +224,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         slice,
         (own_file, &previous),
     );
-    queue.refresh()?;
+    queue.refresh_all()?;
     let mut known: Vec<GameRecord> = previous;
     known.extend(queue.take_fresh());
     (options.observer)(&Event::Started {
@@ -302,7 +302,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     if interrupted {
         (options.observer)(&Event::Interrupted);
     }
-    let state = gate::lock(&shared)?;
+    let mut state = gate::lock(&shared)?;
+    // The others' half-played units too, for the standings (the log holds
+    // finished units only).
+    if let Err(e) = state.queue.refresh_all() {
+        tracing::warn!("cannot read the other workers' files at the end: {e}");
+    }
+    gate::absorb(&mut state);
     Ok(Summary {
         sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
         standings: state.tally.standings(),

@@ -1,8 +1,17 @@
 //! The run's units as this worker process sees them: what every results
-//! file of the folder recorded ([`Ledger`], kept up to date by a
-//! [`Follower`]), which units it holds, which it saw held by others, and
-//! the claims it makes ([`crate::claim`]). Every call does blocking I/O:
-//! the tournament runs them on tokio's blocking pool.
+//! file of the folder recorded ([`Ledger`]), which units it holds, which
+//! it saw held by others, and the claims it makes ([`crate::claim`]).
+//! Every call does blocking I/O: the tournament runs them on tokio's
+//! blocking pool.
+//!
+//! The ledger is kept up to date from the shared log of finished units
+//! ([`FinishedLog`]: one file, read from the offset reached), not from the
+//! siblings' results files. Those are read (by a [`Follower`], from the
+//! offset reached in each) only when the log may not tell everything: at
+//! the start, when a unit acquired was signed by another worker (it died,
+//! gave up or lost its lock, perhaps after recording a game), when the
+//! claim of a unit held is found signed by another before a write, and at
+//! the end, for the half-played units of the others.
 //!
 //! A unit seen held is not tried again until the next probe, and probes
 //! come less often while they find nobody dead (1 s, doubling to 16 s),
@@ -17,7 +26,8 @@ use aboure_records::GameRecord;
 
 use super::follow::Follower;
 use crate::claim::{
-    acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, Ledger, Slice, Unit, WorkerFile,
+    acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Ledger, Slice, Unit,
+    WorkerFile,
 };
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
@@ -53,6 +63,12 @@ pub(super) struct Queue {
     schedule: Schedule,
     claims: ClaimDir,
     ledger: Ledger,
+    /// The games read from the log, or appended to it by this worker.
+    logged: Ledger,
+    log: FinishedLog,
+    /// Games of units not (yet known to be) in the log, with their file:
+    /// what this worker appends once such a unit it holds is complete.
+    unlogged: BTreeMap<Unit, Vec<(String, GameRecord)>>,
     follower: Follower,
     slice: Option<Slice>,
     busy: BTreeSet<Unit>,
@@ -88,6 +104,14 @@ pub struct Work {
     pub opens: u64,
     /// Bytes read from them.
     pub bytes: u64,
+    /// Games the other workers recorded, learnt of while running.
+    pub learned: u64,
+    /// Reads of the log of finished units (one open each).
+    pub log_reads: u64,
+    /// Bytes read from it.
+    pub log_bytes: u64,
+    /// Units this worker appended to it.
+    pub logged: u64,
 }
 
 impl Queue {
@@ -103,6 +127,9 @@ impl Queue {
     ) -> Queue {
         let mut queue = Queue {
             ledger: Ledger::new(schedule.units()),
+            logged: Ledger::new(schedule.units()),
+            log: FinishedLog::new(claims.dir()),
+            unlogged: BTreeMap::new(),
             schedule,
             claims,
             follower,
@@ -127,12 +154,17 @@ impl Queue {
     /// Counts a game of the run found in the results file `file`; false if
     /// it was already counted or is not one of the schedule's.
     fn note(&mut self, game: &GameRecord, file: &str) -> bool {
-        let new = self
-            .schedule
-            .locate(&game.id)
-            .is_some_and(|(unit, g)| self.ledger.add(unit, g));
+        let Some((unit, g)) = self.schedule.locate(&game.id) else {
+            return false;
+        };
+        let new = self.ledger.add(unit, g);
         if new {
             *self.games_by_file.entry(file.to_owned()).or_default() += 1;
+            if !self.logged.has(unit, g) {
+                let summary = aboure_records::GameSummary::of(game).to_record();
+                let games = self.unlogged.entry(unit).or_default();
+                games.push((file.to_owned(), summary));
+            }
         }
         new
     }
@@ -163,13 +195,21 @@ impl Queue {
         }
     }
 
-    /// Reads what the other workers recorded since last time; the games
-    /// new to this worker are kept for [`Queue::take_fresh`].
+    /// Reads the units the other workers finished since last time, from
+    /// the log; the games new to this worker are kept for
+    /// [`Queue::take_fresh`].
     pub(super) fn refresh(&mut self) -> Result<usize, RunError> {
         self.refreshed = Instant::now();
-        let games = self.follower.poll()?;
+        let io = RunError::io(format!("cannot read {}", self.log.path().display()));
+        let games = self.log.poll().map_err(io)?;
         let before = self.fresh.len();
         for (file, g) in games {
+            if let Some((unit, game)) = self.schedule.locate(&g.id) {
+                self.logged.add(unit, game);
+                if self.logged.complete(unit) {
+                    self.unlogged.remove(&unit);
+                }
+            }
             if self.note(&g, &file) {
                 self.fresh.push(g);
             }
@@ -177,8 +217,24 @@ impl Queue {
         Ok(self.fresh.len() - before)
     }
 
+    /// As [`Queue::refresh`], then everything appended to the other
+    /// workers' results files since last time (games of units not
+    /// finished, or finished by a worker that died before it logged them).
+    pub(super) fn refresh_all(&mut self) -> Result<usize, RunError> {
+        let from_log = self.refresh()?;
+        let games = self.follower.poll()?;
+        let before = self.fresh.len();
+        for (file, g) in games {
+            if self.note(&g, &file) {
+                self.fresh.push(g);
+            }
+        }
+        Ok(from_log + self.fresh.len() - before)
+    }
+
     /// The other workers' games learnt of since the last call.
     pub(super) fn take_fresh(&mut self) -> Vec<GameRecord> {
+        self.work.learned += self.fresh.len() as u64;
         std::mem::take(&mut self.fresh)
     }
 
@@ -228,7 +284,12 @@ impl Queue {
             };
             let io = RunError::io(format!("cannot sign {}", self.claims.dir().display()));
             let before = self.claims.sign(claim.handle()).map_err(io)?;
-            self.refresh()?;
+            // Signed by another: it may have recorded a game of the unit
+            // (or all, and died before logging them).
+            match before.is_empty() {
+                true => self.refresh()?,
+                false => self.refresh_all()?,
+            };
             let games: Vec<GameSpec> = self
                 .schedule
                 .unit_games(unit)
@@ -279,7 +340,7 @@ impl Queue {
         // can hold its game. Otherwise a lost lock was taken, and perhaps
         // used: read the others' files first.
         if self.claims.signer(claim.handle()).map_err(io())? != self.claims.holder() {
-            self.refresh()?;
+            self.refresh_all()?;
         }
         Ok(match self.ledger.has(unit, game) {
             true => WriteCheck::Recorded,
@@ -287,24 +348,38 @@ impl Queue {
         })
     }
 
-    /// Gives a unit up: finished (its name is removed), or abandoned.
+    /// Gives a unit up: finished (its games logged if nobody did, then
+    /// its name removed), or abandoned.
     pub(super) fn release(&mut self, claim: Claim<ClaimFile>) -> Result<(), RunError> {
         let unit = claim.unit();
         self.mine.remove(&unit);
-        if self.ledger.complete(unit) {
-            let io = RunError::io(format!("cannot release unit {unit}"));
-            claim.finish(&mut self.claims).map_err(io)?;
+        if !self.ledger.complete(unit) {
+            return Ok(());
         }
-        Ok(())
+        if !self.logged.complete(unit) {
+            // Before the name goes: a unit without a claim file is in the log.
+            let games = self.unlogged.remove(&unit).unwrap_or_default();
+            let io = RunError::io(format!("cannot append to {}", self.log.path().display()));
+            self.log.append(unit, &games).map_err(io)?;
+            for (_, g) in &games {
+                self.logged.add(unit, g.game);
+            }
+        }
+        let io = RunError::io(format!("cannot release unit {unit}"));
+        claim.finish(&mut self.claims).map_err(io)
     }
 
     /// What sharing the run cost so far.
     pub(super) fn work(&self) -> Work {
         let (polls, opens, bytes) = self.follower.counts();
+        let (log_reads, log_bytes, logged) = self.log.counts();
         Work {
             polls,
             opens,
             bytes,
+            log_reads,
+            log_bytes,
+            logged,
             ..self.work
         }
     }
