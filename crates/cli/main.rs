@@ -11,6 +11,7 @@ mod bench;
 mod bench_arbiter;
 mod bench_fairness;
 mod bench_report;
+mod bench_workers;
 mod bot;
 mod check_bot;
 mod perft;

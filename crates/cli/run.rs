@@ -238,10 +238,10 @@ impl Progress {
                 self.count(game);
             }
             Event::Recorded(game) => self.count(game),
-            Event::Workers(workers) => {
+            Event::Workers(brief) => {
                 // A run of one worker says nothing of workers.
-                if let (Ok(mut roster), true) = (self.workers.lock(), workers.len() > 1) {
-                    *roster = Some(aboure_arbiter::claim::describe_roster(workers));
+                if let (Ok(mut roster), true) = (self.workers.lock(), brief.workers > 1) {
+                    *roster = Some(brief.summary.clone());
                 }
                 self.update();
             }

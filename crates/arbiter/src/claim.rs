@@ -85,7 +85,7 @@ pub use aboure_records::workers::{WorkerEntry, WorkerState};
 pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
 pub use finished::{FinishedLog, FINISHED_LOG};
 pub use ledger::Ledger;
-pub use roster::{describe as describe_roster, roster, signer_name, WorkerFile};
+pub use roster::{describe as describe_roster, roster, signer_name, RosterBrief, WorkerFile};
 
 /// A game pair's place in the schedule (see [`crate::Schedule`]).
 pub type Unit = u64;

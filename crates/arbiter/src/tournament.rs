@@ -32,10 +32,12 @@ mod follow;
 mod gate;
 mod queue;
 mod roster;
+mod simulate;
 mod worker;
 use gate::check_stop;
 use queue::Queue;
 pub use queue::Work;
+pub use simulate::{simulate_workers, SimulatedRun};
 use worker::Worker;
 
 /// Time a bot gets to exit after `quit` before it is killed.
@@ -224,7 +226,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         slice,
         (own_file, &previous),
     );
-    queue.refresh_all()?;
+    queue.start(&output.dir)?;
     let mut known: Vec<GameRecord> = previous;
     known.extend(queue.take_fresh());
     (options.observer)(&Event::Started {
@@ -261,11 +263,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     }
     let config = Arc::new(config.clone());
     let launches = Arc::new(launches);
+    let writer = Arc::new(Mutex::new(roster::Writer::default()));
     let roster = tokio::spawn(roster::watch(
         output.dir.clone(),
         name.clone(),
         options.observer.clone(),
         shared.clone(),
+        writer.clone(),
     ));
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
@@ -296,7 +300,7 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         l.logs.flush();
     }
     roster.abort();
-    leave(&shared, &output.dir, &name).await;
+    leave(&shared, &output.dir, &name, writer).await;
     result?;
     let interrupted = *options.interrupt.borrow();
     if interrupted {
@@ -304,8 +308,9 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     }
     let mut state = gate::lock(&shared)?;
     // The others' half-played units too, for the standings (the log holds
-    // finished units only).
-    if let Err(e) = state.queue.refresh_all() {
+    // finished units only): when the run stopped before every unit was.
+    let unfinished = !state.queue.ledger().all_done();
+    if let Err(e) = unfinished.then(|| state.queue.refresh_all()).transpose() {
         tracing::warn!("cannot read the other workers' files at the end: {e}");
     }
     gate::absorb(&mut state);
@@ -325,9 +330,14 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
 }
 
 /// Marks this worker as ended (left on its own accord: not to be counted
-/// among the dead) and writes the roster once more if it is the first
-/// live worker or the last to leave.
-async fn leave(shared: &Arc<Shared>, dir: &std::path::Path, name: &str) {
+/// among the dead) and writes the roster once more if it holds the right
+/// to, or can take it (the last to leave can).
+async fn leave(
+    shared: &Arc<Shared>,
+    dir: &std::path::Path,
+    name: &str,
+    writer: Arc<Mutex<roster::Writer>>,
+) {
     let games = match gate::lock(shared) {
         Ok(state) => {
             if let Err(e) = state.queue.worker().end() {
@@ -338,7 +348,11 @@ async fn leave(shared: &Arc<Shared>, dir: &std::path::Path, name: &str) {
         Err(_) => return,
     };
     let (dir, name) = (dir.to_owned(), name.to_owned());
-    let written = tokio::task::spawn_blocking(move || roster::read(&dir, &name, &games)).await;
+    let written = tokio::task::spawn_blocking(move || {
+        let mut writer = writer.lock().map_err(|_| "poisoned")?;
+        roster::read(&dir, &name, &games, &mut writer)
+    })
+    .await;
     if let Ok(Err(e)) = written {
         tracing::warn!("cannot write the workers of the run: {e}");
     }

@@ -15,6 +15,14 @@
 //! says the log may not tell everything about the unit: only then are the
 //! siblings' results files read (see `tournament/queue.rs`).
 //!
+//! The log's first line says whether it holds every finished unit of the
+//! run: it does if, when the log was created (with `O_EXCL`, by the first
+//! worker to start, whole: written under a name of its own and linked into
+//! place), no results file of the folder held a game. A worker
+//! that starts on such a run reads only the log; on a folder whose games
+//! began before its log (written by an aboure without one), every worker
+//! reads the siblings' files once as it starts.
+//!
 //! # What it needs of the filesystem
 //!
 //! `O_APPEND` is not atomic on NFS (the client appends at the size it last
@@ -33,6 +41,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use aboure_records::{GameRecord, GameSummary};
 use serde::{Deserialize, Serialize};
@@ -64,6 +73,13 @@ struct Entry<'a> {
     game: &'a GameRecord,
 }
 
+/// The log's first line.
+#[derive(Serialize, Deserialize)]
+struct Header {
+    finished_log: u32,
+    complete_from_start: bool,
+}
+
 /// The keys of a line a summary does not have.
 #[derive(Deserialize)]
 struct Where {
@@ -85,6 +101,50 @@ impl FinishedLog {
     /// The log's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Opens the log, creating it if it is absent (`folder_has_games`
+    /// says whether a results file of the folder holds a game already);
+    /// true if it holds every unit finished since the run began.
+    pub fn open_or_create(
+        &mut self,
+        folder_has_games: impl FnOnce() -> io::Result<bool>,
+    ) -> io::Result<bool> {
+        match File::open(&self.path) {
+            Ok(file) => return read_header(file),
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            Err(_) => {}
+        }
+        let header = Header {
+            finished_log: 1,
+            complete_from_start: !folder_has_games()?,
+        };
+        // Made whole under a name of its own, then linked into place: a
+        // link fails if the name exists (atomically, on NFS too), and the
+        // log never exists without its first line.
+        static MADE: AtomicU64 = AtomicU64::new(0);
+        let mut temp = self.path.as_os_str().to_owned();
+        temp.push(format!(
+            ".{}.{}.tmp",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed)
+        ));
+        let temp = PathBuf::from(temp);
+        let mut line = serde_json::to_vec(&header).map_err(io::Error::other)?;
+        line.push(b'\n');
+        let linked = File::create(&temp)
+            .and_then(|mut f| f.write_all(&line).and_then(|()| f.sync_data()))
+            .and_then(|()| std::fs::hard_link(&temp, &self.path));
+        let _ = std::fs::remove_file(&temp);
+        match linked {
+            Ok(()) => {}
+            // Another worker made it first.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return read_header(File::open(&self.path)?)
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(header.complete_from_start)
     }
 
     /// Appends the games of a finished unit, each with the name of the
@@ -155,6 +215,15 @@ impl FinishedLog {
     }
 }
 
+/// True if the log's first line says it holds every finished unit (a log
+/// whose first line is not written yet, or is no header, does not).
+fn read_header(file: File) -> io::Result<bool> {
+    let mut first = Vec::new();
+    io::BufRead::read_until(&mut io::BufReader::new(file), b'\n', &mut first)?;
+    Ok(serde_json::from_slice::<Header>(first.trim_ascii_end())
+        .is_ok_and(|h| h.complete_from_start))
+}
+
 /// Writes `text` at the end of the locked `file` and syncs it; a failed
 /// write is cut back, and a last line left cut short is closed first.
 fn write_at_end(mut file: &File, text: &[u8]) -> io::Result<()> {
@@ -183,6 +252,28 @@ mod tests {
             r#"{{"id":"{id}","pairing":["a","b"],"pair":{pair},"game":{game},"south":"a","north":"b","moves":["3","4"],"result":"1-0","termination":"natural"}}"#
         );
         serde_json::from_str(&line).unwrap()
+    }
+
+    #[test]
+    fn the_log_holds_every_unit_only_if_the_folder_had_no_game_when_it_was_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut first = FinishedLog::new(dir.path());
+        assert!(first.open_or_create(|| Ok(false)).unwrap());
+        let mut later = FinishedLog::new(dir.path());
+        assert!(later.open_or_create(|| panic!("not asked again")).unwrap());
+        assert!(later.poll().unwrap().is_empty(), "the header is no game");
+        let old = tempfile::tempdir().unwrap();
+        let mut log = FinishedLog::new(old.path());
+        assert!(!log.open_or_create(|| Ok(true)).unwrap());
+        assert!(!FinishedLog::new(old.path())
+            .open_or_create(|| Ok(false))
+            .unwrap());
+        // Created by an appender (no header): not complete.
+        let bare = tempfile::tempdir().unwrap();
+        FinishedLog::new(bare.path()).append(0, &[]).unwrap();
+        assert!(!FinishedLog::new(bare.path())
+            .open_or_create(|| Ok(false))
+            .unwrap());
     }
 
     #[test]

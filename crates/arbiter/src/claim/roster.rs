@@ -171,6 +171,33 @@ fn entry_of(name: &str, text: &str, alive: bool, written: SystemTime) -> WorkerE
     }
 }
 
+/// What every worker needs of the roster, small enough to read every few
+/// seconds at a thousand workers (the whole roster is `workers.json`,
+/// for people and pages).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RosterBrief {
+    /// Workers that ever worked on the run.
+    pub workers: usize,
+    /// [`describe`] of the roster.
+    pub summary: String,
+    /// Units workers that died still hold: free, to be taken over first.
+    pub orphans: Vec<Unit>,
+}
+
+impl RosterBrief {
+    /// The brief of `roster`.
+    pub fn of(roster: &[WorkerEntry]) -> RosterBrief {
+        let dead = roster.iter().filter(|w| w.state == WorkerState::Died);
+        let mut orphans: Vec<Unit> = dead.flat_map(|w| w.holding.iter().copied()).collect();
+        orphans.sort_unstable();
+        RosterBrief {
+            workers: roster.len(),
+            summary: describe(roster),
+            orphans,
+        }
+    }
+}
+
 /// The roster in a few words: `3 workers alive (5 pairs held), 1 ended,
 /// 1 died (their pairs taken over)`.
 pub fn describe(roster: &[WorkerEntry]) -> String {
@@ -257,9 +284,11 @@ mod tests {
             "{}",
             roster[2].last_seen
         );
+        let brief = RosterBrief::of(&roster);
         assert_eq!(
-            describe(&roster),
+            brief.summary,
             "1 worker alive (2 pairs held), 1 ended, 1 died (1 of their pairs not yet taken over)"
         );
+        assert_eq!((brief.workers, brief.orphans), (3, vec![7]));
     }
 }

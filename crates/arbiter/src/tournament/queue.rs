@@ -16,7 +16,10 @@
 //! A unit seen held is not tried again until the next probe, and probes
 //! come less often while they find nobody dead (1 s, doubling to 16 s),
 //! so live workers' locks are not knocked on at every claim; a unit taken
-//! over from a dead worker brings the probes back to 1 s.
+//! over from a dead worker brings the probes back to 1 s. Units the roster
+//! says a dead worker still holds ([`Queue::set_orphans`]) are tried
+//! first, ahead of this worker's own slice: a dead worker's pair is played
+//! again as soon as it is seen dead, not when the others' slices run out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -73,6 +76,8 @@ pub(super) struct Queue {
     slice: Option<Slice>,
     busy: BTreeSet<Unit>,
     mine: BTreeSet<Unit>,
+    /// Units a dead worker holds, as the roster last said: tried first.
+    orphans: BTreeSet<Unit>,
     probe_at: Instant,
     probe_every: Duration,
     /// Games read from other files and not yet taken by the caller.
@@ -114,6 +119,22 @@ pub struct Work {
     pub logged: u64,
 }
 
+impl Work {
+    /// Adds another worker's figures to these.
+    pub fn add(&mut self, other: &Work) {
+        self.claimed += other.claimed;
+        self.taken_over += other.taken_over;
+        self.tries += other.tries;
+        self.polls += other.polls;
+        self.opens += other.opens;
+        self.bytes += other.bytes;
+        self.learned += other.learned;
+        self.log_reads += other.log_reads;
+        self.log_bytes += other.log_bytes;
+        self.logged += other.logged;
+    }
+}
+
 impl Queue {
     /// The queue of `schedule` (the whole tournament) in the folder of
     /// `claims`, for the worker registered as `worker`, with `own` games
@@ -136,6 +157,7 @@ impl Queue {
             slice,
             busy: BTreeSet::new(),
             mine: BTreeSet::new(),
+            orphans: BTreeSet::new(),
             probe_at: Instant::now() + PROBE_FIRST,
             probe_every: PROBE_FIRST,
             fresh: Vec::new(),
@@ -217,6 +239,23 @@ impl Queue {
         Ok(self.fresh.len() - before)
     }
 
+    /// Reads what the run holds as this worker starts: the log, which is
+    /// enough if it holds every finished unit since the run began, and
+    /// otherwise the other workers' files too.
+    pub(super) fn start(&mut self, dir: &std::path::Path) -> Result<usize, RunError> {
+        let has_games = || {
+            let files = aboure_records::results_files(dir)?;
+            Ok(files
+                .iter()
+                .any(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0)))
+        };
+        let io = RunError::io(format!("cannot open {}", self.log.path().display()));
+        match self.log.open_or_create(has_games).map_err(io)? {
+            true => self.refresh(),
+            false => self.refresh_all(),
+        }
+    }
+
     /// As [`Queue::refresh`], then everything appended to the other
     /// workers' results files since last time (games of units not
     /// finished, or finished by a worker that died before it logged them).
@@ -253,7 +292,16 @@ impl Queue {
         Ok(listed.len())
     }
 
-    /// Claims the best free unit of `window`.
+    /// The units workers that died still hold (their locks are gone, so
+    /// they are free): [`Queue::next`] tries them before any other.
+    pub(super) fn set_orphans(&mut self, units: impl IntoIterator<Item = Unit>) {
+        self.orphans = units
+            .into_iter()
+            .filter(|u| !self.ledger.complete(*u) && !self.mine.contains(u))
+            .collect();
+    }
+
+    /// Claims the best free unit of `window`: a dead worker's first.
     pub(super) fn next(&mut self, window: Range<Unit>) -> Result<Next, RunError> {
         if self.ledger.all_done() {
             return Ok(Next::Done);
@@ -264,7 +312,12 @@ impl Queue {
             self.probe_at = Instant::now() + self.probe_every;
         }
         let skip: BTreeSet<Unit> = self.busy.union(&self.mine).copied().collect();
+        let orphans: Vec<Unit> = std::mem::take(&mut self.orphans)
+            .into_iter()
+            .filter(|u| window.contains(u) && !self.ledger.complete(*u) && !self.mine.contains(u))
+            .collect();
         let mut units = candidates(window, &self.ledger, &skip, self.slice, TRIES);
+        units.retain(|u| !orphans.contains(u));
         if self.slice.is_none() && !units.is_empty() {
             // Workers without a slice (`--join`) would all knock on the
             // lowest free unit first: each starts at its own place among
@@ -272,7 +325,7 @@ impl Queue {
             let at = std::process::id() as usize % units.len();
             units.rotate_left(at);
         }
-        for unit in units {
+        for unit in orphans.into_iter().chain(units) {
             let io = RunError::io(format!(
                 "cannot claim unit {unit} in {}",
                 self.claims.dir().display()
