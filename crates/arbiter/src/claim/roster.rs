@@ -106,7 +106,7 @@ pub fn roster(claims: &Path) -> io::Result<Vec<WorkerEntry>> {
             continue;
         };
         if let Some(unit) = name.strip_prefix("unit-").and_then(|u| u.parse().ok()) {
-            if let Some(worker) = signer_name(&text) {
+            if let Some(worker) = signer_name(super::dir::last_signature(&text)) {
                 holding.entry(worker.to_owned()).or_default().push(unit);
             }
         } else if let Some(worker) = name.strip_prefix("worker-") {
@@ -180,14 +180,15 @@ pub struct RosterBrief {
     pub workers: usize,
     /// [`describe`] of the roster.
     pub summary: String,
-    /// Units workers that died still hold: free, to be taken over first.
+    /// Units workers no longer alive still hold (those that died, and
+    /// those that were interrupted mid-pair): free, to be taken over first.
     pub orphans: Vec<Unit>,
 }
 
 impl RosterBrief {
     /// The brief of `roster`.
     pub fn of(roster: &[WorkerEntry]) -> RosterBrief {
-        let dead = roster.iter().filter(|w| w.state == WorkerState::Died);
+        let dead = roster.iter().filter(|w| w.state != WorkerState::Alive);
         let mut orphans: Vec<Unit> = dead.flat_map(|w| w.holding.iter().copied()).collect();
         orphans.sort_unstable();
         RosterBrief {

@@ -32,7 +32,8 @@ struct World {
     records: Vec<(Unit, u8)>,
     /// The log of finished units, in order: (unit, game).
     log: Vec<(Unit, u8)>,
-    /// File -> the worker that signed it last.
+    /// File -> the worker that signed it last (as it acquired the unit,
+    /// or before a write).
     signers: HashMap<u64, usize>,
     /// Workers made so far (each start or restart is a new one).
     workers: usize,
@@ -236,6 +237,9 @@ impl Worker {
                 let held = claim.still_held(&mut self.folder).unwrap();
                 if held && !self.signed_by_me(&claim) {
                     self.refresh_all();
+                }
+                if held {
+                    self.sign(&claim); // again, before the write
                 }
                 if !held {
                     Phase::Idle

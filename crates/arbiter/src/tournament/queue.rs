@@ -13,13 +13,16 @@
 //! claim of a unit held is found signed by another before a write, and at
 //! the end, for the half-played units of the others.
 //!
-//! A unit seen held is not tried again until the next probe, and probes
-//! come less often while they find nobody dead (1 s, doubling to 16 s),
-//! so live workers' locks are not knocked on at every claim; a unit taken
-//! over from a dead worker brings the probes back to 1 s. Units the roster
-//! says a dead worker still holds ([`Queue::set_orphans`]) are tried
-//! first, ahead of this worker's own slice: a dead worker's pair is played
-//! again as soon as it is seen dead, not when the others' slices run out.
+//! Units the roster says a worker no longer alive still holds
+//! ([`Queue::set_orphans`]) are tried first, ahead of this worker's own
+//! slice: a dead worker's pair is played again as soon as it is seen
+//! dead, not when the others' slices run out. So a unit seen held is not
+//! tried again until the next probe, and probes come rarely (4 s,
+//! doubling to 60 s while they find nobody dead): they are left for the
+//! claim files the roster cannot attribute (a worker that died between
+//! creating one and signing it), and without them a worker with nothing
+//! left to claim would knock on every live worker's lock, all of them at
+//! each probe. A unit taken over brings the probes back to 4 s.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -35,8 +38,8 @@ use crate::claim::{
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
 
-const PROBE_FIRST: Duration = Duration::from_secs(1);
-const PROBE_MOST: Duration = Duration::from_secs(16);
+const PROBE_FIRST: Duration = Duration::from_secs(4);
+const PROBE_MOST: Duration = Duration::from_secs(60);
 /// Units tried per claim, at most.
 const TRIES: usize = 8;
 
@@ -326,6 +329,9 @@ impl Queue {
             units.rotate_left(at);
         }
         for unit in orphans.into_iter().chain(units) {
+            if self.ledger.complete(unit) {
+                continue; // learnt of since the list was made
+            }
             let io = RunError::io(format!(
                 "cannot claim unit {unit} in {}",
                 self.claims.dir().display()
@@ -388,13 +394,16 @@ impl Queue {
             self.mine.remove(&unit);
             return Ok(WriteCheck::Lost);
         }
-        // Signed by this worker still: nobody else held the unit since it
-        // was acquired (a taker signs before it plays), so no other file
-        // can hold its game. Otherwise a lost lock was taken, and perhaps
-        // used: read the others' files first.
+        // Signed last by this worker: nobody else acquired the unit or
+        // was about to write a game of it since this worker signed (a
+        // taker signs as it acquires, and every worker signs again before
+        // each write), so no other file can hold a game this worker has
+        // not read. Otherwise a lost lock was taken, and perhaps used:
+        // read the others' files first. Then sign again, for the others.
         if self.claims.signer(claim.handle()).map_err(io())? != self.claims.holder() {
             self.refresh_all()?;
         }
+        self.claims.sign(claim.handle()).map_err(io())?;
         Ok(match self.ledger.has(unit, game) {
             true => WriteCheck::Recorded,
             false => WriteCheck::Write,
