@@ -45,7 +45,13 @@
 //! default) loses its locks, and Linux then fails the lock calls on that
 //! file. The worker that wakes up finds the claim gone (another holds it,
 //! or finished and removed it) and drops its game instead of appending a
-//! second record.
+//! second record. If the one that took the lock has died since, the lock
+//! is free again and the file still named: the signatures tell. Every
+//! worker appends its name to the claim file as it acquires the unit and
+//! again before each write, so a name other than its own last means
+//! another worker held the unit meanwhile, and the worker reads every
+//! results file before it decides (see `tournament/queue.rs`; the
+//! proptest in `sim.rs` models signatures and the log of finished units).
 //!
 //! # What it needs of the filesystem
 //!
