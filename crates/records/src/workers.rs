@@ -1,9 +1,10 @@
 //! `workers.json`: who works on a run that many workers share, for people
 //! and the live page.
 //!
-//! The arbiter reads the roster of the run's `claims/` folder every few
-//! seconds (which workers are alive, ended or died, which pairs each
-//! holds) and the first live worker writes it here, whole or not at all;
+//! One worker of the run at a time (the holder of `claims/roster.lock`)
+//! reads the roster of the run's `claims/` folder every 2 s (which workers
+//! are alive, ended or died, which pairs each holds) and writes it here,
+//! whole or not at all, and the last worker to leave writes the final one;
 //! `aboure serve` reads it to show the workers. One serde type, written
 //! and read only through this module, so the writer and the readers agree
 //! by construction.
