@@ -229,6 +229,17 @@ impl Queue {
         let games = self.log.poll().map_err(io)?;
         let before = self.fresh.len();
         for (file, g) in games {
+            // This worker's own games are what its own file holds (read at
+            // its start, a line cut by a power cut cut away): the log's copy
+            // of a game lost since is no record.
+            let own_lost = file == self.own_file
+                && self
+                    .schedule
+                    .locate(&g.id)
+                    .is_some_and(|(unit, game)| !self.ledger.has(unit, game));
+            if own_lost {
+                continue;
+            }
             if let Some((unit, game)) = self.schedule.locate(&g.id) {
                 self.logged.add(unit, game);
                 if self.logged.complete(unit) {
