@@ -278,3 +278,91 @@ fn a_killed_resumed_and_replaced_run_keeps_its_page() {
     std::fs::rename(&other, &path).unwrap();
     wait_for_games(&url, 3);
 }
+
+/// The workers panel: what the page shows of `workers.json`.
+const WORKERS: &str = "JSON.stringify({
+    hidden: document.getElementById('live-workers-box').hidden,
+    count: document.getElementById('live-workers-count').textContent,
+    rows: Array.from(document.querySelectorAll('#live-workers tbody tr'))
+        .map(r => Array.from(r.cells).map(c => c.textContent)),
+    taken: document.getElementById('live-taken-over').textContent,
+    marker: window.stillTheSameDocument === 42,
+})";
+
+fn worker(
+    name: &str,
+    state: aboure_records::workers::WorkerState,
+    holding: Vec<u64>,
+    games: u64,
+) -> aboure_records::workers::WorkerEntry {
+    aboure_records::workers::WorkerEntry {
+        name: name.to_owned(),
+        about: format!("worker {name} host h pid 1 games at once 1"),
+        state,
+        holding,
+        games,
+        results: format!("games-{name}.jsonl"),
+        last_seen: "2026-12-01T12:00:00Z".to_owned(),
+        took_over: Vec::new(),
+    }
+}
+
+#[test]
+fn the_page_lists_the_workers_and_the_pairs_taken_from_a_dead_one() {
+    use aboure_records::workers::{TakenOver, WorkerState, WorkersFile, WORKERS_SCHEMA};
+    let dir = folder("workers");
+    std::fs::copy(fixture("run.json"), dir.join("run.json")).unwrap();
+    let games = std::fs::read_to_string(fixture("games.jsonl")).unwrap();
+    std::fs::write(dir.join("games.jsonl"), games).unwrap();
+    let (_server, url) = serve(&[dir.to_str().unwrap()]);
+    let profile = folder("workers-profile");
+    let mut page = DevTools::open(&url, &profile);
+    page.wait_for("+document.body.dataset.updates >= 1");
+    let read = |page: &mut DevTools| -> Value {
+        serde_json::from_str(page.eval(WORKERS).as_str().unwrap()).unwrap()
+    };
+    assert_eq!(read(&mut page)["hidden"], true, "no workers.json: no panel");
+    page.eval("window.stillTheSameDocument = 42");
+
+    let mut file = WorkersFile {
+        schema: WORKERS_SCHEMA,
+        written: "2026-12-01T12:00:00Z".to_owned(),
+        written_by: "1-of-2".to_owned(),
+        workers: vec![
+            worker("1-of-2", WorkerState::Alive, vec![4], 6),
+            worker("2-of-2", WorkerState::Alive, vec![5], 5),
+        ],
+    };
+    file.write_in(&dir).unwrap();
+    page.wait_for("document.querySelectorAll('#live-workers tbody tr').length === 2");
+    let first = read(&mut page);
+    assert_eq!(first["hidden"], false, "{first}");
+    assert_eq!(first["count"], "2 alive, 0 ended, 0 dead", "{first}");
+    assert_eq!(
+        first["rows"][1],
+        json!(["2-of-2", "alive", "1 (5)", "5", "2026-12-01 12:00:00 UTC"])
+    );
+    assert_eq!(first["taken"], "No pair taken over from a dead worker.");
+
+    // 2-of-2 is killed; 1-of-2 takes its pair 5 over, and a third joins.
+    file.workers = vec![
+        worker("1-of-2", WorkerState::Alive, vec![5], 8),
+        worker("2-of-2", WorkerState::Died, vec![], 5),
+        worker("h-77", WorkerState::Ended, vec![], 0),
+    ];
+    file.workers[0].took_over.push(TakenOver {
+        pair: 5,
+        from: "2-of-2".to_owned(),
+    });
+    file.write_in(&dir).unwrap();
+    page.wait_for("document.getElementById('live-taken-over').textContent.includes('pair 5')");
+    let last = read(&mut page);
+    assert_eq!(last["marker"], true, "the page was reloaded: {last}");
+    assert_eq!(last["count"], "1 alive, 1 ended, 1 dead", "{last}");
+    assert_eq!(last["rows"][0][2], "1 (5)", "{last}");
+    assert_eq!(last["rows"][1][1], "dead", "{last}");
+    assert_eq!(
+        last["taken"],
+        "Pairs taken over from dead workers: pair 5 (from 2-of-2, by 1-of-2)"
+    );
+}

@@ -201,7 +201,122 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
             ("3-of-3", Ended, 0)
         ]
     );
-    assert!(out.join("workers.json").exists());
+    // workers.json, as the last worker to leave wrote it: who played how
+    // many games, and who took the dead worker's pair.
+    let file = aboure_records::workers::WorkersFile::read_in(&out)
+        .unwrap()
+        .expect("workers.json");
+    let games: Vec<_> = file
+        .workers
+        .iter()
+        .map(|w| (w.name.as_str(), w.state, w.results.as_str()))
+        .collect();
+    assert_eq!(
+        games,
+        [
+            ("1-of-3", Ended, "games-1-of-3.jsonl"),
+            ("2-of-3", Died, "games-2-of-3.jsonl"),
+            ("3-of-3", Ended, "games-3-of-3.jsonl")
+        ]
+    );
+    let lines = |name: &str| {
+        std::fs::read_to_string(out.join(name))
+            .unwrap()
+            .lines()
+            .count() as u64
+    };
+    for w in &file.workers {
+        assert_eq!(w.games, lines(&w.results), "{w:?}");
+    }
+    let took: Vec<_> = file.workers.iter().flat_map(|w| &w.took_over).collect();
+    assert_eq!(took.len(), 1, "{took:?}");
+    assert_eq!(took[0].from, "2-of-3");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The pair (unit) whose claim file worker `name` signed, if any.
+fn held_by(out: &Path, name: &str) -> Option<u64> {
+    let signed = format!("worker {name} ");
+    std::fs::read_dir(out.join("claims"))
+        .ok()?
+        .flatten()
+        .find_map(|e| {
+            let file = e.file_name().to_string_lossy().into_owned();
+            let unit = file.strip_prefix("unit-")?.parse().ok()?;
+            let text = std::fs::read_to_string(e.path()).ok()?;
+            text.starts_with(&signed).then_some(unit)
+        })
+}
+
+#[test]
+fn a_dead_workers_pair_is_taken_over_promptly_ahead_of_the_takers_own_pairs() {
+    let dir = folder("rr-prompt");
+    let text = format!(
+        "[tournament]\npairs = 90\n[time-control]\nbase = \"30s\"\n{}{}",
+        testbot("a", "sleepy --ms 10 --seed 1"),
+        testbot("b", "sleepy --ms 10 --seed 2"),
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("shared");
+    let start = |k: u32| {
+        run_command(&config, &out, &["--resume", "--concurrency", "1"])
+            .args(["--shard", &format!("{k}/3")])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut doomed = start(2);
+    let others = [start(1), start(3)];
+    wait_mid_game(&out, &out.join("games-2-of-3.jsonl"), "2-of-3");
+    let orphan = held_by(&out, "2-of-3").expect("it holds a pair");
+    doomed.kill().unwrap(); // SIGKILL, and never started again
+    let killed = Instant::now();
+    doomed.wait().unwrap();
+    // Two bots: pair p is unit p. Until both its games are recorded.
+    let recorded = |g: &Value| g["pair"].as_u64() == Some(orphan);
+    while games(&out).iter().filter(|g| recorded(g)).count() < 2 {
+        assert!(
+            killed.elapsed() < Duration::from_secs(60),
+            "pair {orphan} never taken over"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let lost = killed.elapsed();
+    for child in others {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+    }
+    let all = ids(&out);
+    let mut unique = all.clone();
+    unique.dedup();
+    assert_eq!((all.len(), unique.len()), (180, 180), "every game once");
+    // The taker played the dead worker's pair before the rest of its own
+    // slice, not once its slice ran out.
+    let (taker, after) = ["games-1-of-3.jsonl", "games-3-of-3.jsonl"]
+        .iter()
+        .find_map(|f| {
+            let text = std::fs::read_to_string(out.join(f)).unwrap();
+            let lines: Vec<Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let at = lines.iter().rposition(recorded)?;
+            Some((*f, lines.len() - 1 - at))
+        })
+        .expect("a taker");
+    eprintln!(
+        "pair {orphan} of the worker killed mid-game taken over and played {:.1} s after the kill, \
+         by {taker}, with {after} games of its own after it",
+        lost.as_secs_f64()
+    );
+    // Taken once the taker's own free pairs fell below the 8 it tries at
+    // a claim, it would be followed by at most about 20 of its games.
+    assert!(
+        after >= 40,
+        "taken over late: {after} games followed it in {taker}"
+    );
+    assert!(lost < Duration::from_secs(8), "{lost:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

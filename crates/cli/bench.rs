@@ -79,6 +79,21 @@ enum What {
         #[arg(long)]
         accuracy: bool,
     },
+    /// What sharing one run costs the filesystem with many workers: threads
+    /// that claim, record and read with the real claim code on a real
+    /// folder, games taking no time.
+    Workers {
+        /// Worker counts to measure, one run each.
+        #[arg(long, value_delimiter = ',', default_value = "10,100,1000")]
+        workers: Vec<u32>,
+        /// Game pairs of each run.
+        #[arg(long, default_value_t = 2000)]
+        pairs: u32,
+        /// The folder to run in (default: under the system's temporary
+        /// folder; give a folder on NFS to measure NFS). Removed after.
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -137,6 +152,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             file,
             accuracy,
         } => crate::bench_report::run(games, file, accuracy)?,
+        What::Workers {
+            workers,
+            pairs,
+            dir,
+        } => crate::bench_workers::run(&workers, pairs, dir)?,
     }
     Ok(ExitCode::SUCCESS)
 }

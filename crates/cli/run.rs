@@ -241,10 +241,10 @@ impl Progress {
                 self.count(game);
             }
             Event::Recorded(game) => self.count(game),
-            Event::Workers(workers) => {
+            Event::Workers(brief) => {
                 // A run of one worker says nothing of workers.
-                if let (Ok(mut roster), true) = (self.workers.lock(), workers.len() > 1) {
-                    *roster = Some(aboure_arbiter::claim::describe_roster(workers));
+                if let (Ok(mut roster), true) = (self.workers.lock(), brief.workers > 1) {
+                    *roster = Some(brief.summary.clone());
                 }
                 self.update();
             }
@@ -430,11 +430,12 @@ fn print_table(
             w.taken_over, w.claimed
         );
     }
-    if w.opens > 0 {
+    if w.opens > 0 || w.learned > 0 {
         let _ = writeln!(
             out,
-            "shared with other workers: {} pairs claimed in {} tries; their files read {} times ({} opens, {} bytes)",
-            w.claimed, w.tries, w.polls, w.opens, w.bytes
+            "shared with other workers: {} pairs claimed in {} tries; their files read {} times ({} opens, {} bytes); \
+             the log of finished pairs read {} times ({} bytes), {} pairs appended to it",
+            w.claimed, w.tries, w.polls, w.opens, w.bytes, w.log_reads, w.log_bytes, w.logged
         );
     }
 }

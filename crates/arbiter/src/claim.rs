@@ -45,7 +45,13 @@
 //! default) loses its locks, and Linux then fails the lock calls on that
 //! file. The worker that wakes up finds the claim gone (another holds it,
 //! or finished and removed it) and drops its game instead of appending a
-//! second record.
+//! second record. If the one that took the lock has died since, the lock
+//! is free again and the file still named: the signatures tell. Every
+//! worker appends its name to the claim file as it acquires the unit and
+//! again before each write, so a name other than its own last means
+//! another worker held the unit meanwhile, and the worker reads every
+//! results file before it decides (see `tournament/queue.rs`; the
+//! proptest in `sim.rs` models signatures and the log of finished units).
 //!
 //! # What it needs of the filesystem
 //!
@@ -75,14 +81,17 @@ use std::io;
 use std::ops::Range;
 
 mod dir;
+mod finished;
 mod ledger;
 mod roster;
 #[cfg(test)]
 mod sim;
 
+pub use aboure_records::workers::{WorkerEntry, WorkerState};
 pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
+pub use finished::{FinishedLog, FINISHED_LOG};
 pub use ledger::Ledger;
-pub use roster::{describe as describe_roster, roster, WorkerFile, WorkerState, WorkerStatus};
+pub use roster::{describe as describe_roster, roster, signer_name, RosterBrief, WorkerFile};
 
 /// A game pair's place in the schedule (see [`crate::Schedule`]).
 pub type Unit = u64;

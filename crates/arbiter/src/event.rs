@@ -30,7 +30,7 @@ pub enum Event {
     /// Another worker of the run recorded a game (read from its file).
     Recorded(Box<GameRecord>),
     /// The workers of the run: alive, ended or dead, and what they hold.
-    Workers(Vec<crate::claim::WorkerStatus>),
+    Workers(crate::claim::RosterBrief),
     /// Where the SPRT stands, over every worker's games.
     Sprt(aboure_stats::OrderedStatus),
     /// The stop rule ended the run early (e.g. an SPRT decided).

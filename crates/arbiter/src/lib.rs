@@ -38,4 +38,6 @@ pub use config::{load, parse, BotCommand, BotConfig, BotId, Config, Format, Rest
 pub use error::{ConfigError, RunError};
 pub use event::Event;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
-pub use tournament::{default_concurrency, run, Observer, RunOptions, Summary, Work};
+pub use tournament::{
+    default_concurrency, run, simulate_workers, Observer, RunOptions, SimulatedRun, Summary, Work,
+};

@@ -32,10 +32,12 @@ mod follow;
 mod gate;
 mod queue;
 mod roster;
+mod simulate;
 mod worker;
 use gate::check_stop;
 use queue::Queue;
 pub use queue::Work;
+pub use simulate::{simulate_workers, SimulatedRun};
 use worker::Worker;
 
 /// Time a bot gets to exit after `quit` before it is killed.
@@ -188,10 +190,15 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         .or(config.concurrency())
         .unwrap_or_else(default_concurrency)
         .max(1);
+    let own_file = output
+        .games_path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let registered = WorkerFile::register(
         claims.dir(),
         &name,
         &format!("{about} games at once {concurrency}"),
+        &own_file,
     );
     let registered = registered
         .map_err(RunError::io(format!(
@@ -212,8 +219,14 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         count: u64::from(s.count),
     });
     let follower = follow::Follower::new(&output.dir, &output.games_path);
-    let mut queue = Queue::new(schedule, claims, follower, slice, &previous);
-    queue.refresh()?;
+    let mut queue = Queue::new(
+        schedule,
+        (claims, registered),
+        follower,
+        slice,
+        (own_file, &previous),
+    );
+    queue.start(&output.dir)?;
     let mut known: Vec<GameRecord> = previous;
     known.extend(queue.take_fresh());
     (options.observer)(&Event::Started {
@@ -250,10 +263,13 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
     }
     let config = Arc::new(config.clone());
     let launches = Arc::new(launches);
+    let writer = Arc::new(Mutex::new(roster::Writer::default()));
     let roster = tokio::spawn(roster::watch(
         output.dir.clone(),
         name.clone(),
         options.observer.clone(),
+        shared.clone(),
+        writer.clone(),
     ));
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
@@ -284,16 +300,20 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         l.logs.flush();
     }
     roster.abort();
-    // Left on its own accord: not to be counted among the dead.
-    if let Err(e) = registered.end() {
-        tracing::warn!("cannot mark this worker as ended: {e}");
-    }
+    leave(&shared, &output.dir, &name, writer).await;
     result?;
     let interrupted = *options.interrupt.borrow();
     if interrupted {
         (options.observer)(&Event::Interrupted);
     }
-    let state = gate::lock(&shared)?;
+    let mut state = gate::lock(&shared)?;
+    // The others' half-played units too, for the standings (the log holds
+    // finished units only): when the run stopped before every unit was.
+    let unfinished = !state.queue.ledger().all_done();
+    if let Err(e) = unfinished.then(|| state.queue.refresh_all()).transpose() {
+        tracing::warn!("cannot read the other workers' files at the end: {e}");
+    }
+    gate::absorb(&mut state);
     Ok(Summary {
         sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
         standings: state.tally.standings(),
@@ -307,6 +327,35 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         games_path: output.games_path.clone(),
         out_dir: output.dir.clone(),
     })
+}
+
+/// Marks this worker as ended (left on its own accord: not to be counted
+/// among the dead) and writes the roster once more if it holds the right
+/// to, or can take it (the last to leave can).
+async fn leave(
+    shared: &Arc<Shared>,
+    dir: &std::path::Path,
+    name: &str,
+    writer: Arc<Mutex<roster::Writer>>,
+) {
+    let games = match gate::lock(shared) {
+        Ok(state) => {
+            if let Err(e) = state.queue.worker().end() {
+                tracing::warn!("cannot mark this worker as ended: {e}");
+            }
+            state.queue.games_by_file().clone()
+        }
+        Err(_) => return,
+    };
+    let (dir, name) = (dir.to_owned(), name.to_owned());
+    let written = tokio::task::spawn_blocking(move || {
+        let mut writer = writer.lock().map_err(|_| "poisoned")?;
+        roster::read(&dir, &name, &games, &mut writer)
+    })
+    .await;
+    if let Ok(Err(e)) = written {
+        tracing::warn!("cannot write the workers of the run: {e}");
+    }
 }
 
 /// How to start each bot of `config`.

@@ -69,6 +69,7 @@ mod rows;
 mod scan;
 mod standings;
 mod summary;
+pub mod workers;
 mod writer;
 
 pub use crate::csv::{CsvRows, MAX_COUNT};

@@ -4,12 +4,17 @@
 //! each in its own folder), its `run.json` (an
 //! [`aboure_records::RunManifest`]), and the [`LiveRun`] they feed.
 //!
+//! A run shared by many workers also has `workers.json` (an
+//! [`aboure_records::workers::WorkersFile`]): read again whenever it
+//! changes, for the page's list of workers.
+//!
 //! The folders are listed again at each poll, so a shard that starts late
 //! is picked up; files are only ever opened for reading.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use aboure_records::workers::WorkersFile;
 use aboure_records::{results_files, ManifestError, Problem, ProblemKind, RunManifest};
 use aboure_report::SprtSettings;
 
@@ -27,6 +32,8 @@ pub struct Folder {
     files: Vec<(Follower, Option<String>)>,
     /// The `run.json` read and when it was written.
     run_json: Option<(PathBuf, SystemTime)>,
+    /// The `workers.json` read and when it was written.
+    workers_json: Option<(PathBuf, SystemTime)>,
     run: LiveRun,
 }
 
@@ -50,6 +57,7 @@ impl Folder {
             name,
             files: Vec::new(),
             run_json: None,
+            workers_json: None,
         }
     }
 
@@ -69,6 +77,7 @@ impl Folder {
     /// only adds.
     fn start_over(&mut self, info: RunInfo) {
         self.run = LiveRun::new(&self.name, info);
+        self.workers_json = None;
         for (follower, _) in &mut self.files {
             follower.rewind();
             self.run.add_file(follower.path().to_owned());
@@ -82,6 +91,7 @@ impl Folder {
             self.start_over(info);
             polled.changed = true;
         }
+        polled.changed |= self.read_workers_json();
         for path in self
             .dirs
             .iter()
@@ -125,6 +135,32 @@ impl Folder {
             }
         }
         polled
+    }
+
+    /// Reads `workers.json` again if it changed since the last poll; true
+    /// if it did.
+    fn read_workers_json(&mut self) -> bool {
+        let found = self.dirs.iter().find_map(|d| {
+            let path = WorkersFile::path_in(d);
+            let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+            Some((path, stamp))
+        });
+        if found == self.workers_json {
+            return false;
+        }
+        self.workers_json = found.clone();
+        let read = match found {
+            None => Ok(None),
+            Some((path, _)) => std::fs::read(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                .and_then(|bytes| WorkersFile::from_slice(&bytes, &path).map_err(|e| e.to_string()))
+                .map(Some),
+        };
+        if let Err(e) = &read {
+            tracing::warn!("{e}");
+        }
+        self.run.set_workers(read);
+        true
     }
 
     /// What `run.json` says, when it changed since the last poll.
@@ -348,5 +384,70 @@ mod tests {
         assert!(body.contains("landlock"), "{body}");
         assert!(body.contains("no cgroup v1"), "{body}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_workers_and_the_pairs_taken_from_dead_ones_come_from_workers_json() {
+        use aboure_records::workers::{TakenOver, WorkerEntry, WorkerState, WORKERS_SCHEMA};
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        std::fs::write(dir.join("games-1-of-2.jsonl"), game("p0g0", 0, 0)).unwrap();
+        let mut folder = Folder::new(&[dir.to_owned()]);
+        folder.poll();
+        assert!(
+            folder.run().snapshot().live["workers"].is_null(),
+            "one process: no list"
+        );
+        let entry = |name: &str, state, holding: Vec<u64>, took: Vec<TakenOver>| WorkerEntry {
+            name: name.to_owned(),
+            about: String::new(),
+            state,
+            holding,
+            games: 1,
+            results: format!("games-{name}.jsonl"),
+            last_seen: "2026-12-01T12:00:00Z".to_owned(),
+            took_over: took,
+        };
+        let taken = |pair, from: &str| TakenOver {
+            pair,
+            from: from.to_owned(),
+        };
+        let file = WorkersFile {
+            schema: WORKERS_SCHEMA,
+            written: "2026-12-01T12:00:05Z".to_owned(),
+            written_by: "1-of-2".to_owned(),
+            workers: vec![
+                entry(
+                    "1-of-2",
+                    WorkerState::Alive,
+                    vec![3],
+                    vec![taken(1, "2-of-2"), taken(2, "x")],
+                ),
+                entry("2-of-2", WorkerState::Died, vec![], vec![]),
+                entry("x", WorkerState::Ended, vec![], vec![]),
+            ],
+        };
+        file.write_in(dir).unwrap();
+        assert!(folder.poll().changed, "a new workers.json is a change");
+        let live = folder.run().snapshot().live;
+        let w = &live["workers"];
+        assert_eq!(w["list"][0]["state"], "alive");
+        assert_eq!(w["list"][0]["holding"], serde_json::json!([3]));
+        assert_eq!(w["list"][1]["state"], "dead");
+        assert_eq!(w["list"][2]["games"], 1);
+        // Pair 2 was taken from a worker that ended, not died: not listed.
+        assert_eq!(
+            w["taken_over"],
+            serde_json::json!([{"pair": 1, "from": "2-of-2", "by": "1-of-2"}])
+        );
+        assert!(!folder.poll().changed, "read once");
+        std::fs::write(dir.join("workers.json"), r#"{"schema": 7}"#).unwrap();
+        folder.poll();
+        let live = folder.run().snapshot().live;
+        let error = live["workers"]["error"].as_str().unwrap();
+        assert!(
+            error.contains("workers.json: schema version 7 is newer"),
+            "{error}"
+        );
     }
 }

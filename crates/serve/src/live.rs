@@ -12,6 +12,7 @@
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
+use aboure_records::workers::{WorkerState, WorkersFile};
 use aboure_records::{GameSummary, Problem, ProblemKind};
 use aboure_report::{Pushed, Report, ReportOptions, ReportTally, SandboxLayers, SprtSettings};
 use serde::{Deserialize, Serialize};
@@ -51,6 +52,8 @@ pub struct LiveRun {
     /// The newest forfeits, newest last.
     failures: VecDeque<Value>,
     info: RunInfo,
+    /// The run's `workers.json` as last read, or why it could not be.
+    workers: Result<Option<WorkersFile>, String>,
 }
 
 /// What the page shows at one moment.
@@ -89,7 +92,13 @@ impl LiveRun {
             finishes: VecDeque::new(),
             failures: VecDeque::new(),
             info,
+            workers: Ok(None),
         }
+    }
+
+    /// The run's workers, as `workers.json` says (or why it cannot be read).
+    pub fn set_workers(&mut self, workers: Result<Option<WorkersFile>, String>) {
+        self.workers = workers;
     }
 
     /// What `run.json` said when the run was made.
@@ -196,7 +205,46 @@ impl LiveRun {
             "leader": report.players.first().map(|p| json!({"name": p.name, "games": p.games, "elo": p.elo})),
             "failures_total": report.players.iter().map(|p| p.failures.total()).sum::<u64>(),
             "failures": failures,
+            "workers": self.workers_figures(),
         })
+    }
+
+    /// Each worker (name, state, pairs held, games, last seen) and the
+    /// pairs taken over from workers that died; null for a run that has no
+    /// `workers.json` (one process).
+    fn workers_figures(&self) -> Value {
+        let file = match &self.workers {
+            Ok(None) => return Value::Null,
+            Ok(Some(file)) => file,
+            Err(e) => return json!({ "error": e, "list": [], "taken_over": [] }),
+        };
+        let state = |s: WorkerState| match s {
+            WorkerState::Alive => "alive",
+            WorkerState::Ended => "ended",
+            WorkerState::Died => "dead",
+        };
+        let list: Vec<Value> = file
+            .workers
+            .iter()
+            .map(|w| {
+                json!({
+                    "name": w.name, "state": state(w.state), "holding": w.holding,
+                    "games": w.games, "last_seen": w.last_seen,
+                })
+            })
+            .collect();
+        let dead = |name: &str| {
+            file.worker(name)
+                .is_some_and(|w| w.state == WorkerState::Died)
+        };
+        let taken_over: Vec<Value> = file
+            .workers
+            .iter()
+            .flat_map(|w| w.took_over.iter().map(move |t| (w, t)))
+            .filter(|(_, t)| dead(&t.from))
+            .map(|(w, t)| json!({ "pair": t.pair, "from": t.from, "by": w.name }))
+            .collect();
+        json!({ "written": file.written, "list": list, "taken_over": taken_over })
     }
 }
 

@@ -54,7 +54,11 @@ pub fn live_page(runs: &[String], current: usize, token: Option<&str>, body: &st
          <div><dt>SPRT log-likelihood ratio</dt><dd id=\"live-llr\">–</dd></div></dl>\
          <div id=\"live-llr-bar\" hidden title=\"LLR between its bounds\"><div id=\"live-llr-mark\"></div></div>\
          <details open><summary>Failures as they happen: <span id=\"live-failures-count\">none</span></summary>\
-         <ul id=\"live-failures\"></ul></details></div>\n<div id=\"report-body\">",
+         <ul id=\"live-failures\"></ul></details>\
+         <details id=\"live-workers-box\" open hidden><summary>Workers: <span id=\"live-workers-count\"></span></summary>\
+         <table id=\"live-workers\"><thead><tr><th>Worker</th><th>State</th><th>Pairs held</th>\
+         <th>Games recorded</th><th>Last seen</th></tr></thead><tbody></tbody></table>\
+         <p id=\"live-taken-over\"></p></details></div>\n<div id=\"report-body\">",
     );
     out.push_str(body);
     out.push_str("</div><footer>Made by <code>aboure serve</code>, following the results files as they grow. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the covariance.</footer>\n");

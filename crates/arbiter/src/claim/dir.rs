@@ -59,15 +59,18 @@ impl ClaimDir {
         Ok(units)
     }
 
-    /// Writes this worker's name into a claim file it holds; returns the
-    /// name found there (empty for a fresh claim; a dead holder's when the
-    /// unit is taken over).
+    /// Appends this worker's name to a claim file it holds, as it
+    /// acquires the unit and again before each record it writes; returns
+    /// the name that was last (empty for a fresh claim; a dead holder's
+    /// when the unit is taken over). The file keeps every signature, so a
+    /// worker that finds a name other than its own last knows that
+    /// another one acquired the unit, or was about to write, since it
+    /// signed.
     pub fn sign(&self, handle: &ClaimFile) -> io::Result<String> {
         let before = self.signer(handle)?;
         let mut file = &handle.file;
-        file.set_len(0)?;
-        file.seek(SeekFrom::Start(0))?;
-        file.write_all(self.holder.as_bytes())?;
+        file.seek(SeekFrom::End(0))?;
+        file.write_all(format!("{}\n", self.holder).as_bytes())?;
         Ok(before)
     }
 
@@ -77,7 +80,7 @@ impl ClaimDir {
         let mut text = String::new();
         file.seek(SeekFrom::Start(0))?;
         file.read_to_string(&mut text)?;
-        Ok(text.trim().to_owned())
+        Ok(last_signature(&text).to_owned())
     }
 
     /// What this worker signs its claims with.
@@ -88,6 +91,15 @@ impl ClaimDir {
     fn path(&self, unit: Unit) -> PathBuf {
         self.dir.join(format!("unit-{unit}"))
     }
+}
+
+/// The last signature of a claim file's text.
+pub fn last_signature(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
 }
 
 impl ClaimFolder for ClaimDir {
@@ -153,7 +165,7 @@ mod tests {
         assert_eq!(a.listed().unwrap(), [3]);
         assert_eq!(
             std::fs::read_to_string(dir.join("claims/unit-3")).unwrap(),
-            "a"
+            "a\n"
         );
         drop(held); // as a dead process's locks are dropped
         let taken = acquire(&mut b, 3)

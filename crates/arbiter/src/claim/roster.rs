@@ -4,13 +4,20 @@
 //! without a clock; with the claim files, which units each one holds. A
 //! dead worker's units stay signed with its name until another worker
 //! takes them over, so "died, holding nothing" means its pairs were taken.
+//!
+//! A worker's file is a few lines, appended to while it lives: what it
+//! says of itself (`worker NAME host H pid P games at once C`), `results
+//! FILE` (its results file), one `took U from NAME` per unit it took over
+//! from another worker, and `ended` when it leaves. The roster is the
+//! typed [`WorkerEntry`] list that `workers.json` holds.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Write};
 use std::path::Path;
+use std::time::SystemTime;
 
-use serde::Serialize;
+use aboure_records::workers::{TakenOver, WorkerEntry, WorkerState};
 
 use super::Unit;
 
@@ -18,19 +25,24 @@ use super::Unit;
 #[derive(Debug)]
 pub struct WorkerFile {
     file: File,
-    about: String,
 }
 
 impl WorkerFile {
-    /// Locks `claims/worker-NAME` in `claims` and writes `about` into it;
-    /// `None` if a live worker of that name holds it.
-    pub fn register(claims: &Path, name: &str, about: &str) -> io::Result<Option<WorkerFile>> {
+    /// Locks `claims/worker-NAME` in `claims` and writes `about` and the
+    /// name of its results file into it; `None` if a live worker of that
+    /// name holds it.
+    pub fn register(
+        claims: &Path,
+        name: &str,
+        about: &str,
+        results: &str,
+    ) -> io::Result<Option<WorkerFile>> {
         let path = claims.join(format!("worker-{name}"));
+        // Appending: each line lands at the end, after the truncation below.
         let file = OpenOptions::new()
             .read(true)
-            .write(true)
+            .append(true)
             .create(true)
-            .truncate(false)
             .open(path)?;
         // A reader of the roster holds the lock for an instant: try again
         // before taking the name for a live worker's.
@@ -46,53 +58,42 @@ impl WorkerFile {
                 Err(TryLockError::Error(e)) => return Err(e),
             }
         }
-        let worker = WorkerFile {
-            file,
-            about: about.to_owned(),
-        };
-        worker.write(about)?;
+        file.set_len(0)?;
+        let worker = WorkerFile { file };
+        worker.append(&format!("{about}\nresults {results}\n"))?;
         Ok(Some(worker))
     }
 
-    fn write(&self, text: &str) -> io::Result<()> {
-        self.file.set_len(0)?;
+    fn append(&self, text: &str) -> io::Result<()> {
         (&self.file).write_all(text.as_bytes())
+    }
+
+    /// Notes that this worker took `unit` over from worker `from`.
+    pub fn took_over(&self, unit: Unit, from: &str) -> io::Result<()> {
+        self.append(&format!("took {unit} from {from}\n"))
     }
 
     /// Marks the worker as having left cleanly (before its lock goes).
     pub fn end(&self) -> io::Result<()> {
-        self.write(&format!("{}\nended\n", self.about))
+        self.append("ended\n")
     }
 }
 
-/// How a worker stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WorkerState {
-    /// Its process lives.
-    Alive,
-    /// It left cleanly (nothing left, the test decided, interrupted).
-    Ended,
-    /// It died (killed, crashed, its machine lost) without a word.
-    Died,
+/// The worker's name in a claim file's signature (`worker NAME host ...`).
+pub fn signer_name(signature: &str) -> Option<&str> {
+    signature.strip_prefix("worker ")?.split(' ').next()
 }
 
-/// A worker seen in `claims/`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct WorkerStatus {
-    /// Its name (`1-of-3`, or host and pid).
-    pub name: String,
-    /// What it wrote about itself: host, pid, games at once.
-    pub about: String,
-    /// Alive, ended or died.
-    pub state: WorkerState,
-    /// Units whose claim files it signed last: held if it is alive, not
-    /// yet taken over if it died.
-    pub holding: Vec<Unit>,
+/// RFC 3339 UTC, to the second.
+fn stamp(at: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(at).to_string()
 }
 
-/// Every worker that ever worked on the run whose claims are in `claims`.
-pub fn roster(claims: &Path) -> io::Result<Vec<WorkerStatus>> {
+/// Every worker that ever worked on the run whose claims are in `claims`,
+/// by name; `games` is left at 0 (the results files tell it, not the
+/// claims), `last_seen` is now for a live worker and when its file was
+/// last written otherwise.
+pub fn roster(claims: &Path) -> io::Result<Vec<WorkerEntry>> {
     let mut holding: BTreeMap<String, Vec<Unit>> = BTreeMap::new();
     let mut workers = Vec::new();
     for entry in std::fs::read_dir(claims)? {
@@ -105,47 +106,102 @@ pub fn roster(claims: &Path) -> io::Result<Vec<WorkerStatus>> {
             continue;
         };
         if let Some(unit) = name.strip_prefix("unit-").and_then(|u| u.parse().ok()) {
-            if let Some(worker) = text
-                .strip_prefix("worker ")
-                .and_then(|t| t.split(' ').next())
-            {
+            if let Some(worker) = signer_name(super::dir::last_signature(&text)) {
                 holding.entry(worker.to_owned()).or_default().push(unit);
             }
         } else if let Some(worker) = name.strip_prefix("worker-") {
-            let alive = match File::open(&path)?.try_lock_shared() {
+            let file = File::open(&path)?;
+            let alive = match file.try_lock_shared() {
                 Ok(()) => false,
                 Err(TryLockError::WouldBlock) => true,
                 Err(TryLockError::Error(e)) => return Err(e),
             };
-            let state = match (alive, text.lines().any(|l| l == "ended")) {
-                (true, _) => WorkerState::Alive,
-                (false, true) => WorkerState::Ended,
-                (false, false) => WorkerState::Died,
-            };
-            let about = text.lines().next().unwrap_or("").to_owned();
-            workers.push((worker.to_owned(), about, state));
+            let written = file.metadata()?.modified()?;
+            workers.push(entry_of(worker, &text, alive, written));
         }
     }
-    let mut roster: Vec<WorkerStatus> = workers
-        .into_iter()
-        .map(|(name, about, state)| {
-            let mut units = holding.remove(&name).unwrap_or_default();
-            units.sort_unstable();
-            WorkerStatus {
-                name,
-                about,
-                state,
-                holding: units,
+    for w in &mut workers {
+        let mut units = holding.remove(&w.name).unwrap_or_default();
+        units.sort_unstable();
+        w.holding = units;
+    }
+    workers.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(workers)
+}
+
+/// A worker as its file `text` describes it.
+fn entry_of(name: &str, text: &str, alive: bool, written: SystemTime) -> WorkerEntry {
+    let mut lines = text.lines();
+    let about = lines.next().unwrap_or("").to_owned();
+    let (mut results, mut took_over, mut ended) = (String::new(), Vec::new(), false);
+    for line in lines {
+        if let Some(file) = line.strip_prefix("results ") {
+            results = file.to_owned();
+        } else if let Some((pair, from)) = line
+            .strip_prefix("took ")
+            .and_then(|t| t.split_once(" from "))
+        {
+            if let Ok(pair) = pair.parse() {
+                let from = from.to_owned();
+                took_over.push(TakenOver { pair, from });
             }
-        })
-        .collect();
-    roster.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(roster)
+        } else if line == "ended" {
+            ended = true;
+        }
+    }
+    // `ended` is written just before the worker lets go of its lock.
+    let state = match (alive, ended) {
+        (_, true) => WorkerState::Ended,
+        (true, false) => WorkerState::Alive,
+        (false, false) => WorkerState::Died,
+    };
+    let last_seen = match state {
+        WorkerState::Alive => SystemTime::now(),
+        _ => written,
+    };
+    WorkerEntry {
+        name: name.to_owned(),
+        about,
+        state,
+        holding: Vec::new(),
+        games: 0,
+        results,
+        last_seen: stamp(last_seen),
+        took_over,
+    }
+}
+
+/// What every worker needs of the roster, small enough to read every few
+/// seconds at a thousand workers (the whole roster is `workers.json`,
+/// for people and pages).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RosterBrief {
+    /// Workers that ever worked on the run.
+    pub workers: usize,
+    /// [`describe`] of the roster.
+    pub summary: String,
+    /// Units workers no longer alive still hold (those that died, and
+    /// those that were interrupted mid-pair): free, to be taken over first.
+    pub orphans: Vec<Unit>,
+}
+
+impl RosterBrief {
+    /// The brief of `roster`.
+    pub fn of(roster: &[WorkerEntry]) -> RosterBrief {
+        let dead = roster.iter().filter(|w| w.state != WorkerState::Alive);
+        let mut orphans: Vec<Unit> = dead.flat_map(|w| w.holding.iter().copied()).collect();
+        orphans.sort_unstable();
+        RosterBrief {
+            workers: roster.len(),
+            summary: describe(roster),
+            orphans,
+        }
+    }
 }
 
 /// The roster in a few words: `3 workers alive (5 pairs held), 1 ended,
 /// 1 died (their pairs taken over)`.
-pub fn describe(roster: &[WorkerStatus]) -> String {
+pub fn describe(roster: &[WorkerEntry]) -> String {
     let count = |s: WorkerState| roster.iter().filter(move |w| w.state == s);
     let held: usize = count(WorkerState::Alive).map(|w| w.holding.len()).sum();
     let alive = count(WorkerState::Alive).count();
@@ -175,41 +231,65 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_roster_tells_alive_ended_and_dead_workers_and_what_they_hold() {
-        let dir = std::env::temp_dir().join(format!("aboure-roster-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut claims = ClaimDir::new(&dir, "worker 1-of-3 host h pid 1".into()).unwrap();
-        let one = WorkerFile::register(claims.dir(), "1-of-3", "worker 1-of-3").unwrap();
-        assert!(one.is_some());
-        assert!(WorkerFile::register(claims.dir(), "1-of-3", "x")
+    fn the_roster_tells_alive_ended_and_dead_workers_what_they_hold_and_took_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let mut claims = ClaimDir::new(dir, "worker 1-of-3 host h pid 1".into()).unwrap();
+        let one = WorkerFile::register(claims.dir(), "1-of-3", "worker 1-of-3", "g1").unwrap();
+        let one = one.expect("a free name");
+        assert!(WorkerFile::register(claims.dir(), "1-of-3", "x", "g")
             .unwrap()
             .is_none());
         let held = acquire(&mut claims, 4).unwrap().unwrap();
         claims.sign(held.handle()).unwrap();
-        let two = WorkerFile::register(claims.dir(), "2-of-3", "worker 2-of-3").unwrap();
+        let two = WorkerFile::register(claims.dir(), "2-of-3", "worker 2-of-3", "g2").unwrap();
         two.unwrap().end().unwrap();
-        let mut dead = ClaimDir::new(&dir, "worker 3-of-3 host h pid 3".into()).unwrap();
-        let three = WorkerFile::register(dead.dir(), "3-of-3", "worker 3-of-3").unwrap();
+        let mut dead = ClaimDir::new(dir, "worker 3-of-3 host h pid 3".into()).unwrap();
+        let three = WorkerFile::register(dead.dir(), "3-of-3", "worker 3-of-3", "g3").unwrap();
         let orphan = acquire(&mut dead, 7).unwrap().unwrap();
         dead.sign(orphan.handle()).unwrap();
-        drop((three, orphan)); // killed: its locks go, its files stay
+        let taken = acquire(&mut dead, 9).unwrap().unwrap();
+        dead.sign(taken.handle()).unwrap();
+        drop((three, orphan, taken)); // killed: its locks go, its files stay
+        let again = acquire(&mut claims, 9).unwrap().unwrap();
+        let before = claims.sign(again.handle()).unwrap();
+        one.took_over(9, signer_name(&before).unwrap()).unwrap();
         let roster = roster(claims.dir()).unwrap();
         let seen: Vec<_> = roster
             .iter()
-            .map(|w| (w.name.as_str(), w.state, w.holding.clone()))
+            .map(|w| {
+                (
+                    w.name.as_str(),
+                    w.state,
+                    w.holding.clone(),
+                    w.results.as_str(),
+                )
+            })
             .collect();
         assert_eq!(
             seen,
             [
-                ("1-of-3", WorkerState::Alive, vec![4]),
-                ("2-of-3", WorkerState::Ended, vec![]),
-                ("3-of-3", WorkerState::Died, vec![7]),
+                ("1-of-3", WorkerState::Alive, vec![4, 9], "g1"),
+                ("2-of-3", WorkerState::Ended, vec![], "g2"),
+                ("3-of-3", WorkerState::Died, vec![7], "g3"),
             ]
         );
-        assert_eq!(
-            describe(&roster),
-            "1 worker alive (1 pair held), 1 ended, 1 died (1 of their pairs not yet taken over)"
+        assert_eq!(roster[0].about, "worker 1-of-3");
+        let from = TakenOver {
+            pair: 9,
+            from: "3-of-3".into(),
+        };
+        assert_eq!(roster[0].took_over, [from]);
+        assert!(
+            roster[2].last_seen.ends_with('Z'),
+            "{}",
+            roster[2].last_seen
         );
-        std::fs::remove_dir_all(&dir).unwrap();
+        let brief = RosterBrief::of(&roster);
+        assert_eq!(
+            brief.summary,
+            "1 worker alive (2 pairs held), 1 ended, 1 died (1 of their pairs not yet taken over)"
+        );
+        assert_eq!((brief.workers, brief.orphans), (3, vec![7]));
     }
 }

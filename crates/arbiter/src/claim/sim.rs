@@ -1,11 +1,15 @@
 //! The claim protocol against an in-memory model of the claim folder
-//! (names, files, `flock`s), with proptest choosing any interleaving of
-//! the workers' steps, their deaths, late starts and restarts, and locks
-//! lost behind a live worker's back (an NFS lease expired while it was cut
-//! off): every game ends up recorded exactly once. The check before a
-//! write and the write are separate steps, so two workers that both
-//! thought they held a unit would both write: the claims, not the
-//! interleaving, keep the records single.
+//! (names, files, `flock`s, who signed each file) and of the log of
+//! finished units, with proptest choosing any interleaving of the
+//! workers' steps, their deaths, late starts and restarts, and locks lost
+//! behind a live worker's back (an NFS lease expired while it was cut
+//! off): every game ends up recorded exactly once, and the log holds only
+//! games recorded. The check before a write and the write are separate
+//! steps, and so are logging a unit and removing its claim file, so two
+//! workers that both thought they held a unit would both write: the
+//! claims, not the interleaving, keep the records single. As the real
+//! workers do, a worker learns of the others' games from the log, and
+//! reads every record only when a claim it holds was signed by another.
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -26,6 +30,13 @@ struct World {
     locks: HashMap<u64, usize>,
     /// Every record written, in order: (unit, game).
     records: Vec<(Unit, u8)>,
+    /// The log of finished units, in order: (unit, game).
+    log: Vec<(Unit, u8)>,
+    /// File -> the worker that signed it last (as it acquired the unit,
+    /// or before a write).
+    signers: HashMap<u64, usize>,
+    /// Workers made so far (each start or restart is a new one).
+    workers: usize,
 }
 
 #[derive(Clone)]
@@ -87,15 +98,20 @@ enum Phase {
     Holding(Claim<MemHandle>, Option<u8>),
     /// Game `g` checked and about to be written.
     Writing(Claim<MemHandle>, u8),
+    /// Logged; the claim file is about to be removed.
+    Releasing(Claim<MemHandle>),
     Finished,
     Dead,
 }
 
 struct Worker {
+    me: usize,
     folder: Mem,
     phase: Phase,
     ledger: Ledger,
+    logged: Ledger,
     read: usize,
+    read_log: usize,
     busy: BTreeSet<Unit>,
     slice: Slice,
     handles: Vec<usize>,
@@ -103,25 +119,54 @@ struct Worker {
 
 impl Worker {
     fn new(world: &Mem, units: Unit, slice: Slice) -> Worker {
+        let me = {
+            let mut w = world.0.borrow_mut();
+            w.workers += 1;
+            w.workers
+        };
         Worker {
+            me,
             folder: world.clone(),
             phase: Phase::NotStarted,
             ledger: Ledger::new(units),
+            logged: Ledger::new(units),
             read: 0,
+            read_log: 0,
             busy: BTreeSet::new(),
             slice,
             handles: Vec::new(),
         }
     }
 
-    /// Reads what was recorded since last time (as a worker follows the
-    /// results files).
+    /// Reads what was logged since last time.
     fn refresh(&mut self) {
+        let w = self.folder.0.borrow();
+        for &(u, g) in &w.log[self.read_log..] {
+            self.logged.add(u, g);
+            self.ledger.add(u, g);
+        }
+        self.read_log = w.log.len();
+    }
+
+    /// Reads the log, then what was recorded since last time (as a worker
+    /// follows the results files).
+    fn refresh_all(&mut self) {
+        self.refresh();
         let w = self.folder.0.borrow();
         for &(u, g) in &w.records[self.read..] {
             self.ledger.add(u, g);
         }
         self.read = w.records.len();
+    }
+
+    /// Signs a claim just acquired; true if another worker had signed it.
+    fn sign(&mut self, claim: &Claim<MemHandle>) -> bool {
+        let mut w = self.folder.0.borrow_mut();
+        w.signers.insert(claim.handle().file, self.me).is_some()
+    }
+
+    fn signed_by_me(&self, claim: &Claim<MemHandle>) -> bool {
+        self.folder.0.borrow().signers.get(&claim.handle().file) == Some(&self.me)
     }
 
     fn step(&mut self) {
@@ -152,7 +197,13 @@ impl Worker {
                         }
                         Phase::Acquiring(next)
                     }
-                    Step::Held(claim) => Phase::Holding(claim, None),
+                    Step::Held(claim) => {
+                        match self.sign(&claim) {
+                            true => self.refresh_all(),
+                            false => self.refresh(),
+                        }
+                        Phase::Holding(claim, None)
+                    }
                     Step::Taken => {
                         self.busy.insert(unit);
                         Phase::Idle
@@ -160,21 +211,37 @@ impl Worker {
                 }
             }
             Phase::Holding(claim, None) => {
-                self.refresh();
                 let unit = claim.unit();
                 match (0..2).find(|&g| !self.ledger.has(unit, g)) {
                     Some(g) => Phase::Holding(claim, Some(g)),
                     None => {
-                        claim.finish(&mut self.folder).unwrap();
-                        Phase::Idle
+                        // Logged before the claim file goes, if nobody did.
+                        let missing: Vec<u8> =
+                            (0..2).filter(|&g| !self.logged.has(unit, g)).collect();
+                        for g in missing {
+                            self.folder.0.borrow_mut().log.push((unit, g));
+                            self.logged.add(unit, g);
+                        }
+                        Phase::Releasing(claim)
                     }
                 }
             }
+            Phase::Releasing(claim) => {
+                claim.finish(&mut self.folder).unwrap();
+                Phase::Idle
+            }
             Phase::Holding(claim, Some(g)) => {
                 // Before the write: under the claim, checked again, and
-                // only if no file holds the game yet.
-                self.refresh();
-                if !claim.still_held(&mut self.folder).unwrap() {
+                // only if no file holds the game yet (all of them read if
+                // another signed the claim since).
+                let held = claim.still_held(&mut self.folder).unwrap();
+                if held && !self.signed_by_me(&claim) {
+                    self.refresh_all();
+                }
+                if held {
+                    self.sign(&claim); // again, before the write
+                }
+                if !held {
                     Phase::Idle
                 } else if self.ledger.has(claim.unit(), g) {
                     Phase::Holding(claim, None)
@@ -184,7 +251,7 @@ impl Worker {
             }
             Phase::Writing(claim, g) => {
                 self.folder.0.borrow_mut().records.push((claim.unit(), g));
-                self.refresh();
+                self.ledger.add(claim.unit(), g);
                 Phase::Holding(claim, None)
             }
         }
@@ -257,7 +324,7 @@ proptest! {
         }
         // Whatever happened, the run completes while one worker runs:
         // those alive go on, and if none is, one more starts.
-        if !workers.iter().any(|w| matches!(w.phase, Phase::Idle | Phase::Acquiring(_) | Phase::Holding(..) | Phase::Writing(..))) {
+        if !workers.iter().any(|w| matches!(w.phase, Phase::Idle | Phase::Acquiring(_) | Phase::Holding(..) | Phase::Writing(..) | Phase::Releasing(_))) {
             let mut late = Worker::new(&world, units, slice(0));
             late.phase = Phase::Idle;
             workers.push(late);
@@ -267,6 +334,8 @@ proptest! {
         }
         prop_assert!(workers.iter().all(|w| matches!(w.phase, Phase::Finished | Phase::Dead | Phase::NotStarted)));
         let records = world.0.borrow().records.clone();
+        let log = world.0.borrow().log.clone();
+        prop_assert!(log.iter().all(|e| records.contains(e)), "logged {:?}, recorded {:?}", log, records);
         let mut sorted = records.clone();
         sorted.sort_unstable();
         let expected: Vec<(Unit, u8)> = (0..units).flat_map(|u| [(u, 0), (u, 1)]).collect();

@@ -38,8 +38,9 @@ impl Follower {
         }
     }
 
-    /// The games appended since the last call.
-    pub(super) fn poll(&mut self) -> Result<Vec<GameRecord>, RunError> {
+    /// The games appended since the last call, each with the name of the
+    /// file it is in.
+    pub(super) fn poll(&mut self) -> Result<Vec<(String, GameRecord)>, RunError> {
         let files = results_files(&self.dir)
             .map_err(RunError::io(format!("cannot list {}", self.dir.display())))?;
         let mut games = Vec::new();
@@ -59,10 +60,13 @@ impl Follower {
             let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
                 continue;
             };
+            let name = path
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
             for line in bytes[..end].split(|&b| b == b'\n') {
                 // A damaged line is the report's to show; here it is no game.
                 if let Ok(summary) = GameSummary::from_line(line) {
-                    games.push(summary.to_record());
+                    games.push((name.clone(), summary.to_record()));
                 }
             }
             self.bytes += end as u64 + 1;
@@ -98,7 +102,8 @@ mod tests {
         let half = line("b");
         std::fs::write(&other, format!("{}{}", line("a"), &half[..20])).unwrap();
         let mut f = Follower::new(&dir, &own);
-        let ids = |g: Vec<GameRecord>| g.into_iter().map(|g| g.id).collect::<Vec<_>>();
+        let ids =
+            |g: Vec<(String, GameRecord)>| g.into_iter().map(|(_, g)| g.id).collect::<Vec<_>>();
         assert_eq!(ids(f.poll().unwrap()), ["a"]);
         assert!(f.poll().unwrap().is_empty());
         std::fs::write(&other, format!("{}{half}", line("a"))).unwrap();

@@ -26,7 +26,7 @@ use crate::sprt::LiveSprt;
 
 /// How old a reading of the other workers' files may be when choosing a
 /// unit (the unit chosen is read for again once acquired, whatever its age).
-const REFRESH_AGE: Duration = Duration::from_millis(250);
+pub(super) const REFRESH_AGE: Duration = Duration::from_millis(250);
 
 /// How long a look-ahead, made from the claims in the folder, holds.
 const LOOK_AHEAD_FOR: Duration = Duration::from_secs(2);
@@ -142,7 +142,7 @@ pub(super) async fn record(
             WriteCheck::Lost => return Ok((None, None, absorb(state))),
         }
         crate::results::write_result(&mut state.writer, &record, crate::results::RETRY)?;
-        state.queue.note(&record);
+        state.queue.wrote(&record);
         state.tally.add(&record);
         state.played += 1;
         if let Some(s) = state.sprt.as_mut() {

@@ -1,27 +1,45 @@
 //! The run's units as this worker process sees them: what every results
-//! file of the folder recorded ([`Ledger`], kept up to date by a
-//! [`Follower`]), which units it holds, which it saw held by others, and
-//! the claims it makes ([`crate::claim`]). Every call does blocking I/O:
-//! the tournament runs them on tokio's blocking pool.
+//! file of the folder recorded ([`Ledger`]), which units it holds, which
+//! it saw held by others, and the claims it makes ([`crate::claim`]).
+//! Every call does blocking I/O: the tournament runs them on tokio's
+//! blocking pool.
 //!
-//! A unit seen held is not tried again until the next probe, and probes
-//! come less often while they find nobody dead (1 s, doubling to 16 s),
-//! so live workers' locks are not knocked on at every claim; a unit taken
-//! over from a dead worker brings the probes back to 1 s.
+//! The ledger is kept up to date from the shared log of finished units
+//! ([`FinishedLog`]: one file, read from the offset reached), not from the
+//! siblings' results files. Those are read (by a [`Follower`], from the
+//! offset reached in each) only when the log may not tell everything: at
+//! the start, when a unit acquired was signed by another worker (it died,
+//! gave up or lost its lock, perhaps after recording a game), when the
+//! claim of a unit held is found signed by another before a write, and at
+//! the end, for the half-played units of the others.
+//!
+//! Units the roster says a worker no longer alive still holds
+//! ([`Queue::set_orphans`]) are tried first, ahead of this worker's own
+//! slice: a dead worker's pair is played again as soon as it is seen
+//! dead, not when the others' slices run out. So a unit seen held is not
+//! tried again until the next probe, and probes come rarely (4 s,
+//! doubling to 60 s while they find nobody dead): they are left for the
+//! claim files the roster cannot attribute (a worker that died between
+//! creating one and signing it), and without them a worker with nothing
+//! left to claim would knock on every live worker's lock, all of them at
+//! each probe. A unit taken over brings the probes back to 4 s.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use aboure_records::GameRecord;
 
 use super::follow::Follower;
-use crate::claim::{acquire, candidates, Claim, ClaimDir, ClaimFile, Ledger, Slice, Unit};
+use crate::claim::{
+    acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Ledger, Slice, Unit,
+    WorkerFile,
+};
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
 
-const PROBE_FIRST: Duration = Duration::from_secs(1);
-const PROBE_MOST: Duration = Duration::from_secs(16);
+const PROBE_FIRST: Duration = Duration::from_secs(4);
+const PROBE_MOST: Duration = Duration::from_secs(60);
 /// Units tried per claim, at most.
 const TRIES: usize = 8;
 
@@ -51,15 +69,29 @@ pub(super) struct Queue {
     schedule: Schedule,
     claims: ClaimDir,
     ledger: Ledger,
+    /// The games read from the log, or appended to it by this worker.
+    logged: Ledger,
+    log: FinishedLog,
+    /// Games of units not (yet known to be) in the log, with their file:
+    /// what this worker appends once such a unit it holds is complete.
+    unlogged: BTreeMap<Unit, Vec<(String, GameRecord)>>,
     follower: Follower,
     slice: Option<Slice>,
     busy: BTreeSet<Unit>,
     mine: BTreeSet<Unit>,
+    /// Units a dead worker holds, as the roster last said: tried first.
+    orphans: BTreeSet<Unit>,
     probe_at: Instant,
     probe_every: Duration,
     /// Games read from other files and not yet taken by the caller.
     fresh: Vec<GameRecord>,
     refreshed: Instant,
+    /// Games counted, by the name of the results file that holds them.
+    games_by_file: BTreeMap<String, u64>,
+    /// This worker's results file's name.
+    own_file: String,
+    /// This worker's entry in the roster.
+    worker: WorkerFile,
     /// What it cost, for the figures.
     pub(super) work: Work,
 }
@@ -80,44 +112,104 @@ pub struct Work {
     pub opens: u64,
     /// Bytes read from them.
     pub bytes: u64,
+    /// Games the other workers recorded, learnt of while running.
+    pub learned: u64,
+    /// Reads of the log of finished units (one open each).
+    pub log_reads: u64,
+    /// Bytes read from it.
+    pub log_bytes: u64,
+    /// Units this worker appended to it.
+    pub logged: u64,
+}
+
+impl Work {
+    /// Adds another worker's figures to these.
+    pub fn add(&mut self, other: &Work) {
+        self.claimed += other.claimed;
+        self.taken_over += other.taken_over;
+        self.tries += other.tries;
+        self.polls += other.polls;
+        self.opens += other.opens;
+        self.bytes += other.bytes;
+        self.learned += other.learned;
+        self.log_reads += other.log_reads;
+        self.log_bytes += other.log_bytes;
+        self.logged += other.logged;
+    }
 }
 
 impl Queue {
     /// The queue of `schedule` (the whole tournament) in the folder of
-    /// `claims`, with `own` games already recorded in this worker's file.
+    /// `claims`, for the worker registered as `worker`, with `own` games
+    /// already recorded in its file, `own_file`.
     pub(super) fn new(
         schedule: Schedule,
-        claims: ClaimDir,
+        (claims, worker): (ClaimDir, WorkerFile),
         follower: Follower,
         slice: Option<Slice>,
-        own: &[GameRecord],
+        (own_file, own): (String, &[GameRecord]),
     ) -> Queue {
         let mut queue = Queue {
             ledger: Ledger::new(schedule.units()),
+            logged: Ledger::new(schedule.units()),
+            log: FinishedLog::new(claims.dir()),
+            unlogged: BTreeMap::new(),
             schedule,
             claims,
             follower,
             slice,
             busy: BTreeSet::new(),
             mine: BTreeSet::new(),
+            orphans: BTreeSet::new(),
             probe_at: Instant::now() + PROBE_FIRST,
             probe_every: PROBE_FIRST,
             fresh: Vec::new(),
             refreshed: Instant::now() - PROBE_MOST,
+            games_by_file: BTreeMap::new(),
+            worker,
             work: Work::default(),
+            own_file,
         };
-        own.iter().for_each(|g| {
-            queue.note(g);
-        });
+        for g in own {
+            queue.wrote(g);
+        }
         queue
     }
 
-    /// Counts a game of the run; false if it was already counted or is
-    /// not one of the schedule's.
-    pub(super) fn note(&mut self, game: &GameRecord) -> bool {
-        self.schedule
-            .locate(&game.id)
-            .is_some_and(|(unit, g)| self.ledger.add(unit, g))
+    /// Counts a game of the run found in the results file `file`; false if
+    /// it was already counted or is not one of the schedule's.
+    fn note(&mut self, game: &GameRecord, file: &str) -> bool {
+        let Some((unit, g)) = self.schedule.locate(&game.id) else {
+            return false;
+        };
+        let new = self.ledger.add(unit, g);
+        if new {
+            *self.games_by_file.entry(file.to_owned()).or_default() += 1;
+            if !self.logged.has(unit, g) {
+                let summary = aboure_records::GameSummary::of(game).to_record();
+                let games = self.unlogged.entry(unit).or_default();
+                games.push((file.to_owned(), summary));
+            }
+        }
+        new
+    }
+
+    /// Counts a game this worker wrote to its own file.
+    pub(super) fn wrote(&mut self, game: &GameRecord) -> bool {
+        let own = std::mem::take(&mut self.own_file);
+        let new = self.note(game, &own);
+        self.own_file = own;
+        new
+    }
+
+    /// Games counted, by the name of the results file that holds them.
+    pub(super) fn games_by_file(&self) -> &BTreeMap<String, u64> {
+        &self.games_by_file
+    }
+
+    /// This worker's entry in the roster.
+    pub(super) fn worker(&self) -> &WorkerFile {
+        &self.worker
     }
 
     /// As [`Queue::refresh`], unless the last one was less than `age` ago.
@@ -128,22 +220,74 @@ impl Queue {
         }
     }
 
-    /// Reads what the other workers recorded since last time; the games
-    /// new to this worker are kept for [`Queue::take_fresh`].
+    /// Reads the units the other workers finished since last time, from
+    /// the log; the games new to this worker are kept for
+    /// [`Queue::take_fresh`].
     pub(super) fn refresh(&mut self) -> Result<usize, RunError> {
         self.refreshed = Instant::now();
-        let games = self.follower.poll()?;
+        let io = RunError::io(format!("cannot read {}", self.log.path().display()));
+        let games = self.log.poll().map_err(io)?;
         let before = self.fresh.len();
-        for g in games {
-            if self.note(&g) {
+        for (file, g) in games {
+            // This worker's own games are what its own file holds (read at
+            // its start, a line cut by a power cut cut away): the log's copy
+            // of a game lost since is no record.
+            let own_lost = file == self.own_file
+                && self
+                    .schedule
+                    .locate(&g.id)
+                    .is_some_and(|(unit, game)| !self.ledger.has(unit, game));
+            if own_lost {
+                continue;
+            }
+            if let Some((unit, game)) = self.schedule.locate(&g.id) {
+                self.logged.add(unit, game);
+                if self.logged.complete(unit) {
+                    self.unlogged.remove(&unit);
+                }
+            }
+            if self.note(&g, &file) {
                 self.fresh.push(g);
             }
         }
         Ok(self.fresh.len() - before)
     }
 
+    /// Reads what the run holds as this worker starts: the log, which is
+    /// enough if it holds every finished unit since the run began, and
+    /// otherwise the other workers' files too.
+    pub(super) fn start(&mut self, dir: &std::path::Path) -> Result<usize, RunError> {
+        let has_games = || {
+            let files = aboure_records::results_files(dir)?;
+            Ok(files
+                .iter()
+                .any(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0)))
+        };
+        let io = RunError::io(format!("cannot open {}", self.log.path().display()));
+        match self.log.open_or_create(has_games).map_err(io)? {
+            true => self.refresh(),
+            false => self.refresh_all(),
+        }
+    }
+
+    /// As [`Queue::refresh`], then everything appended to the other
+    /// workers' results files since last time (games of units not
+    /// finished, or finished by a worker that died before it logged them).
+    pub(super) fn refresh_all(&mut self) -> Result<usize, RunError> {
+        let from_log = self.refresh()?;
+        let games = self.follower.poll()?;
+        let before = self.fresh.len();
+        for (file, g) in games {
+            if self.note(&g, &file) {
+                self.fresh.push(g);
+            }
+        }
+        Ok(from_log + self.fresh.len() - before)
+    }
+
     /// The other workers' games learnt of since the last call.
     pub(super) fn take_fresh(&mut self) -> Vec<GameRecord> {
+        self.work.learned += self.fresh.len() as u64;
         std::mem::take(&mut self.fresh)
     }
 
@@ -162,7 +306,16 @@ impl Queue {
         Ok(listed.len())
     }
 
-    /// Claims the best free unit of `window`.
+    /// The units workers that died still hold (their locks are gone, so
+    /// they are free): [`Queue::next`] tries them before any other.
+    pub(super) fn set_orphans(&mut self, units: impl IntoIterator<Item = Unit>) {
+        self.orphans = units
+            .into_iter()
+            .filter(|u| !self.ledger.complete(*u) && !self.mine.contains(u))
+            .collect();
+    }
+
+    /// Claims the best free unit of `window`: a dead worker's first.
     pub(super) fn next(&mut self, window: Range<Unit>) -> Result<Next, RunError> {
         if self.ledger.all_done() {
             return Ok(Next::Done);
@@ -173,7 +326,12 @@ impl Queue {
             self.probe_at = Instant::now() + self.probe_every;
         }
         let skip: BTreeSet<Unit> = self.busy.union(&self.mine).copied().collect();
+        let orphans: Vec<Unit> = std::mem::take(&mut self.orphans)
+            .into_iter()
+            .filter(|u| window.contains(u) && !self.ledger.complete(*u) && !self.mine.contains(u))
+            .collect();
         let mut units = candidates(window, &self.ledger, &skip, self.slice, TRIES);
+        units.retain(|u| !orphans.contains(u));
         if self.slice.is_none() && !units.is_empty() {
             // Workers without a slice (`--join`) would all knock on the
             // lowest free unit first: each starts at its own place among
@@ -181,7 +339,10 @@ impl Queue {
             let at = std::process::id() as usize % units.len();
             units.rotate_left(at);
         }
-        for unit in units {
+        for unit in orphans.into_iter().chain(units) {
+            if self.ledger.complete(unit) {
+                continue; // learnt of since the list was made
+            }
             let io = RunError::io(format!(
                 "cannot claim unit {unit} in {}",
                 self.claims.dir().display()
@@ -193,7 +354,12 @@ impl Queue {
             };
             let io = RunError::io(format!("cannot sign {}", self.claims.dir().display()));
             let before = self.claims.sign(claim.handle()).map_err(io)?;
-            self.refresh()?;
+            // Signed by another: it may have recorded a game of the unit
+            // (or all, and died before logging them).
+            match before.is_empty() {
+                true => self.refresh()?,
+                false => self.refresh_all()?,
+            };
             let games: Vec<GameSpec> = self
                 .schedule
                 .unit_games(unit)
@@ -210,6 +376,10 @@ impl Queue {
                 self.work.taken_over += 1;
                 self.probe_every = PROBE_FIRST;
                 tracing::info!("took over unit {unit} from {before}");
+                let from = signer_name(&before).unwrap_or(&before);
+                if let Err(e) = self.worker.took_over(unit, from) {
+                    tracing::warn!("cannot note the unit taken over in the roster: {e}");
+                }
             }
             self.mine.insert(unit);
             return Ok(Next::Play(claim, games));
@@ -235,37 +405,54 @@ impl Queue {
             self.mine.remove(&unit);
             return Ok(WriteCheck::Lost);
         }
-        // Signed by this worker still: nobody else held the unit since it
-        // was acquired (a taker signs before it plays), so no other file
-        // can hold its game. Otherwise a lost lock was taken, and perhaps
-        // used: read the others' files first.
+        // Signed last by this worker: nobody else acquired the unit or
+        // was about to write a game of it since this worker signed (a
+        // taker signs as it acquires, and every worker signs again before
+        // each write), so no other file can hold a game this worker has
+        // not read. Otherwise a lost lock was taken, and perhaps used:
+        // read the others' files first. Then sign again, for the others.
         if self.claims.signer(claim.handle()).map_err(io())? != self.claims.holder() {
-            self.refresh()?;
+            self.refresh_all()?;
         }
+        self.claims.sign(claim.handle()).map_err(io())?;
         Ok(match self.ledger.has(unit, game) {
             true => WriteCheck::Recorded,
             false => WriteCheck::Write,
         })
     }
 
-    /// Gives a unit up: finished (its name is removed), or abandoned.
+    /// Gives a unit up: finished (its games logged if nobody did, then
+    /// its name removed), or abandoned.
     pub(super) fn release(&mut self, claim: Claim<ClaimFile>) -> Result<(), RunError> {
         let unit = claim.unit();
         self.mine.remove(&unit);
-        if self.ledger.complete(unit) {
-            let io = RunError::io(format!("cannot release unit {unit}"));
-            claim.finish(&mut self.claims).map_err(io)?;
+        if !self.ledger.complete(unit) {
+            return Ok(());
         }
-        Ok(())
+        if !self.logged.complete(unit) {
+            // Before the name goes: a unit without a claim file is in the log.
+            let games = self.unlogged.remove(&unit).unwrap_or_default();
+            let io = RunError::io(format!("cannot append to {}", self.log.path().display()));
+            self.log.append(unit, &games).map_err(io)?;
+            for (_, g) in &games {
+                self.logged.add(unit, g.game);
+            }
+        }
+        let io = RunError::io(format!("cannot release unit {unit}"));
+        claim.finish(&mut self.claims).map_err(io)
     }
 
     /// What sharing the run cost so far.
     pub(super) fn work(&self) -> Work {
         let (polls, opens, bytes) = self.follower.counts();
+        let (log_reads, log_bytes, logged) = self.log.counts();
         Work {
             polls,
             opens,
             bytes,
+            log_reads,
+            log_bytes,
+            logged,
             ..self.work
         }
     }

@@ -1,44 +1,155 @@
-//! Telling who works on the run: every few seconds the worker reads the
-//! roster of `claims/` ([`crate::claim::roster`]) and sends it to the
-//! observer; the first live worker by name also writes it to
-//! `workers.json` in the run folder (whole or not at all), where the live
-//! page and people can read it. Reading the roster probes each worker's
-//! lock once, so it is done rarely: at the start, then every 5 s.
+//! Telling who works on the run, and finding the dead. Every 2 s each
+//! worker tries the lock of `claims/roster.lock` without waiting; the one
+//! that holds it (until it leaves or dies: the kernel drops the lock, and
+//! another worker takes it at its next try) reads the roster of `claims/`
+//! ([`crate::claim::roster`], which probes each worker's lock once), adds
+//! the games each worker's results file holds (as far as it has read
+//! them), and writes it to `workers.json` in the run folder
+//! ([`aboure_records::workers::WorkersFile`], whole or not at all), and
+//! its brief ([`RosterBrief`]: the counts and the pairs dead workers hold,
+//! a few dozen bytes) to `claims/roster.brief`, which the others read. So
+//! the roster costs the filesystem one pass over `claims/` every 2 s for
+//! the whole run, and each other worker one small read.
+//!
+//! Each worker sends the brief to its observer (the progress line), and
+//! hands the pairs that workers that died still hold to its queue, which
+//! tries them first: a dead worker's pair is taken over within a roster
+//! period or two of its death, ahead of the takers' own next pairs. As it
+//! leaves, each worker tries the lock once more: the last one to leave
+//! gets it and writes the final file.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::Observer;
-use crate::claim::{roster, WorkerState, CLAIMS_DIR};
+use aboure_records::workers::{WorkersFile, WORKERS_SCHEMA};
+
+use super::{gate, Observer, Shared};
+use crate::claim::{roster, RosterBrief, WorkerState, CLAIMS_DIR};
 use crate::event::Event;
 
-/// The roster file in the run folder.
-pub const WORKERS_FILE: &str = "workers.json";
+/// How often the roster is read.
+pub(super) const EVERY: Duration = Duration::from_secs(2);
 
-const EVERY: Duration = Duration::from_secs(5);
+/// The lock whose holder writes `workers.json`.
+const ROSTER_LOCK: &str = "roster.lock";
+
+/// The brief of the roster, for the other workers.
+const ROSTER_BRIEF: &str = "roster.brief";
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// The right to write the roster: the lock of `claims/roster.lock`, once
+/// taken, kept while this worker lives.
+#[derive(Default)]
+pub(super) struct Writer {
+    held: Option<File>,
+}
+
+impl Writer {
+    /// True if this worker holds the lock (taking it if it is free).
+    fn take(&mut self, dir: &Path) -> std::io::Result<bool> {
+        if self.held.is_some() {
+            return Ok(true);
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(CLAIMS_DIR).join(ROSTER_LOCK))?;
+        match file.try_lock() {
+            Ok(()) => {
+                self.held = Some(file);
+                Ok(true)
+            }
+            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::Error(e)) => Err(e),
+        }
+    }
+}
 
 /// Reads and tells the roster until aborted.
-pub(super) async fn watch(dir: PathBuf, me: String, observer: Observer) {
+pub(super) async fn watch(
+    dir: PathBuf,
+    me: String,
+    observer: Observer,
+    shared: Arc<Shared>,
+    writer: Arc<std::sync::Mutex<Writer>>,
+) {
     loop {
-        let (dir, me) = (dir.clone(), me.clone());
+        let games = match gate::lock(&shared) {
+            Ok(state) => state.queue.games_by_file().clone(),
+            Err(_) => return,
+        };
+        let (dir, me, writer) = (dir.clone(), me.clone(), writer.clone());
         let read = tokio::task::spawn_blocking(move || {
-            let workers = roster(&dir.join(CLAIMS_DIR))?;
-            let first = workers.iter().find(|w| w.state == WorkerState::Alive);
-            if first.is_some_and(|w| w.name == me) {
-                let text = serde_json::to_string_pretty(&serde_json::json!({ "workers": workers }))
-                    .unwrap_or_default();
-                let temp = dir.join(format!(".{WORKERS_FILE}.{}", std::process::id()));
-                std::fs::write(&temp, text + "\n")
-                    .and_then(|()| std::fs::rename(&temp, dir.join(WORKERS_FILE)))?;
+            let mut writer = writer.lock().map_err(|_| "poisoned")?;
+            read(&dir, &me, &games, &mut writer)
+        });
+        match read.await {
+            Ok(Ok(brief)) => {
+                if let Ok(mut state) = gate::lock(&shared) {
+                    state.queue.set_orphans(brief.orphans.iter().copied());
+                }
+                observer(&Event::Workers(brief));
             }
-            std::io::Result::Ok(workers)
-        })
-        .await;
-        match read {
-            Ok(Ok(workers)) => observer(&Event::Workers(workers)),
             Ok(Err(e)) => tracing::warn!("cannot read the workers of the run: {e}"),
             Err(_) => return,
         }
         tokio::time::sleep(EVERY).await;
     }
+}
+
+/// The roster's brief: the holder of the roster lock (taken here if free)
+/// reads the roster from `claims/`, with `games` (recorded games by
+/// results file name), and writes `workers.json` and the brief; the others
+/// read the brief (none yet: an empty one).
+pub(super) fn read(
+    dir: &Path,
+    me: &str,
+    games: &BTreeMap<String, u64>,
+    writer: &mut Writer,
+) -> Result<RosterBrief, Error> {
+    let brief_path = dir.join(CLAIMS_DIR).join(ROSTER_BRIEF);
+    if !writer.take(dir)? {
+        return Ok(match std::fs::read(&brief_path) {
+            Ok(bytes) => serde_json::from_slice(&bytes)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => RosterBrief::default(),
+            Err(e) => return Err(e.into()),
+        });
+    }
+    let previous = match WorkersFile::read_in(dir) {
+        Ok(previous) => previous,
+        Err(e) => {
+            tracing::warn!("{e}: written anew");
+            None
+        }
+    };
+    let mut workers = roster(&dir.join(CLAIMS_DIR))?;
+    for w in &mut workers {
+        w.games = games.get(&w.results).copied().unwrap_or(0);
+        // A worker no longer alive was last seen alive when the file was
+        // last written, if that is later than its own files say.
+        let seen = previous.as_ref().and_then(|p| p.worker(&w.name));
+        if let Some(seen) = seen.filter(|_| w.state != WorkerState::Alive) {
+            if seen.last_seen > w.last_seen {
+                w.last_seen = seen.last_seen.clone();
+            }
+        }
+    }
+    let file = WorkersFile {
+        schema: WORKERS_SCHEMA,
+        written: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        written_by: me.to_owned(),
+        workers,
+    };
+    file.write_in(dir)?;
+    let brief = RosterBrief::of(&file.workers);
+    // Whole or not at all, as workers.json.
+    let temp = brief_path.with_extension(format!("brief.{}", std::process::id()));
+    std::fs::write(&temp, serde_json::to_vec(&brief)?)?;
+    std::fs::rename(&temp, &brief_path)?;
+    Ok(brief)
 }

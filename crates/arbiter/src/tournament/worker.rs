@@ -22,8 +22,8 @@ use crate::schedule::GameSpec;
 
 /// How often a worker with nothing to claim looks again: at first, and
 /// at most (doubling while nothing changes).
-const POLL_FIRST: Duration = Duration::from_millis(100);
-const POLL_MOST: Duration = Duration::from_secs(4);
+pub(super) const POLL_FIRST: Duration = Duration::from_millis(100);
+pub(super) const POLL_MOST: Duration = Duration::from_secs(4);
 
 pub(super) struct Worker {
     pub(super) config: Arc<Config>,

@@ -72,9 +72,36 @@
       list.appendChild(li);
     });
     $("live-failures-count").textContent = l.failures_total ? l.failures_total + " in all" + (l.failures_total > l.failures.length ? ", the newest " + l.failures.length + " here" : "") : "none";
+    showWorkers(l.workers);
     document.body.dataset.games = l.games;
     document.body.dataset.llr = l.sprt ? l.sprt.llr : "";
     document.body.dataset.leaderGames = l.leader ? l.leader.games : 0;
+  }
+
+  // The workers of a run many share (workers.json): hidden for one process.
+  function showWorkers(w) {
+    $("live-workers-box").hidden = !w;
+    if (!w) return;
+    var body = $("live-workers").tBodies[0];
+    body.textContent = "";
+    w.list.forEach(function (x) {
+      var tr = document.createElement("tr");
+      tr.className = "worker-" + x.state;
+      var held = x.holding.length ? x.holding.length + " (" + x.holding.join(", ") + ")" : "0";
+      [x.name, x.state, held, String(x.games), x.last_seen.replace("T", " ").replace("Z", " UTC")].forEach(function (t) {
+        var td = document.createElement("td");
+        td.textContent = t;
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    var count = function (s) { return w.list.filter(function (x) { return x.state === s; }).length; };
+    $("live-workers-count").textContent = w.error ? w.error :
+      count("alive") + " alive, " + count("ended") + " ended, " + count("dead") + " dead";
+    $("live-taken-over").textContent = w.taken_over.length ?
+      "Pairs taken over from dead workers: " + w.taken_over.map(function (t) {
+        return "pair " + t.pair + " (from " + t.from + ", by " + t.by + ")";
+      }).join("; ") : "No pair taken over from a dead worker.";
   }
 
   function apply(s) {

@@ -1,0 +1,234 @@
+//! Many workers sharing a run, simulated with threads in one process:
+//! `aboure bench workers`. Each thread is one worker with the real claim
+//! queue ([`Queue`]: claim files, `flock`s, the log of finished units, the
+//! siblings' results files), its own results file written and synced as a
+//! worker writes it, on a real folder; only the game takes no time (its
+//! record is made up at once). So it measures what sharing costs the
+//! filesystem at worker counts one machine cannot run as processes with
+//! bots: claim tries, reads of the log and of the others' files, per
+//! second and per pair. `flock`s are per open file, so threads exclude
+//! each other as processes do.
+//!
+//! It paces itself as a worker does: the others' files at most every
+//! 250 ms before choosing a unit, a wait of 100 ms doubling to 4 s when
+//! nothing is free.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use aboure_records::{read_summaries, results_file, results_files, GameRecord, GameResult};
+use aboure_records::{GamesWriter, Termination};
+
+use super::follow::Follower;
+use super::gate::REFRESH_AGE;
+use super::queue::{Next, Queue, WriteCheck};
+use super::worker::{POLL_FIRST, POLL_MOST};
+use super::Work;
+use crate::claim::{ClaimDir, Slice, WorkerFile};
+use crate::config::Config;
+use crate::error::RunError;
+use crate::schedule::{GameSpec, Schedule};
+
+/// What a simulated run did.
+#[derive(Clone, Debug)]
+pub struct SimulatedRun {
+    /// Workers (threads).
+    pub workers: u32,
+    /// Pairs of the schedule.
+    pub pairs: u64,
+    /// Wall time until the last worker ended.
+    pub wall: Duration,
+    /// Every worker's figures, added up.
+    pub work: Work,
+    /// Games in the results files at the end, and distinct ids among them.
+    pub recorded: (usize, usize),
+}
+
+/// Runs the schedule of `config` (every pairing, its `pairs` pairs) with
+/// `workers` threads, each `--shard K/N`, in the empty folder `dir`.
+pub fn simulate_workers(
+    config: &Config,
+    workers: u32,
+    dir: &Path,
+) -> Result<SimulatedRun, RunError> {
+    std::fs::create_dir_all(dir)
+        .map_err(RunError::io(format!("cannot create {}", dir.display())))?;
+    let schedule = Schedule::new(config, None);
+    let t0 = Instant::now();
+    let works: Vec<Result<Work, RunError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..=workers)
+            .map(|k| {
+                let schedule = schedule.clone();
+                std::thread::Builder::new()
+                    .stack_size(256 * 1024)
+                    .spawn_scoped(scope, move || worker(config, schedule, dir, (k, workers)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h.join().unwrap_or(Err(RunError::StatePoisoned)),
+                Err(e) => Err(RunError::io("cannot start a worker thread".to_owned())(e)),
+            })
+            .collect()
+    });
+    let wall = t0.elapsed();
+    let mut work = Work::default();
+    for w in works {
+        work.add(&w?);
+    }
+    Ok(SimulatedRun {
+        workers,
+        pairs: schedule.units(),
+        wall,
+        work,
+        recorded: recorded(dir)?,
+    })
+}
+
+/// One worker, `--shard K/N` with `shard = (K, N)`, until nothing is left.
+fn worker(
+    config: &Config,
+    schedule: Schedule,
+    dir: &Path,
+    (k, n): (u32, u32),
+) -> Result<Work, RunError> {
+    let name = format!("{k}-of-{n}");
+    let own: PathBuf = results_file(dir, Some((k, n)));
+    let own_file = own
+        .file_name()
+        .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+    let about = format!("worker {name} host simulated pid {}", std::process::id());
+    let io = |what: &str| RunError::io(format!("{what} in {}", dir.display()));
+    let claims = ClaimDir::new(dir, about.clone()).map_err(io("cannot create claims"))?;
+    let registered = WorkerFile::register(claims.dir(), &name, &about, &own_file)
+        .map_err(io("cannot register"))?
+        .ok_or_else(|| RunError::WorkerNameTaken {
+            name: name.clone(),
+            dir: dir.to_owned(),
+        })?;
+    let mut writer = GamesWriter::append(&own).map_err(io("cannot open a results file"))?;
+    let units = schedule.units();
+    let slice = Some(Slice {
+        index: u64::from(k - 1),
+        count: u64::from(n),
+    });
+    let follower = Follower::new(dir, &own);
+    let mut queue = Queue::new(
+        schedule,
+        (claims, registered),
+        follower,
+        slice,
+        (own_file, &[]),
+    );
+    queue.start(dir)?;
+    let mut poll = POLL_FIRST;
+    loop {
+        queue.refresh_older(REFRESH_AGE)?;
+        let news = queue.take_fresh().len();
+        let (claim, games) = match queue.next(0..units)? {
+            Next::Done => break,
+            Next::Wait => {
+                poll = if news > 0 {
+                    POLL_FIRST
+                } else {
+                    (poll * 2).min(POLL_MOST)
+                };
+                std::thread::sleep(poll);
+                continue;
+            }
+            Next::Play(claim, games) => (claim, games),
+        };
+        poll = POLL_FIRST;
+        let mut lost = false;
+        for spec in &games {
+            let record = record_of(config, spec);
+            match queue.may_write(&claim, spec.game)? {
+                WriteCheck::Write => {
+                    crate::results::write_result(&mut writer, &record, crate::results::RETRY)?;
+                    queue.wrote(&record);
+                }
+                WriteCheck::Recorded => {}
+                WriteCheck::Lost => {
+                    lost = true;
+                    break;
+                }
+            }
+        }
+        if !lost {
+            queue.release(claim)?;
+        }
+    }
+    if let Err(e) = queue.worker().end() {
+        tracing::warn!("cannot mark worker {name} as ended: {e}");
+    }
+    Ok(queue.work())
+}
+
+/// A game that took no time: South wins every other pair.
+fn record_of(config: &Config, spec: &GameSpec) -> GameRecord {
+    let name = |id| config.bot(id).name().to_owned();
+    GameRecord {
+        id: spec.id.clone(),
+        pairing: spec.bots.map(name),
+        pair: spec.pair,
+        game: spec.game,
+        opening: Default::default(),
+        south: name(spec.south),
+        north: name(spec.north),
+        start: "startpos".to_owned(),
+        moves: Vec::new(),
+        plies: Vec::new(),
+        score: None,
+        result: match spec.pair % 2 {
+            0 => GameResult::SouthWins,
+            _ => GameResult::Draw,
+        },
+        termination: Termination::Natural,
+        loser: None,
+        detail: None,
+        time_control: Default::default(),
+        started: String::new(),
+        duration_ms: 0.0,
+    }
+}
+
+/// Games in the results files of `dir`, and distinct ids among them.
+fn recorded(dir: &Path) -> Result<(usize, usize), RunError> {
+    let files =
+        results_files(dir).map_err(RunError::io(format!("cannot list {}", dir.display())))?;
+    let mut ids = Vec::new();
+    for path in files {
+        let read = read_summaries(&path).map_err(|e| RunError::Io {
+            context: format!("cannot read {}", path.display()),
+            source: e.source,
+        })?;
+        ids.extend(read.games.into_iter().map(|g| g.id));
+    }
+    let all = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    Ok((all, ids.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_sharing_a_folder_record_every_game_once_learning_from_the_log_alone() {
+        let text = "[tournament]\npairs = 15\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                    [[bot]]\nname = \"b\"\nbuiltin = \"random\"\n[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n";
+        let config = crate::config::parse(text, "t.toml".as_ref()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let run = simulate_workers(&config, 6, &dir.path().join("run")).unwrap();
+        assert_eq!(run.pairs, 45);
+        assert_eq!(run.recorded, (90, 90), "every game once");
+        let w = run.work;
+        assert_eq!((w.claimed, w.logged), (45, 45), "{w:?}");
+        assert_eq!(w.opens, 0, "no sibling file opened: {w:?}");
+        assert!(w.learned > 0 && w.log_reads > 0, "{w:?}");
+        let log = std::fs::read_to_string(dir.path().join("run/claims/finished.log")).unwrap();
+        assert_eq!(log.lines().count(), 1 + 90, "a header and every game");
+    }
+}
