@@ -8,7 +8,8 @@ use aboure_engine::{Move, Position};
 use aboure_protocol::{OptionKind, OptionSpec, Player, Search, SearchLimits, SetOptionError};
 
 use crate::budget::Budget;
-use crate::negamax::{SearchOutcome, Searcher, Settings, MAX_DEPTH};
+use crate::eval::Weights;
+use crate::negamax::{SearchOutcome, Searcher, Settings, MAX_DEPTH, QUIESCENCE_PLIES};
 use crate::options::{bad_value, unknown, IntOption};
 use crate::table::Table;
 use crate::{id_name, AUTHOR};
@@ -33,6 +34,32 @@ const HASH: IntOption = IntOption {
     max: MAX_HASH_MB,
 };
 
+/// The range of an evaluation weight, centi-seeds: either sign, so that a
+/// tune may start from (and recover from) a weight of the wrong sign.
+const WEIGHT_RANGE: i64 = 1000;
+/// `row_weight`: centi-seeds per seed of row difference.
+const ROW_WEIGHT: IntOption = weight("row_weight", Weights::DEFAULT.row);
+/// `mobility_weight`: centi-seeds per movable pit of difference.
+const MOBILITY_WEIGHT: IntOption = weight("mobility_weight", Weights::DEFAULT.mobility);
+/// `targets_weight`: centi-seeds per capture target of difference.
+const TARGETS_WEIGHT: IntOption = weight("targets_weight", Weights::DEFAULT.targets);
+/// `quiescence_plies`: captures in a row followed past the horizon.
+const QUIESCENCE_DEPTH: IntOption = IntOption {
+    name: "quiescence_plies",
+    default: QUIESCENCE_PLIES as i64,
+    min: 0,
+    max: 32,
+};
+
+const fn weight(name: &'static str, default: i32) -> IntOption {
+    IntOption {
+        name,
+        default: default as i64,
+        min: -WEIGHT_RANGE,
+        max: WEIGHT_RANGE,
+    }
+}
+
 /// Iterative-deepening alpha-beta with a transposition table.
 ///
 /// Options:
@@ -40,6 +67,9 @@ const HASH: IntOption = IntOption {
 ///   on top of any `go depth`.
 /// - `hash` (int, MB, default 16): the transposition table's size.
 /// - `quiescence` (bool, default true): follow captures past the horizon.
+/// - `quiescence_plies` (int, default 6): how many captures in a row.
+/// - `row_weight`, `mobility_weight`, `targets_weight` (int, centi-seeds,
+///   defaults 50, 0, 0, range -1000..=1000): the evaluation's [`Weights`].
 pub struct AlphaBetaPlayer {
     table: Table,
     depth: u32,
@@ -93,6 +123,10 @@ impl Player for AlphaBetaPlayer {
                 name: "quiescence".to_owned(),
                 kind: OptionKind::Bool { default: true },
             },
+            QUIESCENCE_DEPTH.spec(),
+            ROW_WEIGHT.spec(),
+            MOBILITY_WEIGHT.spec(),
+            TARGETS_WEIGHT.spec(),
         ]
     }
 
@@ -112,6 +146,16 @@ impl Player for AlphaBetaPlayer {
                     }
                 }
             }
+            "quiescence_plies" => {
+                self.settings.quiescence_plies = QUIESCENCE_DEPTH.parse(value)? as u32
+            }
+            // The ranges keep every weight, times any row difference or pit
+            // count, far inside i32.
+            "row_weight" => self.settings.weights.row = ROW_WEIGHT.parse(value)? as i32,
+            "mobility_weight" => {
+                self.settings.weights.mobility = MOBILITY_WEIGHT.parse(value)? as i32
+            }
+            "targets_weight" => self.settings.weights.targets = TARGETS_WEIGHT.parse(value)? as i32,
             _ => return Err(unknown("alphabeta", name)),
         }
         Ok(())

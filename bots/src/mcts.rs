@@ -35,6 +35,22 @@ const EXPLORATION: IntOption = IntOption {
 /// Default share of the final margin in a playout's reward (the rest is the
 /// result).
 pub const DEFAULT_MARGIN_SHARE: f64 = 0.6;
+/// `margin_share`: [`DEFAULT_MARGIN_SHARE`] in hundredths.
+const MARGIN_SHARE: IntOption = IntOption {
+    name: "margin_share",
+    default: 60,
+    min: 0,
+    max: 100,
+};
+/// Default visits a leaf takes before it grows children.
+pub const DEFAULT_EXPAND_AFTER: u32 = 1;
+/// `expand_after`: visits a leaf takes before it grows children.
+const EXPAND_AFTER: IntOption = IntOption {
+    name: "expand_after",
+    default: DEFAULT_EXPAND_AFTER as i64,
+    min: 0,
+    max: 1000,
+};
 /// Iterations between two looks at the clock and the stop flag (a power of
 /// two).
 const POLL_EVERY: u64 = 32;
@@ -76,6 +92,10 @@ impl Node {
 /// - `exploration` (int, hundredths, default 50): the UCB1 exploration
 ///   constant c in `q + c * sqrt(ln N / n)`, rewards being in 0..1
 ///   (matches against `alphabeta` favoured 0.3 to 0.6 over 1 and more).
+/// - `margin_share` (int, hundredths, default 60): the share of the final
+///   margin in a playout's reward, the rest being the result.
+/// - `expand_after` (int, default 1): playouts a leaf takes before it grows
+///   children (more: a smaller, better-founded tree).
 /// - `seed` (int, default 0): as for `random`.
 ///
 /// Limits: `nodes` counts playouts. `depth D` keeps the tree within D plies
@@ -85,6 +105,7 @@ pub struct MctsPlayer {
     rng: SmallRng,
     exploration: f64,
     margin_share: f64,
+    expand_after: u32,
     nodes: Vec<Node>,
 }
 
@@ -95,6 +116,7 @@ impl MctsPlayer {
             rng: rng_for(seed),
             exploration,
             margin_share: DEFAULT_MARGIN_SHARE,
+            expand_after: DEFAULT_EXPAND_AFTER,
             // Reserved, not touched: pages are mapped as the tree grows, and
             // the search never stops to copy the tree to a bigger vector.
             nodes: Vec::with_capacity(MAX_NODES),
@@ -166,7 +188,7 @@ impl MctsPlayer {
             depth += 1;
         }
         if !self.nodes[i].expanded
-            && (self.nodes[i].visits > 0 || i == 0)
+            && (self.nodes[i].visits >= self.expand_after || i == 0)
             && depth < max_depth
             && self.nodes.len() + 6 <= MAX_NODES
         {
@@ -266,12 +288,19 @@ impl Player for MctsPlayer {
     }
 
     fn options(&self) -> Vec<OptionSpec> {
-        vec![EXPLORATION.spec(), SEED.spec()]
+        vec![
+            EXPLORATION.spec(),
+            MARGIN_SHARE.spec(),
+            EXPAND_AFTER.spec(),
+            SEED.spec(),
+        ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
             "exploration" => self.exploration = EXPLORATION.parse(value)? as f64 / 100.0,
+            "margin_share" => self.margin_share = MARGIN_SHARE.parse(value)? as f64 / 100.0,
+            "expand_after" => self.expand_after = EXPAND_AFTER.parse(value)? as u32,
             "seed" => self.rng = rng_for(SEED.parse(value)?),
             _ => return Err(unknown("mcts", name)),
         }

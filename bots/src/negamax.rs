@@ -25,8 +25,8 @@ pub const MAX_DEPTH: u32 = 120;
 const POLL_EVERY: u64 = 256;
 /// Larger than any value.
 const INFINITY: i32 = 1_000_000;
-/// How many captures in a row the quiescence search follows.
-const QUIESCENCE_PLIES: u32 = 6;
+/// How many captures in a row the quiescence search follows by default.
+pub const QUIESCENCE_PLIES: u32 = 6;
 
 /// What the search may use, besides the time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +35,8 @@ pub struct Settings {
     pub weights: Weights,
     /// Follow captures beyond the horizon.
     pub quiescence: bool,
+    /// How many captures in a row the quiescence search follows.
+    pub quiescence_plies: u32,
 }
 
 impl Default for Settings {
@@ -42,6 +44,7 @@ impl Default for Settings {
         Settings {
             weights: Weights::DEFAULT,
             quiescence: true,
+            quiescence_plies: QUIESCENCE_PLIES,
         }
     }
 }
@@ -300,7 +303,7 @@ impl<'a> Searcher<'a> {
     fn quiesce(&mut self, pos: &Position, qply: u32, mut alpha: i32, beta: i32) -> i32 {
         self.inexact += 1;
         let stand = evaluate(pos, &self.settings.weights);
-        if !self.settings.quiescence || qply >= QUIESCENCE_PLIES || stand >= beta {
+        if !self.settings.quiescence || qply >= self.settings.quiescence_plies || stand >= beta {
             return stand;
         }
         if !self.count_node() {

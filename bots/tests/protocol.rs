@@ -64,3 +64,92 @@ fn go_until_stop_answers_on_stop() {
         assert_eq!(n, 1, "{name}: {out}");
     }
 }
+
+/// The handshake of `name`, its `option` lines only.
+fn declared_options(name: &str) -> Vec<String> {
+    run(name, "aboure 1\nisready\n")
+        .lines()
+        .filter(|l| l.starts_with("option "))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_tunable_parameters_are_declared_with_their_built_in_values() {
+    let alphabeta = declared_options("alphabeta");
+    for line in [
+        "option name quiescence_plies type int default 6 min 0 max 32",
+        "option name row_weight type int default 50 min -1000 max 1000",
+        "option name mobility_weight type int default 0 min -1000 max 1000",
+        "option name targets_weight type int default 0 min -1000 max 1000",
+    ] {
+        assert!(
+            alphabeta.iter().any(|l| l == line),
+            "{line} not in {alphabeta:#?}"
+        );
+    }
+    let mcts = declared_options("mcts");
+    for line in [
+        "option name exploration type int default 50 min 0 max 1000",
+        "option name margin_share type int default 60 min 0 max 100",
+        "option name expand_after type int default 1 min 0 max 1000",
+    ] {
+        assert!(mcts.iter().any(|l| l == line), "{line} not in {mcts:#?}");
+    }
+}
+
+/// The `bestmove` and the last `info`'s score and node count of `name`
+/// after `options`, searching a middle-game position to a fixed depth.
+fn searched(name: &str, options: &[(&str, &str)]) -> Vec<String> {
+    let mut script = String::from("aboure 1\nsetoption name seed value 3\n");
+    for (option, value) in options {
+        script += &format!("setoption name {option} value {value}\n");
+    }
+    script += "isready\nposition set 3,4,0,5,1,2/4,0,2,6,1,3 s 8 9\ngo depth 5\n";
+    let out = run(name, &script);
+    let info = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("info "))
+        .unwrap_or_default();
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .map(|i| words[i + 1].to_owned())
+    };
+    let best = out
+        .lines()
+        .find(|l| l.starts_with("bestmove "))
+        .map(str::to_owned);
+    vec![best, after("score"), after("nodes")]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn the_defaults_change_nothing_and_other_values_change_the_search() {
+    let defaults = [
+        ("quiescence_plies", "6"),
+        ("row_weight", "50"),
+        ("mobility_weight", "0"),
+        ("targets_weight", "0"),
+    ];
+    let plain = searched("alphabeta", &[]);
+    assert_eq!(plain.len(), 3, "{plain:?}");
+    assert_eq!(searched("alphabeta", &defaults), plain);
+    assert_ne!(searched("alphabeta", &[("row_weight", "-50")]), plain);
+    assert_ne!(searched("alphabeta", &[("quiescence_plies", "0")]), plain);
+    let plain = searched("mcts", &[]);
+    assert_eq!(plain.len(), 3, "{plain:?}");
+    let defaults = [
+        ("exploration", "50"),
+        ("margin_share", "60"),
+        ("expand_after", "1"),
+    ];
+    assert_eq!(searched("mcts", &defaults), plain);
+    assert_ne!(searched("mcts", &[("exploration", "400")]), plain);
+    assert_ne!(searched("mcts", &[("expand_after", "20")]), plain);
+}

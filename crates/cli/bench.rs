@@ -41,6 +41,29 @@ enum What {
         #[arg(long)]
         mcts_sweep: bool,
     },
+    /// The recovery of alphabeta from a row weight of the wrong sign by
+    /// SPSA under both objectives (exact accuracy, game pairs): CPU time,
+    /// final value and Elo gained against the bad start of each.
+    Tune {
+        /// SPSA iterations of the accuracy objective.
+        #[arg(long, default_value_t = 30)]
+        accuracy_iterations: u32,
+        /// Positions in the accuracy objective's sample.
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+        /// The accuracy objective's final learning rate (gain in seeds a move).
+        #[arg(long, default_value_t = 2.0)]
+        accuracy_r_end: f64,
+        /// SPSA iterations (game pairs) of the games objective.
+        #[arg(long, default_value_t = 300)]
+        games_iterations: u32,
+        /// The games objective's final learning rate (gain in wins minus losses).
+        #[arg(long, default_value_t = 0.2)]
+        games_r_end: f64,
+        /// Game pairs of each match against the bad start.
+        #[arg(long, default_value_t = 200)]
+        pairs: u32,
+    },
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
     Responder {
@@ -134,6 +157,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 aboure_bench::accuracy::reference_bots(games)
             };
             for line in lines {
+                println!("{line}");
+            }
+        }
+        What::Tune {
+            accuracy_iterations,
+            positions,
+            accuracy_r_end,
+            games_iterations,
+            games_r_end,
+            pairs,
+        } => {
+            let budget = aboure_bench::tune::Budget {
+                accuracy_iterations,
+                positions,
+                accuracy_r_end,
+                games_iterations,
+                games_r_end,
+                pairs,
+            };
+            for line in aboure_bench::tune::recover(&budget) {
                 println!("{line}");
             }
         }

@@ -19,3 +19,4 @@ pub mod fairness;
 mod figures;
 pub mod responder;
 pub mod search;
+pub mod tune;
