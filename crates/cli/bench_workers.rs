@@ -10,7 +10,7 @@ use anyhow::Context;
 
 /// Runs the simulation once per worker count and prints a row for each.
 pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> anyhow::Result<()> {
-    let base = dir.unwrap_or_else(aboure_arbiter::bench::scratch);
+    let base = dir.unwrap_or_else(aboure_bench::arbiter::scratch);
     let text = format!(
         "[tournament]\npairs = {pairs}\n[time-control]\nmovetime = \"10ms\"\n\
          [[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n"
@@ -27,7 +27,7 @@ pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> anyhow::Result<
         let _ = std::fs::remove_dir_all(&dir);
         let run = aboure_arbiter::simulate_workers(&config, n, &dir)
             .with_context(|| format!("{n} workers in {}", dir.display()));
-        aboure_arbiter::bench::clean(&dir);
+        aboure_bench::arbiter::clean(&dir);
         let run = run?;
         let secs = run.wall.as_secs_f64();
         let w = run.work;
@@ -54,6 +54,6 @@ pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> anyhow::Result<
             2 * run.pairs
         );
     }
-    aboure_arbiter::bench::clean(&base);
+    aboure_bench::arbiter::clean(&base);
     Ok(())
 }
