@@ -17,5 +17,6 @@ pub mod cpu;
 pub mod engine;
 pub mod fairness;
 mod figures;
+pub mod league;
 pub mod responder;
 pub mod search;

@@ -143,14 +143,22 @@ impl Rule {
         if let Some(ab) = self.placement_pair(field, seed, &active) {
             return pair(ab, Reason::Placement);
         }
-        let chosen = match Table::for_scheduling(field) {
+        let prior;
+        let table = match &exact {
+            Ok(table) => Some(table),
+            Err(_) => {
+                prior = Table::with_prior(field);
+                prior.as_ref()
+            }
+        };
+        let chosen = match table {
             Some(table) => match &exact {
-                Err(RatingError::Unbounded { groups }) => bridge(&table, groups, &active),
+                Err(RatingError::Unbounded { groups }) => bridge(table, groups, &active),
                 _ => None,
             }
             .map(|ab| (ab, Reason::Unbounded))
             .or_else(|| {
-                self.most_informative(field, &table, open.as_deref(), seed)
+                self.most_informative(field, table, open.as_deref(), seed)
                     .map(|(ab, value)| (ab, Reason::Uncertainty(value)))
             }),
             None => connecting(field, seed, &active).map(|ab| (ab, Reason::Connect)),

@@ -46,12 +46,10 @@ impl Table {
         Ok(Table::of(ratings, false))
     }
 
-    /// The exact table, else the one with the fallback prior, else `None`
-    /// (some entrant has no games, or the games do not connect the field).
-    pub fn for_scheduling(field: &Field) -> Option<Table> {
-        if let Ok(t) = Table::exact(field) {
-            return Some(t);
-        }
+    /// The table with the fallback prior, `None` if even that does not
+    /// exist (some entrant has no games, or the games do not connect the
+    /// field).
+    pub fn with_prior(field: &Field) -> Option<Table> {
         let with_prior = BradleyTerryOptions {
             prior: Some(FALLBACK_PRIOR),
             ..options()
