@@ -6,6 +6,8 @@ use aboure_league::{
 };
 use aboure_stats::PlayerResult::{Draw, Loss, Win};
 
+use rand::SeedableRng;
+
 use crate::support::run;
 
 const TRUTH: [f64; 5] = [300.0, 150.0, 0.0, -150.0, -300.0];
@@ -85,13 +87,29 @@ fn a_newcomer_plays_its_placement_against_opponents_spread_over_the_table() {
         3,
         "three different opponents: {opponents:?}"
     );
-    let field = Field::new(&entrants, &pairs).unwrap();
-    let Decision::Play(p) = Rule::default().next(&field, 3) else {
-        panic!("no pair");
-    };
+    // Then the adaptive rule, every fourth pair exploring.
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+    let mut reasons = Vec::new();
+    for _ in 0..4 {
+        let field = Field::new(&entrants, &pairs).unwrap();
+        let Decision::Play(p) = Rule::default().next(&field, 3) else {
+            panic!("no pair");
+        };
+        reasons.push(p.reason);
+        pairs.push(crate::support::play(
+            &mut rng,
+            &TRUTH,
+            p.south_first,
+            p.north_first,
+        ));
+    }
+    let explored = reasons.iter().filter(|r| **r == Reason::Explore).count();
+    assert_eq!(explored, 1, "{reasons:?}");
     assert!(
-        matches!(p.reason, Reason::Uncertainty(v) if v > 0.0),
-        "{p:?}"
+        reasons
+            .iter()
+            .all(|r| *r == Reason::Explore || matches!(r, Reason::Uncertainty(v) if *v > 0.0)),
+        "{reasons:?}"
     );
 }
 
