@@ -8,7 +8,8 @@
 //! answer every time, so a resumed league continues exactly as an
 //! uninterrupted one. The rule and why it was chosen are in [`schedule`];
 //! the stopping verdicts in [`stopping`]; the Swiss system and round
-//! robin it is measured against in [`swiss`] and [`round_robin`].
+//! robin it is measured against in [`swiss`] and [`round_robin`]; the
+//! `[tournament]` keys that configure it in [`rule_from_table`].
 //!
 //! ```
 //! use aboure_league::{Decision, Entrant, Field, Reason, Rule};
@@ -21,6 +22,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod config;
 mod error;
 mod field;
 mod focus;
@@ -31,6 +33,7 @@ pub mod stopping;
 pub mod swiss;
 mod table;
 
+pub use config::{rule_from_table, LeagueConfigError};
 pub use error::LeagueError;
 pub use field::{Entrant, Field, PlayedPair};
 pub use focus::{Focus, OUTSIDE_WEIGHT};
