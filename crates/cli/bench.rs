@@ -146,8 +146,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let Some(&n) = entrants.iter().find(|&&n| n < 2) {
                 anyhow::bail!("--entrants {n}: a league needs at least two entrants");
             }
-            for size in aboure_bench::league::measure(&entrants, seeds) {
-                println!("{size}");
+            // One size at a time, so each prints as soon as it is measured.
+            for n in entrants {
+                for size in aboure_bench::league::measure(&[n], seeds) {
+                    println!("{size}");
+                }
             }
         }
         What::Report {
