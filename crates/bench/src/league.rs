@@ -263,11 +263,19 @@ impl fmt::Display for SizeReport {
         let seeds = self.runs.len();
         let top = |m: usize| mean(self.runs.iter().map(|r| r[m].top));
         let tau = |m: usize| mean(self.runs.iter().map(|r| r[m].tau));
-        let tau_at =
-            |m: usize| self.runs.iter().map(|r| r[m].tau_at_top).sum::<f64>() / seeds as f64;
+        // Over the seeds that met the target.
+        let tau_at = |m: usize| {
+            let met: Vec<f64> = self
+                .runs
+                .iter()
+                .filter(|r| r[m].top.is_some())
+                .map(|r| r[m].tau_at_top)
+                .collect();
+            met.iter().sum::<f64>() / met.len().max(1) as f64
+        };
         writeln!(
             f,
-            "{} entrants, {seeds} seeds (mean games; cap {} pairs)",
+            "{} entrants, {seeds} seeds (mean games; \"not reached\" if a seed did not within {} pairs)",
             self.entrants, self.cap
         )?;
         writeln!(
