@@ -89,6 +89,16 @@ enum What {
         #[arg(long, default_value_t = 20)]
         work_ms: u64,
     },
+    /// Games a league needs against a round robin and a Swiss system on
+    /// simulated fields of known strength, and its intervals' coverage.
+    League {
+        /// Field sizes.
+        #[arg(long, value_delimiter = ',', default_values_t = [16, 32, 64])]
+        entrants: Vec<usize>,
+        /// Seeds per field size.
+        #[arg(long, default_value_t = 3)]
+        seeds: u64,
+    },
     /// `aboure report`'s time and peak memory on a synthetic results file,
     /// against a Python loop parsing the same file.
     Report {
@@ -189,6 +199,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let report = runtime()?.block_on(measure);
             clean(&setup.scratch);
             println!("{}", report?);
+        }
+        What::League { entrants, seeds } => {
+            if let Some(&n) = entrants.iter().find(|&&n| n < 2) {
+                anyhow::bail!("--entrants {n}: a league needs at least two entrants");
+            }
+            // One size at a time, so each prints as soon as it is measured.
+            for n in entrants {
+                for size in aboure_bench::league::measure(&[n], seeds) {
+                    println!("{size}");
+                }
+            }
         }
         What::Report {
             games,

@@ -17,6 +17,7 @@ pub mod cpu;
 pub mod engine;
 pub mod fairness;
 mod figures;
+pub mod league;
 pub mod responder;
 pub mod search;
 pub mod tune;

@@ -1,0 +1,146 @@
+//! When a league has learnt what it was asked: every pair of neighbours in
+//! the table (of the part the focus covers) either separated at the
+//! configured confidence or shown to be within the tie margin.
+//!
+//! Separation is the likelihood of superiority of the upper neighbour,
+//! `Phi(d / sigma)` for a difference `d` with standard error `sigma` from
+//! the refit's covariance, at least the confidence. A tie is the two
+//! one-sided tests of equivalence (Schuirmann's TOST): both
+//! `d - z sigma > -margin` and `d + z sigma < margin`, with `z` the
+//! confidence's normal quantile, so a pair is only called a tie when the
+//! games show it cannot be more than the margin apart, never merely
+//! because it is close. A pair with neither verdict is open, and an open
+//! pair is where the next games go.
+
+use aboure_stats::elo::normal_cdf;
+
+use crate::focus::Focus;
+use crate::table::Table;
+
+/// What the games say about two neighbours in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The upper neighbour is stronger, at the confidence.
+    Separated,
+    /// They are within the tie margin of each other, at the confidence.
+    WithinMargin,
+    /// Neither yet.
+    Open,
+}
+
+/// Two neighbours in the table and what is known of their order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Neighbours {
+    /// Their places in the table (0 the top), the lower one is `rank + 1`.
+    pub rank: usize,
+    /// The entrant at `rank`.
+    pub upper: usize,
+    /// The entrant at `rank + 1`.
+    pub lower: usize,
+    /// Rating difference (upper minus lower), the table's scale.
+    pub difference: f64,
+    /// Its standard error.
+    pub error: f64,
+    /// Probability the upper entrant is the stronger.
+    pub los: f64,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+/// How sure a league must be before it stops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Separation {
+    /// One-sided confidence of each verdict (for example 0.95).
+    pub confidence: f64,
+    /// Neighbours closer than this (Elo, the table's scale) may be a tie.
+    pub tie_margin: f64,
+}
+
+impl Separation {
+    /// The verdict on every neighbour pair the focus covers, from the top.
+    pub fn neighbours(&self, table: &Table, focus: Focus) -> Vec<Neighbours> {
+        let order = &table.order;
+        let covered = focus.boundaries(order.len());
+        (0..covered)
+            .map(|rank| {
+                let (upper, lower) = (order[rank], order[rank + 1]);
+                let difference = table.ratings.ratings[upper] - table.ratings.ratings[lower];
+                let error = table.difference_variance(upper, lower).sqrt();
+                let los = if error > 0.0 {
+                    normal_cdf(difference / error)
+                } else {
+                    0.5
+                };
+                let verdict = self.verdict(difference, error, los);
+                Neighbours {
+                    rank,
+                    upper,
+                    lower,
+                    difference,
+                    error,
+                    los,
+                    verdict,
+                }
+            })
+            .collect()
+    }
+
+    fn verdict(&self, difference: f64, error: f64, los: f64) -> Verdict {
+        if error.is_nan() || error <= 0.0 {
+            return Verdict::Open;
+        }
+        let z = quantile(self.confidence);
+        if los >= self.confidence {
+            Verdict::Separated
+        } else if difference.abs() + z * error < self.tie_margin {
+            Verdict::WithinMargin
+        } else {
+            Verdict::Open
+        }
+    }
+}
+
+/// True when every verdict is in: the league may stop.
+pub fn settled(neighbours: &[Neighbours]) -> bool {
+    neighbours.iter().all(|n| n.verdict != Verdict::Open)
+}
+
+/// The standard normal quantile of `p` in (0.5, 1), by bisection on the
+/// crate's own normal distribution function (exact to 1e-12).
+pub(crate) fn quantile(p: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if normal_cdf(mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantile_matches_published_values() {
+        assert!((quantile(0.95) - 1.644_853_626_951).abs() < 1e-9);
+        assert!((quantile(0.975) - 1.959_963_984_540).abs() < 1e-9);
+    }
+
+    #[test]
+    fn verdicts_follow_the_confidence_and_the_margin() {
+        let s = Separation {
+            confidence: 0.95,
+            tie_margin: 10.0,
+        };
+        let v = |d: f64, e: f64| s.verdict(d, e, normal_cdf(d / e));
+        assert_eq!(v(20.0, 10.0), Verdict::Separated); // z = 2 > 1.645
+        assert_eq!(v(15.0, 10.0), Verdict::Open); // z = 1.5
+        assert_eq!(v(2.0, 4.0), Verdict::WithinMargin); // 2 + 6.6 < 10
+        assert_eq!(v(2.0, 6.0), Verdict::Open); // 2 + 9.9 > 10
+        assert_eq!(v(0.0, 0.0), Verdict::Open);
+    }
+}
