@@ -66,11 +66,16 @@ impl DevTools {
             .arg(url)
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        // SAFETY: only dup2 (async-signal-safe) between fork and exec; the
-        // copies on 3 and 4 lose O_CLOEXEC, the originals close at exec.
+        // SAFETY: only fcntl and dup2 (async-signal-safe) between fork and
+        // exec. The pipes are first copied above 9, so that neither is
+        // already 3 or 4: dup2 onto itself would keep O_CLOEXEC (Chromium
+        // would find no pipe), and dup2 onto the other would close it. The
+        // copies on 3 and 4 lose O_CLOEXEC; every other copy closes at exec.
         unsafe {
             command.pre_exec(move || {
-                if libc::dup2(cmd_read, 3) < 0 || libc::dup2(reply_write, 4) < 0 {
+                let high = |fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10);
+                let (cmd, reply) = (high(cmd_read), high(reply_write));
+                if cmd < 0 || reply < 0 || libc::dup2(cmd, 3) < 0 || libc::dup2(reply, 4) < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
