@@ -20,7 +20,7 @@ use aboure_records::{results_file, worker_results_file, GameRecord, GamesWriter,
 use tokio::sync::watch;
 
 use crate::claim::{ClaimDir, Slice, WorkerFile};
-use crate::config::{BotCommand, Config};
+use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
 use crate::output::prepare;
@@ -369,28 +369,7 @@ fn launches(
     for bot in config.bots() {
         let logs = BotLogs::new(Some(logs), bot.name(), options.log_protocol)
             .map_err(RunError::io(format!("cannot open logs of {}", bot.name())))?;
-        let (program, args) = match &bot.run() {
-            BotCommand::Builtin(name) => (
-                options.aboure_exe.clone(),
-                vec!["bot".to_owned(), name.clone()],
-            ),
-            // A relative program with a slash is relative to the working
-            // directory (std leaves that case unspecified); a bare name is
-            // looked up in PATH.
-            BotCommand::Command(c) if c[0].contains('/') => {
-                (bot.workdir().join(&c[0]), c[1..].to_vec())
-            }
-            BotCommand::Command(c) => (PathBuf::from(&c[0]), c[1..].to_vec()),
-        };
-        let (program, args) = match bot.wrapper().split_first() {
-            None => (program, args),
-            Some((wrapper, wrapper_args)) => {
-                let mut all = wrapper_args.to_vec();
-                all.push(program.display().to_string());
-                all.extend(args);
-                (PathBuf::from(wrapper), all)
-            }
-        };
+        let (program, args) = bot.command_line(&options.aboure_exe);
         launches.push(Launch {
             name: bot.name().to_owned(),
             command: aboure_process::Program {
