@@ -69,6 +69,7 @@ mod rows;
 mod scan;
 mod standings;
 mod summary;
+mod versioned;
 pub mod workers;
 mod writer;
 

@@ -35,6 +35,7 @@ use aboure_stats::Sprt;
 use serde::{Deserialize, Serialize};
 
 use crate::identity::TournamentIdentity;
+use crate::versioned::{self, Fault};
 
 /// The schema version this crate writes, and the newest it reads.
 pub const MANIFEST_SCHEMA: u32 = 1;
@@ -149,14 +150,6 @@ pub enum ManifestError {
     },
 }
 
-/// Just the version, read before the rest so a newer file is refused for
-/// what it is, not for a key this version does not know.
-#[derive(Deserialize)]
-struct SchemaOnly {
-    #[serde(default)]
-    schema: u32,
-}
-
 impl RunManifest {
     /// The manifest's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
@@ -189,31 +182,12 @@ impl RunManifest {
     /// none.
     pub fn read_in(dir: &Path) -> Result<Option<RunManifest>, ManifestError> {
         let path = RunManifest::path_in(dir);
-        match std::fs::read(&path) {
-            Ok(bytes) => RunManifest::from_slice(&bytes, &path).map(Some),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(ManifestError::Io {
-                action: "read",
-                path,
-                source,
-            }),
-        }
+        versioned::read(&path, MANIFEST_SCHEMA).map_err(|f| ManifestError::of(f, "read", &path))
     }
 
     /// Parses the bytes of the manifest `path` (named in errors).
     pub fn from_slice(bytes: &[u8], path: &Path) -> Result<RunManifest, ManifestError> {
-        let malformed = |source| ManifestError::Malformed {
-            path: path.to_owned(),
-            source,
-        };
-        let SchemaOnly { schema } = serde_json::from_slice(bytes).map_err(malformed)?;
-        if schema > MANIFEST_SCHEMA {
-            return Err(ManifestError::NewerSchema {
-                path: path.to_owned(),
-                found: schema,
-            });
-        }
-        serde_json::from_slice(bytes).map_err(malformed)
+        versioned::parse(bytes, MANIFEST_SCHEMA).map_err(|f| ManifestError::of(f, "read", path))
     }
 
     /// Writes the manifest into the run folder `dir`, whole or not at all:
@@ -226,21 +200,27 @@ impl RunManifest {
             schema: MANIFEST_SCHEMA,
             ..self.clone()
         };
-        let error = |source| ManifestError::Io {
+        versioned::write(&current, &path).map_err(|source| ManifestError::Io {
             action: "write",
-            path: path.clone(),
+            path,
             source,
-        };
-        let text = serde_json::to_string_pretty(&current)
-            .map_err(|e| error(std::io::Error::other(e)))?
-            + "\n";
-        // A temporary name per process: shards sharing the folder write at once.
-        let mut temp = path.as_os_str().to_owned();
-        temp.push(format!(".{}.tmp", std::process::id()));
-        let temp = PathBuf::from(temp);
-        std::fs::write(&temp, text)
-            .and_then(|()| std::fs::rename(&temp, &path))
-            .map_err(error)
+        })
+    }
+}
+
+impl ManifestError {
+    /// The error of a [`Fault`] met while doing `action` on `path`.
+    fn of(fault: Fault, action: &'static str, path: &Path) -> ManifestError {
+        let path = path.to_owned();
+        match fault {
+            Fault::Io(source) => ManifestError::Io {
+                action,
+                path,
+                source,
+            },
+            Fault::Malformed(source) => ManifestError::Malformed { path, source },
+            Fault::Newer(found) => ManifestError::NewerSchema { path, found },
+        }
     }
 }
 

@@ -33,6 +33,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::versioned::{self, Fault};
+
 /// The file's name in a run folder.
 pub const WORKERS_FILE: &str = "workers.json";
 
@@ -131,12 +133,6 @@ pub enum WorkersError {
     },
 }
 
-/// Just the version, read first so a newer file is refused for what it is.
-#[derive(Deserialize)]
-struct SchemaOnly {
-    schema: u32,
-}
-
 impl WorkersFile {
     /// The file's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
@@ -147,54 +143,44 @@ impl WorkersFile {
     /// has none.
     pub fn read_in(dir: &Path) -> Result<Option<WorkersFile>, WorkersError> {
         let path = WorkersFile::path_in(dir);
-        match std::fs::read(&path) {
-            Ok(bytes) => WorkersFile::from_slice(&bytes, &path).map(Some),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(WorkersError::Io {
-                action: "read",
-                path,
-                source,
-            }),
-        }
+        versioned::read(&path, WORKERS_SCHEMA).map_err(|f| WorkersError::of(f, "read", &path))
     }
 
     /// Parses the bytes of the workers file `path` (named in errors).
     pub fn from_slice(bytes: &[u8], path: &Path) -> Result<WorkersFile, WorkersError> {
-        let malformed = |source| WorkersError::Malformed {
-            path: path.to_owned(),
-            source,
-        };
-        let SchemaOnly { schema } = serde_json::from_slice(bytes).map_err(malformed)?;
-        if schema > WORKERS_SCHEMA {
-            return Err(WorkersError::NewerSchema {
-                path: path.to_owned(),
-                found: schema,
-            });
-        }
-        serde_json::from_slice(bytes).map_err(malformed)
+        versioned::parse(bytes, WORKERS_SCHEMA).map_err(|f| WorkersError::of(f, "read", path))
     }
 
     /// Writes the file into the run folder `dir`, whole or not at all (a
     /// temporary name of this process, then a rename).
     pub fn write_in(&self, dir: &Path) -> Result<(), WorkersError> {
         let path = WorkersFile::path_in(dir);
-        let error = |source| WorkersError::Io {
+        versioned::write(self, &path).map_err(|source| WorkersError::Io {
             action: "write",
-            path: path.clone(),
+            path,
             source,
-        };
-        let text = serde_json::to_string_pretty(self).map_err(|e| error(e.into()))? + "\n";
-        let mut temp = path.as_os_str().to_owned();
-        temp.push(format!(".{}.tmp", std::process::id()));
-        let temp = PathBuf::from(temp);
-        std::fs::write(&temp, text)
-            .and_then(|()| std::fs::rename(&temp, &path))
-            .map_err(error)
+        })
     }
 
     /// The entry of worker `name`.
     pub fn worker(&self, name: &str) -> Option<&WorkerEntry> {
         self.workers.iter().find(|w| w.name == name)
+    }
+}
+
+impl WorkersError {
+    /// The error of a [`Fault`] met while doing `action` on `path`.
+    fn of(fault: Fault, action: &'static str, path: &Path) -> WorkersError {
+        let path = path.to_owned();
+        match fault {
+            Fault::Io(source) => WorkersError::Io {
+                action,
+                path,
+                source,
+            },
+            Fault::Malformed(source) => WorkersError::Malformed { path, source },
+            Fault::Newer(found) => WorkersError::NewerSchema { path, found },
+        }
     }
 }
 
