@@ -11,7 +11,7 @@
 use aboure_stats::characteristic::{characteristic, characteristic_curve, PairDistribution};
 use aboure_stats::{EloModel, Pentanomial, Sprt, SprtDecision};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Pass share, mean length and its standard error of `runs` real tests.
 fn real_runs(sprt: &Sprt, truth: &PairDistribution, runs: usize, seed: u64) -> (f64, f64, f64) {
@@ -21,18 +21,7 @@ fn real_runs(sprt: &Sprt, truth: &PairDistribution, runs: usize, seed: u64) -> (
     for _ in 0..runs {
         let mut counts = Pentanomial::default();
         let decision = loop {
-            let mut u: f64 = rng.gen();
-            let bin = p.iter().position(|&x| {
-                u -= x;
-                u < 0.0
-            });
-            match bin.unwrap_or(4) {
-                0 => counts.ll += 1,
-                1 => counts.ld += 1,
-                2 => counts.dd += 1,
-                3 => counts.wd += 1,
-                _ => counts.ww += 1,
-            }
+            crate::common::add_pair(&mut counts, p, &mut rng);
             let status = sprt.status_pentanomial(&counts);
             if status.decision != SprtDecision::Continue {
                 break status.decision;

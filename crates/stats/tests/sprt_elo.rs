@@ -14,24 +14,13 @@ use aboure_stats::characteristic::PairDistribution;
 use aboure_stats::sprt_elo::stopped_elo;
 use aboure_stats::{EloModel, Pentanomial, Sprt, SprtDecision};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Counts at the stop of one real test on pairs drawn from `p`.
 fn real_test(sprt: &Sprt, p: [f64; 5], rng: &mut SmallRng) -> Pentanomial {
     let mut counts = Pentanomial::default();
     loop {
-        let mut u: f64 = rng.gen();
-        let bin = p.iter().position(|&x| {
-            u -= x;
-            u < 0.0
-        });
-        match bin.unwrap_or(4) {
-            0 => counts.ll += 1,
-            1 => counts.ld += 1,
-            2 => counts.dd += 1,
-            3 => counts.wd += 1,
-            _ => counts.ww += 1,
-        }
+        crate::common::add_pair(&mut counts, p, rng);
         if sprt.status_pentanomial(&counts).decision != SprtDecision::Continue {
             return counts;
         }

@@ -3,7 +3,7 @@
 
 use aboure_stats::elo::{elo_from_score, NELO_PER_T};
 use aboure_stats::simulate::BayesEloModel;
-use aboure_stats::PlayerResult;
+use aboure_stats::{Pentanomial, PlayerResult};
 use rand::Rng;
 
 /// A match between player A (rating `elo`, BayesElo raw scale) and B
@@ -91,6 +91,23 @@ pub fn sample<R: Rng>(rng: &mut R, p: [f64; 3]) -> PlayerResult {
         PlayerResult::Draw
     } else {
         PlayerResult::Loss
+    }
+}
+
+/// Adds one game pair drawn from the pentanomial probabilities `p`
+/// (LL, LD, DD or WL, WD, WW) to `counts`.
+pub fn add_pair<R: Rng>(counts: &mut Pentanomial, p: [f64; 5], rng: &mut R) {
+    let mut u: f64 = rng.gen();
+    let bin = p.iter().position(|&x| {
+        u -= x;
+        u < 0.0
+    });
+    match bin.unwrap_or(4) {
+        0 => counts.ll += 1,
+        1 => counts.ld += 1,
+        2 => counts.dd += 1,
+        3 => counts.wd += 1,
+        _ => counts.ww += 1,
     }
 }
 
