@@ -53,6 +53,17 @@ fn report_sprt(out: &Path) -> Value {
     json["sprt"].clone()
 }
 
+/// Worker K of N (`--shard K/N --resume --concurrency 1`) on the run in
+/// `out`, its output piped.
+fn worker(config: &Path, out: &Path, k: u32, n: u32) -> std::process::Child {
+    run_command(config, out, &["--resume", "--concurrency", "1"])
+        .args(["--shard", &format!("{k}/{n}")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn a_second_run_on_a_folder_is_refused_and_a_killed_holder_can_be_resumed() {
     let dir = folder("lock");
@@ -162,14 +173,7 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
     assert_eq!(all.len(), 3 * 4 * 2);
 
     let out = dir.join("shared");
-    let start = |k: u32| {
-        run_command(&config, &out, &["--resume", "--concurrency", "1"])
-            .args(["--shard", &format!("{k}/3")])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let start = |k: u32| worker(&config, &out, k, 3);
     let mut doomed = start(2);
     let others = [start(1), start(3)];
     wait_mid_game(&out, &out.join("games-2-of-3.jsonl"), "2-of-3");
@@ -258,14 +262,7 @@ fn a_dead_workers_pair_is_taken_over_promptly_ahead_of_the_takers_own_pairs() {
     );
     let config = write_config(&dir, &text);
     let out = dir.join("shared");
-    let start = |k: u32| {
-        run_command(&config, &out, &["--resume", "--concurrency", "1"])
-            .args(["--shard", &format!("{k}/3")])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let start = |k: u32| worker(&config, &out, k, 3);
     let mut doomed = start(2);
     let others = [start(1), start(3)];
     wait_mid_game(&out, &out.join("games-2-of-3.jsonl"), "2-of-3");
@@ -380,14 +377,7 @@ fn an_sprt_reaches_the_one_process_verdict_with_a_worker_killed_and_one_never_st
     // Four workers asked for: 4/4 never starts, 2/4 is killed mid-game and
     // never restarted; 1/4 and 3/4 finish the test.
     let shared = dir.join("shared");
-    let start = |k: u32| {
-        run_command(&config, &shared, &["--resume", "--concurrency", "1"])
-            .args(["--shard", &format!("{k}/4")])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let start = |k: u32| worker(&config, &shared, k, 4);
     let mut doomed = start(2);
     let others = [start(1), start(3)];
     wait_mid_game(&shared, &shared.join("games-2-of-4.jsonl"), "2-of-4");
