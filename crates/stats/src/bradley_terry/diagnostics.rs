@@ -191,17 +191,20 @@ mod tests {
         counts
     }
 
+    /// No draws: a plain Bradley-Terry model, whose fit matches scores.
+    fn no_draws() -> BradleyTerryOptions {
+        BradleyTerryOptions {
+            fit_draw_elo: false,
+            draw_elo: 0.0,
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn a_circle_fits_badly_and_is_found() {
         // 0 beats 1 beats 2 beats 0, 40 of 50 each way.
         let counts = results([[0, 40, 10], [10, 0, 40], [40, 10, 0]], 50);
-        // No draws: a plain Bradley-Terry model, whose fit matches scores.
-        let options = BradleyTerryOptions {
-            fit_draw_elo: false,
-            draw_elo: 0.0,
-            ..Default::default()
-        };
-        let r = fit_counts(3, &counts, &options).unwrap();
+        let r = fit_counts(3, &counts, &no_draws()).unwrap();
         let t = goodness_of_fit(3, &counts, &r);
         assert_eq!(t.degrees_of_freedom, 1);
         assert!(t.p_value.unwrap() < 1e-6, "{t:?}");
@@ -218,13 +221,7 @@ mod tests {
     #[test]
     fn a_transitive_field_fits_and_has_no_cycle() {
         let counts = results([[0, 30, 40], [20, 0, 30], [10, 20, 0]], 50);
-        // No draws: a plain Bradley-Terry model, whose fit matches scores.
-        let options = BradleyTerryOptions {
-            fit_draw_elo: false,
-            draw_elo: 0.0,
-            ..Default::default()
-        };
-        let r = fit_counts(3, &counts, &options).unwrap();
+        let r = fit_counts(3, &counts, &no_draws()).unwrap();
         let t = goodness_of_fit(3, &counts, &r);
         assert!(t.p_value.unwrap() > 0.05, "{t:?}");
         assert!(cycles(3, &counts).is_empty());
@@ -235,7 +232,7 @@ mod tests {
             Wdl::new(1, 0, 4),
             Wdl::default(),
         ];
-        let r = fit_counts(2, &two, &options).unwrap();
+        let r = fit_counts(2, &two, &no_draws()).unwrap();
         let t = goodness_of_fit(2, &two, &r);
         assert_eq!((t.degrees_of_freedom, t.p_value), (0, None));
         assert!(t.pairings[0].z.abs() < 1e-6, "{t:?}");
