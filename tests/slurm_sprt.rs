@@ -98,27 +98,6 @@ fn owner_pid(results: &Path) -> Option<i32> {
         .ok()
 }
 
-/// Waits until worker `name` has recorded a game and holds a unit again
-/// (a claim file signed by it): it is in the middle of a game.
-fn wait_mid_game(out: &Path, name: &str, t0: Instant) {
-    let own = out.join(format!("games-{name}.jsonl"));
-    let signed = format!("worker {name} ");
-    loop {
-        let recorded = std::fs::read_to_string(&own).map_or(0, |t| t.lines().count());
-        let holds = std::fs::read_dir(out.join("claims")).is_ok_and(|entries| {
-            entries.flatten().any(|e| {
-                e.file_name().to_string_lossy().starts_with("unit-")
-                    && std::fs::read_to_string(e.path()).is_ok_and(|t| t.starts_with(&signed))
-            })
-        });
-        if recorded >= 1 && holds {
-            return;
-        }
-        assert!(t0.elapsed() < LIMIT, "worker {name} never got going");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 #[test]
 fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
     let has_sbatch = Command::new("sh")
@@ -189,7 +168,7 @@ fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
     assert_eq!(state(&conf, &never), "PENDING");
     slurm(&conf, "scancel", &[&never]);
     // Task 2 is SIGKILLed in the middle of a game, and never comes back.
-    wait_mid_game(&out, &format!("2-of-{TASKS}"), t0);
+    wait_mid_game(&out, &format!("2-of-{TASKS}"), t0 + LIMIT);
     let victim = out.join(format!("games-2-of-{TASKS}.jsonl"));
     let pid = owner_pid(&victim).expect("worker 2 names itself");
     let killed = Command::new("kill")

@@ -110,30 +110,6 @@ fn a_second_run_on_a_folder_is_refused_and_a_killed_holder_can_be_resumed() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Waits until worker `name` has recorded a game into `own` and holds a
-/// unit again (a claim file signed by it): it is in the middle of a game.
-fn wait_mid_game(out: &Path, own: &Path, name: &str) {
-    let t0 = Instant::now();
-    let signed = format!("worker {name} ");
-    loop {
-        let recorded = std::fs::read_to_string(own).map_or(0, |t| t.lines().count());
-        let holds = std::fs::read_dir(out.join("claims")).is_ok_and(|entries| {
-            entries.flatten().any(|e| {
-                e.file_name().to_string_lossy().starts_with("unit-")
-                    && std::fs::read_to_string(e.path()).is_ok_and(|t| t.starts_with(&signed))
-            })
-        });
-        if recorded >= 1 && holds {
-            return;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "worker {name} never got going"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// The ids recorded in every results file of `out`, sorted.
 fn ids(out: &Path) -> Vec<String> {
     let mut ids: Vec<String> = games(out)
@@ -176,7 +152,7 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
     let start = |k: u32| worker(&config, &out, k, 3);
     let mut doomed = start(2);
     let others = [start(1), start(3)];
-    wait_mid_game(&out, &out.join("games-2-of-3.jsonl"), "2-of-3");
+    wait_mid_game(&out, "2-of-3", Instant::now() + Duration::from_secs(60));
     doomed.kill().unwrap(); // SIGKILL, and never started again
     doomed.wait().unwrap();
     let mut taken_over = 0;
@@ -265,7 +241,7 @@ fn a_dead_workers_pair_is_taken_over_promptly_ahead_of_the_takers_own_pairs() {
     let start = |k: u32| worker(&config, &out, k, 3);
     let mut doomed = start(2);
     let others = [start(1), start(3)];
-    wait_mid_game(&out, &out.join("games-2-of-3.jsonl"), "2-of-3");
+    wait_mid_game(&out, "2-of-3", Instant::now() + Duration::from_secs(60));
     let orphan = held_by(&out, "2-of-3").expect("it holds a pair");
     doomed.kill().unwrap(); // SIGKILL, and never started again
     let killed = Instant::now();
@@ -380,7 +356,7 @@ fn an_sprt_reaches_the_one_process_verdict_with_a_worker_killed_and_one_never_st
     let start = |k: u32| worker(&config, &shared, k, 4);
     let mut doomed = start(2);
     let others = [start(1), start(3)];
-    wait_mid_game(&shared, &shared.join("games-2-of-4.jsonl"), "2-of-4");
+    wait_mid_game(&shared, "2-of-4", Instant::now() + Duration::from_secs(60));
     doomed.kill().unwrap();
     doomed.wait().unwrap();
     for child in others {

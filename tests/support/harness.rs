@@ -256,3 +256,25 @@ pub fn opponent<'a>(g: &'a Value, name: &str) -> &'a str {
 pub fn loser(g: &Value) -> Option<&str> {
     g["loser"].as_str().map(|side| g[side].as_str().unwrap())
 }
+
+/// Waits until worker `name` of the shared run in `out` has recorded a game
+/// (in `games-NAME.jsonl`) and holds a unit again (a claim file signed by
+/// it): it is in the middle of a game. Fails at `deadline`.
+pub fn wait_mid_game(out: &Path, name: &str, deadline: Instant) {
+    let own = out.join(format!("games-{name}.jsonl"));
+    let signed = format!("worker {name} ");
+    loop {
+        let recorded = std::fs::read_to_string(&own).map_or(0, |t| t.lines().count());
+        let holds = std::fs::read_dir(out.join("claims")).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                e.file_name().to_string_lossy().starts_with("unit-")
+                    && std::fs::read_to_string(e.path()).is_ok_and(|t| t.starts_with(&signed))
+            })
+        });
+        if recorded >= 1 && holds {
+            return;
+        }
+        assert!(Instant::now() < deadline, "worker {name} never got going");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
