@@ -12,13 +12,13 @@
 //! Without, the helper is a subreaper: orphans of the bot become its
 //! children and it kills them all once the bot has exited. The bot inherits
 //! stdin, stdout and stderr; the helper and the init hand theirs over to
-//! `/dev/null` once the bot has them, so a bot that closes its output is
-//! seen to close it.
+//! `/dev/null` before the bot may run (see `handover`), so a bot that
+//! closes its input or output is seen to close it.
 
 use std::convert::Infallible;
 use std::ffi::CString;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::Path;
 
 use nix::sched::CloneFlags;
@@ -27,6 +27,7 @@ use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{fork, ForkResult, Pid};
 
 use crate::confine;
+use crate::handover::Baton;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 
 /// The argument that says the plan is in the environment variable
@@ -73,15 +74,16 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
     // user namespace is what allows the mounts.
     enter_namespaces(plan.network, plan.identity.is_none())?;
     let (status_r, status_w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
+    let baton = Baton::new()?;
     // SAFETY: the helper is single-threaded.
     match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
         ForkResult::Child => {
             drop(status_r);
-            init(plan, status_w)
+            init(plan, status_w, baton)
         }
         ForkResult::Parent { child } => {
             drop(status_w);
-            quiet_stdio();
+            baton.pass();
             let init_status = wait_for(child);
             let mut raw = [0u8; 4];
             let status = match std::fs::File::from(status_r).read_exact(&mut raw) {
@@ -94,8 +96,11 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
 }
 
 /// Pid 1 of the bot's pid namespace.
-fn init(plan: &Plan, status: OwnedFd) -> ! {
+fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
     die_with_parent();
+    if let Err(e) = from_helper.receive() {
+        fail(&e);
+    }
     // Not dumpable: its /proc entries (`exe`, `root`, `fd`) are closed to
     // the bot even where they share a uid.
     let _ = nix::sys::prctl::set_dumpable(false);
@@ -106,16 +111,17 @@ fn init(plan: &Plan, status: OwnedFd) -> ! {
     if let Err(e) = world {
         fail(&e);
     }
+    let baton = Baton::new().unwrap_or_else(|e| fail(&e));
     // SAFETY: single-threaded.
     match unsafe { fork() } {
         Err(e) => fail(&format!("fork: {e}")),
         Ok(ForkResult::Child) => {
             drop(status);
-            let Err(e) = bot(plan);
+            let Err(e) = bot(plan, baton);
             fail(&e)
         }
         Ok(ForkResult::Parent { child }) => {
-            quiet_stdio();
+            baton.pass();
             loop {
                 match waitpid(None, None) {
                     Ok(s) if s.pid() == Some(child) => {
@@ -135,11 +141,12 @@ fn init(plan: &Plan, status: OwnedFd) -> ! {
 fn subreaper(plan: &Plan) -> Result<Infallible, String> {
     // SAFETY: prctl with integer arguments.
     unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    let baton = Baton::new()?;
     // SAFETY: single-threaded.
     match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
-        ForkResult::Child => bot(plan),
+        ForkResult::Child => bot(plan, baton),
         ForkResult::Parent { child } => {
-            quiet_stdio();
+            baton.pass();
             let status = wait_for(child);
             kill_descendants();
             relay(status)
@@ -148,8 +155,10 @@ fn subreaper(plan: &Plan) -> Result<Infallible, String> {
 }
 
 /// The bot's own process: the last restrictions, then `execve`.
-fn bot(plan: &Plan) -> Result<Infallible, String> {
+fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
     die_with_parent();
+    // Only once the parents have let go of the pipes (see `handover`).
+    baton.receive()?;
     // Limits and the bounding set need the privileges the identity change
     // then drops; the checks of the bot's files follow it, so they see
     // what the bot will see.
@@ -271,21 +280,6 @@ fn close_each(from: i32, to: i32) {
         // SAFETY: closing a descriptor that is not open fails with EBADF
         // and does nothing else; this process needs none of them.
         unsafe { libc::close(fd) };
-    }
-}
-
-/// Hands stdin, stdout and stderr over to `/dev/null`, so only the bot
-/// holds the arbiter's pipes.
-fn quiet_stdio() {
-    if let Ok(null) = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/null")
-    {
-        for fd in 0..3 {
-            // SAFETY: dup2 onto the standard descriptors, which we own.
-            unsafe { libc::dup2(null.as_raw_fd(), fd) };
-        }
     }
 }
 

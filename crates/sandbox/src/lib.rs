@@ -45,6 +45,7 @@ mod confine;
 mod error;
 mod exec;
 mod fairness;
+mod handover;
 mod identity;
 mod jail;
 mod launcher;
