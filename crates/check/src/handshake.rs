@@ -5,19 +5,9 @@ use std::time::Duration;
 
 use aboure_protocol::{ArbiterMessage, BotMessage, OptionSpec, PROTOCOL_VERSION};
 
+use crate::identity::Identity;
 use crate::link::Link;
 use crate::session::{Failure, Session, Step};
-
-/// What a bot announced in the handshake.
-#[derive(Clone, Debug, Default)]
-pub struct Identity {
-    /// `id name`.
-    pub name: String,
-    /// `id author`.
-    pub author: String,
-    /// Its `option` lines, in order.
-    pub options: Vec<OptionSpec>,
-}
 
 impl<L: Link> Session<'_, L> {
     /// `aboure 1`, then the bot's `id name`, `id author`, `option` lines and

@@ -32,6 +32,7 @@
 mod checks;
 mod config;
 mod handshake;
+mod identity;
 mod link;
 mod outcome;
 mod replies;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use aboure_engine::{Move, Position};
 use aboure_protocol::ArbiterMessage;
 
-use crate::handshake::Identity;
+use crate::identity::Identity;
 use crate::link::Link;
 use crate::outcome::{CheckOutcome, Status};
 use crate::transcript::{Direction, Transcript};

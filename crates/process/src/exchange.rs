@@ -12,45 +12,11 @@ use aboure_protocol::{ArbiterMessage, BotMessage, PROTOCOL_VERSION};
 use aboure_records::InfoRecord;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
-use crate::lines::{Arrival, Lines, Output, MAX_LINE};
+pub use crate::fault::Fault;
+use crate::lines::{Arrival, Lines, Output};
 use crate::logs::BotLogs;
 use crate::turn::{Heard, Turn};
 use std::sync::Arc;
-
-/// What went wrong in an exchange, before anyone asks why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Fault {
-    /// Nothing wanted came by the deadline.
-    #[error("no {what} within {limit:?}")]
-    NoReply {
-        /// What was waited for (`readyok`, `bestmove`).
-        what: &'static str,
-        /// The limit.
-        limit: Duration,
-        /// How long it was waited for.
-        waited: Duration,
-    },
-    /// A line over [`MAX_LINE`] bytes.
-    #[error("line of {len} bytes (limit {MAX_LINE}) starting {start:?}")]
-    TooLong {
-        /// Its length when the limit was passed.
-        len: usize,
-        /// Its start.
-        start: String,
-    },
-    /// The output ended (or could not be read: the error).
-    #[error("{}", match .0 { Some(e) => format!("output unreadable: {e}"), None => "closed its output".to_owned() })]
-    Closed(Option<String>),
-    /// Writing to the bot failed.
-    #[error("closed its input ({0})")]
-    WriteFailed(String),
-    /// A `bestmove` that answers no `go`.
-    #[error("bestmove that was not asked for: {0:?}")]
-    Unasked(String),
-    /// A `bestmove` line that does not parse.
-    #[error("unreadable answer {0:?}")]
-    Unreadable(String),
-}
 
 /// A bot's answer to `go`.
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 //! two `duplex` pipes, no process.
 
 use super::*;
+use crate::lines::MAX_LINE;
 use crate::memory::scripted;
 use aboure_protocol::{GameSoFar, Go, Start};
 

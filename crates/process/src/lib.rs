@@ -22,6 +22,7 @@
 
 pub mod exchange;
 pub mod exit;
+mod fault;
 pub mod hold;
 pub mod launch;
 pub mod limits;

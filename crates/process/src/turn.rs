@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use aboure_engine::Move;
 use aboure_protocol::{BotMessage, ParseMessageError};
 
-use crate::exchange::Fault;
+use crate::fault::Fault;
 
 /// The conversation's state as far as answers go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

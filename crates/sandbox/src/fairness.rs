@@ -4,7 +4,8 @@
 //! with the sandbox off too: a bot is then still held, with signals to its
 //! process group, so the report says so rather than "sandbox off".
 
-use crate::probe::{Layer, Layers, Support};
+use crate::layer::Layer;
+use crate::probe::Support;
 use crate::settings::Mode;
 
 /// The layers' names.
@@ -85,33 +86,10 @@ pub(crate) fn without_sandbox() -> Vec<Layer> {
     layers(Mode::Off, &support)
 }
 
-/// The end of the one-line report of a run with the sandbox off: how its
-/// bots are still held.
-pub(crate) fn write_off(layers: &Layers, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-    match layers.layers.iter().find(|l| l.name == FREEZER) {
-        Some(l) => write!(f, "; {}", l.detail.trim_start_matches("sandbox off: ")),
-        None => Ok(()),
-    }
-}
-
-impl Layers {
-    /// The report with the bots that `ponder` (run while their opponent
-    /// thinks) named in the `freezer` layer.
-    pub fn with_ponder<'a>(mut self, bots: impl IntoIterator<Item = &'a str>) -> Layers {
-        let bots: Vec<&str> = bots.into_iter().collect();
-        if bots.is_empty() {
-            return self;
-        }
-        if let Some(layer) = self.layers.iter_mut().find(|l| l.name == FREEZER) {
-            layer.detail += &format!("; pondering, never held: {}", bots.join(", "));
-        }
-        self
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layers::Layers;
 
     fn support(freezer: Result<(), String>) -> Support {
         Support {

@@ -11,11 +11,14 @@ use crate::cage::Cage;
 use crate::cgroup::{Cgroups, Request};
 use crate::error::SandboxError;
 use crate::identity::{self, Claim};
+use crate::layers::Layers;
 use crate::own::resolve;
+use crate::paths::{installation, normal};
 use crate::plan::{Plan, Resource, Root, Rules};
-use crate::probe::{Layers, Support};
+use crate::probe::Support;
+use crate::scratch;
 use crate::settings::{Mode, Policy, Settings};
-use crate::view::{installation, normal, Command, View};
+use crate::view::{Command, View};
 
 /// Devices a bot may also write to.
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
@@ -62,6 +65,7 @@ impl Sandbox {
             },
             mode => Layers::new(mode, Support::probe(helper)),
         };
+        scratch::sweep_once();
         if settings.mode == Mode::Strict && layers.layers.iter().any(|l| !l.active) {
             return Err(SandboxError::Missing(layers.missing()));
         }
@@ -122,13 +126,7 @@ impl Sandbox {
         // root (which has a private tmpfs of its own).
         let scratch = match world {
             true => None,
-            false => Some(
-                tempfile::Builder::new()
-                    // The arbiter's pid in the name: see [`sweep_scratch`].
-                    .prefix(&format!("aboure-{}-{}-", std::process::id(), spec.name))
-                    .tempdir()
-                    .map_err(prepare_err(&std::env::temp_dir()))?,
-            ),
+            false => Some(scratch::create(spec.name).map_err(prepare_err(&std::env::temp_dir()))?),
         };
         // The scratch belongs to the bot's identity and to nobody else.
         if let (Some(dir), Some(claim)) = (&scratch, &claim) {
@@ -267,27 +265,6 @@ impl Sandbox {
             _claim: claim,
             scratch,
         })
-    }
-}
-
-/// Removes the scratch folders of arbiters that are gone (killed outright,
-/// so that their jails were never dropped).
-pub(crate) fn sweep_scratch() {
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let owner = name.to_str().and_then(|n| {
-            n.strip_prefix("aboure-")?
-                .split('-')
-                .next()?
-                .parse::<u32>()
-                .ok()
-        });
-        if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
     }
 }
 

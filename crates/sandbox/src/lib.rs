@@ -49,10 +49,14 @@ mod handover;
 mod identity;
 mod jail;
 mod launcher;
+mod layer;
+mod layers;
 mod own;
+mod paths;
 mod plan;
 mod probe;
 mod root;
+mod scratch;
 pub mod settings;
 mod view;
 
@@ -61,8 +65,10 @@ pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};
 pub use jail::{BotSpec, Jail, Sandbox};
 pub use launcher::SandboxLauncher;
+pub use layer::Layer;
+pub use layers::Layers;
 pub use own::{own_folders, resolve, Command, Refusal, Shared};
-pub use probe::{Layer, Layers, Support};
+pub use probe::Support;
 pub use settings::{Mode, Policy, Settings};
 
 /// The hidden subcommand of `aboure` that runs the helper.

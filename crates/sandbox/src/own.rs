@@ -26,7 +26,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::view::{installation, normal};
+use crate::paths::{installation, normal};
 
 /// Folders never opened as a bot's own: the root, the system's program
 /// and configuration folders, the shared scratch and kernel folders.

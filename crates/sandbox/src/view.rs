@@ -13,11 +13,12 @@
 //! host's `/tmp` and `/dev/shm`, and everything else in `/etc`
 //! (`shadow`, `sudoers`, keys).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub use crate::own::Command;
 use crate::own::{own_folders, Refusal};
+use crate::paths::{installation, normal};
 use crate::plan::{Entry, EntryKind};
 use crate::settings::Policy;
 
@@ -197,36 +198,6 @@ fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
         }
     }
     entries
-}
-
-/// `path` made absolute and without `.` and `..` (taken lexically: the
-/// paths come from the tournament file, as the command sees them).
-pub fn normal(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let mut out = PathBuf::from("/");
-    for c in absolute.components() {
-        match c {
-            Component::Normal(name) => out.push(name),
-            Component::ParentDir => {
-                out.pop();
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The installation a program found in a `bin` folder belongs to (a
-/// virtualenv, pyenv, nvm, a prefix in the user's home): interpreters read
-/// their libraries from there. A system folder is bound anyway.
-pub fn installation(program: &Path) -> Option<PathBuf> {
-    let dir = program.parent()?;
-    let name = dir.file_name()?.to_str()?;
-    ["bin", "sbin", "shims"]
-        .contains(&name)
-        .then(|| dir.parent().map(Path::to_owned))
-        .flatten()
-        .filter(|prefix| prefix.components().count() > 1)
 }
 
 #[cfg(test)]
