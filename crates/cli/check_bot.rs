@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use aboure_check::{
-    Check, CheckOutcome, Config, SharedLauncher, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT,
+    Check, CheckConfig, CheckOutcome, SharedLauncher, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT,
 };
 use aboure_sandbox::{Mode, Policy};
 
@@ -83,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(command) = &args.build {
         build(command, &args.env)?;
     }
-    let mut config = Config::new(args.command.clone())?;
+    let mut config = CheckConfig::new(args.command.clone())?;
     config.timeout = Duration::from_millis(args.timeout);
     config.margin = Duration::from_millis(args.margin);
     if let Some(size) = &args.memory_limit {

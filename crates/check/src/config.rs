@@ -22,7 +22,7 @@ pub const DEFAULT_MARGIN: Duration = Duration::from_millis(50);
 
 /// A suite run: the bot to start and the limits to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Config {
+pub struct CheckConfig {
     /// The program to run (looked up on `PATH` like a shell does).
     pub program: OsString,
     /// Its arguments.
@@ -68,10 +68,10 @@ impl fmt::Display for EmptyCommand {
 
 impl std::error::Error for EmptyCommand {}
 
-impl Config {
+impl CheckConfig {
     /// Every check with the default limits, for the bot started by
     /// `command` (the program, then its arguments).
-    pub fn new<I, S>(command: I) -> Result<Config, EmptyCommand>
+    pub fn new<I, S>(command: I) -> Result<CheckConfig, EmptyCommand>
     where
         I: IntoIterator<Item = S>,
         S: Into<OsString>,
@@ -81,7 +81,7 @@ impl Config {
         if program.is_empty() {
             return Err(EmptyCommand);
         }
-        Ok(Config {
+        Ok(CheckConfig {
             program,
             args: command.collect(),
             timeout: DEFAULT_TIMEOUT,
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn the_first_word_is_the_program() {
-        let c = Config::new(["python3", "bot.py", "--fast"]).unwrap();
+        let c = CheckConfig::new(["python3", "bot.py", "--fast"]).unwrap();
         assert_eq!(c.program, "python3");
         assert_eq!(c.args, ["bot.py", "--fast"]);
         assert_eq!(c.command_line(), "python3 bot.py --fast");
@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn an_empty_command_is_refused() {
-        assert_eq!(Config::new(Vec::<String>::new()), Err(EmptyCommand));
-        assert_eq!(Config::new([""]), Err(EmptyCommand));
+        assert_eq!(CheckConfig::new(Vec::<String>::new()), Err(EmptyCommand));
+        assert_eq!(CheckConfig::new([""]), Err(EmptyCommand));
     }
 }

@@ -21,9 +21,9 @@
 //! none of them can start.
 //!
 //! ```no_run
-//! use aboure_check::{run, Config};
+//! use aboure_check::{run, CheckConfig};
 //!
-//! let config = Config::new(["python3", "bots/python/bot.py"]).unwrap();
+//! let config = CheckConfig::new(["python3", "bots/python/bot.py"]).unwrap();
 //! let report = run(&config, |outcome| println!("{} {:?}", outcome.name, outcome.status)).unwrap();
 //! assert!(report.all_passed());
 //! ```
@@ -41,7 +41,7 @@ mod session;
 mod transcript;
 
 pub use checks::{Check, UnknownCheck};
-pub use config::{Config, EmptyCommand, SharedLauncher, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
+pub use config::{CheckConfig, EmptyCommand, SharedLauncher, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
 pub use outcome::{CheckOutcome, Status, SuiteReport};
 pub use transcript::{Direction, Entry, Transcript};
 
@@ -49,7 +49,10 @@ use session::Session;
 
 /// Runs the configured checks in order, calling `on_outcome` as each one
 /// ends (for progress output).
-pub async fn run_async(config: &Config, mut on_outcome: impl FnMut(&CheckOutcome)) -> SuiteReport {
+pub async fn run_async(
+    config: &CheckConfig,
+    mut on_outcome: impl FnMut(&CheckOutcome),
+) -> SuiteReport {
     let mut report = SuiteReport::default();
     let mut handshake_failed = false;
     let mut spare = None;
@@ -88,7 +91,10 @@ pub async fn run_async(config: &Config, mut on_outcome: impl FnMut(&CheckOutcome
 }
 
 /// [`run_async`] on a runtime of its own.
-pub fn run(config: &Config, on_outcome: impl FnMut(&CheckOutcome)) -> std::io::Result<SuiteReport> {
+pub fn run(
+    config: &CheckConfig,
+    on_outcome: impl FnMut(&CheckOutcome),
+) -> std::io::Result<SuiteReport> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

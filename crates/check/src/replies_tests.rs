@@ -7,14 +7,14 @@ use tokio::io::DuplexStream;
 
 use super::*;
 use crate::link::Link;
-use crate::{scenario, Config};
+use crate::{scenario, CheckConfig};
 
-fn config() -> Config {
-    Config::new(["no-such-bot"]).unwrap()
+fn config() -> CheckConfig {
+    CheckConfig::new(["no-such-bot"]).unwrap()
 }
 
 /// A session on a scripted bot, past its handshake.
-fn session(config: &Config) -> (Session<'_, Channel<DuplexStream>>, ScriptedBot) {
+fn session(config: &CheckConfig) -> (Session<'_, Channel<DuplexStream>>, ScriptedBot) {
     let (channel, bot) = scripted();
     (Session::on(config, channel), bot)
 }

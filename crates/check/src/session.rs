@@ -18,7 +18,7 @@ use crate::identity::Identity;
 use crate::link::Link;
 use crate::outcome::{CheckOutcome, Status};
 use crate::transcript::{Direction, Transcript};
-use crate::Config;
+use crate::CheckConfig;
 use aboure_process::{describe, BotLogs, BotProcess, Launch, Plain, Program, Turn};
 
 /// How long to wait for an exit status after the bot's output ends.
@@ -51,7 +51,7 @@ pub struct Spare<L = BotProcess> {
 
 /// A check in progress.
 pub struct Session<'c, L = BotProcess> {
-    pub(crate) config: &'c Config,
+    pub(crate) config: &'c CheckConfig,
     origin: Instant,
     pub(crate) bot: Option<L>,
     identity: Option<Identity>,
@@ -76,7 +76,7 @@ pub fn ms(d: Duration) -> String {
 impl<'c, L: Link> Session<'c, L> {
     /// A session that has not started the bot yet; `spare` is a bot left
     /// by the previous check that [`Session::start`] may take over.
-    pub fn new(config: &'c Config, spare: Option<Spare<L>>) -> Session<'c, L> {
+    pub fn new(config: &'c CheckConfig, spare: Option<Spare<L>>) -> Session<'c, L> {
         Session {
             config,
             origin: Instant::now(),
@@ -96,14 +96,14 @@ impl<'c, L: Link> Session<'c, L> {
 
     /// A session on a bot already past its handshake.
     #[cfg(test)]
-    pub(crate) fn on(config: &'c Config, bot: L) -> Session<'c, L> {
+    pub(crate) fn on(config: &'c CheckConfig, bot: L) -> Session<'c, L> {
         let mut session = Session::new(config, None);
         session.bot = Some(bot);
         session
     }
 
     /// The suite's limits.
-    pub fn config(&self) -> &'c Config {
+    pub fn config(&self) -> &'c CheckConfig {
         self.config
     }
 

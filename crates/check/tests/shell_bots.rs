@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use aboure_check::{run, Check, CheckOutcome, Config, Direction, Status, SuiteReport};
+use aboure_check::{run, Check, CheckConfig, CheckOutcome, Direction, Status, SuiteReport};
 
 /// A well-behaved bot for the checks that need no moves.
 const PINGER: &str = r#"while read -r line; do
@@ -15,7 +15,7 @@ const PINGER: &str = r#"while read -r line; do
 done"#;
 
 fn suite(script: &str, checks: &[Check]) -> SuiteReport {
-    let mut config = Config::new(["sh", "-c", script]).unwrap();
+    let mut config = CheckConfig::new(["sh", "-c", script]).unwrap();
     config.timeout = Duration::from_millis(2000);
     config.checks = checks.to_vec();
     run(&config, |_| {}).unwrap()
@@ -212,7 +212,7 @@ fn the_arbiters_cpu_limit_is_enforced_and_named() {
             "read -r line; echo readyok",
         )
     );
-    let mut config = Config::new(["sh", "-c", &spin]).unwrap();
+    let mut config = CheckConfig::new(["sh", "-c", &spin]).unwrap();
     config.timeout = Duration::from_secs(30);
     config.checks = vec![Check::Handshake, Check::Ping];
     config.limits.cpu = Some(Duration::from_secs(1));

@@ -14,7 +14,7 @@ use crate::reader::ReadError;
 
 /// The formats of results files aboure reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum ResultsFormat {
     /// `games.jsonl`, as `aboure run` writes it: one JSON object a line.
     /// Also an empty file (a run that has not finished a game yet).
     Jsonl,
@@ -24,12 +24,12 @@ pub enum Format {
     Pgn,
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for ResultsFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Format::Jsonl => "JSON lines",
-            Format::Csv => "CSV",
-            Format::Pgn => "PGN",
+            ResultsFormat::Jsonl => "JSON lines",
+            ResultsFormat::Csv => "CSV",
+            ResultsFormat::Pgn => "PGN",
         })
     }
 }
@@ -38,7 +38,7 @@ impl fmt::Display for Format {
 /// it lies well within them in any real file.
 pub const SAMPLE: usize = 64 * 1024;
 
-impl Format {
+impl ResultsFormat {
     /// The format of a file starting with `start` (its first bytes, up to
     /// [`SAMPLE`]): `None` if it is none of them.
     ///
@@ -46,24 +46,24 @@ impl Format {
     /// UTF-8 byte order mark); the first other line decides: `{` starts JSON
     /// lines, `[` and a tag name starts PGN, a line with a comma is a CSV
     /// header. Nothing but blanks and comments is JSON lines without games.
-    pub fn detect(start: &[u8]) -> Option<Format> {
+    pub fn detect(start: &[u8]) -> Option<ResultsFormat> {
         let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
         let Some(line) = first_line(start) else {
-            return Some(Format::Jsonl);
+            return Some(ResultsFormat::Jsonl);
         };
         match line {
-            [b'{', ..] => Some(Format::Jsonl),
+            [b'{', ..] => Some(ResultsFormat::Jsonl),
             [b'[', rest @ ..] if rest.first().is_some_and(u8::is_ascii_alphabetic) => {
-                Some(Format::Pgn)
+                Some(ResultsFormat::Pgn)
             }
             [b'[', ..] => None,
-            _ if line.contains(&b',') => Some(Format::Csv),
+            _ if line.contains(&b',') => Some(ResultsFormat::Csv),
             _ => None,
         }
     }
 
     /// The format of the file at `path`, from its first bytes.
-    pub fn of_file(path: &Path) -> Result<Format, FormatError> {
+    pub fn of_file(path: &Path) -> Result<ResultsFormat, ResultsFormatError> {
         let read = |path: &Path| -> std::io::Result<Vec<u8>> {
             let mut start = Vec::with_capacity(SAMPLE);
             std::fs::File::open(path)?
@@ -72,15 +72,15 @@ impl Format {
             Ok(start)
         };
         let start = read(path).map_err(|source| {
-            FormatError::Read(ReadError {
+            ResultsFormatError::Read(ReadError {
                 path: path.to_owned(),
                 source,
             })
         })?;
-        Format::detect(&start).ok_or_else(|| {
+        ResultsFormat::detect(&start).ok_or_else(|| {
             let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&start);
             let (line, text) = numbered_first_line(start);
-            FormatError::Unknown {
+            ResultsFormatError::Unknown {
                 path: path.to_owned(),
                 line,
                 text: String::from_utf8_lossy(&text[..text.len().min(80)]).into_owned(),
@@ -109,7 +109,7 @@ fn numbered_first_line(start: &[u8]) -> (usize, &[u8]) {
 
 /// A results file whose format could not be told.
 #[derive(Debug, thiserror::Error)]
-pub enum FormatError {
+pub enum ResultsFormatError {
     /// The file could not be read.
     #[error(transparent)]
     Read(ReadError),
@@ -130,12 +130,12 @@ pub enum FormatError {
     },
 }
 
-impl FormatError {
+impl ResultsFormatError {
     /// The file.
     pub fn path(&self) -> &Path {
         match self {
-            FormatError::Read(e) => &e.path,
-            FormatError::Unknown { path, .. } => path,
+            ResultsFormatError::Read(e) => &e.path,
+            ResultsFormatError::Unknown { path, .. } => path,
         }
     }
 }
@@ -146,20 +146,23 @@ mod tests {
 
     #[test]
     fn the_first_line_with_something_decides() {
-        let cases: [(&[u8], Option<Format>); 9] = [
-            (b"", Some(Format::Jsonl)),
-            (b"\n  \n# a comment\n", Some(Format::Jsonl)),
-            (b"{\"id\":\"x\"}\n", Some(Format::Jsonl)),
-            (b"\xEF\xBB\xBF[Event \"?\"]\n", Some(Format::Pgn)),
-            (b"% escape\n\n[White \"A\"]\n", Some(Format::Pgn)),
-            (b"# exported\nwhite,black,result\n", Some(Format::Csv)),
+        let cases: [(&[u8], Option<ResultsFormat>); 9] = [
+            (b"", Some(ResultsFormat::Jsonl)),
+            (b"\n  \n# a comment\n", Some(ResultsFormat::Jsonl)),
+            (b"{\"id\":\"x\"}\n", Some(ResultsFormat::Jsonl)),
+            (b"\xEF\xBB\xBF[Event \"?\"]\n", Some(ResultsFormat::Pgn)),
+            (b"% escape\n\n[White \"A\"]\n", Some(ResultsFormat::Pgn)),
+            (
+                b"# exported\nwhite,black,result\n",
+                Some(ResultsFormat::Csv),
+            ),
             (b"south;north;result\n", None),
             (b"[1, 2]\n", None),
             (b"hello world\n", None),
         ];
         for (start, expected) in cases {
             assert_eq!(
-                Format::detect(start),
+                ResultsFormat::detect(start),
                 expected,
                 "{:?}",
                 String::from_utf8_lossy(start)

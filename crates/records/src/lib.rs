@@ -5,7 +5,7 @@
 //! starts), so a crash or a power cut loses at most the game being written.
 //! `aboure report` reads those files back, and also CSV ([`CsvRows`]) and PGN
 //! ([`PgnGames`]) results, so games played elsewhere can be rated too; the
-//! format is told from the content ([`Format::detect`]).
+//! format is told from the content ([`ResultsFormat::detect`]).
 //! This crate is the one place that knows the format; it is its own crate so
 //! the arbiter that writes it and the report that reads it agree by
 //! construction. For the same reason it also says which files of an output
@@ -74,7 +74,7 @@ pub mod workers;
 mod writer;
 
 pub use crate::csv::{CsvRows, MAX_COUNT};
-pub use detect::{Format, FormatError};
+pub use detect::{ResultsFormat, ResultsFormatError};
 pub use folder::{results_file, results_files, worker_results_file};
 pub use identity::{
     AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, LimitsIdentity,

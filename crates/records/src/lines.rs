@@ -43,7 +43,7 @@ pub struct ResultsLines {
 const BUFFER: usize = 1 << 20;
 
 impl ResultsLines {
-    /// Opens `path`, read as JSON lines (see [`crate::Format`] for telling
+    /// Opens `path`, read as JSON lines (see [`crate::ResultsFormat`] for telling
     /// the formats apart).
     pub fn open(path: &Path) -> Result<ResultsLines, ReadError> {
         let file = File::open(path).map_err(|source| ReadError {

@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::csv::CsvRows;
-use crate::detect::Format;
+use crate::detect::ResultsFormat;
 use crate::lines::{Line, ResultsLines};
 use crate::pgn::PgnGames;
 use crate::record::GameRecord;
@@ -104,7 +104,7 @@ impl std::error::Error for ReadError {
 }
 
 /// Reads a results file whole, in the format its content shows
-/// ([`crate::Format::detect`]; a file of no format is read as JSON lines,
+/// ([`crate::ResultsFormat::detect`]; a file of no format is read as JSON lines,
 /// each line a problem). Reports stream instead: see [`crate::Rows`] and
 /// [`crate::LineBlocks`].
 pub fn read_games(path: &Path) -> Result<Results, ReadError> {
@@ -123,7 +123,7 @@ pub fn read_games(path: &Path) -> Result<Results, ReadError> {
 /// gives them, except that damage in a value the summary does not read
 /// (the moves) is not one, as in a report.
 pub fn read_summaries(path: &Path) -> Result<Results, ReadError> {
-    if Format::of_file(path).is_ok_and(|f| f != Format::Jsonl) {
+    if ResultsFormat::of_file(path).is_ok_and(|f| f != ResultsFormat::Jsonl) {
         // CSV and PGN results hold no moves to leave out.
         return read_games(path);
     }
@@ -161,11 +161,11 @@ pub fn read_summaries(path: &Path) -> Result<Results, ReadError> {
 /// without moves, ids `csv-LINE` and `pgn-LINE` (`csv-LINE-K` for the K-th
 /// game of a row with a count), the line as their pair number.
 pub fn parse_games(bytes: &[u8], path: &Path) -> Results {
-    let format = Format::detect(&bytes[..bytes.len().min(crate::detect::SAMPLE)]);
+    let format = ResultsFormat::detect(&bytes[..bytes.len().min(crate::detect::SAMPLE)]);
     let mut results = match format {
-        Some(Format::Csv) => parse_rows(CsvRows::new(bytes, path), path, "csv"),
-        Some(Format::Pgn) => parse_rows(PgnGames::new(bytes, path), path, "pgn"),
-        Some(Format::Jsonl) | None => return parse_jsonl(bytes, path),
+        Some(ResultsFormat::Csv) => parse_rows(CsvRows::new(bytes, path), path, "csv"),
+        Some(ResultsFormat::Pgn) => parse_rows(PgnGames::new(bytes, path), path, "pgn"),
+        Some(ResultsFormat::Jsonl) | None => return parse_jsonl(bytes, path),
     };
     results.complete_len = bytes.len() as u64;
     results

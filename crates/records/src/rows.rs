@@ -12,7 +12,7 @@ use std::io::BufReader;
 use std::path::Path;
 
 use crate::csv::CsvRows;
-use crate::detect::Format;
+use crate::detect::ResultsFormat;
 use crate::pgn::PgnGames;
 use crate::reader::{Problem, ReadError};
 use crate::summary::GameSummary;
@@ -55,7 +55,7 @@ const BUFFER: usize = 1 << 20;
 impl Rows {
     /// Opens `path`, of `format` (CSV or PGN; `None` for JSON lines, which
     /// [`crate::ResultsLines`] and [`crate::LineBlocks`] read).
-    pub fn open(path: &Path, format: Format) -> Result<Option<Rows>, ReadError> {
+    pub fn open(path: &Path, format: ResultsFormat) -> Result<Option<Rows>, ReadError> {
         let open = || {
             File::open(path)
                 .map(|f| BufReader::with_capacity(BUFFER, f))
@@ -65,9 +65,9 @@ impl Rows {
                 })
         };
         Ok(match format {
-            Format::Jsonl => None,
-            Format::Csv => Some(Rows::Csv(CsvRows::new(open()?, path))),
-            Format::Pgn => Some(Rows::Pgn(PgnGames::new(open()?, path))),
+            ResultsFormat::Jsonl => None,
+            ResultsFormat::Csv => Some(Rows::Csv(CsvRows::new(open()?, path))),
+            ResultsFormat::Pgn => Some(Rows::Pgn(PgnGames::new(open()?, path))),
         })
     }
 

@@ -1,6 +1,6 @@
 //! Reading results files into a [`ReportTally`], at the speed of the disk.
 //!
-//! Each file's format is told from its content ([`Format::detect`]); a file
+//! Each file's format is told from its content ([`ResultsFormat::detect`]); a file
 //! of no known format is an error, not an empty report. JSON lines are read
 //! in blocks of whole lines: worker threads parse the blocks (only as far as
 //! the report needs: [`GameSummary`], a few microseconds a line) while the
@@ -23,7 +23,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use aboure_records::{
-    Format, FormatError, GameSummary, LineBlocks, Problem, ProblemKind, ReadError, Row, Rows,
+    GameSummary, LineBlocks, Problem, ProblemKind, ReadError, ResultsFormat, ResultsFormatError,
+    Row, Rows,
 };
 
 use crate::input::files_of;
@@ -48,7 +49,7 @@ pub enum StreamError {
     Read(#[from] ReadError),
     /// The file is none of the formats, or could not be read to tell.
     #[error(transparent)]
-    Format(#[from] FormatError),
+    Format(#[from] ResultsFormatError),
     /// More lines (rows, games) were malformed than were read as games.
     #[error(
         "{}: {malformed} malformed line{} against {games} game{} read: not a results \
@@ -99,7 +100,7 @@ pub fn read_files(
         n => n,
     };
     for path in &files {
-        let format = Format::of_file(path)?;
+        let format = ResultsFormat::of_file(path)?;
         tally.begin_file(path);
         let counts = match Rows::open(path, format)? {
             Some(rows) => read_rows(tally, path, rows, &mut state, progress)?,

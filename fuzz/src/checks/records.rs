@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use aboure_records::{parse_games, Format, GameRecord, Results};
+use aboure_records::{parse_games, GameRecord, Results, ResultsFormat};
 
 /// Reads `data` under each kind of name and checks what comes out.
 pub fn check(data: &[u8]) {
@@ -16,7 +16,7 @@ pub fn check(data: &[u8]) {
 
     // The content decides the format, whatever the name; for JSON lines
     // the rules below hold.
-    if Format::detect(data).is_none_or(|f| f == Format::Jsonl) {
+    if ResultsFormat::detect(data).is_none_or(|f| f == ResultsFormat::Jsonl) {
         let jsonl = parse_games(data, Path::new("games.jsonl"));
         let complete = data.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         assert_eq!(
