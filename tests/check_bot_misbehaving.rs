@@ -238,6 +238,24 @@ fn the_tournament_limits_apply_through_check_bot() {
         "{}",
         run.dump()
     );
+    // And the tournament's bounds: at least 1 MiB, at most 7 days.
+    for (flag, value, message) in [
+        (
+            "--memory-limit",
+            "64KiB",
+            "--memory-limit: must be at least 1MiB",
+        ),
+        (
+            "--cpu-limit",
+            "8days",
+            "--cpu-limit: \"8days\" is too long: at most 7 days",
+        ),
+        ("--cpu-limit", "0s", "--cpu-limit: must be positive"),
+    ] {
+        let run = check_bot(&[flag, value], &[ABOURE, "bot", "random"]);
+        assert_eq!(run.code, Some(2), "{}", run.dump());
+        assert!(run.stderr.contains(message), "{}", run.dump());
+    }
 }
 
 #[test]

@@ -87,14 +87,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.timeout = Duration::from_millis(args.timeout);
     config.margin = Duration::from_millis(args.margin);
     if let Some(size) = &args.memory_limit {
-        let bytes =
-            aboure_process::parse_size(size).map_err(|e| anyhow::anyhow!("--memory-limit: {e}"))?;
+        let bytes = aboure_process::parse_memory_limit(size)
+            .map_err(|e| anyhow::anyhow!("--memory-limit: {e}"))?;
         config.limits.memory = Some(bytes);
     }
     if let Some(text) = &args.cpu_limit {
-        let cpu = humantime::parse_duration(text.trim())
-            .map_err(|e| anyhow::anyhow!("--cpu-limit: {text:?}: {e}"))?;
-        anyhow::ensure!(!cpu.is_zero(), "--cpu-limit: must be positive");
+        let cpu = aboure_process::parse_cpu_limit(text)
+            .map_err(|e| anyhow::anyhow!("--cpu-limit: {e}"))?;
         config.limits.cpu = Some(cpu);
     }
     if !args.checks.is_empty() {

@@ -162,6 +162,71 @@ pub fn parse_size(text: &str) -> Result<u64, SizeError> {
         .ok_or_else(|| SizeError::TooLarge(text.to_owned()))
 }
 
+/// The smallest memory limit accepted: below it no program starts.
+pub const MIN_MEMORY: u64 = 1 << 20;
+
+/// The longest duration accepted, for a CPU limit as for every duration
+/// of a tournament file.
+pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Why a text is not a usable limit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    /// Not a size.
+    #[error(transparent)]
+    Size(#[from] SizeError),
+    /// A memory limit under [`MIN_MEMORY`].
+    #[error("must be at least 1MiB")]
+    TooLittleMemory,
+    /// Not a duration.
+    #[error("{text:?} is not a duration like \"2s\" or \"50ms\": {reason}")]
+    NotADuration {
+        /// The text given.
+        text: String,
+        /// What the duration parser said.
+        reason: String,
+    },
+    /// A zero duration.
+    #[error("must be positive")]
+    Zero,
+    /// A duration over [`MAX_DURATION`].
+    #[error("{0:?} is too long: at most 7 days")]
+    TooLong(String),
+}
+
+/// A memory limit (`memory-limit`, `--memory-limit`): a size of at least
+/// [`MIN_MEMORY`], in bytes. The one rule for a tournament file and for
+/// `check-bot`.
+pub fn parse_memory_limit(text: &str) -> Result<u64, LimitError> {
+    let bytes = parse_size(text)?;
+    if bytes < MIN_MEMORY {
+        return Err(LimitError::TooLittleMemory);
+    }
+    Ok(bytes)
+}
+
+/// A duration like `"2s"` or `"50ms"`, at most [`MAX_DURATION`].
+pub fn parse_duration(text: &str) -> Result<Duration, LimitError> {
+    let d = humantime::parse_duration(text.trim()).map_err(|e| LimitError::NotADuration {
+        text: text.to_owned(),
+        reason: e.to_string(),
+    })?;
+    if d > MAX_DURATION {
+        return Err(LimitError::TooLong(text.to_owned()));
+    }
+    Ok(d)
+}
+
+/// A CPU limit (`cpu-limit`, `--cpu-limit`): a positive duration of at
+/// most [`MAX_DURATION`]. The one rule for a tournament file and for
+/// `check-bot`.
+pub fn parse_cpu_limit(text: &str) -> Result<Duration, LimitError> {
+    match parse_duration(text)? {
+        d if d.is_zero() => Err(LimitError::Zero),
+        d => Ok(d),
+    }
+}
+
 /// Bytes as the largest whole binary unit, e.g. `256 MiB`.
 pub fn size_text(bytes: u64) -> String {
     for (unit, scale) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use aboure_process::{parse_size, Limits};
+use aboure_process::Limits;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -289,19 +289,18 @@ impl Validator<'_> {
             None => default_tc,
         };
         let memory = match &bot.memory_limit {
-            Some(m) => {
-                let mkey = format!("{key}.memory-limit");
-                let bytes =
-                    parse_size(m.get_ref()).map_err(|e| self.at(m.span(), &mkey, e.to_string()))?;
-                if bytes < 1 << 20 {
-                    return Err(self.at(m.span(), &mkey, "must be at least 1MiB"));
-                }
-                Some(bytes)
-            }
+            Some(m) => Some(
+                aboure_process::parse_memory_limit(m.get_ref()).map_err(|e| {
+                    self.at(m.span(), &format!("{key}.memory-limit"), e.to_string())
+                })?,
+            ),
             None => None,
         };
         let cpu = match &bot.cpu_limit {
-            Some(c) => Some(self.positive_duration(c, &format!("{key}.cpu-limit"))?),
+            Some(c) => Some(
+                aboure_process::parse_cpu_limit(c.get_ref())
+                    .map_err(|e| self.at(c.span(), &format!("{key}.cpu-limit"), e.to_string()))?,
+            ),
             None => None,
         };
         let sandbox = aboure_sandbox::settings::bot_policy(

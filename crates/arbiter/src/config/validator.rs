@@ -9,9 +9,7 @@ use toml::Spanned;
 
 use crate::error::ConfigError;
 
-/// The longest duration a tournament file may give (any longer is a typo,
-/// and would overflow clock arithmetic near `u64::MAX` seconds).
-pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+pub use aboure_process::MAX_DURATION;
 
 /// The message of a TOML syntax error; some (a lone carriage return) come
 /// with none of their own.
@@ -77,24 +75,8 @@ impl Validator<'_> {
         value: &Spanned<String>,
         key: &str,
     ) -> Result<Duration, ConfigError> {
-        let d = humantime::parse_duration(value.get_ref().trim()).map_err(|e| {
-            self.at(
-                value.span(),
-                key,
-                format!(
-                    "{:?} is not a duration like \"2s\" or \"50ms\": {e}",
-                    value.get_ref()
-                ),
-            )
-        })?;
-        if d > MAX_DURATION {
-            return Err(self.at(
-                value.span(),
-                key,
-                format!("{:?} is too long: at most 7 days", value.get_ref()),
-            ));
-        }
-        Ok(d)
+        aboure_process::parse_duration(value.get_ref())
+            .map_err(|e| self.at(value.span(), key, e.to_string()))
     }
 
     pub(super) fn positive_duration(
