@@ -31,7 +31,7 @@ pub fn run(games: u64, file: Option<PathBuf>, accuracy: bool) -> anyhow::Result<
         .unwrap_or_else(|| std::env::temp_dir().join(format!("aboure-bench-report-{games}.jsonl")));
     if !path.exists() {
         let t = Instant::now();
-        crate::synthetic::write(&path, games)?;
+        aboure_bench::synthetic::write(&path, games)?;
         eprintln!(
             "wrote {} ({games} games) in {:.1} s",
             path.display(),

@@ -20,7 +20,6 @@ mod run_eta;
 mod serve;
 mod solve;
 mod sprt_calc;
-mod synthetic;
 
 /// Run Djenon-aboure bots against each other and measure how strong they are.
 #[derive(Parser)]

@@ -20,4 +20,5 @@ mod figures;
 pub mod league;
 pub mod responder;
 pub mod search;
+pub mod synthetic;
 pub mod tune;

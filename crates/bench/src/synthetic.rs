@@ -12,7 +12,6 @@ use aboure_engine::{Move, Position, Side};
 use aboure_records::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };
-use anyhow::Context;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -32,9 +31,10 @@ const FORFEIT_EVERY: u64 = 397;
 const MAX_PLIES: usize = 200;
 
 /// Writes `games` games (rounded up to whole pairs) to `path`.
-pub fn write(path: &Path, games: u64) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+pub fn write(path: &Path, games: u64) -> std::io::Result<()> {
+    let file = std::fs::File::create(path).map_err(|e| {
+        std::io::Error::new(e.kind(), format!("cannot create {}: {e}", path.display()))
+    })?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     let mut rng = SmallRng::seed_from_u64(0xab0);
     let pairings: Vec<(usize, usize)> = (0..BOTS.len())
@@ -65,7 +65,7 @@ pub fn write(path: &Path, games: u64) -> anyhow::Result<()> {
                     written / 60 % 60,
                     written % 60
                 );
-                serde_json::to_writer(&mut out, &record)?;
+                serde_json::to_writer(&mut out, &record).map_err(std::io::Error::other)?;
                 out.write_all(b"\n")?;
                 written += 1;
             }
