@@ -35,16 +35,12 @@ fn game_line(template: &[serde_json::Value], i: usize) -> String {
 
 /// Peak resident memory of a process that has ended, in KiB, and its wall
 /// time. The child is reaped by `wait4`, which also gives its usage.
-#[allow(clippy::zombie_processes)]
 fn run_measured(command: &mut Command) -> (u64, Duration) {
     let start = Instant::now();
     let child = command.stdout(Stdio::null()).spawn().unwrap();
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
-    assert_eq!(status, 0, "{command:?} failed");
-    (usage.ru_maxrss as u64, start.elapsed())
+    let reaped = aboure_bench::cpu::wait_measured(child).unwrap();
+    assert!(reaped.status.success(), "{command:?} failed");
+    (reaped.peak_kib, start.elapsed())
 }
 
 fn peak_kib(pid: u32) -> u64 {

@@ -176,30 +176,13 @@ fn measure(command: &mut Command, what: &str, stdout: Option<&Path>) -> anyhow::
         .stderr(Stdio::null())
         .spawn()
         .with_context(|| format!("cannot start {what}"))?;
-    let (status, rusage) = wait4(child.id())?;
+    let reaped = aboure_bench::cpu::wait_measured(child).context("wait4")?;
     let seconds = t.elapsed().as_secs_f64();
-    if !status {
+    if !reaped.status.success() {
         bail!("{what} failed on the benchmark file");
     }
-    // ru_maxrss is in kilobytes on Linux.
     Ok(Measured {
         seconds,
-        peak_mb: rusage.ru_maxrss as f64 / 1024.0,
+        peak_mb: reaped.peak_kib as f64 / 1024.0,
     })
-}
-
-/// Waits for the child `pid`; whether it succeeded, and its resource use.
-fn wait4(pid: u32) -> anyhow::Result<(bool, libc::rusage)> {
-    let mut status = 0;
-    // SAFETY: rusage is plain data; wait4 fills it and `status` through
-    // valid pointers, for our own child.
-    let mut rusage: libc::rusage = unsafe { std::mem::zeroed() };
-    let rc = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut rusage) };
-    if rc < 0 {
-        bail!("wait4: {}", std::io::Error::last_os_error());
-    }
-    Ok((
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        rusage,
-    ))
 }

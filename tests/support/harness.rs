@@ -137,7 +137,6 @@ pub fn wait_for_games(out: &Path, n: usize) {
 /// peak resident memory in KiB (its own or that of any process it reaped:
 /// `wait4`'s `ru_maxrss`).
 // The child is reaped by `wait4` (for its resource usage), not `wait`.
-#[allow(clippy::zombie_processes)]
 pub fn run_measured(args: &[&str], dir: &Path) -> (Output, u64) {
     let stdout = dir.join("arbiter.stdout");
     let stderr = dir.join("arbiter.stderr");
@@ -149,20 +148,13 @@ pub fn run_measured(args: &[&str], dir: &Path) -> (Output, u64) {
         .stderr(std::fs::File::create(&stderr).unwrap())
         .spawn()
         .unwrap();
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is valid; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: plain wait4 on our own child, with valid out-pointers.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid);
-    use std::os::unix::process::ExitStatusExt;
+    let reaped = aboure_bench::cpu::wait_measured(child).unwrap();
     let output = Output {
-        status: std::process::ExitStatus::from_raw(status),
+        status: reaped.status,
         stdout: std::fs::read(&stdout).unwrap(),
         stderr: std::fs::read(&stderr).unwrap(),
     };
-    (output, usage.ru_maxrss as u64)
+    (output, reaped.peak_kib)
 }
 
 pub fn games(out: &Path) -> Vec<Value> {
