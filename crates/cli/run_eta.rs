@@ -1,12 +1,12 @@
 //! The time-left part of `aboure run`'s progress line: games done, games per
 //! minute since this process started, and the estimated time left (for an
 //! SPRT from the LLR's drift, bounded by the pairs still allowed). The
-//! arithmetic is `aboure_serve::eta`'s, shared with the live page.
+//! arithmetic is `aboure_stats::eta`'s, shared with the live page.
 
 use std::time::Instant;
 
 use aboure_records::GameRecord;
-use aboure_serve::eta::{games_per_minute, human_duration, seconds_left, sprt_remaining_pairs};
+use aboure_stats::eta::{games_per_minute, human_duration, seconds_left, sprt_remaining_pairs};
 use aboure_stats::OrderedStatus;
 
 /// What the estimate is made from.

@@ -22,7 +22,6 @@
 //! - `server`, `page`, `token`: the HTTP side.
 #![deny(missing_docs)]
 
-pub mod eta;
 pub mod folder;
 pub mod follow;
 pub mod live;

@@ -18,7 +18,7 @@ use aboure_report::{Pushed, Report, ReportOptions, ReportTally, SandboxLayers, S
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::eta::{games_per_minute, seconds_left, sprt_remaining_pairs};
+use aboure_stats::eta::{games_per_minute, seconds_left, sprt_remaining_pairs};
 
 /// Recent games (and early forfeits) the page's game viewer holds.
 pub const VIEWER_GAMES: usize = 40;

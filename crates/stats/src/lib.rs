@@ -44,6 +44,7 @@ pub mod bradley_terry;
 pub mod characteristic;
 pub mod elo;
 mod estimate;
+pub mod eta;
 mod graph;
 mod linalg;
 mod llr;
