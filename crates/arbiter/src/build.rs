@@ -10,44 +10,19 @@
 //! costs a second. A failed build stops the run before any game: a bot
 //! that cannot be built would only forfeit every game.
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+pub use crate::config::BuildCommand;
 use crate::config::Config;
 
 /// How much of a failed build's output its error quotes, at most.
 const TAIL_LINES: usize = 20;
 /// The same, in bytes.
 const TAIL_BYTES: u64 = 4096;
-
-/// A bot's build command, as validated.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct BuildCommand {
-    /// The program: a path with a slash relative to `workdir`, or a bare
-    /// name looked up in `PATH`.
-    pub program: PathBuf,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// Where it runs: the bot's working directory.
-    pub workdir: PathBuf,
-    /// Variables added to the arbiter's environment: the bot's `env`, so
-    /// that the build and the bot see the same.
-    pub env: BTreeMap<String, String>,
-}
-
-impl BuildCommand {
-    /// The command as a person would type it.
-    pub fn command_line(&self) -> String {
-        std::iter::once(self.program.display().to_string())
-            .chain(self.args.iter().cloned())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
 
 /// One build to run, and the bots it builds.
 #[derive(Clone, Debug, PartialEq, Eq)]

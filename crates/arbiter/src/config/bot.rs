@@ -9,8 +9,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::time_control::{overlay, RawTimeControl};
+use super::BuildCommand;
 use super::{Validator, BUILTIN_BOTS};
-use crate::build::BuildCommand;
 use crate::clock::TimeControl;
 use crate::error::ConfigError;
 

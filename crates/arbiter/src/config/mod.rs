@@ -20,6 +20,7 @@ use crate::opening::OpeningSource;
 
 mod adjudication;
 mod bot;
+mod build_command;
 mod defaults;
 mod openings;
 mod sprt;
@@ -27,6 +28,7 @@ mod time_control;
 mod validator;
 
 pub use bot::{BotCommand, BotConfig};
+pub use build_command::BuildCommand;
 pub use validator::MAX_DURATION;
 
 use adjudication::RawAdjudication;
