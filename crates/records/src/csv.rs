@@ -18,9 +18,9 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::reader::{Problem, ProblemKind, ReadError};
+use crate::problem::{Problem, ProblemKind, ReadError};
 use crate::record::GameResult;
-use crate::rows::{row_summary, Row};
+use crate::row::{row_summary, Row};
 
 /// Most games one row may stand for: a count beyond it is a typo more
 /// likely than a result, and counting it would take minutes.

@@ -10,7 +10,7 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::reader::ReadError;
+use crate::problem::ReadError;
 
 /// The formats of results files aboure reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

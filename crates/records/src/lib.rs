@@ -63,8 +63,10 @@ mod lines;
 mod manifest;
 mod pair;
 mod pgn;
+mod problem;
 mod reader;
 mod record;
+mod row;
 mod rows;
 mod scan;
 mod standings;
@@ -86,13 +88,13 @@ pub use manifest::{
 };
 pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, RecordPairBook, Seat};
 pub use pgn::PgnGames;
-pub use reader::{
-    parse_games, read_games, read_summaries, Problem, ProblemKind, ReadError, Results,
-};
+pub use problem::{Problem, ProblemKind, ReadError};
+pub use reader::{parse_games, read_games, read_summaries, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
 };
-pub use rows::{Row, Rows};
+pub use row::Row;
+pub use rows::Rows;
 pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
 pub use writer::GamesWriter;

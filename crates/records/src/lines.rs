@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use crate::reader::{Problem, ProblemKind, ReadError};
+use crate::problem::{Problem, ProblemKind, ReadError};
 
 /// What the next line of a file is.
 #[derive(Debug)]

@@ -20,9 +20,9 @@ use std::borrow::Cow;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use crate::reader::{Problem, ProblemKind, ReadError};
+use crate::problem::{Problem, ProblemKind, ReadError};
 use crate::record::GameResult;
-use crate::rows::{row_summary, Row};
+use crate::row::{row_summary, Row};
 
 /// The games of a PGN file, read in order.
 #[derive(Debug)]

@@ -14,31 +14,8 @@ use std::path::Path;
 use crate::csv::CsvRows;
 use crate::detect::ResultsFormat;
 use crate::pgn::PgnGames;
-use crate::reader::{Problem, ReadError};
-use crate::summary::GameSummary;
-
-/// What the next row of a CSV file or game of a PGN file holds.
-#[derive(Debug)]
-pub enum Row<'a> {
-    /// `count` identical games (1 unless a CSV count column says more),
-    /// the row starting on line `line`. The summary has an empty id, pair
-    /// 0 and game 0 (rows are not paired) and termination `unknown`.
-    Games {
-        /// 1-based line where the row or game starts.
-        line: usize,
-        /// Who played which side, and the result.
-        game: GameSummary<'a>,
-        /// How many games the row stands for.
-        count: u32,
-    },
-    /// A game without a result (PGN's `*`): not counted.
-    Unfinished {
-        /// 1-based line where the game starts.
-        line: usize,
-    },
-    /// A row or game that cannot be counted, located.
-    Problem(Problem),
-}
+use crate::problem::ReadError;
+use crate::row::Row;
 
 /// A CSV or PGN results file, row by row.
 #[derive(Debug)]
@@ -103,28 +80,5 @@ impl<R: std::io::Read> RowSource for CsvRows<R> {
 impl<R: std::io::BufRead> RowSource for PgnGames<R> {
     fn next_row(&mut self) -> Result<Option<Row<'_>>, ReadError> {
         PgnGames::next_row(self)
-    }
-}
-
-/// The summary of a row: `south` moved first.
-pub(crate) fn row_summary<'a>(
-    south: &'a str,
-    north: &'a str,
-    result: crate::GameResult,
-) -> GameSummary<'a> {
-    use crate::summary::Text;
-    use std::borrow::Cow;
-    let text = |s: &'a str| Text(Cow::Borrowed(s));
-    GameSummary {
-        id: text(""),
-        pairing: [text(south), text(north)],
-        pair: 0,
-        game: 0,
-        south: text(south),
-        north: text(north),
-        result,
-        termination: crate::Termination::Unknown,
-        loser: None,
-        detail: None,
     }
 }
