@@ -25,7 +25,6 @@ mod report_cli;
 mod report_html;
 mod run_games;
 mod sandbox;
-mod serve_figures;
 mod serve_live;
 mod serve_security;
 mod slurm_sprt;

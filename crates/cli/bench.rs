@@ -127,6 +127,14 @@ enum What {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// The live page following a large SPRT results file: its peak memory
+    /// and the time from a game appended to the browser's event stream,
+    /// against `aboure report --format json` on the same file.
+    Serve {
+        /// Games in the file.
+        #[arg(long, default_value_t = 200_000)]
+        games: usize,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -221,6 +229,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             pairs,
             dir,
         } => crate::bench_workers::run(&workers, pairs, dir)?,
+        What::Serve { games } => {
+            let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
+            let dir =
+                std::env::temp_dir().join(format!("aboure-bench-serve-{}", std::process::id()));
+            let figures = aboure_bench::serve::measure(&exe, games, &dir);
+            let _ = std::fs::remove_dir_all(&dir);
+            println!("{}", figures.context("the live page's benchmark failed")?);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

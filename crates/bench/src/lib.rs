@@ -20,5 +20,6 @@ mod figures;
 pub mod league;
 pub mod responder;
 pub mod search;
+pub mod serve;
 pub mod synthetic;
 pub mod tune;
