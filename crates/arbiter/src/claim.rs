@@ -86,12 +86,14 @@ mod ledger;
 mod roster;
 #[cfg(test)]
 mod sim;
+mod tries;
 
 pub use aboure_records::workers::{WorkerEntry, WorkerState};
 pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
 pub use finished::{FinishedLog, FINISHED_LOG};
 pub use ledger::Ledger;
 pub use roster::{describe as describe_roster, roster, signer_name, RosterBrief, WorkerFile};
+pub use tries::{Found, Tries, Whose, PHASES};
 
 /// A game pair's place in the schedule (see [`crate::Schedule`]).
 pub type Unit = u64;
@@ -166,7 +168,17 @@ pub enum Step<H> {
     /// The unit is this worker's.
     Held(Claim<H>),
     /// Another live worker holds it, or it was just finished and removed.
-    Taken,
+    Taken(Refused),
+}
+
+/// Why a unit could not be acquired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Another live worker holds its lock.
+    Held,
+    /// Its file was removed between the open and the check: its holder
+    /// had just finished it.
+    Removed,
 }
 
 impl<H> Acquire<H> {
@@ -176,24 +188,27 @@ impl<H> Acquire<H> {
             Acquire::Open(unit) => Step::Next(Acquire::Lock(unit, folder.open(unit)?)),
             Acquire::Lock(unit, handle) => match folder.try_lock(&handle)? {
                 true => Step::Next(Acquire::Check(unit, handle)),
-                false => Step::Taken,
+                false => Step::Taken(Refused::Held),
             },
             Acquire::Check(unit, handle) => match folder.linked(&handle)? {
                 true => Step::Held(Claim { unit, handle }),
-                false => Step::Taken,
+                false => Step::Taken(Refused::Removed),
             },
         })
     }
 }
 
-/// Acquires `unit`: `None` if another worker holds it.
-pub fn acquire<F: ClaimFolder>(folder: &mut F, unit: Unit) -> io::Result<Option<Claim<F::Handle>>> {
+/// Acquires `unit`, or says why another worker has it.
+pub fn acquire<F: ClaimFolder>(
+    folder: &mut F,
+    unit: Unit,
+) -> io::Result<Result<Claim<F::Handle>, Refused>> {
     let mut step = Acquire::Open(unit);
     loop {
         match step.step(folder)? {
             Step::Next(next) => step = next,
-            Step::Held(claim) => return Ok(Some(claim)),
-            Step::Taken => return Ok(None),
+            Step::Held(claim) => return Ok(Ok(claim)),
+            Step::Taken(why) => return Ok(Err(why)),
         }
     }
 }

@@ -32,8 +32,8 @@ use aboure_records::GameRecord;
 
 use super::follow::Follower;
 use crate::claim::{
-    acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Ledger, Slice, Unit,
-    WorkerFile,
+    acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Found, Ledger,
+    Slice, Tries, Unit, Whose, WorkerFile,
 };
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
@@ -106,6 +106,8 @@ pub struct Work {
     pub taken_over: u64,
     /// Acquire attempts (each: open, lock, check), successful or not.
     pub tries: u64,
+    /// The same, by what they found, whose pair and when.
+    pub tried: Tries,
     /// Reads of the other workers' files (each opens every file).
     pub polls: u64,
     /// Files opened by those reads.
@@ -128,6 +130,7 @@ impl Work {
         self.claimed += other.claimed;
         self.taken_over += other.taken_over;
         self.tries += other.tries;
+        self.tried.add_all(&other.tried);
         self.polls += other.polls;
         self.opens += other.opens;
         self.bytes += other.bytes;
@@ -339,7 +342,8 @@ impl Queue {
             let at = std::process::id() as usize % units.len();
             units.rotate_left(at);
         }
-        for unit in orphans.into_iter().chain(units) {
+        let orphaned = orphans.len();
+        for (i, unit) in orphans.into_iter().chain(units).enumerate() {
             if self.ledger.complete(unit) {
                 continue; // learnt of since the list was made
             }
@@ -347,10 +351,19 @@ impl Queue {
                 "cannot claim unit {unit} in {}",
                 self.claims.dir().display()
             ));
+            let whose = match i < orphaned {
+                true => Whose::Orphan,
+                false => Whose::of(unit, self.slice),
+            };
+            let progress = (self.ledger.games(), 2 * self.ledger.units());
             self.work.tries += 1;
-            let Some(claim) = acquire(&mut self.claims, unit).map_err(io)? else {
-                self.busy.insert(unit);
-                continue;
+            let claim = match acquire(&mut self.claims, unit).map_err(io)? {
+                Ok(claim) => claim,
+                Err(why) => {
+                    self.work.tried.add(whose, why.into(), progress);
+                    self.busy.insert(unit);
+                    continue;
+                }
             };
             let io = RunError::io(format!("cannot sign {}", self.claims.dir().display()));
             let before = self.claims.sign(claim.handle()).map_err(io)?;
@@ -367,9 +380,11 @@ impl Queue {
                 .filter(|g| !self.ledger.has(unit, g.game))
                 .collect();
             if games.is_empty() {
+                self.work.tried.add(whose, Found::Recorded, progress);
                 self.release(claim)?;
                 continue;
             }
+            self.work.tried.add(whose, Found::Claimed, progress);
             self.work.claimed += 1;
             if !before.is_empty() {
                 // Its holder died: the kernel dropped the lock it signed.
@@ -384,6 +399,7 @@ impl Queue {
             self.mine.insert(unit);
             return Ok(Next::Play(claim, games));
         }
+        self.work.tried.empty += 1;
         Ok(if self.ledger.all_done() {
             Next::Done
         } else {
