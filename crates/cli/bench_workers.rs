@@ -24,8 +24,8 @@ pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> anyhow::Result<
         "{pairs} pairs (games take no time), one folder on {}:",
         base.display()
     );
-    println!("| workers | wall time | claim tries (per pair) | log reads | log bytes per pair | reads of others' files | files opened (per pair) | bytes of others' files | recorded |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| workers | wall time | claim tries (per pair) | log reads | log bytes per pair | roster passes over claims/ | roster brief reads | reads of others' files | files opened (per pair) | bytes of others' files | recorded |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     let mut runs = Vec::new();
     for &n in workers {
         let dir = base.join(format!("workers-{n}"));
@@ -54,7 +54,7 @@ fn row(run: &SimulatedRun) -> String {
     let per_pair = |x: u64| x as f64 / run.pairs as f64;
     let (all, distinct) = run.recorded;
     format!(
-        "| {} | {secs:.1} s | {} ({:.0}/s, {:.2}) | {} ({:.0}/s) | {:.0} | {} ({:.0}/s) | {} ({:.0}/s, {:.1}) | {:.1} MB | {all} games, {distinct} distinct |",
+        "| {} | {secs:.1} s | {} ({:.0}/s, {:.2}) | {} ({:.0}/s) | {:.0} | {} ({:.1}/s) | {} ({:.0}/s) | {} ({:.0}/s) | {} ({:.0}/s, {:.1}) | {:.1} MB | {all} games, {distinct} distinct |",
         run.workers,
         w.tries,
         w.tries as f64 / secs,
@@ -62,6 +62,10 @@ fn row(run: &SimulatedRun) -> String {
         w.log_reads,
         w.log_reads as f64 / secs,
         per_pair(w.log_bytes),
+        w.roster_passes,
+        w.roster_passes as f64 / secs,
+        w.brief_reads,
+        w.brief_reads as f64 / secs,
         w.polls,
         w.polls as f64 / secs,
         w.opens,
