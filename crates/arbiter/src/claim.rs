@@ -86,12 +86,14 @@ mod ledger;
 mod roster;
 #[cfg(test)]
 mod sim;
+mod tries;
 
 pub use aboure_records::workers::{WorkerEntry, WorkerState};
 pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
 pub use finished::{FinishedLog, FINISHED_LOG};
 pub use ledger::Ledger;
 pub use roster::{describe as describe_roster, roster, signer_name, RosterBrief, WorkerFile};
+pub use tries::{Found, Tries, Whose, PHASES};
 
 /// A game pair's place in the schedule (see [`crate::Schedule`]).
 pub type Unit = u64;
@@ -166,7 +168,17 @@ pub enum Step<H> {
     /// The unit is this worker's.
     Held(Claim<H>),
     /// Another live worker holds it, or it was just finished and removed.
-    Taken,
+    Taken(Refused),
+}
+
+/// Why a unit could not be acquired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Another live worker holds its lock.
+    Held,
+    /// Its file was removed between the open and the check: its holder
+    /// had just finished it.
+    Removed,
 }
 
 impl<H> Acquire<H> {
@@ -176,24 +188,27 @@ impl<H> Acquire<H> {
             Acquire::Open(unit) => Step::Next(Acquire::Lock(unit, folder.open(unit)?)),
             Acquire::Lock(unit, handle) => match folder.try_lock(&handle)? {
                 true => Step::Next(Acquire::Check(unit, handle)),
-                false => Step::Taken,
+                false => Step::Taken(Refused::Held),
             },
             Acquire::Check(unit, handle) => match folder.linked(&handle)? {
                 true => Step::Held(Claim { unit, handle }),
-                false => Step::Taken,
+                false => Step::Taken(Refused::Removed),
             },
         })
     }
 }
 
-/// Acquires `unit`: `None` if another worker holds it.
-pub fn acquire<F: ClaimFolder>(folder: &mut F, unit: Unit) -> io::Result<Option<Claim<F::Handle>>> {
+/// Acquires `unit`, or says why another worker has it.
+pub fn acquire<F: ClaimFolder>(
+    folder: &mut F,
+    unit: Unit,
+) -> io::Result<Result<Claim<F::Handle>, Refused>> {
     let mut step = Acquire::Open(unit);
     loop {
         match step.step(folder)? {
             Step::Next(next) => step = next,
-            Step::Held(claim) => return Ok(Some(claim)),
-            Step::Taken => return Ok(None),
+            Step::Held(claim) => return Ok(Ok(claim)),
+            Step::Taken(why) => return Ok(Err(why)),
         }
     }
 }
@@ -215,8 +230,13 @@ impl Slice {
 }
 
 /// The units worth trying, best first: those of `window` not complete in
-/// `ledger` and not in `busy` (seen held by another worker), this worker's
-/// slice first, each group in schedule order. At most `most` of them.
+/// `ledger` and not in `busy` (seen held by another worker), at most
+/// `most` of them. A worker of a slice takes its own first, in schedule
+/// order; then the next slice's (`K + 1`, then `K + 2`, ..., wrapping),
+/// each in schedule order. So workers that have run out of their own
+/// spread over the others' slices, one neighbour each, instead of all
+/// knocking on the same lowest free unit. Without a slice, the free units
+/// in schedule order.
 pub fn candidates(
     window: Range<Unit>,
     ledger: &Ledger,
@@ -225,14 +245,23 @@ pub fn candidates(
     most: usize,
 ) -> Vec<Unit> {
     let start = window.start.max(ledger.complete_below());
-    let free = move || (start..window.end).filter(|&u| !ledger.complete(u) && !busy.contains(&u));
-    let mut found: Vec<Unit> = match slice {
-        Some(s) => free().filter(|&u| s.has(u)).take(most).collect(),
-        None => Vec::new(),
+    let end = window.end;
+    let free = move |u: &Unit| !ledger.complete(*u) && !busy.contains(u);
+    let Some(s) = slice.filter(|s| s.count > 0) else {
+        return (start..end).filter(free).take(most).collect();
     };
-    if found.len() < most {
-        let own = |u: Unit| slice.is_some_and(|s| s.has(u));
-        found.extend(free().filter(|&u| !own(u)).take(most - found.len()));
+    // Slice `k`'s units of the window, in order.
+    let column = move |k: u64| {
+        let first = start + (k + s.count - start % s.count) % s.count;
+        (first..end).step_by(s.count as usize)
+    };
+    let mut found = Vec::new();
+    for d in 0..s.count {
+        let k = (s.index + d) % s.count;
+        found.extend(column(k).filter(free).take(most - found.len()));
+        if found.len() >= most {
+            break;
+        }
     }
     found
 }
@@ -254,10 +283,17 @@ mod tests {
         let slice = Some(Slice { index: 1, count: 3 });
         assert_eq!(
             candidates(0..12, &ledger, &busy, slice, 100),
-            [1, 10, 2, 3, 5, 6, 8, 9, 11]
+            [1, 10, 2, 5, 8, 11, 3, 6, 9]
         );
-        assert_eq!(candidates(0..6, &ledger, &busy, slice, 3), [1, 2, 3]);
+        assert_eq!(candidates(0..6, &ledger, &busy, slice, 3), [1, 2, 5]);
         assert_eq!(candidates(0..12, &ledger, &busy, None, 2), [1, 2]);
         assert_eq!(candidates(5..6, &ledger, &busy, None, 9), [5]);
+        assert_eq!(candidates(5..6, &ledger, &busy, slice, 9), [5]);
+        // A window narrower than the slices, starting past unit 0.
+        let wide = Some(Slice {
+            index: 6,
+            count: 10,
+        });
+        assert_eq!(candidates(2..6, &ledger, &busy, wide, 9), [2, 3, 5]);
     }
 }

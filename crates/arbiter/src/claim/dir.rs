@@ -143,7 +143,7 @@ impl ClaimFolder for ClaimDir {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{acquire, Claim};
+    use super::super::{acquire, Claim, Refused};
     use super::*;
 
     fn temp(name: &str) -> PathBuf {
@@ -160,7 +160,7 @@ mod tests {
         let mut b = ClaimDir::new(&dir, "b".into()).unwrap();
         let held = acquire(&mut a, 3).unwrap().expect("free");
         assert_eq!(a.sign(held.handle()).unwrap(), "");
-        assert!(acquire(&mut b, 3).unwrap().is_none());
+        assert_eq!(acquire(&mut b, 3).unwrap().err(), Some(Refused::Held));
         assert!(held.still_held(&mut a).unwrap());
         assert_eq!(a.listed().unwrap(), [3]);
         assert_eq!(

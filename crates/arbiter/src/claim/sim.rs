@@ -204,7 +204,7 @@ impl Worker {
                         }
                         Phase::Holding(claim, None)
                     }
-                    Step::Taken => {
+                    Step::Taken(_) => {
                         self.busy.insert(unit);
                         Phase::Idle
                     }

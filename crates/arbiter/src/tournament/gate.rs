@@ -35,8 +35,8 @@ const LOOK_AHEAD_FOR: Duration = Duration::from_secs(2);
 pub(super) enum Step {
     /// Play these games of the held unit.
     Play(Claim<ClaimFile>, Vec<GameSpec>),
-    /// Nothing to claim now; poll again.
-    Wait,
+    /// Nothing to claim now; look again after this long.
+    Wait(Duration),
     /// Every game is recorded.
     Done,
     /// The test has decided: start nothing more.
@@ -106,7 +106,7 @@ pub(super) async fn next(shared: &Arc<Shared>) -> Result<(Step, Vec<GameRecord>)
         };
         let step = match state.queue.next(window)? {
             Next::Play(claim, games) => Step::Play(claim, games),
-            Next::Wait => Step::Wait,
+            Next::Wait(pause) => Step::Wait(pause),
             Next::Done => Step::Done,
         };
         Ok((step, news))

@@ -6,15 +6,17 @@
 //! the games each worker's results file holds (as far as it has read
 //! them), and writes it to `workers.json` in the run folder
 //! ([`aboure_records::workers::WorkersFile`], whole or not at all), and
-//! its brief ([`RosterBrief`]: the counts and the pairs dead workers hold,
-//! a few dozen bytes) to `claims/roster.brief`, which the others read. So
-//! the roster costs the filesystem one pass over `claims/` every 2 s for
-//! the whole run, and each other worker one small read.
+//! its brief ([`RosterBrief`]: the counts, the pairs dead workers hold and
+//! those live workers hold, a few bytes a pair in flight) to
+//! `claims/roster.brief`, which the others read. So the roster costs the
+//! filesystem one pass over `claims/` every 2 s for the whole run, and
+//! each other worker one small read.
 //!
 //! Each worker sends the brief to its observer (the progress line), and
-//! hands the pairs that workers that died still hold to its queue, which
-//! tries them first: a dead worker's pair is taken over within a roster
-//! period or two of its death, ahead of the takers' own next pairs. As it
+//! hands the pairs to its queue: those that workers that died still hold,
+//! which it tries first (a dead worker's pair is taken over within a
+//! roster period or two of its death, ahead of the takers' own next
+//! pairs), and those live workers hold, which it does not try. As it
 //! leaves, each worker tries the lock once more: the last one to leave
 //! gets it and writes the final file.
 
@@ -49,6 +51,12 @@ pub(super) struct Writer {
 }
 
 impl Writer {
+    /// True if this worker holds the lock: its reads are passes over
+    /// `claims/`, the others' reads of the brief.
+    pub(super) fn holds(&self) -> bool {
+        self.held.is_some()
+    }
+
     /// True if this worker holds the lock (taking it if it is free).
     fn take(&mut self, dir: &Path) -> std::io::Result<bool> {
         if self.held.is_some() {
@@ -86,12 +94,13 @@ pub(super) async fn watch(
         let (dir, me, writer) = (dir.clone(), me.clone(), writer.clone());
         let read = tokio::task::spawn_blocking(move || {
             let mut writer = writer.lock().map_err(|_| "poisoned")?;
-            read(&dir, &me, &games, &mut writer)
+            let brief = read(&dir, &me, &games, &mut writer)?;
+            Ok::<_, Error>((brief, writer.holds()))
         });
         match read.await {
-            Ok(Ok(brief)) => {
+            Ok(Ok((brief, passed))) => {
                 if let Ok(mut state) = gate::lock(&shared) {
-                    state.queue.set_orphans(brief.orphans.iter().copied());
+                    state.queue.set_roster(&brief, passed);
                 }
                 observer(&Event::Workers(brief));
             }

@@ -9,9 +9,11 @@
 //! second and per pair. `flock`s are per open file, so threads exclude
 //! each other as processes do.
 //!
-//! It paces itself as a worker does: the others' files at most every
-//! 250 ms before choosing a unit, a wait of 100 ms doubling to 4 s when
-//! nothing is free.
+//! It paces itself as a worker does: the log at most every 250 ms before
+//! choosing a unit, the queue's wait when nothing is free, and the roster
+//! every 2 s (a pass over `claims/` by the worker holding the roster's
+//! lock, a read of its brief by each of the others), whose brief tells
+//! the queue which units live workers hold and which dead ones left.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -22,7 +24,7 @@ use aboure_records::{GamesWriter, Termination};
 use super::follow::Follower;
 use super::gate::REFRESH_AGE;
 use super::queue::{Next, Queue, WriteCheck};
-use super::worker::{POLL_FIRST, POLL_MOST};
+use super::roster;
 use super::Work;
 use crate::claim::{ClaimDir, Slice, WorkerFile};
 use crate::config::Config;
@@ -122,24 +124,23 @@ fn worker(
         (own_file, &[]),
     );
     queue.start(dir)?;
-    let mut poll = POLL_FIRST;
+    let mut roster_writer = roster::Writer::default();
+    let mut roster_at = Instant::now();
     loop {
+        if roster_at.elapsed() >= roster::EVERY {
+            read_roster(&mut queue, dir, &name, &mut roster_writer);
+            roster_at = Instant::now();
+        }
         queue.refresh_older(REFRESH_AGE)?;
-        let news = queue.take_fresh().len();
+        queue.take_fresh();
         let (claim, games) = match queue.next(0..units)? {
             Next::Done => break,
-            Next::Wait => {
-                poll = if news > 0 {
-                    POLL_FIRST
-                } else {
-                    (poll * 2).min(POLL_MOST)
-                };
-                std::thread::sleep(poll);
+            Next::Wait(pause) => {
+                std::thread::sleep(pause.min(roster::EVERY.saturating_sub(roster_at.elapsed())));
                 continue;
             }
             Next::Play(claim, games) => (claim, games),
         };
-        poll = POLL_FIRST;
         let mut lost = false;
         for spec in &games {
             let record = record_of(config, spec);
@@ -162,7 +163,18 @@ fn worker(
     if let Err(e) = queue.worker().end() {
         tracing::warn!("cannot mark worker {name} as ended: {e}");
     }
+    // As a worker leaves: the last one writes the final roster.
+    read_roster(&mut queue, dir, &name, &mut roster_writer);
     Ok(queue.work())
+}
+
+/// Reads the roster as a worker's watch does, and tells the queue.
+fn read_roster(queue: &mut Queue, dir: &Path, name: &str, writer: &mut roster::Writer) {
+    let games = queue.games_by_file().clone();
+    match roster::read(dir, name, &games, writer) {
+        Ok(brief) => queue.set_roster(&brief, writer.holds()),
+        Err(e) => tracing::warn!("cannot read the workers of the run: {e}"),
+    }
 }
 
 /// A game that took no time: South wins every other pair.

@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use aboure_engine::Side;
 use aboure_process::{BotFailure, BotProcess, Launch};
@@ -19,11 +18,6 @@ use crate::error::RunError;
 use crate::event::Event;
 use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::schedule::GameSpec;
-
-/// How often a worker with nothing to claim looks again: at first, and
-/// at most (doubling while nothing changes).
-pub(super) const POLL_FIRST: Duration = Duration::from_millis(100);
-pub(super) const POLL_MOST: Duration = Duration::from_secs(4);
 
 pub(super) struct Worker {
     pub(super) config: Arc<Config>,
@@ -49,14 +43,12 @@ impl Worker {
     }
 
     async fn units(&mut self) -> Result<(), RunError> {
-        let mut poll = POLL_FIRST;
         let mut waiting = false;
         loop {
             if self.stopping() {
                 return Ok(());
             }
             let (step, news) = gate::next(&self.shared).await?;
-            let changed = !news.is_empty();
             self.tell(news);
             let (claim, games) = match step {
                 Step::Done => return Ok(()),
@@ -66,26 +58,21 @@ impl Worker {
                     }
                     return Ok(());
                 }
-                Step::Wait => {
+                Step::Wait(pause) => {
                     if !waiting {
                         tracing::info!("nothing to claim now: waiting for the other workers");
                         waiting = true;
                     }
-                    poll = if changed {
-                        POLL_FIRST
-                    } else {
-                        (poll * 2).min(POLL_MOST)
-                    };
                     let mut interrupt = self.interrupt.clone();
                     tokio::select! {
-                        _ = tokio::time::sleep(poll) => {}
+                        _ = tokio::time::sleep(pause) => {}
                         _ = interrupt.wait_for(|&i| i) => {}
                     }
                     continue;
                 }
                 Step::Play(claim, games) => (claim, games),
             };
-            (waiting, poll) = (false, POLL_FIRST);
+            waiting = false;
             let mut claim = Some(claim);
             for spec in games {
                 if self.stopping() {
