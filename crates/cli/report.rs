@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aboure_report::{
-    read_files, sandbox_of, sprt_of, AccuracyOptions, IntervalKind, Progress, Report,
+    read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions, IntervalKind, Progress, Report,
     ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
+use aboure_stats::bradley_terry::{BootstrapOptions, DEFAULT_BOOTSTRAP_SAMPLES};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -29,11 +30,21 @@ pub struct Args {
     #[arg(long, value_name = "NAME=ELO", value_parser = parse_anchor)]
     anchor: Vec<(String, f64)>,
     /// How the ratings' 95% intervals are computed: `covariance` (BayesElo's,
-    /// symmetric) or `likelihood` (profile likelihood: asymmetric, honest for
+    /// symmetric), `likelihood` (profile likelihood: asymmetric, honest for
     /// a bot that almost never loses or has few games; about a hundred refits
-    /// per bot).
+    /// per bot) or `bootstrap` (percentiles over resamples of the game
+    /// pairs, each pair resampled whole since its two games are correlated;
+    /// the full fit redone on each; open at the top for a bot whose resamples
+    /// often lose no pair).
     #[arg(long, value_enum, default_value_t = Intervals::Covariance)]
     intervals: Intervals,
+    /// Resamples of `--intervals bootstrap`.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BOOTSTRAP_SAMPLES as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    bootstrap_samples: u64,
+    /// Seed of `--intervals bootstrap` (default: the run's seed from its
+    /// `run.json`, else 0); the same seed gives the same intervals.
+    #[arg(long, value_name = "SEED")]
+    seed: Option<u64>,
     /// Skip the per-move accuracy analysis with the exact solver.
     #[arg(long)]
     no_accuracy: bool,
@@ -65,6 +76,7 @@ pub struct Args {
 enum Intervals {
     Covariance,
     Likelihood,
+    Bootstrap,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -107,6 +119,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         intervals: match args.intervals {
             Intervals::Covariance => IntervalKind::Covariance,
             Intervals::Likelihood => IntervalKind::Likelihood,
+            Intervals::Bootstrap => IntervalKind::Bootstrap,
+        },
+        bootstrap: BootstrapOptions {
+            samples: usize::try_from(args.bootstrap_samples).unwrap_or(usize::MAX),
+            seed: match args.seed {
+                Some(seed) => seed,
+                None => seed_of(&args.files)
+                    .context("cannot read the results")?
+                    .unwrap_or(0),
+            },
+            threads: args.threads,
         },
         sandbox,
         accuracy,

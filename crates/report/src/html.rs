@@ -95,7 +95,7 @@ impl Report {
         self.html_failures(out)?;
         self.html_accuracy(out)?;
         self.html_games(out)?;
-        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the {}. Head to head: fastchess's W/D/L and game-pair statistics.</footer>", crate::text::interval_source(self.ratings.intervals))?;
+        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the {}. Head to head: fastchess's W/D/L and game-pair statistics.</footer>", crate::text::interval_source(&self.ratings))?;
         writeln!(out, "<script>{SCRIPT}</script></body></html>")
     }
 

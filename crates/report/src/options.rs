@@ -2,6 +2,7 @@
 //! run, and how much exact analysis to spend on accuracy.
 
 use aboure_records::{RunManifest, SandboxLayers};
+use aboure_stats::bradley_terry::BootstrapOptions;
 use aboure_stats::Sprt;
 
 /// How to build a [`crate::Report`].
@@ -15,6 +16,8 @@ pub struct ReportOptions {
     pub sprt: Option<SprtSettings>,
     /// How the ratings' 95% intervals are computed.
     pub intervals: IntervalKind,
+    /// Resamples, seed and threads of [`IntervalKind::Bootstrap`].
+    pub bootstrap: BootstrapOptions,
     /// The sandbox layers the run was played under, if its `run.json`
     /// says (see [`crate::sandbox_of`]).
     pub sandbox: Option<SandboxLayers>,
@@ -41,6 +44,11 @@ pub enum IntervalKind {
     /// evidence does not bound it (a bot that never lost), at the cost of
     /// about a hundred refits per bot.
     Likelihood,
+    /// Percentiles of a bootstrap over game pairs (pairs resampled whole,
+    /// the full fit redone on each resample): the only kind that does not
+    /// take the two games of a pair as independent; an end unbounded when
+    /// more than 2.5% of the resamples put the rating at infinity.
+    Bootstrap,
 }
 
 /// Games the HTML page embeds by default: about 45 MB of page, which a

@@ -2,6 +2,7 @@
 //! counts a [`ReportTally`] keeps. Text, JSON and HTML only format it.
 
 use aboure_records::{GameRecord, SandboxLayers, Standing, Termination};
+use aboure_stats::bradley_terry::{BootstrapOptions, PairedResults};
 use aboure_stats::{Pentanomial, Wdl};
 use serde::Serialize;
 
@@ -9,7 +10,7 @@ use crate::accuracy::AccuracyReport;
 use crate::input::Input;
 use crate::options::{IntervalKind, ReportOptions};
 use crate::pairings::{pairing, Pairing};
-use crate::ratings::{rate, CycleLine, FitSummary, RatingStatus};
+use crate::ratings::{rate, CycleLine, FitSummary, IntervalSource, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
 use crate::tally::ReportTally;
 
@@ -200,13 +201,34 @@ pub struct RatingsSummary {
     pub anchor: Option<(String, f64)>,
     /// Every anchored bot and its rating (fixed anchors).
     pub anchors: Vec<(String, f64)>,
-    /// `covariance` or `likelihood`: how the 95% intervals were computed.
+    /// `covariance`, `likelihood` or `bootstrap`: how the 95% intervals
+    /// were computed.
     pub intervals: IntervalKind,
+    /// The bootstrap's resamples and seed, when the intervals are one's.
+    pub bootstrap: Option<BootstrapSettings>,
     /// How well the model fits the results, when one fit covers every bot.
     pub fit: Option<FitSummary>,
     /// Results that go round in a circle beyond noise (no ratings can
     /// express them).
     pub cycles: Vec<CycleLine>,
+}
+
+/// How a bootstrap was drawn, so that it can be drawn again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BootstrapSettings {
+    /// Resamples of the game pairs.
+    pub samples: usize,
+    /// Their seed.
+    pub seed: u64,
+}
+
+impl BootstrapSettings {
+    fn of(options: &BootstrapOptions) -> BootstrapSettings {
+        BootstrapSettings {
+            samples: options.samples,
+            seed: options.seed,
+        }
+    }
 }
 
 /// `matrix[i][j]`: likelihood that `players[i]` is stronger than
@@ -313,7 +335,20 @@ impl Report {
                 }
             })
             .collect();
-        let rated = rate(names, &by_colour, &anchors, options.intervals);
+        let paired = (options.intervals == IntervalKind::Bootstrap).then(|| {
+            let mut paired = PairedResults::new(n, &by_colour);
+            for (a, b, pairs) in tally.pairs.seated() {
+                if let Err(e) = paired.pair_up(a, b, pairs) {
+                    warnings.push(format!("the bootstrap resamples some games singly: {e}"));
+                }
+            }
+            paired
+        });
+        let source = match &paired {
+            Some(p) => IntervalSource::Bootstrap(p, &options.bootstrap),
+            None => IntervalSource::Fit(options.intervals),
+        };
+        let rated = rate(names, &by_colour, &anchors, source);
         let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
@@ -441,6 +476,9 @@ impl Report {
                     .map(|&(i, elo)| (names[i].clone(), elo))
                     .collect(),
                 intervals: options.intervals,
+                bootstrap: paired
+                    .is_some()
+                    .then(|| BootstrapSettings::of(&options.bootstrap)),
                 fit,
                 cycles,
             },

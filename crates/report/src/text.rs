@@ -92,7 +92,7 @@ impl Report {
                 out,
                 "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the {}.",
                 anchoring(&r.anchors),
-                interval_source(r.intervals)
+                interval_source(r)
             )?,
             RatingStatus::Disconnected => {
                 writeln!(out, "Ratings: NOT comparable across groups (see below).")?
@@ -398,11 +398,17 @@ pub(crate) fn end(x: Option<f64>, unbounded: &str) -> String {
 }
 
 /// Where the intervals come from, in words.
-pub(crate) fn interval_source(kind: crate::IntervalKind) -> &'static str {
-    match kind {
-        crate::IntervalKind::Covariance => "covariance",
-        crate::IntervalKind::Likelihood => {
-            "profile likelihood (asymmetric; an end may be unbounded)"
+pub(crate) fn interval_source(r: &crate::RatingsSummary) -> String {
+    match (r.intervals, r.bootstrap) {
+        (crate::IntervalKind::Covariance, _) => "covariance".to_owned(),
+        (crate::IntervalKind::Likelihood, _) => {
+            "profile likelihood (asymmetric; an end may be unbounded)".to_owned()
+        }
+        (crate::IntervalKind::Bootstrap, b) => {
+            let drawn = b.map_or_else(String::new, |b| {
+                format!(", {} resamples, seed {}", b.samples, b.seed)
+            });
+            format!("percentiles of a bootstrap over game pairs (pairs resampled whole{drawn}; an end may be unbounded)")
         }
     }
 }

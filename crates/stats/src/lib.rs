@@ -9,7 +9,9 @@
 //!   games, a perfect score) are [`Estimate`] variants, never `inf` or `nan`.
 //! - [`bradley_terry::fit`]: ratings of many players from all their games,
 //!   BayesElo's model and MM algorithm with fitted draw and first-move
-//!   parameters, intervals and LOS matrix from the covariance.
+//!   parameters, intervals and LOS matrix from the covariance (or the
+//!   profile likelihood, or [`bradley_terry::bootstrap`]: percentiles over
+//!   resamples of whole game pairs).
 //! - [`Sprt`]: fishtest's generalized SPRT on game pairs or W/D/L, in
 //!   normalized or logistic Elo.
 //! - [`OrderedSprt`]: the same test over numbered game pairs that finish in

@@ -96,26 +96,6 @@ pub(crate) struct MmRun {
     pub converged: bool,
 }
 
-/// Runs MM from all gammas 1 (and thetas 1 when fitted, else the given
-/// values) until the largest relative change of a gamma and the largest
-/// absolute change of a theta fall below `epsilon`.
-pub(crate) fn minorization_maximization(
-    c: &Condensed,
-    fit_w: Option<f64>,
-    fit_d: Option<f64>,
-    epsilon: f64,
-    max_iterations: usize,
-) -> MmRun {
-    tilted_minorization_maximization(
-        c,
-        fit_w,
-        fit_d,
-        epsilon,
-        max_iterations,
-        &MmVariant::default(),
-    )
-}
-
 /// What a run of MM does beyond the plain fit.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct MmVariant<'a> {
@@ -127,8 +107,10 @@ pub(crate) struct MmVariant<'a> {
     pub pinned: Option<&'a [bool]>,
 }
 
-/// As [`minorization_maximization`], maximizing the log-likelihood plus
-/// `sum_p tilt[p] ln(gamma_p)` when `tilt` is given: the term is exact, so
+/// Runs MM from `start` (else all gammas 1, and thetas 1 when fitted, else
+/// the given values) until the largest relative change of a gamma and the
+/// largest absolute change of a theta fall below `epsilon`, maximizing the
+/// log-likelihood plus `sum_p tilt[p] ln(gamma_p)` when `tilt` is given: the term is exact, so
 /// each update still maximizes a minorizer (it adds `tilt[p]` to the
 /// player's wins in the closed form), as long as no player's wins plus
 /// tilt fall to 0 (the run then stops unconverged). The profile
