@@ -2,9 +2,9 @@
 //!
 //! The covariance and the profile likelihood both assume the games are
 //! independent; the two games of a pair are not (they share an opening).
-//! The bootstrap assumes only that pairs are: it resamples each pairing's
-//! pairs whole, with replacement ([`PairedResults::resample`], exact and
-//! flat in the number of games), redoes the full fit on each resample
+//! The bootstrap assumes only that pairs are: it resamples the pairs
+//! whole, with replacement ([`PairedResults::resample`], exact and flat in
+//! the number of games; games in no pair singly), redoes the full fit on each resample
 //! (draw and first-move parameters included, warm-started from the point
 //! estimate so a refit takes a few dozen iterations), and reports the 2.5%
 //! and 97.5% percentiles of each rating over the resamples.

@@ -7,13 +7,21 @@
 //! whole. The fit needs nothing but counts by colour, and a pair's outcome
 //! has nine kinds (the first bot's result as South, times its result as
 //! North), so a pairing's pairs are nine counts ([`SeatedPairs`]); drawing
-//! `n` pairs with replacement from them is drawing those nine counts from a
-//! multinomial with the observed shares: exactly the same resample, in a
-//! time and memory that do not grow with the games. Games in no pair (CSV
-//! and PGN rows, a pair whose partner is missing) are resampled as
-//! singletons the same way, three kinds (the result) per pairing and
-//! colour. Each pairing keeps its number of pairs, and of singletons with
-//! each colour, as the schedule fixed them.
+//! `N` pairs with replacement from all of a field's is drawing those counts
+//! (nine per pairing) from a multinomial with the observed shares: exactly
+//! the same resample, in a time and memory that do not grow with the
+//! games. Games in no pair (CSV and PGN rows, a pair whose partner is
+//! missing) are resampled as singletons the same way, three kinds (the
+//! result) per pairing and colour.
+//!
+//! The pairs are drawn from the whole field, not within each pairing: a
+//! pairing's few pairs, resampled apart, spread by only `(n - 1) / n` of
+//! their variance (two thirds at 3 pairs a pairing): resampled that way,
+//! the intervals of a field of 6 bots playing 3 pairs a pairing held the
+//! truth in 82 of 100 simulated tournaments (the ordinary field of
+//! [`crate::coverage`]), and in 95% pooled (`aboure bench coverage`). A
+//! resample's number of pairs per pairing then varies, as it would have
+//! had the schedule been drawn at random; on a large file the two agree.
 
 use rand::Rng;
 use rand_distr::{Binomial, Distribution};
@@ -186,30 +194,58 @@ impl PairedResults {
         out
     }
 
-    /// A resample by colour: each pairing's pairs drawn with replacement
-    /// from its own, as many as it has, and its singletons likewise within
-    /// each colour.
+    /// A resample by colour: as many pairs as there are, drawn with
+    /// replacement from all of them, and as many singletons likewise.
     pub fn resample<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<Wdl> {
         let n = self.players;
-        let mut out = vec![Wdl::default(); n * n];
+        let mut pairs = Vec::new();
         for i in 0..n {
             for j in i + 1..n {
                 let (ij, ji) = (i * n + j, j * n + i);
-                let kinds: Vec<u64> = self.pairs[ij].counts.iter().flatten().copied().collect();
-                let drawn = multinomial(rng, &kinds);
-                for (k, &count) in drawn.iter().enumerate() {
-                    put(&mut out[ij], k / 3, count);
-                    put(&mut out[ji], 2 - k % 3, count);
+                for (s, row) in self.pairs[ij].counts.iter().enumerate() {
+                    for (t, &count) in row.iter().enumerate() {
+                        pairs.push(Kind {
+                            count,
+                            first: (ij, s),
+                            second: Some((ji, 2 - t)),
+                        });
+                    }
                 }
-                for cell in [ij, ji] {
-                    let s = self.singles[cell];
-                    let drawn = multinomial(rng, &[s.wins, s.draws, s.losses]);
-                    out[cell] += Wdl::new(drawn[0], drawn[1], drawn[2]);
+            }
+        }
+        let singles: Vec<Kind> = (0..n * n)
+            .flat_map(|cell| {
+                let w = self.singles[cell];
+                [w.wins, w.draws, w.losses]
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(r, count)| Kind {
+                        count,
+                        first: (cell, r),
+                        second: None,
+                    })
+            })
+            .collect();
+        let mut out = vec![Wdl::default(); n * n];
+        for mut pool in [pairs, singles] {
+            pool.retain(|k| k.count > 0);
+            let counts: Vec<u64> = pool.iter().map(|k| k.count).collect();
+            for (kind, drawn) in pool.iter().zip(multinomial(rng, &counts)) {
+                for (cell, r) in [Some(kind.first), kind.second].into_iter().flatten() {
+                    put(&mut out[cell], r, drawn);
                 }
             }
         }
         out
     }
+}
+
+/// A kind of pair or singleton in a resample: how many the results hold,
+/// and the cell and result index of each of its games.
+struct Kind {
+    count: u64,
+    first: (usize, usize),
+    second: Option<(usize, usize)>,
 }
 
 /// Removes `k` games of result `index` from `wdl`; true if there were fewer.
