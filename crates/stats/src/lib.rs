@@ -22,7 +22,8 @@
 //! - [`sprt_elo`]: the Elo of a finished SPRT, corrected for the rule that
 //!   stopped it.
 //! - [`simulate`]: results drawn from known strengths, to check all of the
-//!   above (the tests do: interval coverage, SPRT error rates).
+//!   above (the tests do: interval coverage, SPRT error rates); and
+//!   [`coverage`]: how often each kind of rating interval holds the truth.
 //!
 //! The crate is pure: no I/O, no clocks, no global state.
 //!
@@ -44,6 +45,7 @@
 
 pub mod bradley_terry;
 pub mod characteristic;
+pub mod coverage;
 pub mod elo;
 mod estimate;
 mod graph;
