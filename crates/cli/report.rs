@@ -26,9 +26,14 @@ pub struct Args {
     format: Format,
     /// Pin a bot's rating, e.g. `--anchor random=0` (default: centred on
     /// 0); repeat it for several fixed anchors (the others are fitted
-    /// around them, as Ordo's), for a rating list kept across runs.
-    #[arg(long, value_name = "NAME=ELO", value_parser = parse_anchor)]
-    anchor: Vec<(String, f64)>,
+    /// around them, as Ordo's), for a rating list kept across runs. A
+    /// loose anchor, `--anchor greedy=150+-30` (or `150±30`), is Ordo's
+    /// anchor with an uncertainty: a normal prior on that bot's rating with
+    /// that standard deviation (the ratings are then the posterior mode);
+    /// it combines with fixed anchors, and without one the loose anchors
+    /// set the scale. Not with `--intervals likelihood`.
+    #[arg(long, value_name = "NAME=ELO[+-SD]", value_parser = parse_anchor)]
+    anchor: Vec<AnchorArg>,
     /// How the ratings' 95% intervals are computed: `covariance` (BayesElo's,
     /// symmetric), `likelihood` (profile likelihood: asymmetric, honest for
     /// a bot that almost never loses or has few games; about a hundred refits
@@ -86,18 +91,41 @@ enum Format {
     Html,
 }
 
-fn parse_anchor(text: &str) -> anyhow::Result<(String, f64)> {
-    let Some((name, elo)) = text.rsplit_once('=') else {
-        anyhow::bail!("{text:?} is not NAME=ELO");
+/// `--anchor NAME=ELO` (fixed) or `NAME=ELO+-SD` / `NAME=ELO±SD` (loose).
+#[derive(Clone, Debug, PartialEq)]
+struct AnchorArg {
+    name: String,
+    elo: f64,
+    sd: Option<f64>,
+}
+
+fn parse_anchor(text: &str) -> anyhow::Result<AnchorArg> {
+    let Some((name, value)) = text.rsplit_once('=') else {
+        anyhow::bail!("{text:?} is not NAME=ELO or NAME=ELO+-SD");
     };
-    let elo: f64 = elo
-        .trim()
-        .parse()
-        .map_err(|_| anyhow::anyhow!("{elo:?} in {text:?} is not a number"))?;
-    if name.is_empty() || !elo.is_finite() {
-        anyhow::bail!("{text:?} is not NAME=ELO");
+    let number = |s: &str| -> anyhow::Result<f64> {
+        let x: f64 =
+            (s.trim().parse()).map_err(|_| anyhow::anyhow!("{s:?} in {text:?} is not a number"))?;
+        if !x.is_finite() {
+            anyhow::bail!("{s:?} in {text:?} is not a finite number");
+        }
+        Ok(x)
+    };
+    let (elo, sd) = match value.split_once("+-").or_else(|| value.split_once('±')) {
+        Some((elo, sd)) => (number(elo)?, Some(number(sd)?)),
+        None => (number(value)?, None),
+    };
+    if name.is_empty() {
+        anyhow::bail!("{text:?} names no bot");
     }
-    Ok((name.to_owned(), elo))
+    if sd.is_some_and(|sd| sd <= 0.0) {
+        anyhow::bail!("{text:?}: the standard deviation must be positive");
+    }
+    Ok(AnchorArg {
+        name: name.to_owned(),
+        elo,
+        sd,
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -113,8 +141,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Format::Text | Format::Html => 0,
         },
     });
+    let loose = args.anchor.iter().any(|a| a.sd.is_some());
+    if loose && matches!(args.intervals, Intervals::Likelihood) {
+        bail!("--intervals likelihood does not take loose anchors (NAME=ELO+-SD): their prior is no likelihood; use covariance or bootstrap");
+    }
     let options = ReportOptions {
-        anchors: args.anchor.clone(),
+        anchors: (args.anchor.iter())
+            .filter(|a| a.sd.is_none())
+            .map(|a| (a.name.clone(), a.elo))
+            .collect(),
+        loose_anchors: (args.anchor.iter())
+            .filter_map(|a| Some((a.name.clone(), a.elo, a.sd?)))
+            .collect(),
         sprt,
         intervals: match args.intervals {
             Intervals::Covariance => IntervalKind::Covariance,
@@ -172,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &report.warnings {
         eprintln!("aboure: warning: {warning}");
     }
-    for (name, _) in &args.anchor {
+    for AnchorArg { name, .. } in &args.anchor {
         if !report.players.iter().any(|p| &p.name == name) {
             bail!("--anchor {name}: no bot of that name played in these files");
         }

@@ -142,7 +142,7 @@ impl Report {
         match (r.first_move_advantage, r.draw_elo) {
             (Some(a), Some(d)) => writeln!(out, "<p class=\"small\">First-move advantage {} and draw Elo {d:.1} (BayesElo's model scale). Ratings {}.</p>",
                 signed(a),
-                esc(&crate::text::anchoring(&r.anchors)))?,
+                esc(&crate::text::anchoring(&r.anchors, &r.loose_anchors)))?,
             _ => writeln!(out, "<p class=\"small\">First-move advantage and draw Elo: not fitted.</p>")?,
         }
         if let Some(f) = &r.fit {

@@ -12,6 +12,10 @@ pub struct ReportOptions {
     /// anchors, the others fitted around them); by default ratings are
     /// centred on 0.
     pub anchors: Vec<(String, f64)>,
+    /// Loose anchors (`--anchor NAME=ELO+-SD`): a normal prior on a bot's
+    /// rating, its mean and standard deviation; with no fixed anchor they
+    /// set the scale.
+    pub loose_anchors: Vec<(String, f64, f64)>,
     /// The SPRT the run was playing, if any (see [`crate::sprt_of`]).
     pub sprt: Option<SprtSettings>,
     /// How the ratings' 95% intervals are computed.

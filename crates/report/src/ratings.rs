@@ -11,7 +11,9 @@
 use aboure_stats::bradley_terry::{
     bootstrap, cycles, goodness_of_fit, Bootstrap, BootstrapOptions, Cycle, FitTest, PairedResults,
 };
-use aboure_stats::{fit_counts_anchored, BradleyTerryOptions, RatingError, Wdl};
+use aboure_stats::{
+    fit_counts_loosely_anchored, BradleyTerryOptions, LooseAnchor, RatingError, Wdl,
+};
 use serde::Serialize;
 
 use crate::options::IntervalKind;
@@ -151,7 +153,7 @@ pub(crate) enum IntervalSource<'a> {
 pub(crate) fn rate(
     names: &[String],
     counts: &[Wdl],
-    anchors: &[(usize, f64)],
+    (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
     intervals: IntervalSource<'_>,
 ) -> Rated {
     let n = names.len();
@@ -208,12 +210,15 @@ pub(crate) fn rate(
         let local_anchors: Vec<(usize, f64)> = (anchors.iter())
             .filter_map(|&(p, elo)| local(p).map(|p| (p, elo)))
             .collect();
-        let fitted = fit_group(&sub, members.len(), &local_anchors, intervals).and_then(
+        let local_loose: Vec<LooseAnchor> = (loose.iter())
+            .filter_map(|a| local(a.player).map(|player| LooseAnchor { player, ..*a }))
+            .collect();
+        let held = (&local_anchors[..], &local_loose[..]);
+        let fitted = fit_group(&sub, members.len(), held, intervals).and_then(
             |(ratings, notes, options)| match intervals {
                 IntervalSource::Bootstrap(paired, settings) => {
                     let local = paired.restrict(members);
-                    bootstrap(&local, &options, &local_anchors, settings)
-                        .map(|(r, b)| (r, notes, Some(b)))
+                    bootstrap(&local, &options, held, settings).map(|(r, b)| (r, notes, Some(b)))
                 }
                 IntervalSource::Fit(_) => Ok((ratings, notes, None)),
             },
@@ -297,7 +302,7 @@ fn bootstrap_notes(names: &[String], members: &[usize], b: &Bootstrap) -> Vec<St
 fn fit_group(
     counts: &[Wdl],
     n: usize,
-    anchors: &[(usize, f64)],
+    (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
     intervals: IntervalSource<'_>,
 ) -> Result<(aboure_stats::Ratings, Vec<String>, BradleyTerryOptions), RatingError> {
     let mut options = BradleyTerryOptions {
@@ -306,7 +311,7 @@ fn fit_group(
     };
     let mut notes = Vec::new();
     for _ in 0..3 {
-        match fit_counts_anchored(n, counts, &options, anchors) {
+        match fit_counts_loosely_anchored(n, counts, &options, anchors, loose) {
             Err(RatingError::ParameterUnbounded {
                 parameter: "advantage",
             }) => {
@@ -340,7 +345,7 @@ fn fit_group(
             other => return other.map(|r| (r, notes, options)),
         }
     }
-    fit_counts_anchored(n, counts, &options, anchors).map(|r| (r, notes, options))
+    fit_counts_loosely_anchored(n, counts, &options, anchors, loose).map(|r| (r, notes, options))
 }
 
 fn unbounded_sentence(names: &[String], strong: &[Vec<usize>]) -> String {

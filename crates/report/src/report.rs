@@ -3,7 +3,7 @@
 
 use aboure_records::{GameRecord, SandboxLayers, Standing, Termination};
 use aboure_stats::bradley_terry::{BootstrapOptions, PairedResults};
-use aboure_stats::{Pentanomial, Wdl};
+use aboure_stats::{LooseAnchor, Pentanomial, Wdl};
 use serde::Serialize;
 
 use crate::accuracy::AccuracyReport;
@@ -201,6 +201,8 @@ pub struct RatingsSummary {
     pub anchor: Option<(String, f64)>,
     /// Every anchored bot and its rating (fixed anchors).
     pub anchors: Vec<(String, f64)>,
+    /// Every loosely anchored bot, its prior's mean and standard deviation.
+    pub loose_anchors: Vec<(String, f64, f64)>,
     /// `covariance`, `likelihood` or `bootstrap`: how the 95% intervals
     /// were computed.
     pub intervals: IntervalKind,
@@ -335,6 +337,23 @@ impl Report {
                 }
             })
             .collect();
+        let loose: Vec<LooseAnchor> = (options.loose_anchors.iter())
+            .filter_map(
+                |(name, elo, sd)| match names.iter().position(|x| x == name) {
+                    Some(player) => Some(LooseAnchor {
+                        player,
+                        rating: *elo,
+                        sd: *sd,
+                    }),
+                    None => {
+                        warnings.push(format!(
+                            "loose anchor {name:?} played no game here; it anchors nothing"
+                        ));
+                        None
+                    }
+                },
+            )
+            .collect();
         let paired = (options.intervals == IntervalKind::Bootstrap).then(|| {
             let mut paired = PairedResults::new(n, &by_colour);
             for (a, b, pairs) in tally.pairs.seated() {
@@ -348,7 +367,7 @@ impl Report {
             Some(p) => IntervalSource::Bootstrap(p, &options.bootstrap),
             None => IntervalSource::Fit(options.intervals),
         };
-        let rated = rate(names, &by_colour, &anchors, source);
+        let rated = rate(names, &by_colour, (&anchors, &loose), source);
         let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
@@ -472,6 +491,9 @@ impl Report {
                 first_move_advantage: rated.advantage,
                 draw_elo: rated.draw_elo,
                 anchor: anchors.first().map(|&(i, elo)| (names[i].clone(), elo)),
+                loose_anchors: (loose.iter())
+                    .map(|a| (names[a.player].clone(), a.rating, a.sd))
+                    .collect(),
                 anchors: (anchors.iter())
                     .map(|&(i, elo)| (names[i].clone(), elo))
                     .collect(),

@@ -91,7 +91,7 @@ impl Report {
             RatingStatus::Ok => writeln!(
                 out,
                 "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the {}.",
-                anchoring(&r.anchors),
+                anchoring(&r.anchors, &r.loose_anchors),
                 interval_source(r)
             )?,
             RatingStatus::Disconnected => {
@@ -414,10 +414,16 @@ pub(crate) fn interval_source(r: &crate::RatingsSummary) -> String {
 }
 
 /// `anchored at a = 0, b = 100`, or `centred on 0`.
-pub(crate) fn anchoring(anchors: &[(String, f64)]) -> String {
-    if anchors.is_empty() {
+pub(crate) fn anchoring(anchors: &[(String, f64)], loose: &[(String, f64, f64)]) -> String {
+    if anchors.is_empty() && loose.is_empty() {
         return "centred on 0".to_owned();
     }
-    let each: Vec<String> = anchors.iter().map(|(n, e)| format!("{n} = {e}")).collect();
+    let each: Vec<String> = (anchors.iter().map(|(n, e)| format!("{n} = {e}")))
+        .chain(
+            loose
+                .iter()
+                .map(|(n, e, sd)| format!("{n} = {e} +/- {sd} (loose)")),
+        )
+        .collect();
     format!("anchored at {}", each.join(", "))
 }

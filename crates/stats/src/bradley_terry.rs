@@ -40,7 +40,7 @@ pub use paired::{result_index, PairedResults, SeatedPairs};
 pub use diagnostics::{cycles, goodness_of_fit, Cycle, FitTest, PairingResidual, CYCLE_LOS};
 
 pub use error::RatingError;
-use point::fit_point;
+use point::{fit_point, Held};
 pub use profile::Bounds;
 
 /// BayesElo's stopping rule for `mm` (its `Epsilon` default). The default
@@ -223,7 +223,7 @@ pub fn fit_counts(
     counts: &[Wdl],
     options: &BradleyTerryOptions,
 ) -> Result<Ratings, RatingError> {
-    fit_with(players, counts, options, &[])
+    fit_counts_anchored(players, counts, options, &[])
 }
 
 /// As [`fit_counts`], with several fixed anchors: each `(player, rating)`
@@ -237,55 +237,79 @@ pub fn fit_counts_anchored(
     options: &BradleyTerryOptions,
     anchors: &[(usize, f64)],
 ) -> Result<Ratings, RatingError> {
-    let (options, anchors) = resolve_anchors(players, options, anchors)?;
-    fit_with(players, counts, &options, anchors)
+    fit_counts_loosely_anchored(players, counts, options, anchors, &[])
 }
 
-/// Fixed anchors: players and their ratings.
-pub(crate) type Anchors<'a> = &'a [(usize, f64)];
-
-/// The options and fixed anchors a fit with `anchors` runs with: one
-/// anchor is [`Anchor::Player`] (no players pinned), several are checked
-/// and pinned.
-pub(crate) fn resolve_anchors<'a>(
-    players: usize,
-    options: &BradleyTerryOptions,
-    anchors: &'a [(usize, f64)],
-) -> Result<(BradleyTerryOptions, Anchors<'a>), RatingError> {
-    match anchors {
-        [] => Ok((*options, anchors)),
-        [(player, rating)] => {
-            let anchor = Anchor::Player {
-                player: *player,
-                rating: *rating,
-            };
-            Ok((BradleyTerryOptions { anchor, ..*options }, &[]))
-        }
-        _ => {
-            for (k, &(player, rating)) in anchors.iter().enumerate() {
-                let bad = |what: String| Err(RatingError::InvalidOption(what));
-                if player >= players {
-                    return bad(format!(
-                        "anchor player {player} does not exist ({players} players)"
-                    ));
-                }
-                if !rating.is_finite() {
-                    return bad(format!("anchor rating {rating} is not finite"));
-                }
-                if anchors[..k].iter().any(|a| a.0 == player) {
-                    return bad(format!("player {player} is anchored twice"));
-                }
-            }
-            Ok((*options, anchors))
-        }
-    }
+/// Ordo's loose anchor: a normal prior on one player's rating (in the
+/// reported scale), its mean `rating` and standard deviation `sd`, for a
+/// rating list kept across runs whose old ratings are known only so well.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LooseAnchor {
+    /// The player.
+    pub player: usize,
+    /// The prior's mean.
+    pub rating: f64,
+    /// The prior's standard deviation.
+    pub sd: f64,
 }
 
-fn fit_with(
+/// As [`fit_counts_anchored`], with loose anchors too: the ratings are
+/// then the posterior mode (the likelihood times each loose anchor's
+/// normal prior), absolute, their scale set by the anchors (fixed or
+/// loose), and the covariance is the posterior's (the information plus
+/// the priors' precision). With two players, one fixed and one loose, the
+/// loose one's rating is about the precision-weighted mean of its prior
+/// and of what the games say.
+pub fn fit_counts_loosely_anchored(
     players: usize,
     counts: &[Wdl],
     options: &BradleyTerryOptions,
-    anchors: &[(usize, f64)],
+    fixed: &[(usize, f64)],
+    loose: &[LooseAnchor],
 ) -> Result<Ratings, RatingError> {
-    fit_point(players, counts, options, anchors).map(|point| point.ratings)
+    let (options, held) = resolve_anchors(players, options, fixed, loose)?;
+    fit_point(players, counts, &options, &held).map(|point| point.ratings)
+}
+
+/// The options and anchors a fit runs with: one fixed anchor alone is
+/// [`Anchor::Player`] (no players pinned); several, or any with loose
+/// ones, are checked and held.
+pub(crate) fn resolve_anchors<'a>(
+    players: usize,
+    options: &BradleyTerryOptions,
+    fixed: &'a [(usize, f64)],
+    loose: &'a [LooseAnchor],
+) -> Result<(BradleyTerryOptions, Held<'a>), RatingError> {
+    if let ([(player, rating)], []) = (fixed, loose) {
+        let anchor = Anchor::Player {
+            player: *player,
+            rating: *rating,
+        };
+        return Ok((BradleyTerryOptions { anchor, ..*options }, Held::default()));
+    }
+    let bad = |what: String| Err(RatingError::InvalidOption(what));
+    let each = (fixed.iter().map(|&(p, r)| (p, r, None)))
+        .chain(loose.iter().map(|a| (a.player, a.rating, Some(a.sd))));
+    for (k, (player, rating, sd)) in each.enumerate() {
+        if player >= players {
+            return bad(format!(
+                "anchor player {player} does not exist ({players} players)"
+            ));
+        }
+        if !rating.is_finite() {
+            return bad(format!("anchor rating {rating} is not finite"));
+        }
+        if let Some(sd) = sd.filter(|sd| !(sd.is_finite() && *sd > 0.0)) {
+            return bad(format!(
+                "loose anchor of player {player}: its standard deviation {sd} must be positive"
+            ));
+        }
+        let before = (fixed.iter().map(|a| a.0))
+            .chain(loose.iter().map(|a| a.player))
+            .take(k);
+        if before.into_iter().any(|p| p == player) {
+            return bad(format!("player {player} is anchored twice"));
+        }
+    }
+    Ok((*options, Held { fixed, loose }))
 }

@@ -172,7 +172,8 @@ pub fn coverage(field: &Field, method: Method, tournaments: usize, seed: u64) ->
                     seed: seed ^ t as u64,
                     threads: 1,
                 };
-                bootstrap(&results, &options, &[], &settings).map(|(_, b)| b.bounds[field.player])
+                bootstrap(&results, &options, (&[], &[]), &settings)
+                    .map(|(_, b)| b.bounds[field.player])
             }
         };
         let Ok((lo, hi)) = bounds else {

@@ -61,8 +61,8 @@ pub mod sprt_elo;
 mod wdl;
 
 pub use bradley_terry::{
-    fit, fit_counts, fit_counts_anchored, Anchor, BradleyTerryOptions, Game, RatingError,
-    RatingScale, Ratings, BAYESELO_TOLERANCE,
+    fit, fit_counts, fit_counts_anchored, fit_counts_loosely_anchored, Anchor, BradleyTerryOptions,
+    Game, LooseAnchor, RatingError, RatingScale, Ratings, BAYESELO_TOLERANCE,
 };
 pub use estimate::{Estimate, HeadToHead, Interval};
 pub use ordered_sprt::{OrderedSprt, OrderedStatus, PairOutcome};

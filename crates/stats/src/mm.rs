@@ -105,6 +105,38 @@ pub(crate) struct MmVariant<'a> {
     pub start: Option<&'a Gammas>,
     /// Players whose gamma stays at its start (fixed anchors).
     pub pinned: Option<&'a [bool]>,
+    /// A normal prior on some players' `ln gamma` (loose anchors).
+    pub prior: Option<&'a [Option<LogPrior>]>,
+}
+
+/// A normal prior on one player's `ln gamma`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LogPrior {
+    /// Its mean.
+    pub mean: f64,
+    /// Its precision (one over the variance).
+    pub precision: f64,
+}
+
+impl LogPrior {
+    /// The gamma maximizing MM's surrogate `a ln g - b g` plus the prior's
+    /// log-density: the root of `a - b e^x - precision (x - mean)`, which
+    /// decreases and is concave in `x = ln g`, so Newton's steps, after the
+    /// first, approach it from above and never overshoot. The surrogate
+    /// plus an exact term still minorizes, so each MM step still climbs
+    /// the posterior.
+    fn update(&self, a: f64, b: f64) -> f64 {
+        let mut x = if a > 0.0 { (a / b).ln() } else { self.mean };
+        for _ in 0..100 {
+            let e = b * x.exp();
+            let step = (a - e - self.precision * (x - self.mean)) / (e + self.precision);
+            x += step;
+            if step.abs() <= 1e-15 * x.abs().max(1.0) {
+                break;
+            }
+        }
+        x.exp()
+    }
 }
 
 /// Runs MM from `start` (else all gammas 1, and thetas 1 when fitted, else
@@ -129,6 +161,7 @@ pub(crate) fn tilted_minorization_maximization(
         tilt,
         start,
         pinned,
+        prior,
     } = *variant;
     let n = c.n;
     // `fit_*` is None when the parameter is fitted, else its fixed theta.
@@ -163,9 +196,14 @@ pub(crate) fn tilted_minorization_maximization(
             }
             if let Some(t) = tilt {
                 a += t[p];
-                out_of_reach |= a <= 0.0;
             }
-            next[p] = a / b;
+            match prior.and_then(|v| v[p]) {
+                Some(g) => next[p] = g.update(a, b),
+                None => {
+                    out_of_reach |= tilt.is_some() && a <= 0.0;
+                    next[p] = a / b;
+                }
+            }
         }
         if out_of_reach {
             break;

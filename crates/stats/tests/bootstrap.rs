@@ -124,7 +124,9 @@ fn intervals_are_reproducible_and_do_not_depend_on_the_threads() {
             seed,
             threads,
         };
-        bootstrap(&results, &options, &[], &settings).unwrap().1
+        bootstrap(&results, &options, (&[], &[]), &settings)
+            .unwrap()
+            .1
     };
     let one = run(1, 9);
     assert_eq!(one, run(3, 9));
@@ -144,7 +146,7 @@ fn intervals_agree_with_the_covariance_on_an_ordinary_field() {
         seed: 1,
         threads: 0,
     };
-    let (ratings, boot) = bootstrap(&results, &options, &[], &settings).unwrap();
+    let (ratings, boot) = bootstrap(&results, &options, (&[], &[]), &settings).unwrap();
     let plain = fit_counts(5, &results.by_colour(), &options).unwrap();
     assert_eq!(ratings.ratings, plain.ratings, "the same point estimate");
     for i in 0..5 {
@@ -192,8 +194,13 @@ fn a_bot_that_rarely_loses_a_pair_has_no_upper_end() {
         seed: 5,
         threads: 0,
     };
-    let (ratings, boot) =
-        bootstrap(&results, &BradleyTerryOptions::default(), &[], &settings).unwrap();
+    let (ratings, boot) = bootstrap(
+        &results,
+        &BradleyTerryOptions::default(),
+        (&[], &[]),
+        &settings,
+    )
+    .unwrap();
     // A resample misses the one split pair with chance (9/10)^10: 35%.
     let share = boot.above[0] as f64 / 500.0;
     assert!(

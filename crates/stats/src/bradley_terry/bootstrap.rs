@@ -29,10 +29,10 @@ use rand::SeedableRng;
 use serde::Serialize;
 
 use super::paired::PairedResults;
-use super::point::{condense, fit_params, fit_point, placed, PointFit};
+use super::point::{condense, fit_params, fit_point, placed, Held, PointFit};
 use super::profile::Bounds;
 use super::resolve_anchors;
-use super::{Anchor, BradleyTerryOptions, RatingError, Ratings};
+use super::{Anchor, BradleyTerryOptions, LooseAnchor, RatingError, Ratings};
 use crate::wdl::Wdl;
 
 /// Resamples the report takes by default: percentiles at 2.5% and 97.5%
@@ -79,12 +79,13 @@ pub struct Bootstrap {
     pub unrated: Vec<usize>,
 }
 
-/// Fits ratings to `results` as [`super::fit_counts_anchored`] does, and
-/// bootstraps their intervals over game pairs.
+/// Fits ratings to `results` as [`super::fit_counts_loosely_anchored`]
+/// does, and bootstraps their intervals over game pairs (loose anchors'
+/// priors stay as they are; the games are resampled).
 pub fn bootstrap(
     results: &PairedResults,
     options: &BradleyTerryOptions,
-    anchors: &[(usize, f64)],
+    (fixed, loose): (&[(usize, f64)], &[LooseAnchor]),
     settings: &BootstrapOptions,
 ) -> Result<(Ratings, Bootstrap), RatingError> {
     let n = results.players();
@@ -93,8 +94,8 @@ pub fn bootstrap(
             "a bootstrap needs at least one resample".to_owned(),
         ));
     }
-    let (options, anchors) = resolve_anchors(n, options, anchors)?;
-    let point = fit_point(n, &results.by_colour(), &options, anchors)?;
+    let (options, held) = resolve_anchors(n, options, fixed, loose)?;
+    let point = fit_point(n, &results.by_colour(), &options, &held)?;
     let threads = match settings.threads {
         0 => std::thread::available_parallelism().map_or(1, |t| t.get()),
         t => t,
@@ -104,13 +105,13 @@ pub fn bootstrap(
     std::thread::scope(|scope| {
         let per = settings.samples.div_ceil(threads).max(1);
         for (c, chunk) in values.chunks_mut(per).enumerate() {
-            let (point, options) = (&point, &options);
+            let (point, options, held) = (&point, &options, &held);
             scope.spawn(move || {
                 for (k, slot) in chunk.iter_mut().enumerate() {
                     let index = (c * per + k) as u64;
                     let mut rng = SmallRng::seed_from_u64(base.wrapping_add(index));
                     let counts = results.resample(&mut rng);
-                    *slot = refit(n, &counts, options, anchors, point);
+                    *slot = refit(n, &counts, options, held, point);
                 }
             });
         }
@@ -124,25 +125,25 @@ fn refit(
     n: usize,
     counts: &[Wdl],
     options: &BradleyTerryOptions,
-    anchors: &[(usize, f64)],
+    held: &Held,
     point: &PointFit,
 ) -> Vec<f64> {
     match condense(n, counts, options) {
         Ok((c, _)) => {
             let pinned = point.pinned.as_deref();
-            match fit_params(&c, options, anchors, pinned, Some(&point.params)) {
+            match fit_params(&c, options, held, pinned, Some(&point.params)) {
                 Ok((p, _)) => placed(&p, options, pinned.is_some()).0,
                 Err(_) => vec![f64::NAN; n],
             }
         }
-        Err(RatingError::Unbounded { groups }) => limit(n, &groups, options.anchor, anchors),
+        Err(RatingError::Unbounded { groups }) => limit(n, &groups, options.anchor, held),
         Err(_) => vec![f64::NAN; n],
     }
 }
 
 /// The ratings' limit when `groups` (strongest first: none scored against
 /// an earlier one) are infinitely apart: see the module docs.
-fn limit(n: usize, groups: &[Vec<usize>], anchor: Anchor, anchors: &[(usize, f64)]) -> Vec<f64> {
+fn limit(n: usize, groups: &[Vec<usize>], anchor: Anchor, held: &Held) -> Vec<f64> {
     let mut level = vec![0; n];
     for (g, members) in groups.iter().enumerate() {
         for &p in members {
@@ -150,8 +151,10 @@ fn limit(n: usize, groups: &[Vec<usize>], anchor: Anchor, anchors: &[(usize, f64
         }
     }
     let held: Vec<usize> = match anchor {
-        Anchor::Player { player, .. } if anchors.is_empty() => vec![player],
-        _ => anchors.iter().map(|a| a.0).collect(),
+        Anchor::Player { player, .. } if held.pins(n).is_none() => vec![player],
+        _ => (held.fixed.iter().map(|a| a.0))
+            .chain(held.loose.iter().map(|a| a.player))
+            .collect(),
     };
     if held.is_empty() {
         // Centred on the mean: the top group above, the mean with it.

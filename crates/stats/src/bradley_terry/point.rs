@@ -7,10 +7,12 @@
 use super::error::{check_options, check_parameters};
 use super::intervals::{covariance, Intervals};
 use super::profile::Profiled;
-use super::{Anchor, BradleyTerryOptions, RatingError, RatingScale, Ratings};
+use super::{Anchor, BradleyTerryOptions, LooseAnchor, RatingError, RatingScale, Ratings};
 use crate::elo::bayeselo_scale;
 use crate::graph::{components, strong_components};
-use crate::mm::{log_likelihood, tilted_minorization_maximization, Condensed, Gammas, MmVariant};
+use crate::mm::{
+    log_likelihood, tilted_minorization_maximization, Condensed, Gammas, LogPrior, MmVariant,
+};
 use crate::wdl::Wdl;
 
 /// A point fit and what a refit of resampled results starts from.
@@ -77,12 +79,55 @@ pub(crate) fn fixed_thetas(options: &BradleyTerryOptions) -> (Option<f64>, Optio
     )
 }
 
+/// The anchors a fit holds: fixed ones (players pinned at a rating) and
+/// loose ones (a normal prior on a player's rating).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Held<'a> {
+    pub fixed: &'a [(usize, f64)],
+    pub loose: &'a [LooseAnchor],
+}
+
+impl Held<'_> {
+    /// Which players are pinned, when ratings are absolute (any anchor
+    /// held this way).
+    pub fn pins(&self, n: usize) -> Option<Vec<bool>> {
+        (!self.fixed.is_empty() || !self.loose.is_empty()).then(|| {
+            (0..n)
+                .map(|i| self.fixed.iter().any(|a| a.0 == i))
+                .collect()
+        })
+    }
+
+    /// The loose anchors as priors on `ln gamma`, for reported ratings
+    /// `scale * 400 log10(gamma)`.
+    fn priors(&self, n: usize, scale: f64) -> Vec<Option<LogPrior>> {
+        let k = scale * 400.0 / std::f64::consts::LN_10;
+        let mut out = vec![None; n];
+        for a in self.loose {
+            out[a.player] = Some(LogPrior {
+                mean: a.rating / k,
+                precision: (k / a.sd).powi(2),
+            });
+        }
+        out
+    }
+
+    /// The loose anchors' precision on each raw rating (0 for none).
+    pub fn raw_precision(&self, n: usize, scale: f64) -> Vec<f64> {
+        let mut out = vec![0.0; n];
+        for a in self.loose {
+            out[a.player] = (scale / a.sd).powi(2);
+        }
+        out
+    }
+}
+
 /// Fits the parameters of condensed results, from `start` (else all ones),
-/// with `anchors` held when `pinned` says which.
+/// with the anchors `held` (pinned: `pinned` says which).
 pub(crate) fn fit_params(
     c: &Condensed,
     options: &BradleyTerryOptions,
-    anchors: &[(usize, f64)],
+    held: &Held,
     pinned: Option<&[bool]>,
     start: Option<&Gammas>,
 ) -> Result<(Gammas, usize), RatingError> {
@@ -105,7 +150,7 @@ pub(crate) fn fit_params(
     }
     let p = match pinned {
         None => run.params,
-        Some(pins) => pin(c, run.params, anchors, pins, options, (fixed_w, fixed_d))?,
+        Some(pins) => pin(c, run.params, held, pins, options, (fixed_w, fixed_d))?,
     };
     let advantage = 400.0 * p.theta_w.log10();
     let draw_elo = 400.0 * p.theta_d.log10();
@@ -153,7 +198,7 @@ pub(crate) fn fit_point(
     players: usize,
     counts: &[Wdl],
     options: &BradleyTerryOptions,
-    anchors: &[(usize, f64)],
+    held: &Held,
 ) -> Result<PointFit, RatingError> {
     let n = players;
     if n < 2 {
@@ -161,9 +206,13 @@ pub(crate) fn fit_point(
     }
     check_options(n, options)?;
     let (c, records) = condense(n, counts, options)?;
-    let pinned: Option<Vec<bool>> =
-        (!anchors.is_empty()).then(|| (0..n).map(|i| anchors.iter().any(|a| a.0 == i)).collect());
-    let (p, iterations) = fit_params(&c, options, anchors, pinned.as_deref(), None)?;
+    if options.profile && !held.loose.is_empty() {
+        return Err(RatingError::InvalidOption(
+            "the profile likelihood does not take loose anchors (their prior is no likelihood); use the covariance or the bootstrap".to_owned(),
+        ));
+    }
+    let pinned = held.pins(n);
+    let (p, iterations) = fit_params(&c, options, held, pinned.as_deref(), None)?;
     let (fixed_w, fixed_d) = fixed_thetas(options);
     let advantage = 400.0 * p.theta_w.log10();
     let draw_elo = 400.0 * p.theta_d.log10();
@@ -183,7 +232,8 @@ pub(crate) fn fit_point(
         }
         .intervals()
     });
-    let cov = covariance(&c, &p, options.anchor, pinned.as_deref())
+    let prior = held.raw_precision(n, scale);
+    let cov = covariance(&c, &p, options.anchor, pinned.as_deref(), &prior)
         .ok_or(RatingError::NoConvergence { iterations })?;
     let Intervals {
         covariance,
@@ -211,14 +261,15 @@ pub(crate) fn fit_point(
     })
 }
 
-/// Refits with the anchored players' gammas held at their ratings. In
-/// BayesElo's scale the factor from raw ratings depends on the fitted draw
-/// parameter, so the held gammas are set again from each fit's factor
-/// until it settles (a few rounds: the factor hardly moves).
+/// Refits with the fixed anchors' gammas held at their ratings and the
+/// loose anchors' priors on. In BayesElo's scale the factor from raw
+/// ratings depends on the fitted draw parameter, so the held gammas and
+/// the priors are set again from each fit's factor until it settles (a
+/// few rounds: the factor hardly moves).
 fn pin(
     c: &Condensed,
     mut params: Gammas,
-    anchors: &[(usize, f64)],
+    held: &Held,
     pins: &[bool],
     options: &BradleyTerryOptions,
     (fixed_w, fixed_d): (Option<f64>, Option<f64>),
@@ -229,9 +280,10 @@ fn pin(
     };
     let mut scale = scale_of(&params);
     for _ in 0..50 {
-        for &(a, rating) in anchors {
+        for &(a, rating) in held.fixed {
             params.gamma[a] = 10f64.powf(rating / scale / 400.0);
         }
+        let priors = held.priors(c.n, scale);
         let run = tilted_minorization_maximization(
             c,
             fixed_w,
@@ -241,6 +293,7 @@ fn pin(
             &MmVariant {
                 start: Some(&params),
                 pinned: Some(pins),
+                prior: Some(&priors),
                 ..MmVariant::default()
             },
         );
