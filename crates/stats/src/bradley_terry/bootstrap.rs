@@ -4,10 +4,14 @@
 //! independent; the two games of a pair are not (they share an opening).
 //! The bootstrap assumes only that pairs are: it resamples the pairs
 //! whole, with replacement ([`PairedResults::resample`], exact and flat in
-//! the number of games; games in no pair singly), redoes the full fit on each resample
-//! (draw and first-move parameters included, warm-started from the point
-//! estimate so a refit takes a few dozen iterations), and reports the 2.5%
-//! and 97.5% percentiles of each rating over the resamples.
+//! the number of games; games in no pair singly), redoes the full fit on
+//! each resample (draw and first-move parameters included, warm-started
+//! from the point estimate), and reports the 2.5% and 97.5% percentiles of
+//! each rating over the resamples. On the small simulated fields of
+//! [`crate::coverage`] (30 games a bot) these percentile intervals cover
+//! the truth less often than they claim, 87% to 93% against the
+//! covariance's 94% to 97% (`aboure bench coverage`); on a million games
+//! they agree with the covariance's within 0.1 Elo.
 //!
 //! A resample in which some group of players conceded no point to the rest
 //! has no finite ratings; its ratings are infinite, as the fit's limit is:
@@ -35,9 +39,8 @@ use super::resolve_anchors;
 use super::{Anchor, BradleyTerryOptions, LooseAnchor, RatingError, Ratings};
 use crate::wdl::Wdl;
 
-/// Resamples the report takes by default: percentiles at 2.5% and 97.5%
-/// then rest on 25 resamples each, enough for a simulation error of about
-/// a tenth of the interval's width.
+/// Resamples the report takes by default: the 2.5% and 97.5% percentiles
+/// then each rest on the 25 most extreme resamples.
 pub const DEFAULT_BOOTSTRAP_SAMPLES: usize = 1_000;
 
 /// How to bootstrap.
