@@ -39,8 +39,8 @@ pub struct Args {
     /// a bot that almost never loses or has few games; about a hundred refits
     /// per bot) or `bootstrap` (percentiles over resamples of the game
     /// pairs, each pair resampled whole since its two games are correlated;
-    /// the full fit redone on each; open at the top for a bot whose resamples
-    /// often lose no pair).
+    /// the full fit redone on each; open at the top for a bot that concedes
+    /// no point in more than 2.5% of the resamples).
     #[arg(long, value_enum, default_value_t = Intervals::Covariance)]
     intervals: Intervals,
     /// Resamples of `--intervals bootstrap`.
