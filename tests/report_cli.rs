@@ -82,6 +82,72 @@ fn csv_results_and_anchor() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn loose_anchors_and_bootstrap_intervals_on_the_command_line() {
+    let games = fixture("round-robin/games.jsonl");
+    let games = games.to_str().unwrap();
+    let json_of = |args: &[&str]| {
+        let mut all = vec!["--no-accuracy", "--format", "json", games];
+        all.extend_from_slice(args);
+        let (ok, stdout, stderr) = aboure(&all);
+        assert!(ok, "{args:?}: {stderr}");
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap()
+    };
+    for anchor in ["greedy=100+-50", "greedy=100±50"] {
+        let json = json_of(&["--anchor", anchor]);
+        assert_eq!(
+            json["ratings"]["loose_anchors"],
+            serde_json::json!([["greedy", 100.0, 50.0]])
+        );
+        assert_eq!(json["ratings"]["status"], "ok", "{json}");
+    }
+    let (ok, stdout, _) = aboure(&[
+        "--no-accuracy",
+        "--anchor",
+        "random=0",
+        "--anchor",
+        "greedy=100+-50",
+        games,
+    ]);
+    assert!(ok);
+    assert!(
+        stdout.contains("anchored at random = 0, greedy = 100 +/- 50 (loose)"),
+        "{stdout}"
+    );
+    for (args, error) in [
+        (&["--anchor", "greedy=100+-0"][..], "must be positive"),
+        (&["--anchor", "greedy=100+-x"][..], "is not a number"),
+        (
+            &["--anchor", "greedy=100+-50", "--intervals", "likelihood"][..],
+            "does not take loose anchors",
+        ),
+        (
+            &["--intervals", "bootstrap", "--bootstrap-samples", "0"][..],
+            "0",
+        ),
+    ] {
+        let mut all = vec!["--no-accuracy", games];
+        all.extend_from_slice(args);
+        let (ok, _, stderr) = aboure(&all);
+        assert!(!ok && stderr.contains(error), "{args:?}: {stderr}");
+    }
+    let boot = [
+        "--intervals",
+        "bootstrap",
+        "--bootstrap-samples",
+        "50",
+        "--seed",
+        "3",
+    ];
+    let json = json_of(&boot);
+    assert_eq!(json["ratings"]["intervals"], "bootstrap");
+    assert_eq!(
+        json["ratings"]["bootstrap"],
+        serde_json::json!({"samples": 50, "seed": 3})
+    );
+    assert_eq!(json, json_of(&boot), "the same seed, the same intervals");
+}
+
 /// The ratings of a JSON report, by bot.
 fn elos(json: &str) -> Vec<(String, f64)> {
     let json: serde_json::Value = serde_json::from_str(json).unwrap();

@@ -89,6 +89,20 @@ enum What {
         #[arg(long, default_value_t = 20)]
         work_ms: u64,
     },
+    /// How often the ratings' 95% intervals (covariance, profile
+    /// likelihood, bootstrap over game pairs) hold the truth, on simulated
+    /// fields: an ordinary one, a nearly perfect bot, a newcomer.
+    Coverage {
+        /// Tournaments per field.
+        #[arg(long, default_value_t = 2_000)]
+        tournaments: usize,
+        /// Resamples of each bootstrap.
+        #[arg(long, default_value_t = 200)]
+        samples: usize,
+        /// Seed of the tournaments.
+        #[arg(long, default_value_t = 40)]
+        seed: u64,
+    },
     /// Games a league needs against a round robin and a Swiss system on
     /// simulated fields of known strength, and its intervals' coverage.
     League {
@@ -207,6 +221,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let report = runtime()?.block_on(measure);
             clean(&setup.scratch);
             println!("{}", report?);
+        }
+        What::Coverage {
+            tournaments,
+            samples,
+            seed,
+        } => {
+            for field in aboure_bench::coverage::measure(tournaments, samples.max(1), seed) {
+                print!("{field}");
+            }
         }
         What::League { entrants, seeds } => {
             if let Some(&n) = entrants.iter().find(|&&n| n < 2) {

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use aboure_stats::bradley_terry::DEFAULT_BOOTSTRAP_SAMPLES;
 use anyhow::{bail, Context};
 
 /// The baseline: what a one-line Python script does with the file.
@@ -129,6 +130,24 @@ fn compare_formats(exe: &Path, dir: &Path, games: u64) -> anyhow::Result<()> {
             m.peak_mb,
         );
     }
+    // The bootstrap over game pairs: the JSON lines hold the pairs, CSV
+    // and PGN rows are singletons.
+    for (name, file) in files.each() {
+        let mut command = Command::new(exe);
+        command
+            .args(["report", "--no-accuracy", "--format", "json"])
+            .args(["--intervals", "bootstrap"])
+            .arg(file);
+        let m = measure(&mut command, "aboure", Some(&out))?;
+        let widest = widest_interval(&out)?;
+        println!(
+            "{:<46} {:>6.0} MB {:>6.2} s {:>7.1} MB   widest 95% interval {widest:.1} Elo",
+            format!("{name}, --intervals bootstrap ({DEFAULT_BOOTSTRAP_SAMPLES})"),
+            std::fs::metadata(file)?.len() as f64 / 1e6,
+            m.seconds,
+            m.peak_mb,
+        );
+    }
     std::fs::remove_file(&out).ok();
     for (name, seconds, mb) in PUBLISHED {
         println!(
@@ -138,6 +157,20 @@ fn compare_formats(exe: &Path, dir: &Path, games: u64) -> anyhow::Result<()> {
     }
     println!("goal for CSV and PGN: at most Ordo's 1.6 s and twice BayesElo's memory (32 MB)");
     Ok(())
+}
+
+/// The widest 95% interval of a JSON report's players.
+fn widest_interval(report: &Path) -> anyhow::Result<f64> {
+    let text = std::fs::read_to_string(report)?;
+    let json: serde_json::Value = serde_json::from_str(&text)?;
+    let players = json["players"]
+        .as_array()
+        .context("no players in the report")?;
+    players
+        .iter()
+        .map(|p| Some(p["elo_high"].as_f64()? - p["elo_low"].as_f64()?))
+        .try_fold(0f64, |w, x| x.map(|x| w.max(x)))
+        .context("an interval without an end")
 }
 
 /// The fitted first-move advantage and draw parameter, BayesElo's model

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aboure_report::{
-    read_files, sandbox_of, sprt_of, AccuracyOptions, IntervalKind, Progress, Report,
+    read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions, IntervalKind, Progress, Report,
     ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
+use aboure_stats::bradley_terry::{BootstrapOptions, DEFAULT_BOOTSTRAP_SAMPLES};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -25,15 +26,30 @@ pub struct Args {
     format: Format,
     /// Pin a bot's rating, e.g. `--anchor random=0` (default: centred on
     /// 0); repeat it for several fixed anchors (the others are fitted
-    /// around them, as Ordo's), for a rating list kept across runs.
-    #[arg(long, value_name = "NAME=ELO", value_parser = parse_anchor)]
-    anchor: Vec<(String, f64)>,
+    /// around them, as Ordo's), for a rating list kept across runs. A
+    /// loose anchor, `--anchor greedy=150+-30` (or `150±30`), is Ordo's
+    /// anchor with an uncertainty: a normal prior on that bot's rating with
+    /// that standard deviation (the ratings are then the posterior mode);
+    /// it combines with fixed anchors, and without one the loose anchors
+    /// set the scale. Not with `--intervals likelihood`.
+    #[arg(long, value_name = "NAME=ELO[+-SD]", value_parser = parse_anchor)]
+    anchor: Vec<AnchorArg>,
     /// How the ratings' 95% intervals are computed: `covariance` (BayesElo's,
-    /// symmetric) or `likelihood` (profile likelihood: asymmetric, honest for
+    /// symmetric), `likelihood` (profile likelihood: asymmetric, honest for
     /// a bot that almost never loses or has few games; about a hundred refits
-    /// per bot).
+    /// per bot) or `bootstrap` (percentiles over resamples of the game
+    /// pairs, each pair resampled whole since its two games are correlated;
+    /// the full fit redone on each; open at the top for a bot that concedes
+    /// no point in more than 2.5% of the resamples).
     #[arg(long, value_enum, default_value_t = Intervals::Covariance)]
     intervals: Intervals,
+    /// Resamples of `--intervals bootstrap`.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BOOTSTRAP_SAMPLES as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    bootstrap_samples: u64,
+    /// Seed of `--intervals bootstrap` (default: the run's seed from its
+    /// `run.json`, else 0); the same seed gives the same intervals.
+    #[arg(long, value_name = "SEED")]
+    seed: Option<u64>,
     /// Skip the per-move accuracy analysis with the exact solver.
     #[arg(long)]
     no_accuracy: bool,
@@ -65,6 +81,7 @@ pub struct Args {
 enum Intervals {
     Covariance,
     Likelihood,
+    Bootstrap,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -74,18 +91,41 @@ enum Format {
     Html,
 }
 
-fn parse_anchor(text: &str) -> anyhow::Result<(String, f64)> {
-    let Some((name, elo)) = text.rsplit_once('=') else {
-        anyhow::bail!("{text:?} is not NAME=ELO");
+/// `--anchor NAME=ELO` (fixed) or `NAME=ELO+-SD` / `NAME=ELO±SD` (loose).
+#[derive(Clone, Debug, PartialEq)]
+struct AnchorArg {
+    name: String,
+    elo: f64,
+    sd: Option<f64>,
+}
+
+fn parse_anchor(text: &str) -> anyhow::Result<AnchorArg> {
+    let Some((name, value)) = text.rsplit_once('=') else {
+        anyhow::bail!("{text:?} is not NAME=ELO or NAME=ELO+-SD");
     };
-    let elo: f64 = elo
-        .trim()
-        .parse()
-        .map_err(|_| anyhow::anyhow!("{elo:?} in {text:?} is not a number"))?;
-    if name.is_empty() || !elo.is_finite() {
-        anyhow::bail!("{text:?} is not NAME=ELO");
+    let number = |s: &str| -> anyhow::Result<f64> {
+        let x: f64 =
+            (s.trim().parse()).map_err(|_| anyhow::anyhow!("{s:?} in {text:?} is not a number"))?;
+        if !x.is_finite() {
+            anyhow::bail!("{s:?} in {text:?} is not a finite number");
+        }
+        Ok(x)
+    };
+    let (elo, sd) = match value.split_once("+-").or_else(|| value.split_once('±')) {
+        Some((elo, sd)) => (number(elo)?, Some(number(sd)?)),
+        None => (number(value)?, None),
+    };
+    if name.is_empty() {
+        anyhow::bail!("{text:?} names no bot");
     }
-    Ok((name.to_owned(), elo))
+    if sd.is_some_and(|sd| sd <= 0.0) {
+        anyhow::bail!("{text:?}: the standard deviation must be positive");
+    }
+    Ok(AnchorArg {
+        name: name.to_owned(),
+        elo,
+        sd,
+    })
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -101,12 +141,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Format::Text | Format::Html => 0,
         },
     });
+    let loose = args.anchor.iter().any(|a| a.sd.is_some());
+    if loose && matches!(args.intervals, Intervals::Likelihood) {
+        bail!("--intervals likelihood does not take loose anchors (NAME=ELO+-SD): their prior is no likelihood; use covariance or bootstrap");
+    }
     let options = ReportOptions {
-        anchors: args.anchor.clone(),
+        anchors: (args.anchor.iter())
+            .filter(|a| a.sd.is_none())
+            .map(|a| (a.name.clone(), a.elo))
+            .collect(),
+        loose_anchors: (args.anchor.iter())
+            .filter_map(|a| Some((a.name.clone(), a.elo, a.sd?)))
+            .collect(),
         sprt,
         intervals: match args.intervals {
             Intervals::Covariance => IntervalKind::Covariance,
             Intervals::Likelihood => IntervalKind::Likelihood,
+            Intervals::Bootstrap => IntervalKind::Bootstrap,
+        },
+        bootstrap: BootstrapOptions {
+            samples: usize::try_from(args.bootstrap_samples).unwrap_or(usize::MAX),
+            seed: match args.seed {
+                Some(seed) => seed,
+                None => seed_of(&args.files)
+                    .context("cannot read the results")?
+                    .unwrap_or(0),
+            },
+            threads: args.threads,
         },
         sandbox,
         accuracy,
@@ -149,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for warning in &report.warnings {
         eprintln!("aboure: warning: {warning}");
     }
-    for (name, _) in &args.anchor {
+    for AnchorArg { name, .. } in &args.anchor {
         if !report.players.iter().any(|p| &p.name == name) {
             bail!("--anchor {name}: no bot of that name played in these files");
         }

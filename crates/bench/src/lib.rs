@@ -13,6 +13,7 @@
 
 pub mod accuracy;
 pub mod arbiter;
+pub mod coverage;
 pub mod cpu;
 pub mod engine;
 pub mod fairness;

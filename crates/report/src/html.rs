@@ -95,7 +95,7 @@ impl Report {
         self.html_failures(out)?;
         self.html_accuracy(out)?;
         self.html_games(out)?;
-        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the {}. Head to head: fastchess's W/D/L and game-pair statistics.</footer>", crate::text::interval_source(self.ratings.intervals))?;
+        writeln!(out, "</main><footer>Made by <code>aboure report</code>. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the {}. Head to head: fastchess's W/D/L and game-pair statistics.</footer>", crate::text::interval_source(&self.ratings))?;
         writeln!(out, "<script>{SCRIPT}</script></body></html>")
     }
 
@@ -142,7 +142,7 @@ impl Report {
         match (r.first_move_advantage, r.draw_elo) {
             (Some(a), Some(d)) => writeln!(out, "<p class=\"small\">First-move advantage {} and draw Elo {d:.1} (BayesElo's model scale). Ratings {}.</p>",
                 signed(a),
-                esc(&crate::text::anchoring(&r.anchors)))?,
+                esc(&crate::text::anchoring(&r.anchors, &r.loose_anchors)))?,
             _ => writeln!(out, "<p class=\"small\">First-move advantage and draw Elo: not fitted.</p>")?,
         }
         if let Some(f) = &r.fit {

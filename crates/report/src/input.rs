@@ -143,6 +143,12 @@ pub fn sprt_of(paths: &[PathBuf]) -> Result<Option<SprtSettings>, InputError> {
     first_in_manifests(paths, |m| SprtSettings::of_manifest(&m))
 }
 
+/// The seed recorded in the `run.json` beside the first of `paths` that
+/// has one, if any: a bootstrap of a run's report draws from it.
+pub fn seed_of(paths: &[PathBuf]) -> Result<Option<u64>, InputError> {
+    first_in_manifests(paths, |m| Some(m.identity.seed))
+}
+
 /// The sandbox layers recorded in the `run.json` beside the first of
 /// `paths` that has them, if any.
 pub fn sandbox_of(paths: &[PathBuf]) -> Result<Option<SandboxLayers>, InputError> {

@@ -7,7 +7,7 @@
 //! [`Report::build`] turns game records (from `games.jsonl` or CSV, see
 //! `aboure-records`) into one model; [`Report::text`], [`Report::json`] and
 //! [`Report::html`] only format it, so the three always agree. Ratings are
-//! BayesElo's Bradley-Terry model with 95% intervals from the covariance (or the profile likelihood);
+//! BayesElo's Bradley-Terry model with 95% intervals from the covariance (or the profile likelihood, or a bootstrap over game pairs);
 //! head-to-head figures are fastchess's W/D/L and game-pair (pentanomial)
 //! statistics; an SPRT run shows fishtest's log-likelihood ratio. When a
 //! number does not exist (one game, a bot that never scored, groups of bots
@@ -37,7 +37,7 @@
 //! | `files` | [string] | the results files read |
 //! | `warnings` | [string] | problems in the files (`file:line: ...`) and duplicate ids |
 //! | `players` | [player] | the standings, best first (below) |
-//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (the first anchor, `[name, elo]`, or `null`), `anchors` (every fixed anchor, `[[name, elo], ...]`), `intervals` (`covariance` or `likelihood`: how the 95% intervals were computed), `fit` (the model's goodness of fit when one fit covers everybody, else `null`: `chi_square`, `degrees_of_freedom`, `p_value` (`null` without degrees of freedom), `deviations`: up to 3 pairings, the largest first, each `bots`, `games`, `observed` and `expected` points of the first bot, `z`), `cycles` (results that go round beyond noise: each `bots` `[a, b, c]` where a beat b beat c beat a, `scores` of each leg's winner, `los` of each leg, at least 0.99) |
+//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (the first anchor, `[name, elo]`, or `null`), `anchors` (every fixed anchor, `[[name, elo], ...]`), `loose_anchors` (every loose anchor, `[[name, elo, sd], ...]`: a normal prior on that bot's rating; the ratings are then the posterior mode, absolute), `intervals` (`covariance`, `likelihood` or `bootstrap`: how the 95% intervals were computed), `bootstrap` (`{samples, seed}` of the resamples with `--intervals bootstrap`, else `null`), `fit` (the model's goodness of fit when one fit covers everybody, else `null`: `chi_square`, `degrees_of_freedom`, `p_value` (`null` without degrees of freedom), `deviations`: up to 3 pairings, the largest first, each `bots`, `games`, `observed` and `expected` points of the first bot, `z`), `cycles` (results that go round beyond noise: each `bots` `[a, b, c]` where a beat b beat c beat a, `scores` of each leg's winner, `los` of each leg, at least 0.99) |
 //! | `los` | object | `players` and `matrix`: `matrix[i][j]` is the likelihood that `players[i]` is stronger than `players[j]` (`null` unless both rated in one group) |
 //! | `crosstable` | object | `players` and `cells`: `cells[i][j]` is `null` or `{games, points, wins, draws, losses, pentanomial}` of the row bot against the column bot |
 //! | `pairings` | [pairing] | every two bots that met (below) |
@@ -47,7 +47,7 @@
 //! | `sandbox` | object | present only when the run's `run.json` records it: `mode` (`auto`, `strict`, `off`) and `layers` (per layer: `name`, `active`, `detail`: what it does or why it was off) |
 //! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
 //!
-//! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval; with `--intervals likelihood` an end is `null` when the likelihood does not bound it),
+//! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval; with `--intervals likelihood` an end is `null` when the likelihood does not bound it, with `--intervals bootstrap` when more than 2.5% of the resamples put the rating at infinity),
 //! `group` (1-based; ratings compare only within a group), `games`, `wins`,
 //! `draws`, `losses`, `points`, `score` and `draw_ratio` (per game),
 //! `failures` (`time`, `illegal`, `crash`, `other`: forfeits by kind).
@@ -103,7 +103,7 @@ mod viewer;
 pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, HeadToHeadFigures};
-pub use input::{files_of, load, sandbox_of, sprt_of, Input, InputError};
+pub use input::{files_of, load, sandbox_of, seed_of, sprt_of, Input, InputError};
 pub use options::{
     AccuracyOptions, IntervalKind, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES,
     DEFAULT_VIEWER_GAMES,
@@ -111,8 +111,8 @@ pub use options::{
 pub use pairings::Pairing;
 pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
-    failure_kind, Cell, Crosstable, Failure, FailureCounts, FailureKind, LosMatrix, PlayerLine,
-    RatingsSummary, Report, SCHEMA_VERSION,
+    failure_kind, BootstrapSettings, Cell, Crosstable, Failure, FailureCounts, FailureKind,
+    LosMatrix, PlayerLine, RatingsSummary, Report, SCHEMA_VERSION,
 };
 pub use sprt::SprtReport;
 pub use stream::{read_files, Progress, StreamError};

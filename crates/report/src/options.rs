@@ -2,6 +2,7 @@
 //! run, and how much exact analysis to spend on accuracy.
 
 use aboure_records::{RunManifest, SandboxLayers};
+use aboure_stats::bradley_terry::BootstrapOptions;
 use aboure_stats::Sprt;
 
 /// How to build a [`crate::Report`].
@@ -11,10 +12,16 @@ pub struct ReportOptions {
     /// anchors, the others fitted around them); by default ratings are
     /// centred on 0.
     pub anchors: Vec<(String, f64)>,
+    /// Loose anchors (`--anchor NAME=ELO+-SD`): a normal prior on a bot's
+    /// rating, its mean and standard deviation; with no fixed anchor they
+    /// set the scale.
+    pub loose_anchors: Vec<(String, f64, f64)>,
     /// The SPRT the run was playing, if any (see [`crate::sprt_of`]).
     pub sprt: Option<SprtSettings>,
     /// How the ratings' 95% intervals are computed.
     pub intervals: IntervalKind,
+    /// Resamples, seed and threads of [`IntervalKind::Bootstrap`].
+    pub bootstrap: BootstrapOptions,
     /// The sandbox layers the run was played under, if its `run.json`
     /// says (see [`crate::sandbox_of`]).
     pub sandbox: Option<SandboxLayers>,
@@ -41,6 +48,11 @@ pub enum IntervalKind {
     /// evidence does not bound it (a bot that never lost), at the cost of
     /// about a hundred refits per bot.
     Likelihood,
+    /// Percentiles of a bootstrap over game pairs (pairs resampled whole,
+    /// the full fit redone on each resample): the only kind that does not
+    /// take the two games of a pair as independent; an end unbounded when
+    /// more than 2.5% of the resamples put the rating at infinity.
+    Bootstrap,
 }
 
 /// Games the HTML page embeds by default: about 45 MB of page, which a

@@ -8,8 +8,12 @@
 //! A draw or first-move parameter that cannot be fitted (every game drawn,
 //! South never lost) is held at BayesElo's default instead, with a note.
 
-use aboure_stats::bradley_terry::{cycles, goodness_of_fit, Cycle, FitTest};
-use aboure_stats::{fit_counts_anchored, BradleyTerryOptions, RatingError, Wdl};
+use aboure_stats::bradley_terry::{
+    bootstrap, cycles, goodness_of_fit, Bootstrap, BootstrapOptions, Cycle, FitTest, PairedResults,
+};
+use aboure_stats::{
+    fit_counts_loosely_anchored, BradleyTerryOptions, LooseAnchor, RatingError, Wdl,
+};
 use serde::Serialize;
 
 use crate::options::IntervalKind;
@@ -135,13 +139,22 @@ impl Rated {
     }
 }
 
+/// How the intervals are computed, with what a bootstrap needs.
+#[derive(Clone, Copy)]
+pub(crate) enum IntervalSource<'a> {
+    /// From the fit alone (covariance or profile likelihood).
+    Fit(IntervalKind),
+    /// A bootstrap over these game pairs.
+    Bootstrap(&'a PairedResults, &'a BootstrapOptions),
+}
+
 /// Rates the players from their results by colour: `counts[i * n + j]` are
 /// the games `i` played South against `j`, from `i`'s view.
 pub(crate) fn rate(
     names: &[String],
     counts: &[Wdl],
-    anchors: &[(usize, f64)],
-    intervals: IntervalKind,
+    (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
+    intervals: IntervalSource<'_>,
 ) -> Rated {
     let n = names.len();
     let mut rated = Rated {
@@ -197,14 +210,31 @@ pub(crate) fn rate(
         let local_anchors: Vec<(usize, f64)> = (anchors.iter())
             .filter_map(|&(p, elo)| local(p).map(|p| (p, elo)))
             .collect();
-        match fit_group(&sub, members.len(), &local_anchors, intervals) {
-            Ok((ratings, notes)) => {
+        let local_loose: Vec<LooseAnchor> = (loose.iter())
+            .filter_map(|a| local(a.player).map(|player| LooseAnchor { player, ..*a }))
+            .collect();
+        let held = (&local_anchors[..], &local_loose[..]);
+        let fitted = fit_group(&sub, members.len(), held, intervals).and_then(
+            |(ratings, notes, options)| match intervals {
+                IntervalSource::Bootstrap(paired, settings) => {
+                    let local = paired.restrict(members);
+                    bootstrap(&local, &options, held, settings).map(|(r, b)| (r, notes, Some(b)))
+                }
+                IntervalSource::Fit(_) => Ok((ratings, notes, None)),
+            },
+        );
+        match fitted {
+            Ok((ratings, notes, boot)) => {
                 rated.messages.extend(notes);
+                if let Some(b) = &boot {
+                    rated.messages.extend(bootstrap_notes(names, members, b));
+                }
                 for (a, &i) in members.iter().enumerate() {
                     let (r, e) = (ratings.ratings[a], ratings.errors[a]);
-                    rated.elo[i] = Some(match &ratings.profile {
-                        Some(bounds) => (r, bounds[a]),
-                        None => (r, (Some(r - e), Some(r + e))),
+                    rated.elo[i] = Some(match (&boot, &ratings.profile) {
+                        (Some(b), _) => (r, b.bounds[a]),
+                        (None, Some(bounds)) => (r, bounds[a]),
+                        (None, None) => (r, (Some(r - e), Some(r + e))),
                     });
                     for (b, &j) in members.iter().enumerate() {
                         rated.los[i][j] = Some(ratings.los[a][b]);
@@ -239,21 +269,49 @@ pub(crate) fn rate(
     rated
 }
 
+/// Why a bootstrap interval is open or rests on fewer resamples, in words.
+fn bootstrap_notes(names: &[String], members: &[usize], b: &Bootstrap) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (a, &i) in members.iter().enumerate() {
+        let name = &names[i];
+        let samples = b.samples;
+        if b.bounds[a].1.is_none() && b.above[a] > 0 {
+            notes.push(format!(
+                "{name}'s interval has no upper end: in {} of {samples} bootstrap resamples it (with its group) conceded no point to the others, so its rating there is +inf",
+                b.above[a]
+            ));
+        }
+        if b.bounds[a].0.is_none() && b.below[a] > 0 {
+            notes.push(format!(
+                "{name}'s interval has no lower end: in {} of {samples} bootstrap resamples its rating is -inf (another group conceded no point to the rest)",
+                b.below[a]
+            ));
+        }
+        if b.unrated[a] > 0 {
+            notes.push(format!(
+                "{name}: {} of {samples} bootstrap resamples give no rating (no finite fit); its interval is over the other resamples",
+                b.unrated[a]
+            ));
+        }
+    }
+    notes
+}
+
 /// Fits one connected group, holding a parameter fixed when it cannot be
-/// fitted.
+/// fitted; also gives the options it was fitted with.
 fn fit_group(
     counts: &[Wdl],
     n: usize,
-    anchors: &[(usize, f64)],
-    intervals: IntervalKind,
-) -> Result<(aboure_stats::Ratings, Vec<String>), RatingError> {
+    (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
+    intervals: IntervalSource<'_>,
+) -> Result<(aboure_stats::Ratings, Vec<String>, BradleyTerryOptions), RatingError> {
     let mut options = BradleyTerryOptions {
-        profile: intervals == IntervalKind::Likelihood,
+        profile: matches!(intervals, IntervalSource::Fit(IntervalKind::Likelihood)),
         ..Default::default()
     };
     let mut notes = Vec::new();
     for _ in 0..3 {
-        match fit_counts_anchored(n, counts, &options, anchors) {
+        match fit_counts_loosely_anchored(n, counts, &options, anchors, loose) {
             Err(RatingError::ParameterUnbounded {
                 parameter: "advantage",
             }) => {
@@ -284,10 +342,10 @@ fn fit_group(
                     options.draw_elo
                 ));
             }
-            other => return other.map(|r| (r, notes)),
+            other => return other.map(|r| (r, notes, options)),
         }
     }
-    fit_counts_anchored(n, counts, &options, anchors).map(|r| (r, notes))
+    fit_counts_loosely_anchored(n, counts, &options, anchors, loose).map(|r| (r, notes, options))
 }
 
 fn unbounded_sentence(names: &[String], strong: &[Vec<usize>]) -> String {

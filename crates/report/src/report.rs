@@ -2,14 +2,15 @@
 //! counts a [`ReportTally`] keeps. Text, JSON and HTML only format it.
 
 use aboure_records::{GameRecord, SandboxLayers, Standing, Termination};
-use aboure_stats::{Pentanomial, Wdl};
+use aboure_stats::bradley_terry::{BootstrapOptions, PairedResults};
+use aboure_stats::{LooseAnchor, Pentanomial, Wdl};
 use serde::Serialize;
 
 use crate::accuracy::AccuracyReport;
 use crate::input::Input;
 use crate::options::{IntervalKind, ReportOptions};
 use crate::pairings::{pairing, Pairing};
-use crate::ratings::{rate, CycleLine, FitSummary, RatingStatus};
+use crate::ratings::{rate, CycleLine, FitSummary, IntervalSource, RatingStatus};
 use crate::sprt::{sprt_report, SprtReport};
 use crate::tally::ReportTally;
 
@@ -200,13 +201,36 @@ pub struct RatingsSummary {
     pub anchor: Option<(String, f64)>,
     /// Every anchored bot and its rating (fixed anchors).
     pub anchors: Vec<(String, f64)>,
-    /// `covariance` or `likelihood`: how the 95% intervals were computed.
+    /// Every loosely anchored bot, its prior's mean and standard deviation.
+    pub loose_anchors: Vec<(String, f64, f64)>,
+    /// `covariance`, `likelihood` or `bootstrap`: how the 95% intervals
+    /// were computed.
     pub intervals: IntervalKind,
+    /// The bootstrap's resamples and seed, when the intervals are one's.
+    pub bootstrap: Option<BootstrapSettings>,
     /// How well the model fits the results, when one fit covers every bot.
     pub fit: Option<FitSummary>,
     /// Results that go round in a circle beyond noise (no ratings can
     /// express them).
     pub cycles: Vec<CycleLine>,
+}
+
+/// How a bootstrap was drawn, so that it can be drawn again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BootstrapSettings {
+    /// Resamples of the game pairs.
+    pub samples: usize,
+    /// Their seed.
+    pub seed: u64,
+}
+
+impl BootstrapSettings {
+    fn of(options: &BootstrapOptions) -> BootstrapSettings {
+        BootstrapSettings {
+            samples: options.samples,
+            seed: options.seed,
+        }
+    }
 }
 
 /// `matrix[i][j]`: likelihood that `players[i]` is stronger than
@@ -313,7 +337,37 @@ impl Report {
                 }
             })
             .collect();
-        let rated = rate(names, &by_colour, &anchors, options.intervals);
+        let loose: Vec<LooseAnchor> = (options.loose_anchors.iter())
+            .filter_map(
+                |(name, elo, sd)| match names.iter().position(|x| x == name) {
+                    Some(player) => Some(LooseAnchor {
+                        player,
+                        rating: *elo,
+                        sd: *sd,
+                    }),
+                    None => {
+                        warnings.push(format!(
+                            "loose anchor {name:?} played no game here; it anchors nothing"
+                        ));
+                        None
+                    }
+                },
+            )
+            .collect();
+        let paired = (options.intervals == IntervalKind::Bootstrap).then(|| {
+            let mut paired = PairedResults::new(n, &by_colour);
+            for (a, b, pairs) in tally.pairs.seated() {
+                if let Err(e) = paired.pair_up(a, b, pairs) {
+                    warnings.push(format!("the bootstrap resamples some games singly: {e}"));
+                }
+            }
+            paired
+        });
+        let source = match &paired {
+            Some(p) => IntervalSource::Bootstrap(p, &options.bootstrap),
+            None => IntervalSource::Fit(options.intervals),
+        };
+        let rated = rate(names, &by_colour, (&anchors, &loose), source);
         let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
@@ -437,10 +491,16 @@ impl Report {
                 first_move_advantage: rated.advantage,
                 draw_elo: rated.draw_elo,
                 anchor: anchors.first().map(|&(i, elo)| (names[i].clone(), elo)),
+                loose_anchors: (loose.iter())
+                    .map(|a| (names[a.player].clone(), a.rating, a.sd))
+                    .collect(),
                 anchors: (anchors.iter())
                     .map(|&(i, elo)| (names[i].clone(), elo))
                     .collect(),
                 intervals: options.intervals,
+                bootstrap: paired
+                    .is_some()
+                    .then(|| BootstrapSettings::of(&options.bootstrap)),
                 fit,
                 cycles,
             },

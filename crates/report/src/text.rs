@@ -91,8 +91,8 @@ impl Report {
             RatingStatus::Ok => writeln!(
                 out,
                 "Ratings: Bradley-Terry (BayesElo's model), {}, 95% intervals from the {}.",
-                anchoring(&r.anchors),
-                interval_source(r.intervals)
+                anchoring(&r.anchors, &r.loose_anchors),
+                interval_source(r)
             )?,
             RatingStatus::Disconnected => {
                 writeln!(out, "Ratings: NOT comparable across groups (see below).")?
@@ -398,20 +398,32 @@ pub(crate) fn end(x: Option<f64>, unbounded: &str) -> String {
 }
 
 /// Where the intervals come from, in words.
-pub(crate) fn interval_source(kind: crate::IntervalKind) -> &'static str {
-    match kind {
-        crate::IntervalKind::Covariance => "covariance",
-        crate::IntervalKind::Likelihood => {
-            "profile likelihood (asymmetric; an end may be unbounded)"
+pub(crate) fn interval_source(r: &crate::RatingsSummary) -> String {
+    match (r.intervals, r.bootstrap) {
+        (crate::IntervalKind::Covariance, _) => "covariance".to_owned(),
+        (crate::IntervalKind::Likelihood, _) => {
+            "profile likelihood (asymmetric; an end may be unbounded)".to_owned()
+        }
+        (crate::IntervalKind::Bootstrap, b) => {
+            let drawn = b.map_or_else(String::new, |b| {
+                format!(", {} resamples, seed {}", b.samples, b.seed)
+            });
+            format!("percentiles of a bootstrap over game pairs (pairs resampled whole{drawn}; an end may be unbounded)")
         }
     }
 }
 
 /// `anchored at a = 0, b = 100`, or `centred on 0`.
-pub(crate) fn anchoring(anchors: &[(String, f64)]) -> String {
-    if anchors.is_empty() {
+pub(crate) fn anchoring(anchors: &[(String, f64)], loose: &[(String, f64, f64)]) -> String {
+    if anchors.is_empty() && loose.is_empty() {
         return "centred on 0".to_owned();
     }
-    let each: Vec<String> = anchors.iter().map(|(n, e)| format!("{n} = {e}")).collect();
+    let each: Vec<String> = (anchors.iter().map(|(n, e)| format!("{n} = {e}")))
+        .chain(
+            loose
+                .iter()
+                .map(|(n, e, sd)| format!("{n} = {e} +/- {sd} (loose)")),
+        )
+        .collect();
     format!("anchored at {}", each.join(", "))
 }

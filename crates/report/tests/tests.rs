@@ -4,6 +4,7 @@
 mod support;
 
 mod accuracy;
+mod bootstrap;
 mod ratings;
 mod report;
 mod stream;

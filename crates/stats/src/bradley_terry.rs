@@ -23,27 +23,25 @@
 
 use serde::Serialize;
 
-use crate::elo::bayeselo_scale;
-use crate::graph::{components, strong_components};
-use crate::mm::{
-    log_likelihood, minorization_maximization, tilted_minorization_maximization, Condensed, Gammas,
-    MmVariant,
-};
 use crate::result::PlayerResult;
 use crate::wdl::Wdl;
 
+mod bootstrap;
 mod diagnostics;
 mod error;
 mod intervals;
+mod paired;
+mod point;
 mod profile;
+
+pub use bootstrap::{bootstrap, Bootstrap, BootstrapOptions, DEFAULT_BOOTSTRAP_SAMPLES};
+pub use paired::{result_index, PairedResults, SeatedPairs};
 
 pub use diagnostics::{cycles, goodness_of_fit, Cycle, FitTest, PairingResidual, CYCLE_LOS};
 
 pub use error::RatingError;
-use error::{check_options, check_parameters};
-use intervals::{covariance, Intervals};
+use point::{fit_point, Held};
 pub use profile::Bounds;
-use profile::Profiled;
 
 /// BayesElo's stopping rule for `mm` (its `Epsilon` default). The default
 /// tolerance here is far tighter, so that the fit is the maximum itself;
@@ -225,7 +223,7 @@ pub fn fit_counts(
     counts: &[Wdl],
     options: &BradleyTerryOptions,
 ) -> Result<Ratings, RatingError> {
-    fit_with(players, counts, options, &[])
+    fit_counts_anchored(players, counts, options, &[])
 }
 
 /// As [`fit_counts`], with several fixed anchors: each `(player, rating)`
@@ -239,220 +237,79 @@ pub fn fit_counts_anchored(
     options: &BradleyTerryOptions,
     anchors: &[(usize, f64)],
 ) -> Result<Ratings, RatingError> {
-    match anchors {
-        [] => fit_counts(players, counts, options),
-        [(player, rating)] => {
-            let anchor = Anchor::Player {
-                player: *player,
-                rating: *rating,
-            };
-            fit_counts(players, counts, &BradleyTerryOptions { anchor, ..*options })
-        }
-        _ => {
-            for (k, &(player, rating)) in anchors.iter().enumerate() {
-                let bad = |what: String| Err(RatingError::InvalidOption(what));
-                if player >= players {
-                    return bad(format!(
-                        "anchor player {player} does not exist ({players} players)"
-                    ));
-                }
-                if !rating.is_finite() {
-                    return bad(format!("anchor rating {rating} is not finite"));
-                }
-                if anchors[..k].iter().any(|a| a.0 == player) {
-                    return bad(format!("player {player} is anchored twice"));
-                }
-            }
-            fit_with(players, counts, options, anchors)
-        }
-    }
+    fit_counts_loosely_anchored(players, counts, options, anchors, &[])
 }
 
-/// Refits with the anchored players' gammas held at their ratings. In
-/// BayesElo's scale the factor from raw ratings depends on the fitted draw
-/// parameter, so the held gammas are set again from each fit's factor
-/// until it settles (a few rounds: the factor hardly moves).
-fn pin(
-    c: &Condensed,
-    mut params: Gammas,
-    anchors: &[(usize, f64)],
-    pins: &[bool],
-    options: &BradleyTerryOptions,
-    (fixed_w, fixed_d): (Option<f64>, Option<f64>),
-) -> Result<Gammas, RatingError> {
-    let scale_of = |p: &Gammas| match options.scale {
-        RatingScale::BayesElo => bayeselo_scale(400.0 * p.theta_d.log10()),
-        RatingScale::Raw => 1.0,
-    };
-    let mut scale = scale_of(&params);
-    for _ in 0..50 {
-        for &(a, rating) in anchors {
-            params.gamma[a] = 10f64.powf(rating / scale / 400.0);
-        }
-        let run = tilted_minorization_maximization(
-            c,
-            fixed_w,
-            fixed_d,
-            options.tolerance,
-            options.max_iterations,
-            &MmVariant {
-                start: Some(&params),
-                pinned: Some(pins),
-                ..MmVariant::default()
-            },
-        );
-        if !run.converged {
-            return Err(RatingError::NoConvergence {
-                iterations: run.iterations,
-            });
-        }
-        params = run.params;
-        let next = scale_of(&params);
-        if (next - scale).abs() <= 1e-14 {
-            break;
-        }
-        scale = next;
-    }
-    Ok(params)
+/// Ordo's loose anchor: a normal prior on one player's rating (in the
+/// reported scale), its mean `rating` and standard deviation `sd`, for a
+/// rating list kept across runs whose old ratings are known only so well.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LooseAnchor {
+    /// The player.
+    pub player: usize,
+    /// The prior's mean.
+    pub rating: f64,
+    /// The prior's standard deviation.
+    pub sd: f64,
 }
 
-fn fit_with(
+/// As [`fit_counts_anchored`], with loose anchors too: the ratings are
+/// then the posterior mode (the likelihood times each loose anchor's
+/// normal prior), absolute, their scale set by the anchors (fixed or
+/// loose), and the covariance is the posterior's (the information plus
+/// the priors' precision). With two players, one fixed and one loose, the
+/// loose one's rating is about the precision-weighted mean of its prior
+/// and of what the games say.
+pub fn fit_counts_loosely_anchored(
     players: usize,
     counts: &[Wdl],
     options: &BradleyTerryOptions,
-    anchors: &[(usize, f64)],
+    fixed: &[(usize, f64)],
+    loose: &[LooseAnchor],
 ) -> Result<Ratings, RatingError> {
-    let n = players;
-    if n < 2 {
-        return Err(RatingError::TooFewPlayers { players: n });
+    let (options, held) = resolve_anchors(players, options, fixed, loose)?;
+    fit_point(players, counts, &options, &held).map(|point| point.ratings)
+}
+
+/// The options and anchors a fit runs with: one fixed anchor alone is
+/// [`Anchor::Player`] (no players pinned); several, or any with loose
+/// ones, are checked and held.
+pub(crate) fn resolve_anchors<'a>(
+    players: usize,
+    options: &BradleyTerryOptions,
+    fixed: &'a [(usize, f64)],
+    loose: &'a [LooseAnchor],
+) -> Result<(BradleyTerryOptions, Held<'a>), RatingError> {
+    if let ([(player, rating)], []) = (fixed, loose) {
+        let anchor = Anchor::Player {
+            player: *player,
+            rating: *rating,
+        };
+        return Ok((BradleyTerryOptions { anchor, ..*options }, Held::default()));
     }
-    check_options(n, options)?;
-    let mut c = Condensed::new(n);
-    let mut records = vec![Wdl::default(); n];
-    for first in 0..n {
-        for second in (0..n).filter(|&s| s != first) {
-            let k = first * n + second;
-            let Some(&r) = counts.get(k) else { continue };
-            c.w[k] = r.wins as f64;
-            c.d[k] = r.draws as f64;
-            c.l[k] = r.losses as f64;
-            records[first] += r;
-            records[second] += r.reversed();
+    let bad = |what: String| Err(RatingError::InvalidOption(what));
+    let each = (fixed.iter().map(|&(p, r)| (p, r, None)))
+        .chain(loose.iter().map(|a| (a.player, a.rating, Some(a.sd))));
+    for (k, (player, rating, sd)) in each.enumerate() {
+        if player >= players {
+            return bad(format!(
+                "anchor player {player} does not exist ({players} players)"
+            ));
+        }
+        if !rating.is_finite() {
+            return bad(format!("anchor rating {rating} is not finite"));
+        }
+        if let Some(sd) = sd.filter(|sd| !(sd.is_finite() && *sd > 0.0)) {
+            return bad(format!(
+                "loose anchor of player {player}: its standard deviation {sd} must be positive"
+            ));
+        }
+        let before = (fixed.iter().map(|a| a.0))
+            .chain(loose.iter().map(|a| a.player))
+            .take(k);
+        if before.into_iter().any(|p| p == player) {
+            return bad(format!("player {player} is anchored twice"));
         }
     }
-
-    let idle: Vec<usize> = (0..n).filter(|&i| records[i].games() == 0).collect();
-    if !idle.is_empty() {
-        return Err(RatingError::NoGames { players: idle });
-    }
-    let groups = components(n, |i, j| c.games(i, j) > 0.0);
-    if groups.len() > 1 {
-        return Err(RatingError::Disconnected { groups });
-    }
-    if let Some(prior) = options.prior {
-        c.add_prior(prior);
-    }
-    // i -> j when i scored against j (won or drew, either colour).
-    let scored = |i: usize, j: usize| {
-        let (ij, ji) = (i * n + j, j * n + i);
-        c.w[ij] + c.d[ij] + c.l[ji] + c.d[ji] > 0.0
-    };
-    let strong = strong_components(n, scored);
-    if strong.len() > 1 {
-        return Err(RatingError::Unbounded { groups: strong });
-    }
-    check_parameters(&c, options)?;
-    c.index_opponents();
-
-    let fixed = |fit: bool, elo: f64| (!fit).then(|| 10f64.powf(elo / 400.0));
-    let run = minorization_maximization(
-        &c,
-        fixed(options.fit_advantage, options.advantage),
-        fixed(options.fit_draw_elo, options.draw_elo),
-        options.tolerance,
-        options.max_iterations,
-    );
-    if !run.converged {
-        return Err(RatingError::NoConvergence {
-            iterations: run.iterations,
-        });
-    }
-    let (fixed_w, fixed_d) = (
-        fixed(options.fit_advantage, options.advantage),
-        fixed(options.fit_draw_elo, options.draw_elo),
-    );
-    let pinned: Option<Vec<bool>> =
-        (!anchors.is_empty()).then(|| (0..n).map(|i| anchors.iter().any(|a| a.0 == i)).collect());
-    let p = match &pinned {
-        None => run.params,
-        Some(pins) => pin(&c, run.params, anchors, pins, options, (fixed_w, fixed_d))?,
-    };
-    let advantage = 400.0 * p.theta_w.log10();
-    let draw_elo = 400.0 * p.theta_d.log10();
-    // Guards against parameters drifting away in cases the checks above
-    // do not foresee (the likelihood then has no maximum).
-    if advantage.is_nan() || advantage.abs() >= 4000.0 {
-        return Err(RatingError::ParameterUnbounded {
-            parameter: "advantage",
-        });
-    }
-    if draw_elo.is_nan() || draw_elo >= 4000.0 {
-        return Err(RatingError::ParameterUnbounded {
-            parameter: "draw_elo",
-        });
-    }
-
-    let raw: Vec<f64> = p.gamma.iter().map(|g| 400.0 * g.log10()).collect();
-    let scale = match options.scale {
-        RatingScale::BayesElo => bayeselo_scale(draw_elo),
-        RatingScale::Raw => 1.0,
-    };
-    let (reference, offset) = match (options.anchor, &pinned) {
-        (_, Some(_)) => (0.0, 0.0),
-        (Anchor::Mean, None) => (raw.iter().sum::<f64>() / n as f64, 0.0),
-        (Anchor::Player { player, rating }, None) => (raw[player], rating),
-    };
-    let ratings: Vec<f64> = raw
-        .iter()
-        .map(|r| scale * (r - reference) + offset)
-        .collect();
-
-    let profile = options.profile.then(|| {
-        Profiled {
-            c: &c,
-            fitted: &p,
-            fixed_w,
-            fixed_d,
-            anchor: options.anchor,
-            scale,
-            offset,
-            max_iterations: options.max_iterations,
-            pinned: pinned.as_deref(),
-        }
-        .intervals()
-    });
-    let cov = covariance(&c, &p, options.anchor, pinned.as_deref()).ok_or(
-        RatingError::NoConvergence {
-            iterations: run.iterations,
-        },
-    )?;
-    let Intervals {
-        covariance,
-        errors,
-        los,
-    } = Intervals::new(cov, scale, &ratings);
-
-    Ok(Ratings {
-        ratings,
-        errors,
-        covariance,
-        los,
-        records,
-        advantage,
-        draw_elo,
-        scale,
-        log_likelihood: log_likelihood(&c, &p),
-        iterations: run.iterations,
-        profile,
-    })
+    Ok((*options, Held { fixed, loose }))
 }

@@ -9,7 +9,9 @@
 //!   games, a perfect score) are [`Estimate`] variants, never `inf` or `nan`.
 //! - [`bradley_terry::fit`]: ratings of many players from all their games,
 //!   BayesElo's model and MM algorithm with fitted draw and first-move
-//!   parameters, intervals and LOS matrix from the covariance.
+//!   parameters, intervals and LOS matrix from the covariance (or the
+//!   profile likelihood, or [`bradley_terry::bootstrap`]: percentiles over
+//!   resamples of whole game pairs).
 //! - [`Sprt`]: fishtest's generalized SPRT on game pairs or W/D/L, in
 //!   normalized or logistic Elo.
 //! - [`OrderedSprt`]: the same test over numbered game pairs that finish in
@@ -20,7 +22,8 @@
 //! - [`sprt_elo`]: the Elo of a finished SPRT, corrected for the rule that
 //!   stopped it.
 //! - [`simulate`]: results drawn from known strengths, to check all of the
-//!   above (the tests do: interval coverage, SPRT error rates).
+//!   above (the tests do: interval coverage, SPRT error rates); and
+//!   [`coverage`]: how often each kind of rating interval holds the truth.
 //!
 //! The crate is pure: no I/O, no clocks, no global state.
 //!
@@ -42,6 +45,7 @@
 
 pub mod bradley_terry;
 pub mod characteristic;
+pub mod coverage;
 pub mod elo;
 mod estimate;
 pub mod eta;
@@ -58,8 +62,8 @@ pub mod sprt_elo;
 mod wdl;
 
 pub use bradley_terry::{
-    fit, fit_counts, fit_counts_anchored, Anchor, BradleyTerryOptions, Game, RatingError,
-    RatingScale, Ratings, BAYESELO_TOLERANCE,
+    fit, fit_counts, fit_counts_anchored, fit_counts_loosely_anchored, Anchor, BradleyTerryOptions,
+    Game, LooseAnchor, RatingError, RatingScale, Ratings, BAYESELO_TOLERANCE,
 };
 pub use estimate::{Estimate, HeadToHead, Interval};
 pub use ordered_sprt::{OrderedSprt, OrderedStatus, PairOutcome};

@@ -96,26 +96,6 @@ pub(crate) struct MmRun {
     pub converged: bool,
 }
 
-/// Runs MM from all gammas 1 (and thetas 1 when fitted, else the given
-/// values) until the largest relative change of a gamma and the largest
-/// absolute change of a theta fall below `epsilon`.
-pub(crate) fn minorization_maximization(
-    c: &Condensed,
-    fit_w: Option<f64>,
-    fit_d: Option<f64>,
-    epsilon: f64,
-    max_iterations: usize,
-) -> MmRun {
-    tilted_minorization_maximization(
-        c,
-        fit_w,
-        fit_d,
-        epsilon,
-        max_iterations,
-        &MmVariant::default(),
-    )
-}
-
 /// What a run of MM does beyond the plain fit.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct MmVariant<'a> {
@@ -125,10 +105,44 @@ pub(crate) struct MmVariant<'a> {
     pub start: Option<&'a Gammas>,
     /// Players whose gamma stays at its start (fixed anchors).
     pub pinned: Option<&'a [bool]>,
+    /// A normal prior on some players' `ln gamma` (loose anchors).
+    pub prior: Option<&'a [Option<LogPrior>]>,
 }
 
-/// As [`minorization_maximization`], maximizing the log-likelihood plus
-/// `sum_p tilt[p] ln(gamma_p)` when `tilt` is given: the term is exact, so
+/// A normal prior on one player's `ln gamma`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LogPrior {
+    /// Its mean.
+    pub mean: f64,
+    /// Its precision (one over the variance).
+    pub precision: f64,
+}
+
+impl LogPrior {
+    /// The gamma maximizing MM's surrogate `a ln g - b g` plus the prior's
+    /// log-density: the root of `a - b e^x - precision (x - mean)`, which
+    /// decreases and is concave in `x = ln g`, so Newton's steps, after the
+    /// first, approach it from above and never overshoot. The surrogate
+    /// plus an exact term still minorizes, so each MM step still climbs
+    /// the posterior.
+    fn update(&self, a: f64, b: f64) -> f64 {
+        let mut x = if a > 0.0 { (a / b).ln() } else { self.mean };
+        for _ in 0..100 {
+            let e = b * x.exp();
+            let step = (a - e - self.precision * (x - self.mean)) / (e + self.precision);
+            x += step;
+            if step.abs() <= 1e-15 * x.abs().max(1.0) {
+                break;
+            }
+        }
+        x.exp()
+    }
+}
+
+/// Runs MM from `start` (else all gammas 1, and thetas 1 when fitted, else
+/// the given values) until the largest relative change of a gamma and the
+/// largest absolute change of a theta fall below `epsilon`, maximizing the
+/// log-likelihood plus `sum_p tilt[p] ln(gamma_p)` when `tilt` is given: the term is exact, so
 /// each update still maximizes a minorizer (it adds `tilt[p]` to the
 /// player's wins in the closed form), as long as no player's wins plus
 /// tilt fall to 0 (the run then stops unconverged). The profile
@@ -147,6 +161,7 @@ pub(crate) fn tilted_minorization_maximization(
         tilt,
         start,
         pinned,
+        prior,
     } = *variant;
     let n = c.n;
     // `fit_*` is None when the parameter is fitted, else its fixed theta.
@@ -181,9 +196,14 @@ pub(crate) fn tilted_minorization_maximization(
             }
             if let Some(t) = tilt {
                 a += t[p];
-                out_of_reach |= a <= 0.0;
             }
-            next[p] = a / b;
+            match prior.and_then(|v| v[p]) {
+                Some(g) => next[p] = g.update(a, b),
+                None => {
+                    out_of_reach |= tilt.is_some() && a <= 0.0;
+                    next[p] = a / b;
+                }
+            }
         }
         if out_of_reach {
             break;

@@ -1,10 +1,12 @@
 //! Several fixed anchors (Ordo's `-m`): the anchored players keep their
 //! ratings, the others are fitted around them, and anchors that agree with
-//! the results change nothing but the zero point.
+//! the results change nothing but the zero point; and loose anchors
+//! (Ordo's anchors with an uncertainty), priors on a rating.
 
 use aboure_stats::simulate::BayesEloModel;
 use aboure_stats::{
-    fit_counts, fit_counts_anchored, Anchor, BradleyTerryOptions, RatingError, Wdl,
+    fit_counts, fit_counts_anchored, fit_counts_loosely_anchored, Anchor, BradleyTerryOptions,
+    LooseAnchor, RatingError, Wdl,
 };
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -92,4 +94,130 @@ fn anchors_pull_the_field_between_them() {
             other => panic!("{anchors:?}: {other:?}"),
         }
     }
+}
+
+/// Games of `a` (player 0) against `b` (player 1): `wins` and `losses`
+/// of `a` with each colour, no draws.
+fn two_players(wins: u64, losses: u64) -> Vec<Wdl> {
+    let mut counts = vec![Wdl::default(); 4];
+    counts[1] = Wdl::new(wins, 0, losses); // a South
+    counts[2] = Wdl::new(losses, 0, wins); // b South
+    counts
+}
+
+fn raw_fixed_play() -> BradleyTerryOptions {
+    BradleyTerryOptions {
+        scale: aboure_stats::RatingScale::Raw,
+        fit_advantage: false,
+        fit_draw_elo: false,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_loose_anchor_against_a_fixed_one_is_the_precision_weighted_mean() {
+    // b scores 55% of 2,000 games: the games alone put it near +50 with
+    // a standard error s near 8; its loose anchor says 0 +/- 10. The
+    // likelihood is then nearly normal over the 20 Elo the prior pulls.
+    let counts = two_players(450, 550);
+    let options = raw_fixed_play();
+    let games = fit_counts_anchored(2, &counts, &options, &[(0, 0.0)]).unwrap();
+    let (d, s) = (games.ratings[1], games.errors[1] / 1.96);
+    let (mu, sd) = (0.0, 10.0);
+    let loose = [LooseAnchor {
+        player: 1,
+        rating: mu,
+        sd,
+    }];
+    let r = fit_counts_loosely_anchored(2, &counts, &options, &[(0, 0.0)], &loose).unwrap();
+    let (wd, wm) = (1.0 / (s * s), 1.0 / (sd * sd));
+    let expected = (wd * d + wm * mu) / (wd + wm);
+    assert_eq!(r.ratings[0], 0.0, "the fixed anchor holds");
+    assert!(
+        (r.ratings[1] - expected).abs() < 0.3,
+        "posterior mode {} against the precision-weighted mean {expected} (games: {d} +/- {s})",
+        r.ratings[1]
+    );
+    let posterior_sd = r.errors[1] / 1.96;
+    let expected_sd = (wd + wm).powf(-0.5);
+    assert!(
+        (posterior_sd / expected_sd - 1.0).abs() < 0.02,
+        "posterior sd {posterior_sd} against {expected_sd}"
+    );
+}
+
+#[test]
+fn loose_anchors_alone_set_the_scale_and_keep_the_differences() {
+    let counts = results(&[0.0, 60.0, -40.0, 120.0], 20, 9);
+    let options = BradleyTerryOptions::default();
+    let plain = fit_counts(4, &counts, &options).unwrap();
+    let one = [LooseAnchor {
+        player: 2,
+        rating: 1500.0,
+        sd: 50.0,
+    }];
+    let r = fit_counts_loosely_anchored(4, &counts, &options, &[], &one).unwrap();
+    // The likelihood does not see a shift: the one loose anchor sits at
+    // its mean, the differences are the games'.
+    assert!((r.ratings[2] - 1500.0).abs() < 1e-6, "{:?}", r.ratings);
+    for i in 0..4 {
+        let (got, want) = (
+            r.ratings[i] - r.ratings[2],
+            plain.ratings[i] - plain.ratings[2],
+        );
+        assert!(
+            (got - want).abs() < 1e-6,
+            "player {i}: {got} against {want}"
+        );
+    }
+    // Two loose anchors, equally sure but far less than the games, that
+    // disagree with them by 100 Elo: each gives way by half.
+    let two = [
+        LooseAnchor {
+            player: 0,
+            rating: 0.0,
+            sd: 200.0,
+        },
+        LooseAnchor {
+            player: 3,
+            rating: plain.ratings[3] - plain.ratings[0] + 100.0,
+            sd: 200.0,
+        },
+    ];
+    let r = fit_counts_loosely_anchored(4, &counts, &options, &[], &two).unwrap();
+    assert!((r.ratings[0] - 50.0).abs() < 2.0, "{:?}", r.ratings);
+}
+
+#[test]
+fn loose_anchors_are_checked() {
+    let counts = two_players(5, 5);
+    let options = BradleyTerryOptions::default();
+    let bad = |fixed: &[(usize, f64)], loose: &[LooseAnchor]| {
+        fit_counts_loosely_anchored(2, &counts, &options, fixed, loose)
+    };
+    let at = |player, sd| LooseAnchor {
+        player,
+        rating: 0.0,
+        sd,
+    };
+    assert!(matches!(
+        bad(&[], &[at(1, 0.0)]),
+        Err(RatingError::InvalidOption(_))
+    ));
+    assert!(matches!(
+        bad(&[], &[at(2, 5.0)]),
+        Err(RatingError::InvalidOption(_))
+    ));
+    assert!(matches!(
+        bad(&[(1, 0.0)], &[at(1, 5.0)]),
+        Err(RatingError::InvalidOption(_))
+    ));
+    let profiled = BradleyTerryOptions {
+        profile: true,
+        ..Default::default()
+    };
+    assert!(matches!(
+        fit_counts_loosely_anchored(2, &counts, &profiled, &[], &[at(0, 5.0)]),
+        Err(RatingError::InvalidOption(_))
+    ));
 }

@@ -6,6 +6,7 @@ mod common;
 mod support;
 
 mod anchors;
+mod bootstrap;
 mod bradley_terry;
 mod bradley_terry_refusals;
 mod characteristic;

@@ -58,13 +58,15 @@ impl Intervals {
 /// draw and advantage parameters held at their fitted values, as BayesElo's
 /// `ComputeCovariance`), under the anchoring constraint.
 ///
-/// With fixed anchors (`pinned`), those players are held and the others'
-/// ratings are absolute.
+/// With fixed or loose anchors (`pinned`), the pinned players are held and
+/// the others' ratings are absolute; `prior` is each raw rating's prior
+/// precision (loose anchors; 0 for none).
 pub(super) fn covariance(
     c: &Condensed,
     p: &Gammas,
     anchor: Anchor,
     pinned: Option<&[bool]>,
+    prior: &[f64],
 ) -> Option<Vec<Vec<f64>>> {
     let n = c.n;
     let x2 = (std::f64::consts::LN_10 / 400.0).powi(2);
@@ -86,6 +88,10 @@ pub(super) fn covariance(
             info[i * n + j] -= h * x2;
             info[i * n + i] += h * x2;
         }
+    }
+    // Loose anchors add their prior's precision (the posterior's curvature).
+    for (i, &t) in prior.iter().enumerate() {
+        info[i * n + i] += t;
     }
     // Hold one player fixed: the information of the others is invertible.
     let fixed = match anchor {

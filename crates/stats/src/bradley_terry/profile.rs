@@ -118,6 +118,7 @@ impl Profiled<'_> {
                 tilt: Some(&tilt),
                 start: Some(self.fitted),
                 pinned: self.pinned,
+                prior: None,
             },
         );
         if !run.converged {
