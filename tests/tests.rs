@@ -21,6 +21,7 @@ mod hardening_crash;
 mod hardening_input;
 mod hardening_soak;
 mod kits;
+mod league;
 mod report_cli;
 mod report_html;
 mod run_games;

@@ -409,6 +409,10 @@ fn print_table(
         Some(_) if config.format() == Format::Sprt => {
             let _ = writeln!(out, "stopped early: the test decided");
         }
+        // A league's verdict, per neighbour pair.
+        Some(verdict) if config.format() == Format::League => {
+            let _ = writeln!(out, "{verdict}");
+        }
         Some(reason) => {
             let _ = writeln!(out, "stopped early: {reason}");
         }

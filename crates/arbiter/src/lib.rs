@@ -23,6 +23,7 @@ pub mod config;
 mod error;
 mod event;
 mod game;
+mod league;
 mod lock;
 pub mod opening;
 mod output;
@@ -37,6 +38,7 @@ pub use clock::{Clock, Limit, TimeControl};
 pub use config::{load, parse, BotCommand, BotConfig, BotId, Config, Format, Restart};
 pub use error::{ConfigError, RunError};
 pub use event::Event;
+pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use tournament::{
     default_concurrency, run, simulate_workers, Observer, RunOptions, SimulatedRun, Summary, Work,
