@@ -103,7 +103,10 @@ fn a_league_stops_when_its_neighbours_are_separated_and_says_so() {
     assert_eq!(verdict["reason"], "settled", "{verdict}\n{stdout}");
     let recorded = games(&out).len() as u64;
     assert_eq!(verdict["games"], recorded);
-    assert!(recorded < 400 && recorded.is_multiple_of(2), "{recorded} games");
+    assert!(
+        recorded < 400 && recorded.is_multiple_of(2),
+        "{recorded} games"
+    );
     let neighbours = verdict["neighbours"].as_array().unwrap();
     assert_eq!(neighbours.len(), 2);
     for n in neighbours {
@@ -255,6 +258,61 @@ fn a_league_grows_from_four_to_eight_entrants_without_replaying_a_game() {
         .all(|(_, p)| p.iter().all(|e| e != "greedy")));
     let players: std::collections::BTreeSet<&String> = played.values().flatten().collect();
     assert_eq!(players.len(), 8, "{players:?}");
+
+    // The report's leaderboard: when each joined, who retired, and each
+    // entrant's rating over time; the run's own end-of-run report agrees.
+    let output = aboure(&["report", "--no-accuracy", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", show(&output));
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(shown.contains("League: 8 entrants, 1 retired"), "{shown}");
+    let line = |name: &str| {
+        let section = &shown[shown.find("League:").unwrap()..];
+        let found = section
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(name));
+        found
+            .unwrap_or_else(|| panic!("no line of {name} in\n{shown}"))
+            .to_owned()
+    };
+    assert!(line("greedy").ends_with("retired from pair 24"), "{shown}");
+    assert!(line("ab-2").contains("pair 12 ("), "{shown}");
+    assert!(line("mover-9").contains("pair 24 ("), "{shown}");
+    assert!(line("random").contains("founder ("), "{shown}");
+    assert!(
+        shown.contains("league stopped after 80 games (40 pairs): the budget of games is spent"),
+        "{shown}"
+    );
+    let written = std::fs::read_to_string(out.join("report.txt")).unwrap();
+    assert!(
+        written.contains("League: 8 entrants, 1 retired"),
+        "{written}"
+    );
+    let output = aboure(&[
+        "report",
+        "--no-accuracy",
+        "--format",
+        "json",
+        out.to_str().unwrap(),
+    ]);
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let history = json["league"]["history"].as_array().unwrap();
+    assert!(history.len() >= 10, "{history:?}");
+    let last = history.last().unwrap();
+    assert_eq!(last["games"], 80);
+    assert_eq!(last["elo"].as_array().unwrap().len(), 8);
+    assert!(
+        last["elo"].as_array().unwrap().iter().all(Value::is_f64),
+        "{last}"
+    );
+    // Before the newcomers joined they have no rating.
+    let early = &history[0]["elo"];
+    let newcomer = json["league"]["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|e| e["name"] == "ab-4")
+        .unwrap();
+    assert!(early[newcomer].is_null(), "{early}");
 
     // A changed entrant is refused, naming it; nothing is played.
     let changed = text.replace("\"--seed\", \"3\"", "\"--seed\", \"4\"");

@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
 use aboure_records::{GameRecord, Tally};
-use aboure_report::{sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
+use aboure_report::{
+    league_of, sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally,
+};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -497,9 +499,11 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
     let files = std::slice::from_ref(&summary.out_dir);
     let sprt = sprt_of(files).context("cannot read the results back")?;
     let sandbox = sandbox_of(files).context("cannot read the results back")?;
+    let league = league_of(files).context("cannot read the results back")?;
     let options = ReportOptions {
         sprt,
         sandbox,
+        league,
         accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
         ..ReportOptions::default()
