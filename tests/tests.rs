@@ -27,6 +27,7 @@ mod report_html;
 mod run_games;
 mod sandbox;
 mod serve_figures;
+mod serve_league;
 mod serve_live;
 mod serve_security;
 mod slurm_sprt;
