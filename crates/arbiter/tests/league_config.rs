@@ -104,3 +104,21 @@ fn other_formats_refuse_the_league_keys() {
         "\"knockout\" is not \"round-robin\", \"gauntlet\", \"sprt\" or \"league\"",
     );
 }
+
+#[test]
+fn the_example_league_is_a_league_of_six_reference_bots() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/league.toml");
+    let config = aboure_arbiter::load(&path).unwrap();
+    assert_eq!(config.format(), Format::League);
+    assert_eq!(config.bots().len(), 6);
+    let rule = config.league().unwrap();
+    assert_eq!(rule.games, Some(600));
+    assert_eq!(
+        rule.until,
+        Some(Separation {
+            confidence: 0.95,
+            tie_margin: 30.0
+        })
+    );
+    assert_eq!(rule.focus, Focus::All);
+}
