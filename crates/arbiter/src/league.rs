@@ -286,6 +286,15 @@ struct Loop {
     tasks: u64,
 }
 
+/// The pairs in play and what they report to.
+struct InPlay {
+    results: mpsc::UnboundedSender<(u64, u8, GameRecord)>,
+    tasks: JoinSet<()>,
+    pairs: BTreeSet<u64>,
+    /// Every pair below it is complete.
+    low: u64,
+}
+
 impl Loop {
     /// Plays pairs until the rule stops the league (its reason) or the run
     /// is interrupted (`None`); returns the games played and the reason.
@@ -298,89 +307,121 @@ impl Loop {
         options: &RunOptions,
     ) -> Result<(usize, Option<StopReason>), RunError> {
         let (results, mut finished) = mpsc::unbounded_channel();
-        let mut tasks = JoinSet::new();
-        let mut running = BTreeSet::new();
-        let (mut stop, mut played, mut low) = (None, 0, 0u64);
+        let mut in_play = InPlay {
+            results,
+            tasks: JoinSet::new(),
+            pairs: BTreeSet::new(),
+            low: 0,
+        };
+        let (mut stop, mut played) = (None, 0);
         let mut interrupt = options.interrupt.clone();
         loop {
-            while stop.is_none() && (running.len() as u64) < self.tasks && !*interrupt.borrow() {
-                while book.get(low).is_some_and(Slot::complete) {
-                    low += 1;
-                }
-                let n = (low..)
-                    .find(|n| !running.contains(n) && !book.get(*n).is_some_and(Slot::complete))
-                    .unwrap_or(u64::MAX);
-                let slot = match book.get(n) {
-                    Some(slot) => *slot,
-                    None => {
-                        let decided = plan::decide(
-                            &self.rule,
-                            self.config.seed(),
-                            &self.entrants,
-                            book,
-                            n,
-                            self.in_flight,
-                        );
-                        match decided {
-                            Err(_waiting) => break,
-                            Ok(Err(e)) => return Err(LeagueRunError::Records(e).into()),
-                            Ok(Ok(Decision::Play(p))) => {
-                                let slot = Slot::new(p.south_first, p.north_first);
-                                book.decide(n, slot);
-                                slot
-                            }
-                            Ok(Ok(other)) => {
-                                stop = Some(stop_reason(&other));
-                                break;
-                            }
-                        }
-                    }
-                };
-                running.insert(n);
-                let task = PairTask {
-                    config: self.config.clone(),
-                    launches: launches.clone(),
-                    interrupt: options.interrupt.clone(),
-                    observer: options.observer.clone(),
-                    results: results.clone(),
-                };
-                let pair = [self.bots[slot.south_first], self.bots[slot.north_first]];
-                tasks.spawn(task.run(n, pair, slot.missing()));
+            if stop.is_none() && !*interrupt.borrow() {
+                stop = self.start_pairs(book, &mut in_play, launches, options)?;
             }
-            if running.is_empty() {
+            if in_play.pairs.is_empty() {
                 break;
             }
             tokio::select! {
-                Some((n, game, record)) = finished.recv() => {
-                    output.writer.write(&record).map_err(RunError::io(format!(
-                        "cannot write game {} to {}",
-                        record.id,
-                        output.games_path.display()
-                    )))?;
-                    tally.add(&record);
+                Some(finished) = finished.recv() => {
+                    keep(finished, book, tally, output, options)?;
                     played += 1;
-                    if let Some(&slot) = book.get(n) {
-                        book.record(n, slot, game, outcome(&record, &record.pairing[0]));
-                    }
-                    (options.observer)(&Event::GameFinished(Box::new(record)));
-                    if book.get(n).is_some_and(Slot::complete) {
-                        running.remove(&n);
-                    }
+                    in_play.pairs.retain(|&n| !book.get(n).is_some_and(Slot::complete));
                 }
-                Some(ended) = tasks.join_next() => {
+                Some(ended) = in_play.tasks.join_next() => {
                     ended.map_err(|source| RunError::TaskFailed { what: "game", source })?;
                 }
                 _ = interrupt.wait_for(|&i| i) => break,
             }
         }
-        while let Some(ended) = tasks.join_next().await {
+        while let Some(ended) = in_play.tasks.join_next().await {
             ended.map_err(|source| RunError::TaskFailed {
                 what: "game",
                 source,
             })?;
         }
+        // Games that finished as an interrupt came in are kept too.
+        while let Ok(game) = finished.try_recv() {
+            keep(game, book, tally, output, options)?;
+            played += 1;
+        }
         Ok((played, stop))
     }
+
+    /// Starts pairs in order while there is room and the next can be
+    /// decided; the rule's reason if it stops the league.
+    fn start_pairs(
+        &self,
+        book: &mut Book,
+        in_play: &mut InPlay,
+        launches: &Arc<Vec<aboure_process::Launch>>,
+        options: &RunOptions,
+    ) -> Result<Option<StopReason>, RunError> {
+        while (in_play.pairs.len() as u64) < self.tasks {
+            while book.get(in_play.low).is_some_and(Slot::complete) {
+                in_play.low += 1;
+            }
+            let open =
+                |n: &u64| !in_play.pairs.contains(n) && !book.get(*n).is_some_and(Slot::complete);
+            let n = (in_play.low..).find(open).unwrap_or(u64::MAX);
+            let slot = match book.get(n) {
+                Some(slot) => *slot, // decided before a crash: finish it
+                None => {
+                    let decided = plan::decide(
+                        &self.rule,
+                        self.config.seed(),
+                        &self.entrants,
+                        book,
+                        n,
+                        self.in_flight,
+                    );
+                    match decided {
+                        Err(_waiting) => return Ok(None),
+                        Ok(Err(e)) => return Err(LeagueRunError::Records(e).into()),
+                        Ok(Ok(Decision::Play(p))) => {
+                            let slot = Slot::new(p.south_first, p.north_first);
+                            book.decide(n, slot);
+                            slot
+                        }
+                        Ok(Ok(other)) => return Ok(Some(stop_reason(&other))),
+                    }
+                }
+            };
+            in_play.pairs.insert(n);
+            let task = PairTask {
+                config: self.config.clone(),
+                launches: launches.clone(),
+                interrupt: options.interrupt.clone(),
+                observer: options.observer.clone(),
+                results: in_play.results.clone(),
+            };
+            let pair = [self.bots[slot.south_first], self.bots[slot.north_first]];
+            in_play.tasks.spawn(task.run(n, pair, slot.missing()));
+        }
+        Ok(None)
+    }
+}
+
+/// Writes a finished game (synced before the next is written) and counts
+/// it in the book, the standings and the progress.
+fn keep(
+    (n, game, record): (u64, u8, GameRecord),
+    book: &mut Book,
+    tally: &mut Tally,
+    output: &mut Output,
+    options: &RunOptions,
+) -> Result<(), RunError> {
+    output.writer.write(&record).map_err(RunError::io(format!(
+        "cannot write game {} to {}",
+        record.id,
+        output.games_path.display()
+    )))?;
+    tally.add(&record);
+    if let Some(&slot) = book.get(n) {
+        book.record(n, slot, game, outcome(&record, &record.pairing[0]));
+    }
+    (options.observer)(&Event::GameFinished(Box::new(record)));
+    Ok(())
 }
 
 fn stop_reason(decision: &Decision) -> StopReason {

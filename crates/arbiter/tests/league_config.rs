@@ -117,7 +117,7 @@ fn the_example_league_is_a_league_of_six_reference_bots() {
         rule.until,
         Some(Separation {
             confidence: 0.95,
-            tie_margin: 30.0
+            tie_margin: 50.0
         })
     );
     assert_eq!(rule.focus, Focus::All);
