@@ -157,10 +157,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         write_reports(&summary, report);
     }
     if summary.interrupted {
+        // A league stopped only by its verdict has no number of games.
+        let open_ended = config.league().is_some_and(|rule| rule.games.is_none());
+        let of = match open_ended {
+            true => String::new(),
+            false => format!(" of {}", summary.scheduled),
+        };
         eprintln!(
-            "interrupted after {} of {} games; they are saved in {}",
+            "interrupted after {}{of} games; they are saved in {}",
             summary.finished,
-            summary.scheduled,
             summary.games_path.display()
         );
         let mut resume = format!(

@@ -3,7 +3,8 @@
 //! A tournament file ([`config`]) names bots (any command, or a built-in
 //! reference bot) and how they meet; [`schedule`] turns it into a
 //! deterministic list of games, each opening played twice with colours
-//! swapped; [`run`] plays them with bots as subprocesses speaking the
+//! swapped (a league instead chooses each next pair from the games so far,
+//! in its own module, `league`); [`run`] plays them with bots as subprocesses speaking the
 //! line protocol, measures each move on a monotonic clock, turns every
 //! failure (time, illegal move, crash, garbage, a hung start-up) into a
 //! recorded loss, and appends every finished game durably to `games.jsonl`
