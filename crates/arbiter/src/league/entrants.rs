@@ -81,7 +81,7 @@ pub(crate) fn admit(
     in_flight: u64,
     now: &str,
 ) -> Result<(Vec<BotId>, LeagueRecord), LeagueRunError> {
-    let mut league = manifest.league.take().unwrap_or(LeagueRecord {
+    let mut league = manifest.league.clone().unwrap_or(LeagueRecord {
         in_flight,
         entrants: Vec::new(),
         verdict: None,
@@ -151,6 +151,80 @@ mod tests {
                 .collect::<String>();
         let config = crate::config::parse(&text, "l.toml".as_ref()).unwrap();
         crate::output::schedule_identity(&config)
+    }
+
+    fn config(bots: &[(&str, &str)], retired: &[&str]) -> Config {
+        let text = "[tournament]\nformat = \"league\"\ngames = 10\n".to_owned()
+            + &bots
+                .iter()
+                .map(|(n, b)| {
+                    let r = if retired.contains(n) {
+                        "retired = true\n"
+                    } else {
+                        ""
+                    };
+                    format!("[[bot]]\nname = \"{n}\"\nbuiltin = \"{b}\"\n{r}")
+                })
+                .collect::<String>();
+        crate::config::parse(&text, "l.toml".as_ref()).unwrap()
+    }
+
+    #[test]
+    fn entrants_join_at_the_next_pair_and_retire_from_it() {
+        let dir = Path::new("out");
+        let first = config(&[("a", "random"), ("b", "greedy")], &[]);
+        let identity = crate::output::schedule_identity(&first);
+        let mut manifest = RunManifest::new("l.toml".into(), None, "t0".into(), identity.clone());
+        let (bots, league) = admit(dir, &mut manifest, &first, &identity, 0, 2, "t0").unwrap();
+        assert_eq!(bots.len(), 2);
+        assert_eq!((league.in_flight, league.entrants[1].joined), (2, 0));
+        manifest.league.as_mut().unwrap().verdict = Some(aboure_records::LeagueVerdict {
+            reason: aboure_records::StopReason::BudgetSpent,
+            pairs: 5,
+            games: 10,
+            neighbours: Vec::new(),
+        });
+
+        // The file lists a newcomer first and retires b; in_flight stays.
+        let grown = config(&[("c", "mcts"), ("a", "random"), ("b", "greedy")], &["b"]);
+        let identity = crate::output::schedule_identity(&grown);
+        let (bots, league) = admit(dir, &mut manifest, &grown, &identity, 5, 4, "t1").unwrap();
+        let names: Vec<&str> = league.entrants.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        assert_eq!(
+            bots.iter().map(|b| b.index()).collect::<Vec<_>>(),
+            [1, 2, 0]
+        );
+        assert_eq!(league.in_flight, 2);
+        assert_eq!(
+            (
+                league.entrants[2].joined,
+                league.entrants[2].joined_at.as_str()
+            ),
+            (5, "t1")
+        );
+        assert_eq!(league.entrants[1].retired_from, Some(5));
+        assert_eq!(
+            league.verdict, None,
+            "the field changed: the old verdict is gone"
+        );
+        let ordered: Vec<&str> = manifest
+            .identity
+            .bots
+            .iter()
+            .map(|b| b.name.as_str())
+            .collect();
+        assert_eq!(ordered, ["a", "b", "c"]);
+        assert_eq!(manifest.fingerprint, manifest.identity.fingerprint());
+
+        // Retired stays retired.
+        let back = config(&[("c", "mcts"), ("a", "random"), ("b", "greedy")], &[]);
+        let identity = crate::output::schedule_identity(&back);
+        let e = admit(dir, &mut manifest, &back, &identity, 9, 2, "t2").unwrap_err();
+        assert!(
+            matches!(e, LeagueRunError::Unretired { ref name, from: 5 } if name == "b"),
+            "{e}"
+        );
     }
 
     #[test]
