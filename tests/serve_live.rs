@@ -39,8 +39,9 @@ fn folder(name: &str) -> PathBuf {
 }
 
 /// Chromium's DevTools protocol over `--remote-debugging-pipe`: commands
-/// on fd 3, replies and events on fd 4, each a JSON text ending in NUL.
-struct DevTools {
+/// on fd 3, replies and events on fd 4, each a JSON text ending in NUL
+/// (the league's page test drives it too).
+pub(crate) struct DevTools {
     _browser: Reaped,
     to: File,
     from: BufReader<File>,
@@ -55,7 +56,7 @@ fn pipe() -> (RawFd, RawFd) {
 }
 
 impl DevTools {
-    fn open(url: &str, profile: &Path) -> DevTools {
+    pub(crate) fn open(url: &str, profile: &Path) -> DevTools {
         let (cmd_read, cmd_write) = pipe();
         let (reply_read, reply_write) = pipe();
         let mut command = Command::new(chromium());
@@ -133,7 +134,7 @@ impl DevTools {
     }
 
     /// The value of a JavaScript expression in the page.
-    fn eval(&mut self, expression: &str) -> Value {
+    pub(crate) fn eval(&mut self, expression: &str) -> Value {
         let r = self.call(
             "Runtime.evaluate",
             json!({"expression": expression, "returnByValue": true}),
@@ -143,7 +144,7 @@ impl DevTools {
 
     /// Polls `expression` until it is true (a guard against hanging, not a
     /// measurement: the deadline is generous).
-    fn wait_for(&mut self, expression: &str) {
+    pub(crate) fn wait_for(&mut self, expression: &str) {
         let deadline = Instant::now() + Duration::from_secs(90);
         while self.eval(expression) != json!(true) {
             assert!(Instant::now() < deadline, "never true: {expression}");

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aboure_report::{
-    read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions, IntervalKind, Progress, Report,
-    ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    league_of, read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions, IntervalKind, Progress,
+    Report, ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 use aboure_stats::bradley_terry::{BootstrapOptions, DEFAULT_BOOTSTRAP_SAMPLES};
 use anyhow::{bail, Context};
@@ -131,6 +131,7 @@ fn parse_anchor(text: &str) -> anyhow::Result<AnchorArg> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sprt = sprt_of(&args.files).context("cannot read the results")?;
     let sandbox = sandbox_of(&args.files).context("cannot read the results")?;
+    let league = league_of(&args.files).context("cannot read the results")?;
     let accuracy = (!args.no_accuracy).then_some(AccuracyOptions {
         node_budget: args.accuracy_budget,
         table_mb: args.accuracy_table_mb,
@@ -170,6 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             threads: args.threads,
         },
         sandbox,
+        league,
         accuracy,
         // Only the page shows games: text and JSON need no copy of them.
         viewer_games: Some(match args.format {

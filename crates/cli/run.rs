@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
 use aboure_records::{GameRecord, Tally};
-use aboure_report::{sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally};
+use aboure_report::{
+    league_of, sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally,
+};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -155,10 +157,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         write_reports(&summary, report);
     }
     if summary.interrupted {
+        // A league stopped only by its verdict has no number of games.
+        let open_ended = config.league().is_some_and(|rule| rule.games.is_none());
+        let of = match open_ended {
+            true => String::new(),
+            false => format!(" of {}", summary.scheduled),
+        };
         eprintln!(
-            "interrupted after {} of {} games; they are saved in {}",
+            "interrupted after {}{of} games; they are saved in {}",
             summary.finished,
-            summary.scheduled,
             summary.games_path.display()
         );
         let mut resume = format!(
@@ -409,6 +416,10 @@ fn print_table(
         Some(_) if config.format() == Format::Sprt => {
             let _ = writeln!(out, "stopped early: the test decided");
         }
+        // A league's verdict, per neighbour pair.
+        Some(verdict) if config.format() == Format::League => {
+            let _ = writeln!(out, "{verdict}");
+        }
         Some(reason) => {
             let _ = writeln!(out, "stopped early: {reason}");
         }
@@ -493,9 +504,11 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
     let files = std::slice::from_ref(&summary.out_dir);
     let sprt = sprt_of(files).context("cannot read the results back")?;
     let sandbox = sandbox_of(files).context("cannot read the results back")?;
+    let league = league_of(files).context("cannot read the results back")?;
     let options = ReportOptions {
         sprt,
         sandbox,
+        league,
         accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,
         ..ReportOptions::default()

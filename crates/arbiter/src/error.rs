@@ -117,6 +117,9 @@ pub enum RunError {
         /// The last error.
         source: std::io::Error,
     },
+    /// A league cannot go on as asked (a changed entrant, workers).
+    #[error(transparent)]
+    League(#[from] crate::league::LeagueRunError),
     /// Reading or writing the output folder failed.
     #[error("{context}: {source}")]
     Io {

@@ -3,7 +3,8 @@
 //! A tournament file ([`config`]) names bots (any command, or a built-in
 //! reference bot) and how they meet; [`schedule`] turns it into a
 //! deterministic list of games, each opening played twice with colours
-//! swapped; [`run`] plays them with bots as subprocesses speaking the
+//! swapped (a league instead chooses each next pair from the games so far,
+//! in its own module, `league`); [`run`] plays them with bots as subprocesses speaking the
 //! line protocol, measures each move on a monotonic clock, turns every
 //! failure (time, illegal move, crash, garbage, a hung start-up) into a
 //! recorded loss, and appends every finished game durably to `games.jsonl`
@@ -23,6 +24,7 @@ pub mod config;
 mod error;
 mod event;
 mod game;
+mod league;
 mod lock;
 pub mod opening;
 mod output;
@@ -37,6 +39,7 @@ pub use clock::{Clock, Limit, TimeControl};
 pub use config::{load, parse, BotCommand, BotConfig, BotId, Config, Format, Restart};
 pub use error::{ConfigError, RunError};
 pub use event::Event;
+pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use tournament::{
     default_concurrency, run, simulate_workers, Observer, RunOptions, SimulatedRun, Summary, Work,

@@ -48,6 +48,7 @@ pub fn schedule_identity(config: &Config) -> TournamentIdentity {
         Format::RoundRobin => FormatIdentity::RoundRobin,
         Format::Gauntlet(g) => FormatIdentity::Gauntlet(config.bot(g).name().to_owned()),
         Format::Sprt => FormatIdentity::Sprt,
+        Format::League => FormatIdentity::League,
     };
     let openings = match &config.openings() {
         OpeningSource::Random { plies } => OpeningsIdentity::Random {
@@ -144,6 +145,10 @@ pub fn prepare(
     let mut previous = Vec::new();
     let old = RunManifest::read_in(dir);
     let changed = |old: &RunManifest| {
+        if config.format() == Format::League {
+            // A league's field may grow: its own rule says what may change.
+            return crate::league::refused(dir, &old.identity, &identity).map(RunError::from);
+        }
         (old.fingerprint != print).then(|| {
             let what = old.identity.differences(&identity);
             RunError::ConfigChanged {

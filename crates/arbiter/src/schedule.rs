@@ -40,6 +40,8 @@ pub fn pairings(config: &Config) -> Vec<[BotId; 2]> {
             .flat_map(|(i, &a)| ids[i + 1..].iter().map(move |&b| [a, b]))
             .collect(),
         Format::Gauntlet(g) => ids.iter().filter(|&&b| b != g).map(|&b| [g, b]).collect(),
+        // A league has no fixed schedule: each pair is chosen as it goes.
+        Format::League => Vec::new(),
     }
 }
 

@@ -147,6 +147,9 @@ fn worker_name(options: &RunOptions) -> String {
 
 /// Runs the tournament `config` with `options`.
 pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
+    if let Some(&rule) = config.league() {
+        return crate::league::run(config, rule, options).await;
+    }
     let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
         config.sandbox(),
         &options.aboure_exe,
@@ -359,7 +362,7 @@ async fn leave(
 }
 
 /// How to start each bot of `config`.
-fn launches(
+pub(crate) fn launches(
     config: &Config,
     options: &RunOptions,
     logs: &std::path::Path,

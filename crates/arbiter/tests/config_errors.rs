@@ -148,7 +148,7 @@ fn options_and_environment() {
 
 #[test]
 fn tournament_keys() {
-    check(&format!("[tournament]\nformat = \"swiss\"\n{TWO_BOTS}"), "t.toml:2:10: tournament.format: \"swiss\" is not \"round-robin\", \"gauntlet\" or \"sprt\"");
+    check(&format!("[tournament]\nformat = \"swiss\"\n{TWO_BOTS}"), "t.toml:2:10: tournament.format: \"swiss\" is not \"round-robin\", \"gauntlet\", \"sprt\" or \"league\"");
     check(
         &format!("[tournament]\npairs = 0\n{TWO_BOTS}"),
         "t.toml:2:9: tournament.pairs: 0 is out of range",

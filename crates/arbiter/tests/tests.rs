@@ -3,4 +3,5 @@
 
 mod config_errors;
 mod config_sandbox;
+mod league_config;
 mod sprt_verdict;

@@ -47,6 +47,9 @@ pub enum FormatIdentity {
     Gauntlet(String),
     /// The first two bots until the SPRT decides (`"sprt"`).
     Sprt,
+    /// A league (`"league"`): entrants in the order they joined, each pair
+    /// chosen from the games before it (see [`crate::LeagueRecord`]).
+    League,
 }
 
 /// The openings of a run.

@@ -59,6 +59,7 @@ mod csv;
 mod detect;
 mod folder;
 mod identity;
+mod league;
 mod lines;
 mod manifest;
 mod pair;
@@ -81,6 +82,9 @@ pub use folder::{results_file, results_files, worker_results_file};
 pub use identity::{
     AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, LimitsIdentity,
     OpeningsIdentity, TournamentIdentity,
+};
+pub use league::{
+    EntrantRecord, LeagueRecord, LeagueVerdict, NeighbourState, NeighbourVerdict, StopReason,
 };
 pub use lines::{Line, LineBlocks, ResultsLines};
 pub use manifest::{

@@ -27,6 +27,7 @@
 //! | `sprt` | object | for an SPRT: `elo0`, `elo1`, `alpha`, `beta`, `model` |
 //! | `sandbox` | object | the sandbox layers: `mode` and `layers` (`name`, `active`, `detail`) |
 //! | `workers` | any | reserved for a description of a run's workers; kept as read |
+//! | `league` | object | for a league: its entrants and its last stopping verdict ([`LeagueRecord`]) |
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -35,6 +36,7 @@ use aboure_stats::Sprt;
 use serde::{Deserialize, Serialize};
 
 use crate::identity::TournamentIdentity;
+use crate::league::LeagueRecord;
 use crate::versioned::{self, Fault};
 
 /// The schema version this crate writes, and the newest it reads.
@@ -74,6 +76,9 @@ pub struct RunManifest {
     /// Reserved for a description of the run's workers; kept as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workers: Option<serde_json::Value>,
+    /// A league's entrants and verdict (absent for other formats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub league: Option<LeagueRecord>,
 }
 
 /// The sandbox layers a run was played under.
@@ -175,6 +180,7 @@ impl RunManifest {
             sprt: None,
             sandbox: None,
             workers: None,
+            league: None,
         }
     }
 

@@ -82,6 +82,9 @@ impl Report {
             writeln!(out, "</ul></section>")?;
         }
         self.html_standings(out)?;
+        if let Some(league) = &self.league {
+            league.write_html(out)?;
+        }
         self.html_crosstable(out)?;
         self.html_los(out)?;
         self.html_sprt(out)?;

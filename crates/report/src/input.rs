@@ -155,6 +155,12 @@ pub fn sandbox_of(paths: &[PathBuf]) -> Result<Option<SandboxLayers>, InputError
     first_in_manifests(paths, |m| m.sandbox)
 }
 
+/// The league recorded in the `run.json` beside the first of `paths` that
+/// has one, if any.
+pub fn league_of(paths: &[PathBuf]) -> Result<Option<aboure_records::LeagueRecord>, InputError> {
+    first_in_manifests(paths, |m| m.league)
+}
+
 /// What `find` finds in the first run manifest beside one of `paths` where
 /// it finds something.
 fn first_in_manifests<T>(

@@ -45,6 +45,7 @@
 //! | `failures_left_out` | integer | present only when more forfeits than those listed: how many more (the players' `failures` count them all) |
 //! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `max_pairs` (the cap of a truncated test, or null), `truncated` (true when the cap decided, by the sign of the LLR), `elo` (once decided: `naive`, the Elo of the counted pairs in the test's model, and `corrected`, corrected for the stopping rule; null otherwise), `path` (LLR after each complete pair) |
 //! | `sandbox` | object | present only when the run's `run.json` records it: `mode` (`auto`, `strict`, `off`) and `layers` (per layer: `name`, `active`, `detail`: what it does or why it was off) |
+//! | `league` | object | present only for a league (its `run.json` records it): `entrants` (best first: `name`, `rank`, `elo`, `joined` (pair number, 0 for a founder), `joined_at`, `retired_from` (pair number or null)), `verdict` (null until the league stops: `reason` (`budget-spent`, `settled`, `no-opponents`), `pairs`, `games`, `neighbours`: each `rank`, `upper`, `lower`, `difference`, `error`, `los`, `verdict` (`separated`, `within-margin`, `open`)), `history` (ratings over time: each `games` and `elo`, aligned with `entrants`, null before rated) |
 //! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
 //!
 //! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval; with `--intervals likelihood` an end is `null` when the likelihood does not bound it, with `--intervals bootstrap` when more than 2.5% of the resamples put the rating at infinity),
@@ -88,6 +89,7 @@ mod ids;
 mod input;
 mod json;
 mod kept;
+mod league;
 mod open_pairs;
 mod options;
 mod pairings;
@@ -103,7 +105,8 @@ mod viewer;
 pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use figure::{Figure, HeadToHeadFigures};
-pub use input::{files_of, load, sandbox_of, seed_of, sprt_of, Input, InputError};
+pub use input::{files_of, league_of, load, sandbox_of, seed_of, sprt_of, Input, InputError};
+pub use league::{HistoryPoint, LeagueEntrant, LeagueReport, MOST_CHECKPOINTS};
 pub use options::{
     AccuracyOptions, IntervalKind, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES,
     DEFAULT_VIEWER_GAMES,

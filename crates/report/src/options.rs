@@ -1,7 +1,7 @@
 //! What a report is asked to do, validated once: anchors, the SPRT of the
 //! run, and how much exact analysis to spend on accuracy.
 
-use aboure_records::{RunManifest, SandboxLayers};
+use aboure_records::{LeagueRecord, RunManifest, SandboxLayers};
 use aboure_stats::bradley_terry::BootstrapOptions;
 use aboure_stats::Sprt;
 
@@ -25,6 +25,10 @@ pub struct ReportOptions {
     /// The sandbox layers the run was played under, if its `run.json`
     /// says (see [`crate::sandbox_of`]).
     pub sandbox: Option<SandboxLayers>,
+    /// A league's entrants and verdict, from its `run.json` (see
+    /// [`crate::league_of`]): the report adds the league's leaderboard
+    /// and each entrant's rating over time.
+    pub league: Option<LeagueRecord>,
     /// Per-move accuracy from the exact solver; `None` to skip it.
     pub accuracy: Option<AccuracyOptions>,
     /// Most games the HTML page embeds for its game list and viewer; `None`

@@ -53,6 +53,10 @@ pub struct Report {
     /// records them (absent from the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxLayers>,
+    /// A league's leaderboard, verdict and ratings over time (absent from
+    /// the JSON for other runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub league: Option<crate::league::LeagueReport>,
     /// Per-move accuracy against the exact solver, when analysed.
     pub accuracy: Option<AccuracyReport>,
     /// The games the HTML game list and viewer show (see
@@ -469,6 +473,11 @@ impl Report {
             .as_ref()
             .and_then(|s| sprt_report(s, names, &tally.pairs.in_order()));
         let (records, records_left_out) = tally.viewer_games();
+        let league = options.league.as_ref().map(|record| {
+            let history = tally.history.clone().unwrap_or_default();
+            let last = (tally.games, tally.results.as_slice());
+            crate::league::league_report(record, &players, names, &history, last)
+        });
         Report {
             schema_version: SCHEMA_VERSION,
             games: tally.games,
@@ -511,6 +520,7 @@ impl Report {
             failures_left_out: tally.failures_total - tally.failures.len() as u64,
             sprt,
             sandbox: options.sandbox.clone(),
+            league,
             accuracy,
             records_left_out,
             records,

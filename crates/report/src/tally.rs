@@ -95,6 +95,8 @@ pub struct ReportTally {
     pub(crate) pairs: OpenPairs,
     viewer: Kept<LineText>,
     analysis: Option<Analysis>,
+    /// A league's results at checkpoints, for its ratings over time.
+    pub(crate) history: Option<crate::league::RatingHistory>,
 }
 
 impl ReportTally {
@@ -105,6 +107,7 @@ impl ReportTally {
         let analysis = options
             .accuracy
             .map(|a| Analysis::start(&a, a.games.max(viewer_games)));
+        let history = options.league.as_ref().map(|_| Default::default());
         ReportTally {
             pairs: OpenPairs::new(options.sprt.is_some()),
             options,
@@ -126,6 +129,7 @@ impl ReportTally {
             duplicates: Vec::new(),
             viewer: Kept::new(viewer_games),
             analysis,
+            history,
         }
     }
 
@@ -294,6 +298,9 @@ impl ReportTally {
         }
         self.games += 1;
         self.results[s][t].add(result);
+        if let Some(history) = &mut self.history {
+            history.counted(self.games, &self.results);
+        }
         self.standings
             .count(s, t, game.result, game.termination, game.loser);
         if let Some(bot) = game.forfeited_by() {

@@ -41,6 +41,9 @@ impl Report {
             return Ok(());
         }
         self.write_standings(out)?;
+        if let Some(league) = &self.league {
+            league.write_text(out)?;
+        }
         self.write_crosstable(out)?;
         self.write_pairings(out)?;
         self.write_sprt(out)?;

@@ -207,6 +207,7 @@ pub fn run_info(manifest: &RunManifest) -> RunInfo {
         scheduled: manifest.scheduled_games,
         sprt,
         sandbox: manifest.sandbox.clone(),
+        league: manifest.league.clone(),
     }
 }
 

@@ -40,6 +40,8 @@ pub struct RunInfo {
     pub max_pairs: Option<u64>,
     /// The sandbox the bots ran in, as the run recorded it.
     pub sandbox: Option<SandboxLayers>,
+    /// A league's entrants (and its verdict, if it had stopped).
+    pub league: Option<aboure_records::LeagueRecord>,
 }
 
 /// One run, as far as its files have been read.
@@ -82,6 +84,7 @@ impl LiveRun {
         let mut tally = ReportTally::new(ReportOptions {
             sprt: info.sprt.clone(),
             sandbox: info.sandbox.clone(),
+            league: info.league.clone(),
             viewer_games: Some(VIEWER_GAMES),
             ..ReportOptions::default()
         });

@@ -28,6 +28,7 @@ pub struct BotConfig {
     wrapper: Vec<String>,
     ponder: bool,
     build: Option<BuildCommand>,
+    retired: bool,
 }
 
 impl BotConfig {
@@ -105,6 +106,12 @@ impl BotConfig {
         self.build.as_ref()
     }
 
+    /// True for a league entrant marked `retired = true`: its games and
+    /// rating stay, and it is scheduled no more.
+    pub fn retired(&self) -> bool {
+        self.retired
+    }
+
     /// True if it may run while its opponent thinks (`ponder = true`);
     /// otherwise it is held still then.
     pub fn ponder(&self) -> bool {
@@ -140,6 +147,7 @@ pub(super) struct RawBot {
     #[serde(default)]
     ponder: bool,
     build: Option<Spanned<Vec<String>>>,
+    pub(super) retired: Option<Spanned<bool>>,
 }
 
 impl Validator<'_> {
@@ -329,6 +337,7 @@ impl Validator<'_> {
             wrapper,
             ponder: bot.ponder,
             build,
+            retired: bot.retired.as_ref().is_some_and(|r| *r.get_ref()),
         };
         if sandbox_settings.mode != aboure_sandbox::Mode::Off && !config.sandbox.disabled {
             if let Some(command) = &bot.command {

@@ -22,6 +22,7 @@ mod adjudication;
 mod bot;
 mod build_command;
 mod defaults;
+mod league;
 mod openings;
 mod sprt;
 mod time_control;
@@ -59,6 +60,7 @@ pub struct Config {
     sprt: aboure_stats::Sprt,
     bots: Vec<BotConfig>,
     sandbox: aboure_sandbox::Settings,
+    league: Option<aboure_league::Rule>,
 }
 
 impl Config {
@@ -136,6 +138,11 @@ impl Config {
     pub fn sandbox(&self) -> &aboure_sandbox::Settings {
         &self.sandbox
     }
+
+    /// A league's rule (its `[tournament]` keys), for [`Format::League`].
+    pub fn league(&self) -> Option<&aboure_league::Rule> {
+        self.league.as_ref()
+    }
 }
 
 /// Who plays whom.
@@ -147,6 +154,9 @@ pub enum Format {
     Gauntlet(BotId),
     /// Two bots until the SPRT decides.
     Sprt,
+    /// Entrants that join and retire between runs, each next pair chosen
+    /// from the games so far ([`Config::league`]).
+    League,
 }
 
 /// A bot of a validated [`Config`]: only the config makes one (its
@@ -200,6 +210,11 @@ struct RawTournament {
     seed: Option<Spanned<i64>>,
     restart: Option<Spanned<String>>,
     startup_timeout: Option<Spanned<String>>,
+    games: Option<Spanned<toml::Value>>,
+    until: Option<Spanned<toml::Value>>,
+    confidence: Option<Spanned<toml::Value>>,
+    tie_margin: Option<Spanned<toml::Value>>,
+    focus: Option<Spanned<toml::Value>>,
 }
 
 /// Reads and validates the tournament file at `path`.
@@ -333,14 +348,18 @@ impl Validator<'_> {
                 }
                 Format::Sprt
             }
+            Some((_, "league")) => Format::League,
             Some((f, other)) => {
                 return Err(self.at(
                     f.span(),
                     "tournament.format",
-                    format!("{other:?} is not \"round-robin\", \"gauntlet\" or \"sprt\""),
+                    format!(
+                        "{other:?} is not \"round-robin\", \"gauntlet\", \"sprt\" or \"league\""
+                    ),
                 ))
             }
         };
+        let league = self.league(t, format, &raw.bot)?;
         if let (Some(g), false) = (&t.gauntlet_bot, matches!(format, Format::Gauntlet(_))) {
             return Err(self.at(
                 g.span(),
@@ -351,6 +370,7 @@ impl Validator<'_> {
         // A truncated SPRT schedules no pair past its cap: none could count.
         let pairs = match (format, sprt.max_pairs()) {
             (Format::Sprt, Some(max)) => max as u32,
+            (Format::League, _) => 0,
             _ => pairs,
         };
         Ok(Config {
@@ -366,6 +386,7 @@ impl Validator<'_> {
             sprt,
             bots,
             sandbox,
+            league,
         })
     }
 

@@ -1,0 +1,474 @@
+//! A league run (`format = "league"`): one process asks the league crate's
+//! rule for each next pair, plays it, records it, and stops on the rule's
+//! verdict.
+//!
+//! The loop keeps no state a crash could lose: the pairs of the league are
+//! its games in `games.jsonl` (ids `l{pair}-g{game}`, the pairing named
+//! South first), its entrants are in `run.json` (when each joined, when it
+//! retired), and each decision is a function of those alone ([`plan`]). A
+//! resumed league therefore plays the same pairs in the same order as one
+//! that was never stopped, finishing first any pair a crash cut short.
+//! Several pairs are in play at once up to the league's `in_flight` (its
+//! first run's concurrency, recorded); how that stays deterministic is in
+//! [`plan`]. Workers sharing the folder (`--shard`, `--join`) are refused:
+//! the claims of the other formats hand out a fixed schedule's units, and a
+//! league has none.
+//!
+//! When the league stops, the verdict on every neighbour pair of the final
+//! table (refitted from every game) is printed and written to `run.json`.
+
+mod entrants;
+mod plan;
+mod play;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use aboure_league::{Decision, Field, Rule, Table, Verdict};
+use aboure_records::{
+    outcome, results_file, EntrantRecord, GameRecord, LeagueVerdict, NeighbourState,
+    NeighbourVerdict, StopReason, Tally,
+};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+pub(crate) use entrants::refused;
+use plan::{Book, Slot};
+use play::{parse_game_id, PairTask};
+
+use crate::config::{BotId, Config};
+use crate::error::RunError;
+use crate::event::Event;
+use crate::output::{prepare, schedule_identity, Output};
+use crate::tournament::{default_concurrency, launches, RunOptions, Summary};
+
+/// Why a league cannot run as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum LeagueRunError {
+    /// `--shard` or `--join` on a league.
+    #[error("{flag} is not supported for a league: it decides each pair from the games before it, in one process (play its pairs at once with --concurrency)")]
+    Shared {
+        /// The flag given.
+        flag: &'static str,
+    },
+    /// Settings every game depends on changed between runs.
+    #[error("cannot resume the league in {}: the tournament file changed {what}, which every game depends on; use the original settings, or another --out", dir.display())]
+    Changed {
+        /// The run folder.
+        dir: PathBuf,
+        /// The parts that changed.
+        what: String,
+    },
+    /// An entrant's program or settings changed under its name.
+    #[error("cannot resume the league in {}: entrant {name:?} changed ({what}); a new version is a new entrant: give it a new name (and retired = true to the old one)", dir.display())]
+    EntrantChanged {
+        /// The run folder.
+        dir: PathBuf,
+        /// The entrant.
+        name: String,
+        /// Its settings that changed.
+        what: String,
+    },
+    /// An entrant of the league is missing from the file.
+    #[error("cannot resume the league in {}: entrant {name:?} is missing from the tournament file; keep its [[bot]] table (with retired = true to schedule it no more)", dir.display())]
+    EntrantMissing {
+        /// The run folder.
+        dir: PathBuf,
+        /// The entrant.
+        name: String,
+    },
+    /// A retired entrant marked active again.
+    #[error("entrant {name:?} retired from pair {from} on and cannot come back: keep retired = true (a comeback is a new entrant, under a new name)")]
+    Unretired {
+        /// The entrant.
+        name: String,
+        /// The pair it retired from.
+        from: u64,
+    },
+    /// The recorded pairs name entrants that had not joined yet (a
+    /// results file or `run.json` edited by hand).
+    #[error("the league's records do not fit its entrants in run.json: {0}")]
+    Records(aboure_league::LeagueError),
+    /// A game of the results file is not one of this league's.
+    #[error("{}: game {id:?} is not a game of this league: {problem}", path.display())]
+    ForeignGame {
+        /// The results file.
+        path: PathBuf,
+        /// The game's id.
+        id: String,
+        /// What does not fit.
+        problem: String,
+    },
+}
+
+/// Runs the league of `config` (its rule `rule`) with `options`.
+pub(crate) async fn run(
+    config: &Config,
+    rule: Rule,
+    options: RunOptions,
+) -> Result<Summary, RunError> {
+    if let Some(flag) = [
+        (options.shard.is_some(), "--shard"),
+        (options.join, "--join"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
+    {
+        return Err(LeagueRunError::Shared { flag }.into());
+    }
+    let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
+        config.sandbox(),
+        &options.aboure_exe,
+    )?);
+    let ponder = config
+        .bots()
+        .iter()
+        .filter(|b| b.ponder())
+        .map(|b| b.name());
+    let layers = sandbox.layers().clone().with_ponder(ponder);
+    (options.observer)(&Event::Sandbox(layers.clone()));
+    let games_path = results_file(&options.out_dir, None);
+    let mut output = prepare(
+        &options.out_dir,
+        config,
+        options.resume,
+        None,
+        games_path,
+        &layers,
+    )?;
+    for note in &output.notes {
+        tracing::warn!("{note}");
+    }
+    let concurrency = options
+        .concurrency
+        .or(config.concurrency())
+        .unwrap_or_else(default_concurrency)
+        .max(1) as u64;
+    let previous = std::mem::take(&mut output.previous);
+    let next_pair = next_pair(&previous, &output)?;
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let (bots, league) = entrants::admit(
+        &output.dir,
+        &mut output.manifest,
+        config,
+        &schedule_identity(config),
+        next_pair,
+        concurrency,
+        &now,
+    )?;
+    output.manifest.scheduled_games = rule.games.map(|g| g as u64);
+    output.manifest.write_in(&output.dir)?;
+    let mut book = book_of(&previous, &league.entrants, &output)?;
+    let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
+    previous.iter().for_each(|g| tally.add(g));
+    (options.observer)(&Event::Started {
+        total: rule.games.unwrap_or(previous.len()),
+        previous: previous.clone(),
+    });
+    let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
+    let league_loop = Loop {
+        config: Arc::new(config.clone()),
+        rule,
+        entrants: league.entrants.clone(),
+        bots,
+        in_flight: league.in_flight,
+        tasks: concurrency.min(league.in_flight),
+    };
+    let ended = league_loop
+        .play(&mut book, &mut tally, &mut output, &launches, &options)
+        .await;
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    let (played, stop) = ended?;
+    let interrupted = *options.interrupt.borrow();
+    if interrupted {
+        (options.observer)(&Event::Interrupted);
+    }
+    let stopped = match stop.filter(|_| !interrupted) {
+        Some(reason) => {
+            let verdict = verdict(&rule, reason, &book, &league.entrants);
+            let lines = verdict.lines().join("\n");
+            (options.observer)(&Event::Stopped(lines.clone()));
+            if let Some(l) = output.manifest.league.as_mut() {
+                l.verdict = Some(verdict);
+            }
+            output.manifest.write_in(&output.dir)?;
+            Some(lines)
+        }
+        None => None,
+    };
+    let finished = previous.len() + played;
+    Ok(Summary {
+        sprt: None,
+        standings: tally.standings(),
+        finished,
+        scheduled: rule.games.unwrap_or(finished),
+        played,
+        work: Default::default(),
+        interrupted,
+        stopped,
+        notes: output.notes,
+        games_path: output.games_path.clone(),
+        out_dir: output.dir.clone(),
+    })
+}
+
+/// The pair number after every recorded one.
+fn next_pair(previous: &[GameRecord], output: &Output) -> Result<u64, LeagueRunError> {
+    let mut next = 0;
+    for g in previous {
+        let (n, _) =
+            parse_game_id(&g.id).ok_or_else(|| foreign(output, g, "not l{pair}-g{game}"))?;
+        next = next.max(n + 1);
+    }
+    Ok(next)
+}
+
+fn foreign(output: &Output, g: &GameRecord, problem: &str) -> LeagueRunError {
+    LeagueRunError::ForeignGame {
+        path: output.games_path.clone(),
+        id: g.id.clone(),
+        problem: problem.to_owned(),
+    }
+}
+
+/// The league's pairs as the results file records them.
+fn book_of(
+    previous: &[GameRecord],
+    entrants: &[EntrantRecord],
+    output: &Output,
+) -> Result<Book, LeagueRunError> {
+    let index: HashMap<&str, usize> = entrants
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.name.as_str(), i))
+        .collect();
+    let mut book = Book::default();
+    for g in previous {
+        let Some((n, game)) = parse_game_id(&g.id) else {
+            return Err(foreign(output, g, "not l{pair}-g{game}"));
+        };
+        let [first, second] = &g.pairing;
+        let (Some(&a), Some(&b)) = (index.get(first.as_str()), index.get(second.as_str())) else {
+            return Err(foreign(output, g, "it names a bot that is not an entrant"));
+        };
+        let south = if game == 0 { first } else { second };
+        if &g.south != south || a == b {
+            return Err(foreign(output, g, "its sides do not fit its pairing"));
+        }
+        let slot = Slot::new(a, b);
+        if book
+            .get(n)
+            .is_some_and(|s| (s.south_first, s.north_first) != (a, b))
+        {
+            return Err(foreign(
+                output,
+                g,
+                "its pair's other game has other players",
+            ));
+        }
+        book.record(n, slot, game, outcome(g, first));
+    }
+    Ok(book)
+}
+
+/// The league's loop: what it decides with and how many pairs it plays at
+/// once.
+struct Loop {
+    config: Arc<Config>,
+    rule: Rule,
+    entrants: Vec<EntrantRecord>,
+    /// Each entrant's bot.
+    bots: Vec<BotId>,
+    in_flight: u64,
+    tasks: u64,
+}
+
+/// The pairs in play and what they report to.
+struct InPlay {
+    results: mpsc::UnboundedSender<(u64, u8, GameRecord)>,
+    tasks: JoinSet<()>,
+    pairs: BTreeSet<u64>,
+    /// Every pair below it is complete.
+    low: u64,
+}
+
+impl Loop {
+    /// Plays pairs until the rule stops the league (its reason) or the run
+    /// is interrupted (`None`); returns the games played and the reason.
+    async fn play(
+        &self,
+        book: &mut Book,
+        tally: &mut Tally,
+        output: &mut Output,
+        launches: &Arc<Vec<aboure_process::Launch>>,
+        options: &RunOptions,
+    ) -> Result<(usize, Option<StopReason>), RunError> {
+        let (results, mut finished) = mpsc::unbounded_channel();
+        let mut in_play = InPlay {
+            results,
+            tasks: JoinSet::new(),
+            pairs: BTreeSet::new(),
+            low: 0,
+        };
+        let (mut stop, mut played) = (None, 0);
+        let mut interrupt = options.interrupt.clone();
+        loop {
+            if stop.is_none() && !*interrupt.borrow() {
+                stop = self.start_pairs(book, &mut in_play, launches, options)?;
+            }
+            if in_play.pairs.is_empty() {
+                break;
+            }
+            tokio::select! {
+                Some(finished) = finished.recv() => {
+                    keep(finished, book, tally, output, options)?;
+                    played += 1;
+                    in_play.pairs.retain(|&n| !book.get(n).is_some_and(Slot::complete));
+                }
+                Some(ended) = in_play.tasks.join_next() => {
+                    ended.map_err(|source| RunError::TaskFailed { what: "game", source })?;
+                }
+                _ = interrupt.wait_for(|&i| i) => break,
+            }
+        }
+        while let Some(ended) = in_play.tasks.join_next().await {
+            ended.map_err(|source| RunError::TaskFailed {
+                what: "game",
+                source,
+            })?;
+        }
+        // Games that finished as an interrupt came in are kept too.
+        while let Ok(game) = finished.try_recv() {
+            keep(game, book, tally, output, options)?;
+            played += 1;
+        }
+        Ok((played, stop))
+    }
+
+    /// Starts pairs in order while there is room and the next can be
+    /// decided; the rule's reason if it stops the league.
+    fn start_pairs(
+        &self,
+        book: &mut Book,
+        in_play: &mut InPlay,
+        launches: &Arc<Vec<aboure_process::Launch>>,
+        options: &RunOptions,
+    ) -> Result<Option<StopReason>, RunError> {
+        while (in_play.pairs.len() as u64) < self.tasks {
+            while book.get(in_play.low).is_some_and(Slot::complete) {
+                in_play.low += 1;
+            }
+            let open =
+                |n: &u64| !in_play.pairs.contains(n) && !book.get(*n).is_some_and(Slot::complete);
+            let n = (in_play.low..).find(open).unwrap_or(u64::MAX);
+            let slot = match book.get(n) {
+                Some(slot) => *slot, // decided before a crash: finish it
+                None => {
+                    let decided = plan::decide(
+                        &self.rule,
+                        self.config.seed(),
+                        &self.entrants,
+                        book,
+                        n,
+                        self.in_flight,
+                    );
+                    match decided {
+                        Err(_waiting) => return Ok(None),
+                        Ok(Err(e)) => return Err(LeagueRunError::Records(e).into()),
+                        Ok(Ok(Decision::Play(p))) => {
+                            let slot = Slot::new(p.south_first, p.north_first);
+                            book.decide(n, slot);
+                            slot
+                        }
+                        Ok(Ok(other)) => return Ok(Some(stop_reason(&other))),
+                    }
+                }
+            };
+            in_play.pairs.insert(n);
+            let task = PairTask {
+                config: self.config.clone(),
+                launches: launches.clone(),
+                interrupt: options.interrupt.clone(),
+                observer: options.observer.clone(),
+                results: in_play.results.clone(),
+            };
+            let pair = [self.bots[slot.south_first], self.bots[slot.north_first]];
+            in_play.tasks.spawn(task.run(n, pair, slot.missing()));
+        }
+        Ok(None)
+    }
+}
+
+/// Writes a finished game (synced before the next is written) and counts
+/// it in the book, the standings and the progress.
+fn keep(
+    (n, game, record): (u64, u8, GameRecord),
+    book: &mut Book,
+    tally: &mut Tally,
+    output: &mut Output,
+    options: &RunOptions,
+) -> Result<(), RunError> {
+    output.writer.write(&record).map_err(RunError::io(format!(
+        "cannot write game {} to {}",
+        record.id,
+        output.games_path.display()
+    )))?;
+    tally.add(&record);
+    if let Some(&slot) = book.get(n) {
+        book.record(n, slot, game, outcome(&record, &record.pairing[0]));
+    }
+    (options.observer)(&Event::GameFinished(Box::new(record)));
+    Ok(())
+}
+
+fn stop_reason(decision: &Decision) -> StopReason {
+    match decision {
+        Decision::BudgetSpent => StopReason::BudgetSpent,
+        Decision::Settled(_) => StopReason::Settled,
+        Decision::NoOpponents | Decision::Play(_) => StopReason::NoOpponents,
+    }
+}
+
+/// The verdict on the final table: every finished pair refitted, each
+/// neighbour pair the focus covers judged (with `until = "separated"`).
+fn verdict(
+    rule: &Rule,
+    reason: StopReason,
+    book: &Book,
+    entrants: &[EntrantRecord],
+) -> LeagueVerdict {
+    let pairs = book.finished();
+    let field_entrants = plan::entrants_at(entrants, u64::MAX);
+    let table = Field::new(&field_entrants, &pairs)
+        .ok()
+        .and_then(|field| Table::exact(&field).ok());
+    let neighbours = match (rule.until, table) {
+        (Some(separation), Some(table)) => separation
+            .neighbours(&table, rule.focus)
+            .into_iter()
+            .map(|n| NeighbourVerdict {
+                rank: n.rank as u64,
+                upper: entrants[n.upper].name.clone(),
+                lower: entrants[n.lower].name.clone(),
+                difference: n.difference,
+                error: n.error,
+                los: n.los,
+                verdict: match n.verdict {
+                    Verdict::Separated => NeighbourState::Separated,
+                    Verdict::WithinMargin => NeighbourState::WithinMargin,
+                    Verdict::Open => NeighbourState::Open,
+                },
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    LeagueVerdict {
+        reason,
+        pairs: pairs.len() as u64,
+        games: book.games(),
+        neighbours,
+    }
+}

@@ -1,0 +1,135 @@
+//! Playing a league pair: its games one after the other (colours swapped,
+//! both from the opening of the pair's number, as every format does), each
+//! with fresh bot processes, each result sent to the league's loop, which
+//! writes it. An interrupt abandons the game in play; its bots are killed
+//! with their process groups when dropped.
+
+use std::sync::Arc;
+
+use aboure_engine::Side;
+use aboure_process::{BotFailure, BotProcess, Launch};
+use aboure_records::GameRecord;
+use tokio::sync::{mpsc, watch};
+
+use crate::config::{BotId, Config};
+use crate::event::Event;
+use crate::game::{forfeit_at_start, play, GameSetup};
+use crate::schedule::GameSpec;
+use crate::tournament::{Observer, QUIT_GRACE};
+
+/// A game of a league's pair: its id is `l{pair}-g{game}`.
+pub(crate) fn game_spec(number: u64, bots: [BotId; 2], game: u8) -> GameSpec {
+    let (south, north) = match game {
+        0 => (bots[0], bots[1]),
+        _ => (bots[1], bots[0]),
+    };
+    GameSpec {
+        id: game_id(number, game),
+        pairing: number as usize,
+        bots,
+        pair: number as u32,
+        game,
+        south,
+        north,
+    }
+}
+
+/// `l00042-g1`: the second game of pair 42.
+pub(crate) fn game_id(number: u64, game: u8) -> String {
+    format!("l{number:05}-g{game}")
+}
+
+/// The pair number and game of a league game's id.
+pub(crate) fn parse_game_id(id: &str) -> Option<(u64, u8)> {
+    let (number, game) = id.strip_prefix('l')?.split_once("-g")?;
+    let (number, game): (u64, u8) = (number.parse().ok()?, game.parse().ok()?);
+    (game < 2 && game_id(number, game) == id).then_some((number, game))
+}
+
+/// What a pair task needs.
+pub(crate) struct PairTask {
+    pub config: Arc<Config>,
+    pub launches: Arc<Vec<Launch>>,
+    pub interrupt: watch::Receiver<bool>,
+    pub observer: Observer,
+    pub results: mpsc::UnboundedSender<(u64, u8, GameRecord)>,
+}
+
+impl PairTask {
+    /// Plays `games` of pair `number` between `bots` (South first, North
+    /// first), sending each record; stops at an interrupt.
+    pub async fn run(mut self, number: u64, bots: [BotId; 2], games: Vec<u8>) {
+        for game in games {
+            if *self.interrupt.borrow() {
+                return;
+            }
+            let spec = game_spec(number, bots, game);
+            (self.observer)(&Event::GameStarted {
+                id: spec.id.clone(),
+                south: self.config.bot(spec.south).name().to_owned(),
+                north: self.config.bot(spec.north).name().to_owned(),
+            });
+            let record = tokio::select! {
+                record = one_game(&self.config, &self.launches, &spec) => record,
+                _ = self.interrupt.wait_for(|&i| i) => return,
+            };
+            if self.results.send((number, game, record)).is_err() {
+                return; // the league's loop has ended
+            }
+        }
+    }
+}
+
+/// Starts both bots and plays `spec`; a bot that fails to start forfeits.
+async fn one_game(config: &Config, launches: &[Launch], spec: &GameSpec) -> GameRecord {
+    let opening = config.openings().opening(config.seed(), spec.pair);
+    let ids = [spec.south, spec.north];
+    let setup = GameSetup {
+        spec,
+        names: ids.map(|i| config.bot(i).name()),
+        time_controls: ids.map(|i| config.bot(i).time_control()),
+        opening: &opening,
+        opening_index: spec.pair,
+        adjudication: config.adjudication(),
+        ponder: ids.map(|i| config.bot(i).ponder()),
+    };
+    let (south, north) = tokio::join!(
+        ready(&launches[ids[0].index()]),
+        ready(&launches[ids[1].index()])
+    );
+    let (mut south, mut north) = match (south, north) {
+        (Ok(s), Ok(n)) => (s, n),
+        (Err(f), north) => {
+            if let Ok(p) = north {
+                p.quit(QUIT_GRACE).await;
+            }
+            return forfeit_at_start(setup, Side::South, f);
+        }
+        (Ok(s), Err(f)) => {
+            s.quit(QUIT_GRACE).await;
+            return forfeit_at_start(setup, Side::North, f);
+        }
+    };
+    let (record, failed) = play(setup, [&mut south, &mut north]).await;
+    for (side, mut bot) in [(Side::South, south), (Side::North, north)] {
+        match failed == Some(side) {
+            true => {
+                bot.kill().await;
+            }
+            false => bot.quit(QUIT_GRACE).await,
+        }
+    }
+    record
+}
+
+/// A fresh bot ready for a game: started, handshake done, told `newgame`.
+async fn ready(launch: &Launch) -> Result<BotProcess, BotFailure> {
+    let mut process = BotProcess::start(launch).await?;
+    match process.new_game().await {
+        Ok(()) => Ok(process),
+        Err(f) => {
+            process.kill().await;
+            Err(f)
+        }
+    }
+}
