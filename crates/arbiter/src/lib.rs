@@ -30,6 +30,7 @@ mod results;
 mod schedule;
 pub mod sprt;
 mod tournament;
+pub mod tuning;
 
 pub use aboure_process::Limits;
 pub use adjudication::{Adjudication, SolveRule};

@@ -359,7 +359,7 @@ async fn leave(
 }
 
 /// How to start each bot of `config`.
-fn launches(
+pub(crate) fn launches(
     config: &Config,
     options: &RunOptions,
     logs: &std::path::Path,

@@ -24,9 +24,12 @@ mod defaults;
 mod openings;
 mod sprt;
 mod time_control;
+mod tune;
 mod validator;
 
 pub use bot::{BotCommand, BotConfig};
+pub(crate) use tune::ProbeFormat;
+pub use tune::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
 pub use validator::MAX_DURATION;
 
 use adjudication::RawAdjudication;
@@ -57,9 +60,15 @@ pub struct Config {
     sprt: aboure_stats::Sprt,
     bots: Vec<BotConfig>,
     sandbox: aboure_sandbox::Settings,
+    tune: Option<Tune>,
 }
 
 impl Config {
+    /// The `[tune]` table, if the file has one (`aboure tune`).
+    pub fn tune(&self) -> Option<&Tune> {
+        self.tune.as_ref()
+    }
+
     /// The file it was read from.
     pub fn path(&self) -> &Path {
         &self.path
@@ -186,6 +195,7 @@ struct RawConfig {
     bot: Vec<Spanned<RawBot>>,
     #[serde(default)]
     sandbox: aboure_sandbox::settings::RawSettings,
+    tune: Option<tune::RawTune>,
 }
 
 #[derive(Deserialize, Default)]
@@ -294,7 +304,12 @@ impl Validator<'_> {
                 &sandbox,
             )?);
         }
-        if bots.len() < 2 {
+        // A tune's file may hold the tuned bot alone.
+        let tune = match &raw.tune {
+            Some(t) if !bots.is_empty() => Some(self.tune(t, &bots)?),
+            _ => None,
+        };
+        if bots.len() < 2 && tune.is_none() {
             return Err(self.whole(
                 "bot",
                 format!(
@@ -364,6 +379,7 @@ impl Validator<'_> {
             sprt,
             bots,
             sandbox,
+            tune,
         })
     }
 
