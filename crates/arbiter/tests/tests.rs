@@ -3,4 +3,5 @@
 
 mod config_errors;
 mod config_sandbox;
+mod config_tune;
 mod sprt_verdict;
