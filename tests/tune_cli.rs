@@ -59,6 +59,18 @@ fn an_accuracy_tune_moves_the_weight_up_and_writes_its_answer() {
     assert_eq!(stdout.trim(), format!("row_weight = {value}"));
     // The wrong sign loses seeds: every step so far moved theta up.
     assert!(value > -50.0, "{stdout}");
+    // The report plots the path and the objective.
+    let report = aboure(&["report", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        text.starts_with("tune of alphabeta by accuracy: 4 iterations"),
+        "{}",
+        show(&report)
+    );
+    assert!(text.contains(&format!("row_weight = {value}")), "{text}");
+    let page = aboure(&["report", out.to_str().unwrap(), "--format", "html"]);
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(page.contains("id=\"path-row_weight\"") && page.contains("id=\"objective-plot\""));
     // Rerunning into the same folder without --resume is refused.
     let again = tune(&cfg, &out, &[]);
     assert!(!again.status.success());

@@ -143,6 +143,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
             tune.spsa().iterations,
         ));
     }
+    record(config, tune, &spsa, steps.clone()).write_in(&options.out_dir)?;
     let mut path = steps;
     let sample = runner.sample().await?;
     while !spsa.finished() {
@@ -229,7 +230,17 @@ fn finish(
         .map(|p| p.name.clone())
         .zip(spsa.sent())
         .collect();
-    let file = TuneFile {
+    let mut file = record(config, tune, &spsa, path);
+    file.values = values.iter().cloned().collect::<BTreeMap<_, _>>();
+    file.confirm = confirm;
+    file.write_in(&options.out_dir)?;
+    Ok(TuneOutcome { values, file })
+}
+
+/// `tune.json` without its values: what is written when the tune starts
+/// (so a running tune can be reported), and completed at the end.
+fn record(config: &Config, tune: &Tune, spsa: &Spsa, path: Vec<TuneStep>) -> TuneFile {
+    TuneFile {
         schema: TUNE_SCHEMA,
         bot: config.bot(tune.bot()).name().to_owned(),
         objective: tune.objective().name().to_owned(),
@@ -246,11 +257,9 @@ fn finish(
             })
             .collect(),
         path,
-        values: values.iter().cloned().collect::<BTreeMap<_, _>>(),
-        confirm,
-    };
-    file.write_in(&options.out_dir)?;
-    Ok(TuneOutcome { values, file })
+        values: BTreeMap::new(),
+        confirm: None,
+    }
 }
 
 /// The options that give a bot the values `values` of `tune`'s parameters.
