@@ -250,7 +250,7 @@ impl<'a> Runner<'a> {
 }
 
 /// Mean seeds lost a move by the bot of `launch` over `sample`: one
-/// process, `newgame` before each position, the move asked for under the
+/// process, one `newgame`, the move of each position asked for under the
 /// bot's time control. A move past its time counts as the worst move.
 async fn seeds_lost(
     launch: &Launch,
@@ -266,6 +266,11 @@ async fn seeds_lost(
     let mut bot = BotProcess::start(launch)
         .await
         .map_err(|f| failed(f.detail))?;
+    // One `newgame` for the whole sample: each `position` names its start.
+    if let Err(f) = bot.new_game().await {
+        bot.kill().await;
+        return Err(failed(f.detail));
+    }
     let mut lost = 0i64;
     for s in sample {
         let mut clocks = [Clock::new(control), Clock::new(control)];
@@ -275,7 +280,7 @@ async fn seeds_lost(
             start: Start::Set(s.position),
             moves: Vec::new(),
         });
-        let answer = match bot.new_game().await {
+        let answer = match bot.check_unasked().await {
             Ok(()) => {
                 bot.think(&position, &go, clocks[mover.index()].deadline())
                     .await
