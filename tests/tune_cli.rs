@@ -50,6 +50,9 @@ fn an_accuracy_tune_moves_the_weight_up_and_writes_its_answer() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("iteration 4/4: row_weight "), "{stderr}");
+    // Theta with its trend over the iterations so far.
+    let last = stderr.lines().find(|l| l.starts_with("iteration 4/4")).unwrap();
+    assert!(last.contains(" in 3) (gain "), "{last}");
     let file = TuneFile::read_in(&out).unwrap().unwrap();
     assert_eq!(file.objective, "accuracy");
     assert_eq!(file.bot, "alphabeta");

@@ -43,9 +43,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let names: Vec<String> = tune.parameters().iter().map(|p| p.name.clone()).collect();
     let total = tune.spsa().iterations;
     let quiet = args.quiet;
+    // The thetas of the last TREND iterations, for the trend.
+    let recent = std::sync::Mutex::new(std::collections::VecDeque::new());
     let progress = Arc::new(move |p: &TuneProgress| {
+        let Ok(mut recent) = recent.lock() else {
+            return;
+        };
+        if let TuneProgress::Step(s) = p {
+            recent.push_back(s.theta.clone());
+            if recent.len() > TREND + 1 {
+                recent.pop_front();
+            }
+        }
         if !quiet {
-            eprintln!("{}", describe(p, &names, total));
+            eprintln!("{}", describe(p, &names, total, &recent));
         }
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -100,8 +111,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A progress line: the iteration, each parameter's theta, and the gain.
-fn describe(p: &TuneProgress, names: &[String], total: u32) -> String {
+/// Iterations the trend of a progress line spans.
+const TREND: usize = 10;
+
+/// A progress line: the iteration, each parameter's theta and its change
+/// over the last iterations (`recent`, oldest first, ending with this
+/// one's), and the gain.
+fn describe(
+    p: &TuneProgress,
+    names: &[String],
+    total: u32,
+    recent: &std::collections::VecDeque<Vec<f64>>,
+) -> String {
     match p {
         TuneProgress::Resumed(done, total) => {
             format!("resuming after iteration {done} of {total}")
@@ -110,10 +131,15 @@ fn describe(p: &TuneProgress, names: &[String], total: u32) -> String {
             "confirming the tuned values against the start ones by an SPRT".to_owned()
         }
         TuneProgress::Step(s) => {
+            let span = recent.len().saturating_sub(1);
             let theta: Vec<String> = names
                 .iter()
                 .zip(&s.theta)
-                .map(|(n, t)| format!("{n} {t:.2}"))
+                .enumerate()
+                .map(|(i, (n, t))| match recent.front().and_then(|f| f.get(i)) {
+                    Some(old) if span > 0 => format!("{n} {t:.2} ({:+.2} in {span})", t - old),
+                    _ => format!("{n} {t:.2}"),
+                })
                 .collect();
             let loss = s
                 .loss
