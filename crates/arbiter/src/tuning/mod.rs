@@ -48,7 +48,9 @@ pub struct TuneOptions {
     pub resume: bool,
     /// The `aboure` binary, for built-in bots.
     pub aboure_exe: PathBuf,
-    /// Set to true to stop after the iteration in progress is abandoned.
+    /// Set to true to stop: a `games` iteration's tournament is interrupted
+    /// (its games are kept, and `--resume` finishes it), an `accuracy`
+    /// iteration finishes and is written first.
     pub interrupt: watch::Receiver<bool>,
     /// Told of every iteration as it is written.
     pub progress: Arc<dyn Fn(&TuneProgress) + Send + Sync>,
