@@ -155,3 +155,14 @@ fn tune_errors_name_the_line_and_key() {
         "a tournament needs at least two [[bot]] tables, found 1",
     );
 }
+
+#[test]
+fn the_example_tune_file_is_valid() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/tune.toml");
+    let config = aboure_arbiter::load(path.as_ref()).unwrap();
+    let t = config.tune().unwrap();
+    assert_eq!(t.objective(), Objective::Accuracy { positions: 200 });
+    assert_eq!(t.spsa().iterations, 15);
+    assert_eq!(t.parameters()[0].start, -50.0);
+    assert!(t.confirm().is_some());
+}
