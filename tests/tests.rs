@@ -32,3 +32,4 @@ mod serve_security;
 mod slurm_sprt;
 mod sprt_calc;
 mod sprt_shards;
+mod tune_cli;

@@ -20,6 +20,7 @@ mod run_eta;
 mod serve;
 mod solve;
 mod sprt_calc;
+mod tune;
 
 /// Run Djenon-aboure bots against each other and measure how strong they are.
 #[derive(Parser)]
@@ -51,6 +52,8 @@ enum Command {
     Bench(bench::Args),
     /// Pass probability and length of an SPRT at a range of true Elo.
     SprtCalc(sprt_calc::Args),
+    /// Tune a bot's int options by SPSA (a file with a [tune] table).
+    Tune(tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Apply(args) => apply::run(args),
         Command::Bench(args) => bench::run(args),
         Command::SprtCalc(args) => sprt_calc::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(code) => code,

@@ -129,6 +129,11 @@ fn parse_anchor(text: &str) -> anyhow::Result<AnchorArg> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let [dir] = args.files.as_slice() {
+        if aboure_report::is_tune_folder(dir) {
+            return tune(dir, args.format);
+        }
+    }
     let sprt = sprt_of(&args.files).context("cannot read the results")?;
     let sandbox = sandbox_of(&args.files).context("cannot read the results")?;
     let league = league_of(&args.files).context("cannot read the results")?;
@@ -294,4 +299,16 @@ fn progress_bar() -> ProgressBar {
 
 fn style(template: &str) -> ProgressStyle {
     ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
+/// The report of a tune's folder: each parameter's path and the objective.
+fn tune(dir: &std::path::Path, format: Format) -> anyhow::Result<ExitCode> {
+    let report = aboure_report::TuneReport::load(dir)?;
+    let text = match format {
+        Format::Text => report.text(),
+        Format::Json => report.json(),
+        Format::Html => report.html(),
+    };
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
 }

@@ -32,11 +32,14 @@ mod results;
 mod schedule;
 pub mod sprt;
 mod tournament;
+pub mod tuning;
 
 pub use aboure_process::Limits;
 pub use adjudication::{Adjudication, SolveRule};
 pub use clock::{Clock, Limit, TimeControl};
-pub use config::{load, parse, BotCommand, BotConfig, BotId, Config, Format, Restart};
+pub use config::{
+    load, parse, BotCommand, BotConfig, BotId, Config, Format, Objective, Restart, Tune,
+};
 pub use error::{ConfigError, RunError};
 pub use event::Event;
 pub use league::LeagueRunError;

@@ -3,5 +3,6 @@
 
 mod config_errors;
 mod config_sandbox;
+mod config_tune;
 mod league_config;
 mod sprt_verdict;

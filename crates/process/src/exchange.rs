@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use aboure_engine::Move;
-use aboure_protocol::{ArbiterMessage, BotMessage, PROTOCOL_VERSION};
+use aboure_protocol::{ArbiterMessage, BotMessage, OptionSpec, PROTOCOL_VERSION};
 use aboure_records::InfoRecord;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
@@ -42,6 +42,8 @@ pub struct Channel<W> {
     turn: Turn,
     /// The bot's latest report of a fatal problem (`info string error`).
     reported: Option<String>,
+    /// The options the bot declared before `aboureok`.
+    declared: Vec<OptionSpec>,
 }
 
 impl<W: AsyncWrite + Unpin> Channel<W> {
@@ -58,6 +60,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             pid,
             turn: Turn::default(),
             reported: None,
+            declared: Vec::new(),
         }
     }
 
@@ -128,6 +131,12 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         self.reported.as_deref()
     }
 
+    /// The options the bot declared in its handshake (`option name ...`
+    /// lines before `aboureok`), in the order it declared them.
+    pub fn declared(&self) -> &[OptionSpec] {
+        &self.declared
+    }
+
     /// Waits until `deadline` for what `wanted` accepts; a `bestmove` on
     /// the way is one that was not asked for (no `go` is outstanding).
     async fn wait_for(
@@ -135,7 +144,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         deadline: Instant,
         limit: Duration,
         what: &'static str,
-        wanted: impl Fn(&Heard) -> bool,
+        mut wanted: impl FnMut(&Heard) -> bool,
     ) -> Result<(), Fault> {
         let start = deadline - limit;
         loop {
@@ -165,10 +174,16 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             version: PROTOCOL_VERSION,
         }])
         .await?;
-        self.wait_for(deadline, limit, "aboureok", |h| {
-            *h == Heard::Message(BotMessage::AboureOk)
+        let mut declared = Vec::new();
+        self.wait_for(deadline, limit, "aboureok", |h| match h {
+            Heard::Message(BotMessage::Option(spec)) => {
+                declared.push(spec.clone());
+                false
+            }
+            h => *h == Heard::Message(BotMessage::AboureOk),
         })
         .await?;
+        self.declared = declared;
         let options: Vec<ArbiterMessage> = options
             .iter()
             .map(|(name, value)| ArbiterMessage::SetOption {

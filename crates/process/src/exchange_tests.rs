@@ -40,6 +40,32 @@ async fn the_handshake_sends_the_options_and_waits_for_readyok() {
 }
 
 #[tokio::test]
+async fn the_handshake_keeps_the_declared_options() {
+    let (mut channel, mut bot) = scripted();
+    let script = tokio::spawn(async move {
+        bot.hear().await;
+        bot.say("id name x\noption name w type int default 5 min -9 max 9\n")
+            .await;
+        bot.say("option name q type bool default true\naboureok\n")
+            .await;
+        bot.hear().await;
+        bot.say("readyok\n").await;
+    });
+    channel.handshake(&[], LIMIT).await.unwrap();
+    script.await.unwrap();
+    let declared: Vec<String> = channel.declared().iter().map(|o| o.name.clone()).collect();
+    assert_eq!(declared, ["w", "q"]);
+    assert_eq!(
+        channel.declared()[0].kind,
+        aboure_protocol::OptionKind::Int {
+            default: 5,
+            min: -9,
+            max: 9
+        }
+    );
+}
+
+#[tokio::test]
 async fn an_answer_is_timed_from_its_arrival_and_its_info_merged() {
     let (mut channel, mut bot) = scripted();
     bot.say("info depth 3 score 5\ninfo depth 4\nbestmove 2\n")

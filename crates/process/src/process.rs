@@ -174,6 +174,11 @@ impl BotProcess {
         &self.name
     }
 
+    /// The options it declared in its handshake.
+    pub fn declared_options(&self) -> &[aboure_protocol::OptionSpec] {
+        self.channel.declared()
+    }
+
     /// Starts a new game: `newgame`, then `isready` ... `readyok`.
     pub async fn new_game(&mut self) -> Result<(), BotFailure> {
         self.release();

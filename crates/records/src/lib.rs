@@ -72,6 +72,7 @@ mod rows;
 mod scan;
 mod standings;
 mod summary;
+mod tune;
 mod versioned;
 pub mod workers;
 mod writer;
@@ -101,4 +102,8 @@ pub use row::Row;
 pub use rows::Rows;
 pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
+pub use tune::{
+    read_tune_path, TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter,
+    TUNE_FILE, TUNE_PATH_FILE, TUNE_SCHEMA,
+};
 pub use writer::GamesWriter;

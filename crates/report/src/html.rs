@@ -8,10 +8,11 @@
 use std::fmt::Write;
 
 use crate::figure::signed;
+use crate::plot::{line_plot, Reference};
 use crate::report::Report;
 use crate::viewer::push_viewer_games;
 
-const CSS: &str = include_str!("assets/report.css");
+pub(crate) const CSS: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
 
 /// Escapes text for HTML content and attribute values.
@@ -371,27 +372,26 @@ impl Report {
                 s.waiting
             )?;
         }
-        let (w, h, left, top, bottom) = (760.0, 260.0, 50.0, 10.0, 30.0);
-        let n = s.path.len().max(1) as f64;
-        let lo = s.path.iter().copied().fold(s.lower, f64::min) - 0.3;
-        let hi = s.path.iter().copied().fold(s.upper, f64::max) + 0.3;
-        let x = |i: f64| left + i / n * (w - left - 10.0);
-        let y = |v: f64| top + (hi - v) / (hi - lo) * (h - top - bottom);
-        writeln!(out, "<figure class=\"plot\"><svg id=\"sprt-plot\" role=\"img\" aria-label=\"LLR after each game pair\" viewBox=\"0 0 {w} {h}\">")?;
-        for (v, class, label) in [
+        let references = [
             (s.upper, "bound", "H1"),
             (s.lower, "bound", "H0"),
             (0.0, "grid", "0"),
-        ] {
-            writeln!(out, "<line class=\"{class}\" x1=\"{left}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/><text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{label} {v:.2}</text>",
-                w - 10.0, y(v), y(v), left - 4.0, y(v) + 4.0)?;
-        }
-        let mut points = format!("{:.1},{:.1}", x(0.0), y(0.0));
-        for (i, v) in s.path.iter().enumerate() {
-            write!(points, " {:.1},{:.1}", x(i as f64 + 1.0), y(*v))?;
-        }
-        writeln!(out, "<polyline class=\"llr\" points=\"{points}\"/><text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{} pairs</text></svg><figcaption>LLR after each complete game pair, with the bounds.</figcaption></figure></section>",
-            w - 10.0, h - 8.0, s.path.len())
+        ]
+        .map(|(value, class, label)| Reference {
+            value,
+            class,
+            label: format!("{label} {value:.2}"),
+        });
+        line_plot(
+            out,
+            "sprt-plot",
+            Some(0.0),
+            &s.path,
+            &references,
+            "pairs",
+            "LLR after each complete game pair, with the bounds.",
+        )?;
+        writeln!(out, "</section>")
     }
 
     fn html_failures(&self, out: &mut String) -> std::fmt::Result {

@@ -93,12 +93,14 @@ mod league;
 mod open_pairs;
 mod options;
 mod pairings;
+mod plot;
 mod ratings;
 mod report;
 mod sprt;
 mod stream;
 mod tally;
 mod text;
+mod tune;
 mod viewer;
 
 /// The sandbox layers of a run, as its `run.json` records them.
@@ -120,3 +122,4 @@ pub use report::{
 pub use sprt::SprtReport;
 pub use stream::{read_files, Progress, StreamError};
 pub use tally::{Pushed, ReportTally, FAILURES_LISTED};
+pub use tune::{is_tune_folder, ParameterPath, TuneReport};

@@ -112,6 +112,19 @@ impl BotConfig {
         self.retired
     }
 
+    /// The same bot under another name, with `options` set over its own
+    /// (the points a tune scores are the tuned bot with other values).
+    pub(crate) fn renamed_with(
+        &self,
+        name: String,
+        options: BTreeMap<String, String>,
+    ) -> BotConfig {
+        let mut bot = self.clone();
+        bot.name = name;
+        bot.options.extend(options);
+        bot
+    }
+
     /// True if it may run while its opponent thinks (`ponder = true`);
     /// otherwise it is held still then.
     pub fn ponder(&self) -> bool {

@@ -26,10 +26,13 @@ mod league;
 mod openings;
 mod sprt;
 mod time_control;
+mod tune;
 mod validator;
 
 pub use bot::{BotCommand, BotConfig};
 pub use build_command::BuildCommand;
+pub(crate) use tune::ProbeFormat;
+pub use tune::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
 pub use validator::MAX_DURATION;
 
 use adjudication::RawAdjudication;
@@ -61,9 +64,15 @@ pub struct Config {
     bots: Vec<BotConfig>,
     sandbox: aboure_sandbox::Settings,
     league: Option<aboure_league::Rule>,
+    tune: Option<Tune>,
 }
 
 impl Config {
+    /// The `[tune]` table, if the file has one (`aboure tune`).
+    pub fn tune(&self) -> Option<&Tune> {
+        self.tune.as_ref()
+    }
+
     /// The file it was read from.
     pub fn path(&self) -> &Path {
         &self.path
@@ -198,6 +207,7 @@ struct RawConfig {
     bot: Vec<Spanned<RawBot>>,
     #[serde(default)]
     sandbox: aboure_sandbox::settings::RawSettings,
+    tune: Option<tune::RawTune>,
 }
 
 #[derive(Deserialize, Default)]
@@ -311,7 +321,12 @@ impl Validator<'_> {
                 &sandbox,
             )?);
         }
-        if bots.len() < 2 {
+        // A tune's file may hold the tuned bot alone.
+        let tune = match &raw.tune {
+            Some(t) if !bots.is_empty() => Some(self.tune(t, &bots)?),
+            _ => None,
+        };
+        if bots.len() < 2 && tune.is_none() {
             return Err(self.whole(
                 "bot",
                 format!(
@@ -387,6 +402,7 @@ impl Validator<'_> {
             bots,
             sandbox,
             league,
+            tune,
         })
     }
 

@@ -1,0 +1,156 @@
+//! `aboure tune CONFIG.toml`: tunes a bot's int options by SPSA (the
+//! `[tune]` table), printing each iteration's theta on stderr and the final
+//! values as `NAME = VALUE` lines on stdout. All the work is in
+//! `aboure_arbiter::tuning`; this file parses arguments, wires Ctrl-C and
+//! prints.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use aboure_arbiter::tuning::{TuneError, TuneOptions, TuneProgress};
+use anyhow::Context;
+
+/// Tune a bot's parameters from a TOML file with a [tune] table.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tournament file with its [tune] table (see configs/README.md).
+    config: PathBuf,
+    /// Output folder (default: out/<config file stem>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue an interrupted tune in the output folder, on the same path.
+    #[arg(long)]
+    resume: bool,
+    /// No progress lines.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let config = aboure_arbiter::load(&args.config)?;
+    let Some(tune) = config.tune() else {
+        anyhow::bail!(
+            "{}: no [tune] table: `aboure tune` needs one (see configs/README.md)",
+            args.config.display()
+        );
+    };
+    let out_dir = match &args.out {
+        Some(dir) => dir.clone(),
+        None => PathBuf::from("out").join(args.config.file_stem().unwrap_or_default()),
+    };
+    crate::run_build::build(&config, &out_dir, args.quiet)?;
+    let names: Vec<String> = tune.parameters().iter().map(|p| p.name.clone()).collect();
+    let total = tune.spsa().iterations;
+    let quiet = args.quiet;
+    // The thetas of the last TREND iterations, for the trend.
+    let recent = std::sync::Mutex::new(std::collections::VecDeque::new());
+    let progress = Arc::new(move |p: &TuneProgress| {
+        let Ok(mut recent) = recent.lock() else {
+            return;
+        };
+        if let TuneProgress::Step(s) = p {
+            recent.push_back(s.theta.clone());
+            if recent.len() > TREND + 1 {
+                recent.pop_front();
+            }
+        }
+        if !quiet {
+            eprintln!("{}", describe(p, &names, total, &recent));
+        }
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let (interrupt_tx, interrupt) = tokio::sync::watch::channel(false);
+    let options = TuneOptions {
+        out_dir: out_dir.clone(),
+        resume: args.resume,
+        aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
+        interrupt,
+        progress,
+    };
+    let outcome = runtime.block_on(async {
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("interrupted: stopping the bots (Ctrl-C again to quit at once)");
+                let _ = interrupt_tx.send(true);
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            }
+        });
+        aboure_arbiter::tuning::tune(&config, options).await
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(TuneError::Interrupted(done)) => {
+            eprintln!(
+                "interrupted after {done} of {total} iterations; continue with --resume --out {}",
+                out_dir.display()
+            );
+            return Ok(ExitCode::from(130));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(c) = &outcome.file.confirm {
+        eprintln!(
+            "confirm: {} after {} games ({} points for the tuned values): {}",
+            c.verdict, c.games, c.points, c.description
+        );
+    }
+    eprintln!(
+        "tune written to {}",
+        out_dir.join(aboure_records::TUNE_FILE).display()
+    );
+    for (name, value) in &outcome.values {
+        println!("{name} = {value}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Iterations the trend of a progress line spans.
+const TREND: usize = 10;
+
+/// A progress line: the iteration, each parameter's theta and its change
+/// over the last iterations (`recent`, oldest first, ending with this
+/// one's), and the gain.
+fn describe(
+    p: &TuneProgress,
+    names: &[String],
+    total: u32,
+    recent: &std::collections::VecDeque<Vec<f64>>,
+) -> String {
+    match p {
+        TuneProgress::Resumed(done, total) => {
+            format!("resuming after iteration {done} of {total}")
+        }
+        TuneProgress::Confirming => {
+            "confirming the tuned values against the start ones by an SPRT".to_owned()
+        }
+        TuneProgress::Step(s) => {
+            let span = recent.len().saturating_sub(1);
+            let theta: Vec<String> = names
+                .iter()
+                .zip(&s.theta)
+                .enumerate()
+                .map(|(i, (n, t))| match recent.front().and_then(|f| f.get(i)) {
+                    Some(old) if span > 0 => format!("{n} {t:.2} ({:+.2} in {span})", t - old),
+                    _ => format!("{n} {t:.2}"),
+                })
+                .collect();
+            let loss = s
+                .loss
+                .map_or(String::new(), |l| format!(", {l:.3} seeds lost a move"));
+            format!(
+                "iteration {}/{total}: {} (gain {:+.3}{loss}, {:.1} s)",
+                s.iteration,
+                theta.join(", "),
+                s.gain,
+                s.seconds
+            )
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! `aboure tune` end to end, through the real binary and the built-in
+//! alphabeta's processes: the answer on stdout and in `tune.json`, the
+//! games objective's iteration folders and its confirming SPRT, errors
+//! that name the parameter and the bot, and a SIGKILLed tune that resumes
+//! on exactly the path of an uninterrupted one.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use aboure_records::{read_tune_path, TuneFile};
+
+use crate::harness::{aboure, show, write_config, ABOURE};
+
+/// A tune of alphabeta's row weight from the wrong sign, at a node budget
+/// (deterministic), with `table` added to `[tune]`.
+fn config(dir: &Path, parameters: &str, table: &str) -> std::path::PathBuf {
+    write_config(
+        dir,
+        &format!(
+            "[tournament]\nseed = 3\npairs = 4\n[time-control]\nnodes = 300\n\
+             [[bot]]\nname = \"alphabeta\"\nbuiltin = \"alphabeta\"\noptions = {{ hash = 1 }}\n\
+             [tune]\nbot = \"alphabeta\"\nparameters = {{ {parameters} }}\n{table}"
+        ),
+    )
+}
+
+const ROW: &str = "row_weight = { start = -50, min = -1000, max = 1000, step = 10 }";
+
+fn tune(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "tune",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    aboure(&args)
+}
+
+#[test]
+fn an_accuracy_tune_moves_the_weight_up_and_writes_its_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let table =
+        "objective = \"accuracy\"\npositions = 40\niterations = 4\nspsa = { A = 1, r-end = 4 }\n";
+    let cfg = config(dir.path(), ROW, table);
+    let out = dir.path().join("out");
+    let output = tune(&cfg, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("iteration 4/4: row_weight "), "{stderr}");
+    // Theta with its trend over the iterations so far.
+    let last = stderr
+        .lines()
+        .find(|l| l.starts_with("iteration 4/4"))
+        .unwrap();
+    assert!(last.contains(" in 3) (gain "), "{last}");
+    let file = TuneFile::read_in(&out).unwrap().unwrap();
+    assert_eq!(file.objective, "accuracy");
+    assert_eq!(file.bot, "alphabeta");
+    assert_eq!(file.path.len(), 4);
+    assert!(file.path.iter().all(|s| s.loss.is_some() && s.games == 0));
+    let value = file.values["row_weight"];
+    assert_eq!(stdout.trim(), format!("row_weight = {value}"));
+    // The wrong sign loses seeds: every step so far moved theta up.
+    assert!(value > -50.0, "{stdout}");
+    // The report plots the path and the objective.
+    let report = aboure(&["report", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        text.starts_with("tune of alphabeta by accuracy: 4 iterations"),
+        "{}",
+        show(&report)
+    );
+    assert!(text.contains(&format!("row_weight = {value}")), "{text}");
+    let page = aboure(&["report", out.to_str().unwrap(), "--format", "html"]);
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(page.contains("id=\"path-row_weight\"") && page.contains("id=\"objective-plot\""));
+    // Rerunning into the same folder without --resume is refused.
+    let again = tune(&cfg, &out, &[]);
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("already holds a tune"),
+        "{}",
+        show(&again)
+    );
+}
+
+#[test]
+fn a_games_tune_plays_each_iteration_as_a_tournament_and_confirms_by_an_sprt() {
+    let dir = tempfile::tempdir().unwrap();
+    let table =
+        "objective = \"games\"\ngames = 4\nconfirm = { elo0 = 0, elo1 = 50, max-pairs = 3 }\n";
+    let cfg = config(dir.path(), ROW, table);
+    let out = dir.path().join("out");
+    let output = tune(&cfg, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let file = TuneFile::read_in(&out).unwrap().unwrap();
+    // 4 games: one pair between the two points an iteration.
+    assert_eq!(file.path.len(), 2);
+    for step in &file.path {
+        assert_eq!(step.games, 2);
+        assert!(
+            step.gain.abs() <= 2.0 && step.gain.fract() == 0.0,
+            "{step:?}"
+        );
+        let games = out.join(format!("iterations/{:05}/games.jsonl", step.iteration));
+        let text = std::fs::read_to_string(&games).unwrap();
+        assert_eq!(text.lines().count(), 2, "{}", games.display());
+        assert!(text.contains("alphabeta-plus") && text.contains("alphabeta-minus"));
+    }
+    let confirm = file.confirm.expect("the confirming SPRT");
+    assert!(confirm.games >= 2 && confirm.games <= 6, "{confirm:?}");
+    assert!(confirm.description.contains("SPRT [0, 50]"), "{confirm:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("confirm: "), "{stderr}");
+}
+
+#[test]
+fn parameters_are_checked_against_the_options_the_bot_declares() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "nosuch = { start = 0, min = -5, max = 5, step = 1 }",
+            "bot alphabeta: parameter nosuch: the bot declares no such option (its int options: depth, hash, quiescence_plies, row_weight, mobility_weight, targets_weight)",
+        ),
+        (
+            "row_weight = { start = 0, min = -2000, max = 5, step = 1 }",
+            "bot alphabeta: parameter row_weight: the range -2000..=5 exceeds the bot's min -1000 and max 1000",
+        ),
+        (
+            "quiescence = { start = 0, min = 0, max = 1, step = 1 }",
+            "bot alphabeta: parameter quiescence: the bot declares it as `option name quiescence type bool default true`, not as an int option",
+        ),
+    ];
+    for (i, (parameter, expected)) in cases.into_iter().enumerate() {
+        let cfg = config(dir.path(), parameter, "iterations = 2\n");
+        let output = tune(&cfg, &dir.path().join(format!("out{i}")), &[]);
+        assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(expected),
+            "\nexpected: {expected}\nactual:   {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_sigkilled_tune_resumes_on_exactly_the_uninterrupted_path() {
+    let table =
+        "objective = \"accuracy\"\npositions = 30\niterations = 8\nspsa = { A = 1, r-end = 4 }\n";
+    killed_and_resumed(table, 8);
+}
+
+#[test]
+fn a_sigkilled_games_tune_resumes_its_iteration_and_the_path() {
+    // Iterations of two pairs, so a kill often lands between the games of one.
+    let table = "objective = \"games\"\npairs = 2\niterations = 6\nspsa = { A = 1, r-end = 0.5 }\n";
+    killed_and_resumed(table, 6);
+}
+
+/// Runs the tune of `table` (`iterations` long) to its end, and again
+/// killed after its second iteration and resumed: the two paths and
+/// answers must be the same.
+fn killed_and_resumed(table: &str, iterations: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), ROW, table);
+    let whole = dir.path().join("whole");
+    let output = tune(&cfg, &whole, &["-q"]);
+    assert!(output.status.success(), "{}", show(&output));
+
+    let killed = dir.path().join("killed");
+    let mut child = Command::new(ABOURE)
+        .args([
+            "tune",
+            cfg.to_str().unwrap(),
+            "--out",
+            killed.to_str().unwrap(),
+            "-q",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while read_tune_path(&killed).map_or(0, |p| p.len()) < 2 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "no iterations written"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the tune ended before it was killed"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: mid-iteration, no chance to clean up
+    child.wait().unwrap();
+    let before = read_tune_path(&killed).unwrap().len();
+    assert!(before < iterations, "the kill came after the end");
+    let resumed = tune(&cfg, &killed, &["--resume"]);
+    assert!(resumed.status.success(), "{}", show(&resumed));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    let said = format!("resuming after iteration {before} of {iterations}");
+    assert!(stderr.contains(&said), "{stderr}");
+
+    let path = |out: &Path| -> Vec<(u32, Vec<u64>, Vec<f64>, f64)> {
+        read_tune_path(out)
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.iteration, s.theta_bits, s.plus, s.gain))
+            .collect()
+    };
+    assert_eq!(path(&killed), path(&whole));
+    assert_eq!(path(&whole).len(), iterations);
+    let values = |out: &Path| TuneFile::read_in(out).unwrap().unwrap().values;
+    assert_eq!(values(&killed), values(&whole));
+    assert_eq!(resumed.stdout, output.stdout);
+}
