@@ -70,12 +70,15 @@
 //!
 //! [`candidates`] is pure: units of the window not yet recorded and not
 //! seen held, those of the worker's own slice first (`--shard K/N`: unit
-//! `u` with `u % N == K - 1`), then everyone else's in order. When every
-//! worker runs, each plays its own slice and they never collide; when
-//! some never run, the others take their units. A unit seen held is not
-//! tried again until the next probe ([`Ledger`]'s caller decides when),
-//! so a worker does not knock on the locks of live workers at every
-//! claim.
+//! `u` with `u % N == K - 1`), then the next slices' in turn (K + 1,
+//! K + 2, ..., wrapping), so that workers out of their own spread over
+//! their neighbours' instead of all knocking on the lowest free unit.
+//! When every worker runs, each plays its own slice and they never
+//! collide; when some never run, the others take their units. A unit seen
+//! held is not tried again until the next probe ([`Ledger`]'s caller
+//! decides when), nor one the roster's brief says a live worker holds
+//! while it says so, so a worker does not knock on the locks of live
+//! workers at every claim.
 
 use std::io;
 use std::ops::Range;

@@ -46,6 +46,8 @@ use rand::{Rng, SeedableRng};
 
 use super::follow::Follower;
 
+#[cfg(test)]
+mod tests;
 mod work;
 use crate::claim::{
     acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Found, Ledger,

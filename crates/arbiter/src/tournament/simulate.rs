@@ -15,7 +15,9 @@
 //! lock, a read of its brief by each of the others), whose brief tells
 //! the queue which units live workers hold and which dead ones left.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 use aboure_records::{read_summaries, results_file, results_files, GameRecord, GameResult};
@@ -26,7 +28,7 @@ use super::gate::REFRESH_AGE;
 use super::queue::{Next, Queue, WriteCheck};
 use super::roster;
 use super::Work;
-use crate::claim::{ClaimDir, Slice, WorkerFile};
+use crate::claim::{ClaimDir, RosterBrief, Slice, WorkerFile};
 use crate::config::Config;
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
@@ -124,56 +126,114 @@ fn worker(
         (own_file, &[]),
     );
     queue.start(dir)?;
-    let mut roster_writer = roster::Writer::default();
-    let mut roster_at = Instant::now();
-    loop {
-        if roster_at.elapsed() >= roster::EVERY {
-            read_roster(&mut queue, dir, &name, &mut roster_writer);
-            roster_at = Instant::now();
-        }
-        queue.refresh_older(REFRESH_AGE)?;
-        queue.take_fresh();
-        let (claim, games) = match queue.next(0..units)? {
-            Next::Done => break,
-            Next::Wait(pause) => {
-                std::thread::sleep(pause.min(roster::EVERY.saturating_sub(roster_at.elapsed())));
-                continue;
-            }
-            Next::Play(claim, games) => (claim, games),
-        };
-        let mut lost = false;
-        for spec in &games {
-            let record = record_of(config, spec);
-            match queue.may_write(&claim, spec.game)? {
-                WriteCheck::Write => {
-                    crate::results::write_result(&mut writer, &record, crate::results::RETRY)?;
-                    queue.wrote(&record);
-                }
-                WriteCheck::Recorded => {}
-                WriteCheck::Lost => {
-                    lost = true;
-                    break;
-                }
+    let queue = Mutex::new(queue);
+    let (stop, stopped) = mpsc::channel::<()>();
+    let (tell, briefs) = mpsc::channel();
+    let played = std::thread::scope(|scope| {
+        // The roster on a thread of its own, as a worker's watch task.
+        let watch = std::thread::Builder::new()
+            .stack_size(128 * 1024)
+            .spawn_scoped(scope, || watch_roster(&queue, dir, &name, stopped, tell));
+        let played = play_units(config, &queue, &mut writer, (units, briefs));
+        if let Ok(queue) = queue.lock() {
+            if let Err(e) = queue.worker().end() {
+                tracing::warn!("cannot mark worker {name} as ended: {e}");
             }
         }
-        if !lost {
-            queue.release(claim)?;
+        drop(stop);
+        match watch {
+            Ok(watch) => _ = watch.join(),
+            Err(e) => tracing::warn!("cannot read the roster of worker {name}: {e}"),
         }
-    }
-    if let Err(e) = queue.worker().end() {
-        tracing::warn!("cannot mark worker {name} as ended: {e}");
-    }
-    // As a worker leaves: the last one writes the final roster.
-    read_roster(&mut queue, dir, &name, &mut roster_writer);
+        played
+    });
+    played?;
+    let queue = queue.into_inner().map_err(|_| RunError::StatePoisoned)?;
     Ok(queue.work())
 }
 
-/// Reads the roster as a worker's watch does, and tells the queue.
-fn read_roster(queue: &mut Queue, dir: &Path, name: &str, writer: &mut roster::Writer) {
-    let games = queue.games_by_file().clone();
-    match roster::read(dir, name, &games, writer) {
-        Ok(brief) => queue.set_roster(&brief, writer.holds()),
-        Err(e) => tracing::warn!("cannot read the workers of the run: {e}"),
+/// Claims, plays and records units until every game is recorded.
+fn play_units(
+    config: &Config,
+    queue: &Mutex<Queue>,
+    writer: &mut GamesWriter,
+    (units, briefs): (u64, mpsc::Receiver<(RosterBrief, bool)>),
+) -> Result<(), RunError> {
+    loop {
+        let mut held = queue.lock().map_err(|_| RunError::StatePoisoned)?;
+        for (brief, passed) in briefs.try_iter() {
+            held.set_roster(&brief, passed);
+        }
+        match play_unit(config, &mut held, writer, units)? {
+            None => return Ok(()),
+            Some(pause) => {
+                drop(held);
+                std::thread::sleep(pause);
+            }
+        }
+    }
+}
+
+/// One claim and its games: `None` once every game is recorded, else how
+/// long to wait before the next claim.
+fn play_unit(
+    config: &Config,
+    queue: &mut Queue,
+    writer: &mut GamesWriter,
+    units: u64,
+) -> Result<Option<Duration>, RunError> {
+    queue.refresh_older(REFRESH_AGE)?;
+    queue.take_fresh();
+    let (claim, games) = match queue.next(0..units)? {
+        Next::Done => return Ok(None),
+        Next::Wait(pause) => return Ok(Some(pause)),
+        Next::Play(claim, games) => (claim, games),
+    };
+    for spec in &games {
+        let record = record_of(config, spec);
+        match queue.may_write(&claim, spec.game)? {
+            WriteCheck::Write => {
+                crate::results::write_result(writer, &record, crate::results::RETRY)?;
+                queue.wrote(&record);
+            }
+            WriteCheck::Recorded => {}
+            WriteCheck::Lost => return Ok(Some(Duration::ZERO)),
+        }
+    }
+    queue.release(claim)?;
+    Ok(Some(Duration::ZERO))
+}
+
+/// Reads the roster every 2 s as a worker's watch does, and tells the
+/// queue (through `tell`: the worker's thread holds the queue nearly all
+/// the time, games taking none); once more as the worker leaves (the last
+/// one writes the final roster).
+fn watch_roster(
+    queue: &Mutex<Queue>,
+    dir: &Path,
+    name: &str,
+    stop: mpsc::Receiver<()>,
+    tell: mpsc::Sender<(RosterBrief, bool)>,
+) {
+    let mut writer = roster::Writer::default();
+    let mut leaving = false;
+    let mut games = BTreeMap::new();
+    loop {
+        // The games by file, for `workers.json`: as last seen if the
+        // queue is busy.
+        if let Ok(queue) = queue.try_lock() {
+            games = queue.games_by_file().clone();
+        }
+        match roster::read(dir, name, &games, &mut writer) {
+            Ok(brief) => _ = tell.send((brief, writer.holds())),
+            Err(e) => tracing::warn!("cannot read the workers of the run: {e}"),
+        }
+        match stop.recv_timeout(roster::EVERY) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            // Left: read once more, then stop.
+            _ if !leaving => leaving = true,
+            _ => return,
+        }
     }
 }
 
