@@ -221,3 +221,32 @@ fn loose_anchors_are_checked() {
         Err(RatingError::InvalidOption(_))
     ));
 }
+
+#[test]
+fn loose_anchors_far_weaker_than_a_million_games_converge() {
+    // The results of 240 games, each counted 5,000 times; loose anchors
+    // +/- 20 that put the field 660 Elo wider than the games do.
+    let counts: Vec<Wdl> = results(&[0.0, 60.0, -40.0, 120.0], 20, 11)
+        .into_iter()
+        .map(|w| Wdl::new(5_000 * w.wins, 5_000 * w.draws, 5_000 * w.losses))
+        .collect();
+    let options = BradleyTerryOptions::default();
+    let plain = fit_counts(4, &counts, &options).unwrap();
+    let loose = [(3, 1000.0), (2, -340.0)].map(|(player, rating)| LooseAnchor {
+        player,
+        rating,
+        sd: 20.0,
+    });
+    let r = fit_counts_loosely_anchored(4, &counts, &options, &[], &loose).unwrap();
+    for i in 0..4 {
+        // The games hold the differences (to a fraction of an Elo) ...
+        let (got, want) = (
+            r.ratings[i] - r.ratings[0],
+            plain.ratings[i] - plain.ratings[0],
+        );
+        assert!((got - want).abs() < 1.0, "player {i}: {got} against {want}");
+    }
+    // ... and the anchors, equally sure, split the disagreement.
+    let miss = (r.ratings[3] - 1000.0) + (r.ratings[2] + 340.0);
+    assert!(miss.abs() < 1.0, "{:?}", r.ratings);
+}
