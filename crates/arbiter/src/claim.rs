@@ -159,7 +159,8 @@ pub enum Acquire<H> {
     Open(Unit),
     /// Try its lock.
     Lock(Unit, H),
-    /// Check that the name still points at the locked file.
+    /// Check that the lock still holds and the name still points at the
+    /// locked file.
     Check(Unit, H),
 }
 
@@ -193,9 +194,15 @@ impl<H> Acquire<H> {
                 true => Step::Next(Acquire::Check(unit, handle)),
                 false => Step::Taken(Refused::Held),
             },
-            Acquire::Check(unit, handle) => match folder.linked(&handle)? {
-                true => Step::Held(Claim { unit, handle }),
-                false => Step::Taken(Refused::Removed),
+            // The lock again (a no-op while it holds): a lock lost since
+            // the last step (an NFS lease expired) and taken by another
+            // worker must not be mistaken for this one's.
+            Acquire::Check(unit, handle) => match folder.try_lock(&handle)? {
+                false => Step::Taken(Refused::Held),
+                true => match folder.linked(&handle)? {
+                    true => Step::Held(Claim { unit, handle }),
+                    false => Step::Taken(Refused::Removed),
+                },
             },
         })
     }
