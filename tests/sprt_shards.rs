@@ -228,6 +228,37 @@ fn held_by(out: &Path, name: &str) -> Option<u64> {
         })
 }
 
+/// Stops the worker `name` (SIGSTOP) at a moment it holds a pair not yet
+/// complete in its results file, and returns that pair: looked at while it
+/// runs, the pair could be finished (or a new one claimed) between the look
+/// and the kill.
+fn stopped_holding(worker: &std::process::Child, out: &Path, name: &str) -> u64 {
+    let pid = worker.id() as libc::pid_t;
+    let own = out.join(format!("games-{name}.jsonl"));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        // SAFETY: signals to our own child.
+        unsafe { libc::kill(pid, libc::SIGSTOP) };
+        let open = held_by(out, name).filter(|&unit| {
+            let text = std::fs::read_to_string(&own).unwrap_or_default();
+            let pair = |l: &&str| {
+                serde_json::from_str::<Value>(l).is_ok_and(|g| g["pair"].as_u64() == Some(unit))
+            };
+            text.lines().filter(pair).count() < 2
+        });
+        if let Some(unit) = open {
+            return unit;
+        }
+        // SAFETY: as above.
+        unsafe { libc::kill(pid, libc::SIGCONT) };
+        assert!(
+            Instant::now() < deadline,
+            "worker {name} never held an open pair"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[test]
 fn a_dead_workers_pair_is_taken_over_promptly_ahead_of_the_takers_own_pairs() {
     let dir = folder("rr-prompt");
@@ -242,7 +273,7 @@ fn a_dead_workers_pair_is_taken_over_promptly_ahead_of_the_takers_own_pairs() {
     let mut doomed = start(2);
     let others = [start(1), start(3)];
     wait_mid_game(&out, "2-of-3", Instant::now() + Duration::from_secs(60));
-    let orphan = held_by(&out, "2-of-3").expect("it holds a pair");
+    let orphan = stopped_holding(&doomed, &out, "2-of-3");
     doomed.kill().unwrap(); // SIGKILL, and never started again
     let killed = Instant::now();
     doomed.wait().unwrap();
