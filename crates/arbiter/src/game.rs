@@ -44,6 +44,27 @@ pub struct GameSetup<'a> {
     pub ponder: [bool; 2],
 }
 
+impl<'a> GameSetup<'a> {
+    /// The game `spec` of the tournament `config`, from `opening` (its
+    /// pair's).
+    pub(crate) fn of(
+        config: &'a crate::config::Config,
+        spec: &'a GameSpec,
+        opening: &'a Opening,
+    ) -> GameSetup<'a> {
+        let ids = [spec.south, spec.north];
+        GameSetup {
+            spec,
+            names: ids.map(|i| config.bot(i).name()),
+            time_controls: ids.map(|i| config.bot(i).time_control()),
+            opening,
+            opening_index: spec.pair,
+            adjudication: config.adjudication(),
+            ponder: ids.map(|i| config.bot(i).ponder()),
+        }
+    }
+}
+
 /// A game being recorded.
 pub struct GameLog<'a> {
     setup: GameSetup<'a>,

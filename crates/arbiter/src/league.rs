@@ -41,7 +41,7 @@ use crate::config::{BotId, Config};
 use crate::error::RunError;
 use crate::event::Event;
 use crate::output::{prepare, schedule_identity, Output};
-use crate::tournament::{default_concurrency, launches, RunOptions, Summary};
+use crate::tournament::{default_concurrency, launches, sandbox, RunOptions, Summary};
 
 /// Why a league cannot run as asked.
 #[derive(Debug, thiserror::Error)]
@@ -117,17 +117,7 @@ pub(crate) async fn run(
     {
         return Err(LeagueRunError::Shared { flag }.into());
     }
-    let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
-        config.sandbox(),
-        &options.aboure_exe,
-    )?);
-    let ponder = config
-        .bots()
-        .iter()
-        .filter(|b| b.ponder())
-        .map(|b| b.name());
-    let layers = sandbox.layers().clone().with_ponder(ponder);
-    (options.observer)(&Event::Sandbox(layers.clone()));
+    let (sandbox, layers) = sandbox(config, &options)?;
     let games_path = results_file(&options.out_dir, None);
     let mut output = prepare(
         &options.out_dir,

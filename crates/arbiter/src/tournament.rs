@@ -145,11 +145,12 @@ fn worker_name(options: &RunOptions) -> String {
     }
 }
 
-/// Runs the tournament `config` with `options`.
-pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
-    if let Some(&rule) = config.league() {
-        return crate::league::run(config, rule, options).await;
-    }
+/// The run's sandbox, and its layers report (the bots that ponder named
+/// in it), told to the observer.
+pub(crate) fn sandbox(
+    config: &Config,
+    options: &RunOptions,
+) -> Result<(Arc<aboure_sandbox::Sandbox>, aboure_sandbox::Layers), RunError> {
     let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
         config.sandbox(),
         &options.aboure_exe,
@@ -161,6 +162,15 @@ pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunErr
         .map(|b| b.name());
     let layers = sandbox.layers().clone().with_ponder(ponder);
     (options.observer)(&Event::Sandbox(layers.clone()));
+    Ok((sandbox, layers))
+}
+
+/// Runs the tournament `config` with `options`.
+pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
+    if let Some(&rule) = config.league() {
+        return crate::league::run(config, rule, options).await;
+    }
+    let (sandbox, layers) = sandbox(config, &options)?;
     let name = worker_name(&options);
     let games_path = match (options.shard, options.join) {
         (Some(s), _) => results_file(&options.out_dir, Some((s.index, s.count))),

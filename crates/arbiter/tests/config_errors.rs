@@ -2,24 +2,11 @@
 
 use aboure_arbiter::{parse, BotCommand, Format, Limit, Restart};
 
-const TWO_BOTS: &str =
-    "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
-
-/// Parses `text` and returns the error message.
-fn error(text: &str) -> String {
-    match parse(text, "t.toml".as_ref()) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e.to_string(),
-    }
-}
+use crate::support::{refused, TWO_BOTS};
 
 #[track_caller]
 fn check(text: &str, expected: &str) {
-    let message = error(text);
-    assert!(
-        message.contains(expected),
-        "\nexpected: {expected}\nactual:   {message}\nconfig:\n{text}"
-    );
+    refused("t.toml", text, expected);
 }
 
 #[test]

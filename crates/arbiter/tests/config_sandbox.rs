@@ -3,22 +3,13 @@
 
 use std::path::PathBuf;
 
+use crate::support::{refused, TWO_BOTS};
 use aboure_arbiter::parse;
 use aboure_sandbox::Mode;
 
-const TWO_BOTS: &str =
-    "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
-
 #[track_caller]
 fn check(text: &str, expected: &str) {
-    let message = match parse(text, "t.toml".as_ref()) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e.to_string(),
-    };
-    assert!(
-        message.contains(expected),
-        "\nexpected: {expected}\nactual:   {message}\nconfig:\n{text}"
-    );
+    refused("t.toml", text, expected);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The `[tune]` table: what a valid one means, and every error with the
 //! line and key it points at.
 
+use crate::support::refused;
 use aboure_arbiter::{parse, Objective};
 
 const BOT: &str = "[[bot]]\nname = \"ab\"\nbuiltin = \"alphabeta\"\n";
@@ -13,14 +14,7 @@ fn tune(table: &str) -> String {
 
 #[track_caller]
 fn check(text: &str, expected: &str) {
-    let message = match parse(text, "t.toml".as_ref()) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e.to_string(),
-    };
-    assert!(
-        message.contains(expected),
-        "\nexpected: {expected}\nactual:   {message}\nconfig:\n{text}"
-    );
+    refused("t.toml", text, expected);
 }
 
 #[test]

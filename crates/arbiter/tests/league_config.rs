@@ -1,22 +1,13 @@
 //! A league's keys in the tournament file: what they mean once validated,
 //! and every refusal with the file, line and key it names.
 
+use crate::support::{refused, TWO_BOTS};
 use aboure_arbiter::{parse, Format};
 use aboure_league::{Focus, Separation};
 
-const TWO_BOTS: &str =
-    "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
-
 #[track_caller]
 fn check(text: &str, expected: &str) {
-    let message = match parse(text, "l.toml".as_ref()) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e.to_string(),
-    };
-    assert!(
-        message.contains(expected),
-        "\nexpected: {expected}\nactual:   {message}\nconfig:\n{text}"
-    );
+    refused("l.toml", text, expected);
 }
 
 #[test]

@@ -6,3 +6,4 @@ mod config_sandbox;
 mod config_tune;
 mod league_config;
 mod sprt_verdict;
+mod support;

@@ -84,15 +84,7 @@ impl PairTask {
 async fn one_game(config: &Config, launches: &[Launch], spec: &GameSpec) -> GameRecord {
     let opening = config.openings().opening(config.seed(), spec.pair);
     let ids = [spec.south, spec.north];
-    let setup = GameSetup {
-        spec,
-        names: ids.map(|i| config.bot(i).name()),
-        time_controls: ids.map(|i| config.bot(i).time_control()),
-        opening: &opening,
-        opening_index: spec.pair,
-        adjudication: config.adjudication(),
-        ponder: ids.map(|i| config.bot(i).ponder()),
-    };
+    let setup = GameSetup::of(config, spec, &opening);
     let (south, north) = tokio::join!(
         ready(&launches[ids[0].index()]),
         ready(&launches[ids[1].index()])

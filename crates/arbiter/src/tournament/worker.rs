@@ -149,15 +149,7 @@ impl Worker {
         let config = &self.config;
         let opening = config.openings().opening(config.seed(), spec.pair);
         let ids = [spec.south, spec.north];
-        let setup = GameSetup {
-            spec,
-            names: ids.map(|i| config.bot(i).name()),
-            time_controls: ids.map(|i| config.bot(i).time_control()),
-            opening: &opening,
-            opening_index: spec.pair,
-            adjudication: config.adjudication(),
-            ponder: ids.map(|i| config.bot(i).ponder()),
-        };
+        let setup = GameSetup::of(config, spec, &opening);
         let reused = ids.map(|i| self.pool.remove(&i));
         let [south, north] = reused;
         let (south, north) = tokio::join!(
