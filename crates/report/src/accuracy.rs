@@ -24,7 +24,6 @@ use aboure_solver::Solver;
 use serde::Serialize;
 
 use crate::kept::Kept;
-use crate::viewer::start_position;
 
 /// Accuracy of every bot's moves.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -216,7 +215,7 @@ fn analyse_game(
     if game.moves.is_empty() {
         return Ok(None);
     }
-    let Ok(mut pos) = start_position(game) else {
+    let Ok(mut pos) = game.start.parse::<Position>() else {
         return Ok(None);
     };
     let mut moves = Vec::with_capacity(game.moves.len());

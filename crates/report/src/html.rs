@@ -7,6 +7,7 @@
 
 use std::fmt::Write;
 
+use crate::escape::esc;
 use crate::figure::signed;
 use crate::plot::{line_plot, Reference};
 use crate::report::Report;
@@ -14,22 +15,6 @@ use crate::viewer::push_viewer_games;
 
 pub(crate) const CSS: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
-
-/// Escapes text for HTML content and attribute values.
-pub(crate) fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)

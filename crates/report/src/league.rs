@@ -16,7 +16,7 @@ use aboure_records::{LeagueRecord, LeagueVerdict};
 use aboure_stats::Wdl;
 use serde::Serialize;
 
-use crate::html::esc;
+use crate::escape::esc;
 use crate::options::IntervalKind;
 use crate::ratings::{rate, IntervalSource};
 use crate::report::PlayerLine;

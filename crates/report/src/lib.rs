@@ -83,6 +83,9 @@
 
 mod accuracy;
 mod analysis;
+mod build;
+mod escape;
+mod failure;
 mod figure;
 mod html;
 mod ids;
@@ -106,6 +109,7 @@ mod viewer;
 /// The sandbox layers of a run, as its `run.json` records them.
 pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
+pub use failure::{failure_kind, Failure, FailureCounts, FailureKind};
 pub use figure::{Figure, HeadToHeadFigures};
 pub use input::{files_of, league_of, load, sandbox_of, seed_of, sprt_of, Input, InputError};
 pub use league::{HistoryPoint, LeagueEntrant, LeagueReport, MOST_CHECKPOINTS};
@@ -116,8 +120,8 @@ pub use options::{
 pub use pairings::Pairing;
 pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
-    failure_kind, BootstrapSettings, Cell, Crosstable, Failure, FailureCounts, FailureKind,
-    LosMatrix, PlayerLine, RatingsSummary, Report, SCHEMA_VERSION,
+    BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,
+    SCHEMA_VERSION,
 };
 pub use sprt::SprtReport;
 pub use stream::{read_files, Progress, StreamError};

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::html::esc;
+use crate::escape::esc;
 
 /// A horizontal reference line: its value, CSS class and label.
 pub(crate) struct Reference<'a> {

@@ -34,13 +34,12 @@ use std::sync::Arc;
 use aboure_records::{GameRecord, GameSummary, Problem, Seat, Tally};
 use aboure_stats::Wdl;
 
-use crate::accuracy::AccuracyReport;
 use crate::analysis::Analysis;
+use crate::failure::{failure_kind, Failure};
 use crate::ids::{GameIds, IdKey, LAST_FILE};
 use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
 use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
-use crate::report::{failure_kind, Failure, Report};
 
 /// Forfeits listed by game (all are counted): the text shows 20, the page
 /// links each from its bot's row.
@@ -94,7 +93,7 @@ pub struct ReportTally {
     duplicates: Vec<(usize, u64, Vec<String>)>,
     pub(crate) pairs: OpenPairs,
     viewer: Kept<LineText>,
-    analysis: Option<Analysis>,
+    pub(crate) analysis: Option<Analysis>,
     /// A league's results at checkpoints, for its ratings over time.
     pub(crate) history: Option<crate::league::RatingHistory>,
 }
@@ -170,7 +169,7 @@ impl ReportTally {
             .unwrap_or(file);
     }
 
-    fn end_file(&mut self) {
+    pub(crate) fn end_file(&mut self) {
         let done = self.duplicate_warnings();
         self.warnings.extend(done);
         self.duplicates.clear();
@@ -402,32 +401,6 @@ impl ReportTally {
             .map(|line| line.as_slice().into())
             .collect();
         (chosen, self.viewer.left_out())
-    }
-
-    /// The report of the games pushed so far. The accuracy figures count
-    /// the games analysed so far (the analysis runs behind the reading).
-    pub fn report(&mut self) -> Report {
-        let accuracy = self.analysis.as_mut().map(Analysis::report);
-        Report::from_tally(self, accuracy)
-    }
-
-    /// Waits for the accuracy analysis of every game, then gives the report.
-    pub fn finish(mut self) -> Report {
-        self.finish_with_stream().0
-    }
-
-    /// As [`ReportTally::finish`], also giving the error of writing the stream of
-    /// analyses (see [`ReportTally::write_all_analyses_to`]), if there was one.
-    pub fn finish_with_stream(&mut self) -> (Report, Option<std::io::Error>) {
-        self.end_file();
-        let (accuracy, error): (Option<AccuracyReport>, _) = match &mut self.analysis {
-            Some(a) => {
-                let (r, e) = a.finish();
-                (Some(r), e)
-            }
-            None => (None, None),
-        };
-        (Report::from_tally(self, accuracy), error)
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use aboure_records::{read_tune_path, TuneConfirm, TuneFile, TuneFileError, TuneStep};
 use serde::Serialize;
 
-use crate::html::esc;
+use crate::escape::esc;
 use crate::plot::{line_plot, Reference};
 
 /// One parameter's path.
