@@ -119,7 +119,7 @@ pub enum RunError {
     },
     /// A league cannot go on as asked (a changed entrant, workers).
     #[error(transparent)]
-    League(#[from] crate::league::LeagueRunError),
+    League(#[from] crate::league::error::LeagueRunError),
     /// Reading or writing the output folder failed.
     #[error("{context}: {source}")]
     Io {

@@ -17,12 +17,12 @@
 //! When the league stops, the verdict on every neighbour pair of the final
 //! table (refitted from every game) is printed and written to `run.json`.
 
-mod entrants;
+pub(crate) mod entrants;
+pub(crate) mod error;
 mod plan;
 mod play;
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use aboure_league::{Decision, Field, Rule, Table, Verdict};
@@ -33,7 +33,7 @@ use aboure_records::{
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-pub(crate) use entrants::refused;
+pub use error::LeagueRunError;
 use plan::{Book, Slot};
 use play::{parse_game_id, PairTask};
 
@@ -42,65 +42,6 @@ use crate::error::RunError;
 use crate::event::Event;
 use crate::output::{prepare, schedule_identity, Output};
 use crate::tournament::{default_concurrency, launches, sandbox, RunOptions, Summary};
-
-/// Why a league cannot run as asked.
-#[derive(Debug, thiserror::Error)]
-pub enum LeagueRunError {
-    /// `--shard` or `--join` on a league.
-    #[error("{flag} is not supported for a league: it decides each pair from the games before it, in one process (play its pairs at once with --concurrency)")]
-    Shared {
-        /// The flag given.
-        flag: &'static str,
-    },
-    /// Settings every game depends on changed between runs.
-    #[error("cannot resume the league in {}: the tournament file changed {what}, which every game depends on; use the original settings, or another --out", dir.display())]
-    Changed {
-        /// The run folder.
-        dir: PathBuf,
-        /// The parts that changed.
-        what: String,
-    },
-    /// An entrant's program or settings changed under its name.
-    #[error("cannot resume the league in {}: entrant {name:?} changed ({what}); a new version is a new entrant: give it a new name (and retired = true to the old one)", dir.display())]
-    EntrantChanged {
-        /// The run folder.
-        dir: PathBuf,
-        /// The entrant.
-        name: String,
-        /// Its settings that changed.
-        what: String,
-    },
-    /// An entrant of the league is missing from the file.
-    #[error("cannot resume the league in {}: entrant {name:?} is missing from the tournament file; keep its [[bot]] table (with retired = true to schedule it no more)", dir.display())]
-    EntrantMissing {
-        /// The run folder.
-        dir: PathBuf,
-        /// The entrant.
-        name: String,
-    },
-    /// A retired entrant marked active again.
-    #[error("entrant {name:?} retired from pair {from} on and cannot come back: keep retired = true (a comeback is a new entrant, under a new name)")]
-    Unretired {
-        /// The entrant.
-        name: String,
-        /// The pair it retired from.
-        from: u64,
-    },
-    /// The recorded pairs name entrants that had not joined yet (a
-    /// results file or `run.json` edited by hand).
-    #[error("the league's records do not fit its entrants in run.json: {0}")]
-    Records(aboure_league::LeagueError),
-    /// A game of the results file is not one of this league's.
-    #[error("{}: game {id:?} is not a game of this league: {problem}", path.display())]
-    ForeignGame {
-        /// The results file.
-        path: PathBuf,
-        /// The game's id.
-        id: String,
-        /// What does not fit.
-        problem: String,
-    },
-}
 
 /// Runs the league of `config` (its rule `rule`) with `options`.
 pub(crate) async fn run(

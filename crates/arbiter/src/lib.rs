@@ -21,6 +21,7 @@ pub mod build;
 pub mod claim;
 mod clock;
 pub mod config;
+mod dispatch;
 mod error;
 mod event;
 mod game;
@@ -40,10 +41,11 @@ pub use clock::{Clock, Limit, TimeControl};
 pub use config::{
     load, parse, BotCommand, BotConfig, BotId, Config, Format, Objective, Restart, Tune,
 };
+pub use dispatch::run;
 pub use error::{ConfigError, RunError};
 pub use event::Event;
 pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use tournament::{
-    default_concurrency, run, simulate_workers, Observer, RunOptions, SimulatedRun, Summary, Work,
+    default_concurrency, simulate_workers, Observer, RunOptions, SimulatedRun, Summary, Work,
 };

@@ -147,7 +147,8 @@ pub fn prepare(
     let changed = |old: &RunManifest| {
         if config.format() == Format::League {
             // A league's field may grow: its own rule says what may change.
-            return crate::league::refused(dir, &old.identity, &identity).map(RunError::from);
+            return crate::league::entrants::refused(dir, &old.identity, &identity)
+                .map(RunError::from);
         }
         (old.fingerprint != print).then(|| {
             let what = old.identity.differences(&identity);

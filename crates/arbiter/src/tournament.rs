@@ -165,11 +165,9 @@ pub(crate) fn sandbox(
     Ok((sandbox, layers))
 }
 
-/// Runs the tournament `config` with `options`.
-pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
-    if let Some(&rule) = config.league() {
-        return crate::league::run(config, rule, options).await;
-    }
+/// Runs the tournament `config`, of a scheduled format (round robin,
+/// gauntlet, SPRT), with `options`.
+pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
     let (sandbox, layers) = sandbox(config, &options)?;
     let name = worker_name(&options);
     let games_path = match (options.shard, options.join) {

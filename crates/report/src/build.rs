@@ -201,7 +201,10 @@ impl Report {
         let league = options.league.as_ref().map(|record| {
             let history = tally.history.clone().unwrap_or_default();
             let last = (tally.games, tally.results.as_slice());
-            crate::league::league_report(record, &players, names, &history, last)
+            let standing: Vec<(&str, usize, Option<f64>)> = (players.iter())
+                .map(|p| (p.name.as_str(), p.rank, p.elo))
+                .collect();
+            crate::league::league_report(record, &standing, names, &history, last)
         });
         Report {
             schema_version: SCHEMA_VERSION,

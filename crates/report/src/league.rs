@@ -19,7 +19,6 @@ use serde::Serialize;
 use crate::escape::esc;
 use crate::options::IntervalKind;
 use crate::ratings::{rate, IntervalSource};
-use crate::report::PlayerLine;
 
 /// Checkpoints of the rating history kept at most.
 pub const MOST_CHECKPOINTS: usize = 64;
@@ -127,23 +126,24 @@ pub struct HistoryPoint {
     pub elo: Vec<Option<f64>>,
 }
 
-/// The league's section from its record, the standings and the history.
+/// The league's section from its record, the standings (each player's
+/// name, rank and rating) and the history.
 pub(crate) fn league_report(
     record: &LeagueRecord,
-    players: &[PlayerLine],
+    players: &[(&str, usize, Option<f64>)],
     names: &[String],
     history: &RatingHistory,
     last: (u64, &[Vec<Wdl>]),
 ) -> LeagueReport {
     let mut order: Vec<&aboure_records::EntrantRecord> = record.entrants.iter().collect();
-    let rank = |name: &str| players.iter().find(|p| p.name == name);
-    order.sort_by_key(|e| rank(&e.name).map_or(usize::MAX, |p| p.rank));
+    let rank = |name: &str| players.iter().find(|p| p.0 == name);
+    order.sort_by_key(|e| rank(&e.name).map_or(usize::MAX, |p| p.1));
     let entrants: Vec<LeagueEntrant> = order
         .iter()
         .map(|e| LeagueEntrant {
             name: e.name.clone(),
-            rank: rank(&e.name).map(|p| p.rank),
-            elo: rank(&e.name).and_then(|p| p.elo),
+            rank: rank(&e.name).map(|p| p.1),
+            elo: rank(&e.name).and_then(|p| p.2),
             joined: e.joined,
             joined_at: e.joined_at.clone(),
             retired_from: e.retired_from,

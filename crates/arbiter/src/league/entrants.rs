@@ -12,7 +12,7 @@ use std::path::Path;
 
 use aboure_records::{BotIdentity, EntrantRecord, LeagueRecord, RunManifest, TournamentIdentity};
 
-use super::LeagueRunError;
+use super::error::LeagueRunError;
 use crate::config::{BotId, Config};
 
 /// Why the folder's league cannot go on with `new`, if it cannot: the

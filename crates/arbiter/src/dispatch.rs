@@ -1,0 +1,16 @@
+//! The one entry of a run: a league decides its pairs as it goes
+//! ([`crate::league`]), every other format plays a schedule
+//! ([`crate::tournament`]). Both build on the tournament module's pieces
+//! (options, sandbox, launches), so the choice is made above both.
+
+use crate::config::Config;
+use crate::error::RunError;
+use crate::tournament::{RunOptions, Summary};
+
+/// Runs the tournament `config` with `options`.
+pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
+    match config.league() {
+        Some(&rule) => crate::league::run(config, rule, options).await,
+        None => crate::tournament::run(config, options).await,
+    }
+}
