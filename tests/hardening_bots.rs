@@ -83,7 +83,7 @@ fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
         hostile("stderrflood", "stderrflood.sh", &m, &[]),
     ]
     .concat();
-    let config = write_config(&dir, &gauntlet(&bots, "2s"));
+    let config = write_config(&dir, &gauntlet(&bots, "5s"));
     let out = dir.join("out");
     let (output, max_rss_kib) = run_measured(&run_args(&config, &out, &[]), &dir);
     assert!(output.status.success(), "{}", show(&output));
@@ -125,12 +125,12 @@ fn closed_pipes_early_answers_exits_and_slow_starts_are_recorded() {
         hostile("slowfail", "slowstart.sh", &m, &["60"]),
     ]
     .concat();
-    // The slow starter that fits sleeps 0.2 s of the 3 s allowed; the other
+    // The slow starter that fits sleeps 0.2 s of the 5 s allowed; the other
     // would sleep a minute, so the run finishing at all shows it was killed.
     run_and_check(
         &dir,
         &m,
-        &gauntlet(&bots, "3s"),
+        &gauntlet(&bots, "5s"),
         &[
             ("closein", Some(("crash", "closed its input"))),
             ("closeout", Some(("crash", "closed its output"))),
@@ -154,7 +154,7 @@ fn a_bot_that_exits_or_is_killed_while_a_helper_holds_its_pipes_crashes() {
     run_and_check(
         &dir,
         &m,
-        &gauntlet(&bots, "3s"),
+        &gauntlet(&bots, "5s"),
         &[
             ("exits", Some(("crash", "exited with status 0"))),
             ("killed", Some(("crash", "killed by signal 9"))),
@@ -186,7 +186,7 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
     run_and_check(
         &dir,
         &m,
-        &gauntlet(&bots, "3s").replace("base = \"400ms\"", "base = \"20s\""),
+        &gauntlet(&bots, "5s").replace("base = \"400ms\"", "base = \"20s\""),
         &[
             ("spin", Some(("resource_limit", "CPU time limit of 1 s"))),
             ("hog", Some(("resource_limit", "memory limit of 256 MiB"))),

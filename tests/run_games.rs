@@ -28,8 +28,8 @@ fn sleepers() -> usize {
 fn every_misbehaviour_is_a_recorded_loss_and_the_tournament_finishes() {
     let dir = folder("misbehave");
     let mut text = String::from(
-        "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"honest\"\npairs = 1\nconcurrency = 2\nstartup-timeout = \"500ms\"\n\
-         [time-control]\nbase = \"400ms\"\nincrement = \"10ms\"\nmargin = \"30ms\"\n",
+        "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"honest\"\npairs = 1\nconcurrency = 2\nstartup-timeout = \"5s\"\n\
+         [time-control]\nbase = \"1s\"\nincrement = \"10ms\"\nmargin = \"30ms\"\n",
     );
     text += &testbot("honest", "random --seed 7");
     for mode in [
@@ -240,7 +240,7 @@ fn games_record_everything_the_schema_promises() {
 #[test]
 fn reference_bots_play_a_round_robin() {
     let dir = folder("builtin");
-    let text = "[tournament]\npairs = 1\nconcurrency = 2\n[time-control]\nmovetime = \"20ms\"\nmargin = \"100ms\"\n\
+    let text = "[tournament]\npairs = 1\nconcurrency = 2\n[time-control]\nmovetime = \"20ms\"\nmargin = \"1s\"\n\
                 [[bot]]\nname = \"random\"\nbuiltin = \"random\"\n[[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n\
                 [[bot]]\nname = \"alphabeta\"\nbuiltin = \"alphabeta\"\n";
     let config = write_config(&dir, text);
