@@ -379,8 +379,10 @@ fn cpus_keeps_every_process_of_a_bot_on_those_cores() {
     let dir = folder("fairness-cpus");
     let m = marker("cpus");
     let tc = "movetime = \"1s\"";
-    let text = head(1, 1, tc, "cpus = \"1\"")
-        + &responder("hog", "hog --ms 20 --threads 2", &m, "ponder = true\n")
+    // Three pairs of 50 ms moves: seconds in which to read the hog's
+    // processes from outside, even on a loaded machine.
+    let text = head(3, 1, tc, "cpus = \"1\"")
+        + &responder("hog", "hog --ms 50 --threads 2", &m, "ponder = true\n")
         + &responder("normal", "work --ms 20", "-", "");
     let config = write_config(&dir, &text);
     let out = dir.join("out");
