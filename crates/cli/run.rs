@@ -532,9 +532,7 @@ fn write_reports(summary: &Summary, report: &Report) {
     ] {
         // Shards sharing the folder each write them: whole or not at all.
         let path = dir.join(name);
-        let temp = dir.join(format!(".{name}.{}", std::process::id()));
-        let written = std::fs::write(&temp, body).and_then(|()| std::fs::rename(&temp, &path));
-        if let Err(e) = written {
+        if let Err(e) = aboure_records::write_whole(&path, body.as_bytes()) {
             eprintln!("aboure: warning: cannot write {}: {e}", path.display());
         }
     }

@@ -74,6 +74,7 @@ mod standings;
 mod summary;
 mod tune;
 mod versioned;
+mod whole;
 pub mod workers;
 mod writer;
 
@@ -106,4 +107,5 @@ pub use tune::{
     read_tune_path, TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter,
     TUNE_FILE, TUNE_PATH_FILE, TUNE_SCHEMA,
 };
+pub use whole::write_whole;
 pub use writer::GamesWriter;

@@ -7,7 +7,7 @@
 //! half of one. Each file's module turns a [`Fault`] into its own error,
 //! with the file's path.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -50,8 +50,5 @@ pub(crate) fn read<T: DeserializeOwned>(path: &Path, newest: u32) -> Result<Opti
 /// Writes `value` to `path` as pretty JSON, whole or not at all.
 pub(crate) fn write<T: Serialize>(value: &T, path: &Path) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)? + "\n";
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(format!(".{}.tmp", std::process::id()));
-    let temp = PathBuf::from(temp);
-    std::fs::write(&temp, text).and_then(|()| std::fs::rename(&temp, path))
+    crate::whole::write_whole(path, text.as_bytes())
 }

@@ -157,8 +157,6 @@ pub(super) fn read(
     file.write_in(dir)?;
     let brief = RosterBrief::of(&file.workers);
     // Whole or not at all, as workers.json.
-    let temp = brief_path.with_extension(format!("brief.{}", std::process::id()));
-    std::fs::write(&temp, serde_json::to_vec(&brief)?)?;
-    std::fs::rename(&temp, &brief_path)?;
+    aboure_records::write_whole(&brief_path, &serde_json::to_vec(&brief)?)?;
     Ok(brief)
 }
