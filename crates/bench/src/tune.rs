@@ -23,7 +23,9 @@ use aboure_solver::Solver;
 use aboure_stats::{Estimate, Pentanomial, PlayerResult};
 use aboure_tune::{Parameter, Spsa, SpsaSettings};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
+
+use aboure_arbiter::tuning::random_opening as opening;
 
 use crate::cpu::thread_seconds;
 use crate::search::Local;
@@ -297,22 +299,6 @@ fn play(
         }
     }
     pos.score()
-}
-
-/// A random opening of four plies that is not over and not a forced pass.
-fn opening(rng: &mut SmallRng) -> Position {
-    loop {
-        let mut pos = Position::startpos();
-        for _ in 0..4 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || pos.play(moves[rng.gen_range(0..moves.len())]).is_err() {
-                break;
-            }
-        }
-        if !pos.is_game_over() && pos.legal_moves().as_slice() != [Move::Pass] {
-            return pos;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ mod probe;
 mod sample;
 
 pub use check::check_declared;
-pub use sample::{sample, Scored};
+pub use sample::{opening as random_opening, sample, Scored};
 
 /// How to run a tune (everything that is not in the file).
 pub struct TuneOptions {

@@ -112,8 +112,9 @@ fn played(south: &mut dyn Player, north: &mut dyn Player, start: Position) -> Ve
     seen
 }
 
-/// A random opening of four plies that is not over and not a forced pass.
-fn opening(rng: &mut SmallRng) -> Position {
+/// A random opening of four plies that is not over and not a forced pass
+/// (also the openings of `aboure bench tune`).
+pub fn opening(rng: &mut SmallRng) -> Position {
     loop {
         let mut pos = Position::startpos();
         for _ in 0..4 {
