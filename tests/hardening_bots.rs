@@ -191,7 +191,7 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
             ("spin", Some(("resource_limit", "CPU time limit of 1 s"))),
             ("hog", Some(("resource_limit", "memory limit of 256 MiB"))),
             // Under a memory cgroup (the sandbox, where the machine allows
-            // it) the kernel's OOM killer stops it; under RLIMIT_AS it
+            // it) the kernel's OOM killer stops it; under RLIMIT_DATA it
             // reports a MemoryError and exits with status 1.
             ("pyhog", Some(("resource_limit", "memory limit of 256 MiB"))),
             ("limited", None),

@@ -208,6 +208,28 @@ fn inotify_tells_a_bot_no_names_in_a_folder_it_cannot_list() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Without a memory cgroup the memory limit is each process's
+/// `RLIMIT_DATA`, which counts private memory only: the sandbox then
+/// refuses shared anonymous memory and memfds, so none of it escapes the
+/// limit. With a memory cgroup they are charged to the cgroup, whose OOM
+/// killer stops the hoarder before it holds 512 MiB.
+#[test]
+fn a_bot_holds_no_shared_memory_past_its_memory_limit() {
+    let dir = folder("sandbox-shm");
+    let m = marker("shm");
+    let bots = hostile("shm", "shm.sh", &m, &[]) + "memory-limit = \"128MiB\"\n";
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "shm");
+    assert!(reported(&log, "shm: touched").is_empty(), "{log}");
+    if this_uid() != 0 {
+        // No writable cgroup v1 controller for an ordinary user.
+        let refused = reported(&log, "shm: shared anonymous refused: ");
+        assert_eq!(refused.len(), 2, "{log}");
+        assert_eq!(reported(&log, "shm: memfd refused: ").len(), 2, "{log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size() {
     let dir = folder("sandbox-disk");

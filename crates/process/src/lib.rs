@@ -39,7 +39,7 @@ pub use hold::HoldMethod;
 pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};
 pub use limits::{
     parse_cpu_limit, parse_duration, parse_memory_limit, parse_size, size_text, LimitError, Limits,
-    SizeError, MAX_DURATION, MIN_MEMORY,
+    MemoryRlimit, SizeError, MAX_DURATION, MIN_MEMORY,
 };
 pub use lines::{Arrival, Output, MAX_LINE};
 pub use logs::{BotLogs, PROTOCOL_CAP, STDERR_CAP};

@@ -4,7 +4,7 @@
 //! OOM killer act?), and emptied and removed when the bot is done.
 //!
 //! - `memory`: a limit on the bot and everything it starts together, unlike
-//!   `RLIMIT_AS`, which is per process; its verdict comes from the kernel's
+//!   `RLIMIT_DATA`, which is per process; its verdict comes from the kernel's
 //!   own count of OOM kills, never from guessing at an exit signal.
 //! - `pids`: the processes and threads of the bot together.
 //! - `freezer`: the whole bot held still while its opponent thinks (the

@@ -251,6 +251,35 @@ const DENIED_LEGACY: &[i64] = &[
 #[cfg(not(target_arch = "x86_64"))]
 const DENIED_LEGACY: &[i64] = &[];
 
+/// Refuses shared anonymous memory, as an allocation that failed
+/// (`ENOMEM`): `RLIMIT_DATA` counts private writable mappings only, so a
+/// shared anonymous mapping, a memfd or a System V segment would hold
+/// memory past the limit. (A shared mapping of a file holds page cache,
+/// which the kernel can write back; the bot can write only its scratch.)
+fn shared_memory(arch: TargetArch) -> Result<SeccompFilter, String> {
+    let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
+    let both = (libc::MAP_SHARED | libc::MAP_ANONYMOUS) as u64;
+    let shared_anonymous = SeccompCondition::new(
+        3,
+        SeccompCmpArgLen::Dword,
+        SeccompCmpOp::MaskedEq(both),
+        both,
+    )
+    .and_then(|c| SeccompRule::new(vec![c]))
+    .map_err(fail)?;
+    SeccompFilter::new(
+        BTreeMap::from([
+            (libc::SYS_mmap, vec![shared_anonymous]),
+            (libc::SYS_memfd_create, Vec::new()),
+            (libc::SYS_shmget, Vec::new()),
+        ]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOMEM as u32),
+        arch,
+    )
+    .map_err(fail)
+}
+
 /// `clone` flags that make namespaces.
 const NAMESPACE_FLAGS: &[i32] = &[
     libc::CLONE_NEWUSER,
@@ -262,8 +291,9 @@ const NAMESPACE_FLAGS: &[i32] = &[
     libc::CLONE_NEWCGROUP,
 ];
 
-/// Installs the seccomp filters.
-pub fn seccomp() -> Result<(), String> {
+/// Installs the seccomp filters; with `private_memory`, also the one that
+/// keeps every byte of memory under the bot's `RLIMIT_DATA`.
+pub fn seccomp(private_memory: bool) -> Result<(), String> {
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| format!("seccomp: {e}"))?;
     let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = (DENIED.iter().chain(DENIED_LEGACY))
@@ -300,7 +330,11 @@ pub fn seccomp() -> Result<(), String> {
         arch,
     )
     .map_err(fail)?;
-    for filter in [deny, clone3] {
+    let mut filters = vec![deny, clone3];
+    if private_memory {
+        filters.push(shared_memory(arch)?);
+    }
+    for filter in filters {
         let program: BpfProgram = filter.try_into().map_err(fail)?;
         seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))?;
     }

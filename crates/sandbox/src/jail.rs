@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use aboure_process::{size_text, Exit, Guard, Limits};
+use aboure_process::{size_text, Exit, Guard, Limits, MemoryRlimit};
 
 use crate::cage::Cage;
 use crate::cgroup::{Cgroups, Request};
@@ -223,7 +223,7 @@ impl Sandbox {
             network: spec.policy.network,
             memory: spec.memory.map(|bytes| match request.memory.is_some() {
                 true => (bytes, "a cgroup over all its processes"),
-                false => (bytes, "RLIMIT_AS: the address space of each process"),
+                false => (bytes, MemoryRlimit::current().describe()),
             }),
         };
         let plan = Plan {
@@ -235,6 +235,7 @@ impl Sandbox {
             network: spec.policy.network,
             landlock,
             seccomp: has("seccomp"),
+            private_memory: spec.memory.is_some() && request.memory.is_none(),
             cgroups: cgroups.dirs().to_vec(),
             rlimits,
             root: world.then(|| Root {

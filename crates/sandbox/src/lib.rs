@@ -24,7 +24,8 @@
 //!   no mounts, no new namespaces, no kernel modules, no file metadata
 //!   changes, no inotify, no io_uring;
 //! - cgroup v1 memory and pids controllers where writable (else
-//!   `RLIMIT_AS`, `RLIMIT_NPROC`), `RLIMIT_CPU`, `RLIMIT_FSIZE`,
+//!   `RLIMIT_DATA` with shared anonymous memory refused, `RLIMIT_NPROC`),
+//!   `RLIMIT_CPU`, `RLIMIT_FSIZE`,
 //!   `RLIMIT_NOFILE`;
 //! - fairness: a freezer group per bot process (held while its opponent
 //!   thinks), a CPU quota (`cpu`) and the cores (`cpus`) where the cpu and

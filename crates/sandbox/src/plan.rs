@@ -27,6 +27,11 @@ pub struct Plan {
     pub landlock: Option<Rules>,
     /// The seccomp backstop.
     pub seccomp: bool,
+    /// The memory limit is a per-process `RLIMIT_DATA` (no memory cgroup),
+    /// which counts private memory only: seccomp also refuses shared
+    /// anonymous memory (`MAP_SHARED | MAP_ANONYMOUS`, `memfd_create`,
+    /// `shmget`), which would otherwise escape it.
+    pub private_memory: bool,
     /// Cgroup folders (`cgroup.procs` inside) the bot joins.
     pub cgroups: Vec<PathBuf>,
     /// Resource limits: (resource, soft, hard).

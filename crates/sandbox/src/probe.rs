@@ -156,6 +156,6 @@ fn userns_remedy() -> String {
 fn cgroup_remedy(why: String) -> String {
     format!(
         "{why} (aboure uses cgroup v1 controllers, as root; limits fall back to \
-         RLIMIT_AS and RLIMIT_NPROC)"
+         RLIMIT_DATA and RLIMIT_NPROC)"
     )
 }

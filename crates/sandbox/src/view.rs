@@ -30,7 +30,9 @@ const SYSTEM: &[&str] = &[
 
 /// What of `/etc` programs read: the dynamic linker's cache, user and
 /// group names, time zone, name resolution, `alternatives` (Debian's
-/// `/usr/bin` links point there) and the public certificates.
+/// `/usr/bin` links point there), the public certificates and OpenSSL's
+/// configuration (Node.js reads it at start, and stops when it is there
+/// but refused; with the constructed root it is simply absent).
 const ETC: &[&str] = &[
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
@@ -45,6 +47,7 @@ const ETC: &[&str] = &[
     "/etc/protocols",
     "/etc/alternatives",
     "/etc/ssl/certs",
+    "/etc/ssl/openssl.cnf",
     "/etc/ca-certificates",
 ];
 
