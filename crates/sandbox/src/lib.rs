@@ -57,7 +57,7 @@ mod plan;
 mod probe;
 mod root;
 mod scratch;
-pub mod settings;
+mod settings;
 mod view;
 
 pub use cage::Cage;
