@@ -171,10 +171,7 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
         SandboxMode::Strict => Mode::Strict,
         SandboxMode::Off => return Ok(None),
     };
-    let settings = aboure_sandbox::Settings {
-        mode,
-        ..aboure_arbiter::config::default_sandbox()?
-    };
+    let settings = aboure_arbiter::config::default_sandbox()?.with_mode(mode);
     let exe = std::env::current_exe()?;
     let sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
     eprintln!("{}", sandbox.layers());

@@ -69,7 +69,10 @@ pub use layer::Layer;
 pub use layers::Layers;
 pub use own::{own_folders, resolve, Command, Refusal, Shared};
 pub use probe::Support;
-pub use settings::{Mode, Policy, Settings};
+pub use settings::{
+    Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE, MAX_CORE,
+    MIN_SCRATCH,
+};
 
 /// The hidden subcommand of `aboure` that runs the helper.
 pub const HELPER_COMMAND: &str = "sandbox-exec";

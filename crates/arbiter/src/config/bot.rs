@@ -224,7 +224,7 @@ impl Validator<'_> {
         };
         let limits = self.limits(key, bot)?;
         let sandbox = self.bot_policy(
-            &context.sandbox.defaults,
+            context.sandbox.defaults(),
             bot.sandbox.as_ref(),
             &format!("{key}.sandbox"),
         )?;
@@ -247,7 +247,7 @@ impl Validator<'_> {
             build,
             retired: bot.retired.as_ref().is_some_and(|r| *r.get_ref()),
         };
-        if context.sandbox.mode != aboure_sandbox::Mode::Off && !config.sandbox.disabled {
+        if context.sandbox.mode() != aboure_sandbox::Mode::Off && !config.sandbox.disabled {
             if let Some(command) = &bot.command {
                 self.own_folders(&config, command, key)?;
             }

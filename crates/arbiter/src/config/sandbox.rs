@@ -14,9 +14,12 @@
 //! sandbox = { network = true, read = ["/opt/models"], write = ["cache"], disk = "1GiB" }
 //! ```
 
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-use aboure_sandbox::{Mode, Policy, Settings};
+use aboure_sandbox::{
+    Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, MIN_SCRATCH,
+};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -83,7 +86,9 @@ pub(super) struct RawAllowances {
 
 impl Validator<'_> {
     /// The `[sandbox]` table (over the base layer's); relative paths are
-    /// relative to the tournament file's folder.
+    /// relative to the tournament file's folder. The text of each value is
+    /// read here; the sandbox crate's [`Settings::new`] checks the ranges
+    /// it needs, and its refusal is put at the key's place.
     pub(super) fn sandbox(&self, raw: &RawSandbox) -> Result<Settings, ConfigError> {
         let key = |name: &str| format!("sandbox.{name}");
         let mode = self.choice(
@@ -101,33 +106,29 @@ impl Validator<'_> {
             self.paths(list.get_ref())
                 .map_err(|m| self.at(list.span(), &key(name), m))
         });
-        let file_size = self.required(&raw.file_size, "sandbox.file-size")?;
-        let file_size = aboure_process::parse_size(file_size.get_ref())
-            .map_err(|e| self.at(file_size.span(), "sandbox.file-size", e.to_string()))?;
-        let [open_files, processes] = [
-            (&raw.open_files, "open-files"),
-            (&raw.processes, "processes"),
-        ]
-        .map(|(value, name)| {
+        let text = |value, name| self.text(value, &key(name));
+        let (file_size, at) = text(&raw.file_size, "file-size")?;
+        let file_size = aboure_process::parse_size(file_size)
+            .map_err(|e| self.at(at, "sandbox.file-size", e.to_string()))?;
+        let count = |value: &Option<Spanned<i64>>, name: &str| {
             let value = self.required(value, &key(name))?;
-            Ok::<_, ConfigError>(self.range(value, &key(name), 16, 1_000_000)? as u64)
-        });
-        let cpu = self.required(&raw.cpu, "sandbox.cpu")?;
-        let cpu_millis =
-            cpu_share(cpu.get_ref()).map_err(|m| self.at(cpu.span(), "sandbox.cpu", m))?;
+            // A negative count is out of range too: Settings::new says so.
+            Ok::<_, ConfigError>(u64::try_from(*value.get_ref()).unwrap_or(0))
+        };
+        let (cpu, at) = text(&raw.cpu, "cpu")?;
+        let cpu_millis = cpu_share(cpu).map_err(|m| self.at(at, "sandbox.cpu", m))?;
         let cpus = match &raw.cpus {
             Some(c) => {
                 Some(cpu_list(c.get_ref()).map_err(|m| self.at(c.span(), "sandbox.cpus", m))?)
             }
             None => None,
         };
-        let disk = self.required(&raw.disk, "sandbox.disk")?;
-        let disk =
-            disk_size(disk.get_ref()).map_err(|m| self.at(disk.span(), "sandbox.disk", m))?;
-        let uids = self.required(&raw.uids, "sandbox.uids")?;
-        let uids =
-            uid_range(uids.get_ref()).map_err(|m| self.at(uids.span(), "sandbox.uids", m))?;
-        Ok(Settings {
+        let (disk, at) = text(&raw.disk, "disk")?;
+        let disk = aboure_process::parse_size(disk)
+            .map_err(|e| self.at(at, "sandbox.disk", e.to_string()))?;
+        let (uids, at) = text(&raw.uids, "uids")?;
+        let uids = uid_range(uids).map_err(|m| self.at(at, "sandbox.uids", m))?;
+        let parts = SettingsParts {
             mode,
             defaults: Policy {
                 network,
@@ -136,13 +137,53 @@ impl Validator<'_> {
                 ..Policy::default()
             },
             file_size,
-            open_files: open_files?,
-            processes: processes?,
+            open_files: count(&raw.open_files, "open-files")?,
+            processes: count(&raw.processes, "processes")?,
             cpu_millis,
             cpus,
             disk,
             uids,
-        })
+        };
+        Settings::new(parts).map_err(|e| self.refused(raw, &e))
+    }
+
+    /// A text value the base layer gives, and its place.
+    fn text<'v>(
+        &self,
+        value: &'v Option<Spanned<String>>,
+        key: &str,
+    ) -> Result<(&'v str, std::ops::Range<usize>), ConfigError> {
+        let value = self.required(value, key)?;
+        Ok((value.get_ref().as_str(), value.span()))
+    }
+
+    /// The sandbox's refusal `e` at the value of its key.
+    fn refused(&self, raw: &RawSandbox, e: &SettingsError) -> ConfigError {
+        let key = format!("sandbox.{}", e.key());
+        let count = |value: &Option<Spanned<i64>>| {
+            let (start, end) = (COUNT_RANGE.start(), COUNT_RANGE.end());
+            (value.as_ref()).map(|v| {
+                let n = v.get_ref();
+                let message = format!("{n} is out of range: must be between {start} and {end}");
+                (v.span(), Err(message))
+            })
+        };
+        let text = |value: &Option<Spanned<String>>| {
+            (value.as_ref()).map(|v| (v.span(), Ok(v.get_ref().clone())))
+        };
+        let place = match e {
+            SettingsError::OpenFiles(_) => count(&raw.open_files),
+            SettingsError::Processes(_) => count(&raw.processes),
+            SettingsError::Cpu => text(&raw.cpu),
+            SettingsError::Cpus => text(&raw.cpus),
+            SettingsError::Disk => text(&raw.disk),
+            SettingsError::Uids => text(&raw.uids),
+        };
+        match place {
+            Some((span, Ok(text))) => self.at(span, &key, format!("{text:?} {e}")),
+            Some((span, Err(message))) => self.at(span, &key, message),
+            None => self.whole(&key, e.to_string()),
+        }
     }
 
     /// A bot's policy: its allowances (`raw`, its `sandbox` value at `key`,
@@ -211,8 +252,8 @@ impl Validator<'_> {
     }
 }
 
-/// `cpu = "1.5"`: cores' worth of CPU time, in thousandths (at least 0.01
-/// of a core, at most 1024 cores), or `"unlimited"`.
+/// `cpu = "1.5"`: cores' worth of CPU time, in thousandths, or
+/// `"unlimited"` (the range is the sandbox's to check).
 fn cpu_share(text: &str) -> Result<Option<u64>, String> {
     if text.trim() == "unlimited" {
         return Ok(None);
@@ -220,52 +261,41 @@ fn cpu_share(text: &str) -> Result<Option<u64>, String> {
     let cores: f64 = text.trim().parse().map_err(|_| {
         format!("{text:?} is not a number of cores like \"1\" or \"0.5\", nor \"unlimited\"")
     })?;
-    if !(0.01..=1024.0).contains(&cores) {
-        return Err(format!(
-            "{text:?} is out of range: between 0.01 and 1024 cores"
-        ));
-    }
-    Ok(Some((cores * 1000.0).round() as u64))
+    // Below 0.01 of a core (NaN, negative) is 0, which the sandbox refuses.
+    Ok(Some(match cores >= 0.01 {
+        true => (cores * 1000.0).round() as u64,
+        false => 0,
+    }))
 }
 
-/// `cpus = "0,2-3"`: a cpuset list of core numbers and ranges, returned in
-/// the kernel's spelling (no spaces).
-fn cpu_list(text: &str) -> Result<String, String> {
+/// `cpus = "0,2-3"`: a list of core numbers and ranges.
+fn cpu_list(text: &str) -> Result<Vec<RangeInclusive<u32>>, String> {
     let bad = || format!("{text:?} is not a list of cores like \"0,1\" or \"0-3,6\"");
-    let mut parts = Vec::new();
-    for part in text.split(',') {
-        let part = part.trim();
-        let (first, last) = part.split_once('-').unwrap_or((part, part));
-        let number = |n: &str| n.trim().parse::<u32>().ok().filter(|&n| n < 4096);
-        match (number(first), number(last)) {
-            (Some(a), Some(b)) if a <= b => parts.push(part.replace(' ', "")),
-            _ => return Err(bad()),
-        }
-    }
-    Ok(parts.join(","))
+    let number = |n: &str| n.trim().parse::<u32>().map_err(|_| bad());
+    text.split(',')
+        .map(|part| {
+            let (first, last) = part.split_once('-').unwrap_or((part, part));
+            Ok(number(first)?..=number(last)?)
+        })
+        .collect()
 }
 
-/// A scratch size: at least 1 MiB (a tmpfs smaller than a page is no use,
-/// and a typo like "256" bytes should not pass).
+/// A bot's own scratch size: at least the sandbox's [`MIN_SCRATCH`].
 fn disk_size(text: &str) -> Result<u64, String> {
     let bytes = aboure_process::parse_size(text).map_err(|e| e.to_string())?;
-    if bytes < 1 << 20 {
-        return Err(format!("{text:?} is less than 1MiB"));
+    if bytes < MIN_SCRATCH {
+        return Err(format!("{text:?} {}", SettingsError::Disk));
     }
     Ok(bytes)
 }
 
-/// `"60000-60999"`: unprivileged ids, never root's.
-fn uid_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+/// `"60000-60999"`: a range of uids (which ones the sandbox accepts is
+/// its to check).
+fn uid_range(text: &str) -> Result<RangeInclusive<u32>, String> {
     let bad = || format!("{text:?} is not a range of uids like \"60000-60999\"");
     let (first, last) = text.split_once('-').ok_or_else(bad)?;
     let first: u32 = first.trim().parse().map_err(|_| bad())?;
     let last: u32 = last.trim().parse().map_err(|_| bad())?;
-    if first == 0 || first > last || last >= u32::MAX - 1 {
-        return Err(format!(
-            "{text:?} must go from a first uid above 0 to a last one at least as large"
-        ));
-    }
     Ok(first..=last)
 }
 
@@ -292,14 +322,14 @@ mod tests {
     #[test]
     fn defaults_and_relative_paths() {
         let s = settings("read = [\"data\", \"/opt/x\"]").unwrap();
-        assert_eq!(s.mode, Mode::Auto);
+        assert_eq!(s.mode(), Mode::Auto);
         assert_eq!(
-            s.defaults.read,
+            s.defaults().read,
             [PathBuf::from("/cfg/data"), PathBuf::from("/opt/x")]
         );
-        assert_eq!((s.processes, s.open_files), (512, 1024));
-        assert_eq!((s.file_size, s.disk), (1 << 30, 256 << 20));
-        assert_eq!(settings("mode = \"off\"").unwrap().mode, Mode::Off);
+        assert_eq!((s.processes(), s.open_files()), (512, 1024));
+        assert_eq!((s.file_size(), s.disk()), (1 << 30, 256 << 20));
+        assert_eq!(settings("mode = \"off\"").unwrap().mode(), Mode::Off);
     }
 
     #[test]
@@ -316,11 +346,11 @@ mod tests {
 
     #[test]
     fn cpu_shares_and_core_lists() {
-        assert_eq!(settings("").unwrap().cpu_millis, Some(1000));
+        assert_eq!(settings("").unwrap().cpu_millis(), Some(1000));
         let s = settings("cpu = \"1.5\"\ncpus = \"0, 2-3\"").unwrap();
-        assert_eq!(s.cpu_millis, Some(1500));
-        assert_eq!(s.cpus.as_deref(), Some("0,2-3"));
-        assert_eq!(settings("cpu = \"unlimited\"").unwrap().cpu_millis, None);
+        assert_eq!(s.cpu_millis(), Some(1500));
+        assert_eq!(s.cpus(), Some("0,2-3"));
+        assert_eq!(settings("cpu = \"unlimited\"").unwrap().cpu_millis(), None);
         for (text, key) in [
             ("cpu = \"fast\"", "sandbox.cpu"),
             ("cpu = \"0\"", "sandbox.cpu"),
@@ -338,8 +368,8 @@ mod tests {
     fn disk_and_uids() {
         assert_eq!(refused("disk = \"64\"").0, "sandbox.disk");
         let s = settings("disk = \"1048576\"\nuids = \"70000-70009\"").unwrap();
-        assert_eq!((s.disk, s.uids), (1 << 20, 70000..=70009));
-        assert_eq!(settings("").unwrap().uids, 60000..=60999);
+        assert_eq!((s.disk(), s.uids().clone()), (1 << 20, 70000..=70009));
+        assert_eq!(settings("").unwrap().uids(), &(60000..=60999));
         for bad in ["0-10", "10-5", "60000", "a-b"] {
             assert_eq!(
                 refused(&format!("uids = {bad:?}")).0,
