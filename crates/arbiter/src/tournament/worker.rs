@@ -84,12 +84,16 @@ impl Worker {
                 let (held, written, news) =
                     gate::record(&self.shared, claim.take(), record).await?;
                 claim = held;
+                let mine = written.is_some();
                 self.tell(news);
                 if let Some(status) = written {
                     (self.observer)(&Event::GameFinished(Box::new(status.record)));
                     if let Some(sprt) = status.sprt {
                         (self.observer)(&Event::Sprt(sprt));
                     }
+                }
+                if mine {
+                    self.standings();
                 }
                 if let Some(reason) = check_stop(&self.shared)? {
                     (self.observer)(&Event::Stopped(reason));
@@ -104,10 +108,25 @@ impl Worker {
         }
     }
 
-    /// Tells the observer of games other workers recorded.
+    /// Tells the observer of games other workers recorded, and of the
+    /// standings they changed.
     fn tell(&self, news: Vec<GameRecord>) {
+        if news.is_empty() {
+            return;
+        }
         for g in news {
             (self.observer)(&Event::Recorded(Box::new(g)));
+        }
+        self.standings();
+    }
+
+    /// Tells the observer the run's standings (the tally is counted under
+    /// the lock; reading it copies a few rows and writes nothing).
+    fn standings(&self) {
+        if let Ok(state) = gate::lock(&self.shared) {
+            let standings = state.tally.standings();
+            drop(state);
+            (self.observer)(&Event::Standings(standings));
         }
     }
 
