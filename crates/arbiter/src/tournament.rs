@@ -270,7 +270,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
         }),
         stop,
     });
-    if let Some(reason) = check_stop(&shared)? {
+    if let Some(reason) = check_stop(&shared).await? {
         (options.observer)(&Event::Stopped(reason));
     }
     let config = Arc::new(config.clone());

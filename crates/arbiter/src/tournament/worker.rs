@@ -53,7 +53,7 @@ impl Worker {
             let (claim, games) = match step {
                 Step::Done => return Ok(()),
                 Step::Stop => {
-                    if let Some(reason) = check_stop(&self.shared)? {
+                    if let Some(reason) = check_stop(&self.shared).await? {
                         (self.observer)(&Event::Stopped(reason));
                     }
                     return Ok(());
@@ -95,7 +95,7 @@ impl Worker {
                 if mine {
                     self.standings();
                 }
-                if let Some(reason) = check_stop(&self.shared)? {
+                if let Some(reason) = check_stop(&self.shared).await? {
                     (self.observer)(&Event::Stopped(reason));
                 }
                 if claim.is_none() {
