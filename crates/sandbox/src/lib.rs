@@ -68,7 +68,7 @@ pub use launcher::SandboxLauncher;
 pub use layer::Layer;
 pub use layers::Layers;
 pub use own::{own_folders, resolve, Command, Refusal, Shared};
-pub use probe::Support;
+pub use probe::{Support, Unsupported};
 pub use settings::{
     Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE, MAX_CORE,
     MIN_SCRATCH,
