@@ -7,9 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use aboure_check::{
-    Check, CheckConfig, CheckOutcome, SharedLauncher, Status, DEFAULT_MARGIN, DEFAULT_TIMEOUT,
-};
+use aboure_check::{Check, CheckConfig, CheckOutcome, SharedLauncher, Status, DEFAULT_TIMEOUT};
 use aboure_sandbox::{Mode, Policy};
 
 /// Most lines of a failing exchange printed (the latest ones).
@@ -23,9 +21,10 @@ pub struct Args {
     /// bestmove after stop or for depth/nodes, the exit after quit), in ms.
     #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT.as_millis() as u64)]
     timeout: u64,
-    /// How far a timed answer (movetime, clocks) may overrun its time, in ms.
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_MARGIN.as_millis() as u64)]
-    margin: u64,
+    /// How far a timed answer (movetime, clocks) may overrun its time, in
+    /// ms [default: a tournament's default `margin`].
+    #[arg(long, value_name = "MS")]
+    margin: Option<u64>,
     /// Limit on the bot's address space, as the tournament's `memory-limit`
     /// (e.g. `512MiB`); enforced by the system as in a tournament.
     #[arg(long, value_name = "SIZE")]
@@ -83,9 +82,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(command) = &args.build {
         build(command, &args.env)?;
     }
-    let mut config = CheckConfig::new(args.command.clone())?;
+    let margin = match args.margin {
+        Some(ms) => Duration::from_millis(ms),
+        None => aboure_arbiter::config::default_margin()?,
+    };
+    let mut config = CheckConfig::new(args.command.clone(), margin)?;
     config.timeout = Duration::from_millis(args.timeout);
-    config.margin = Duration::from_millis(args.margin);
     if let Some(size) = &args.memory_limit {
         let bytes = aboure_process::parse_memory_limit(size)
             .map_err(|e| anyhow::anyhow!("--memory-limit: {e}"))?;
@@ -169,10 +171,7 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
         SandboxMode::Strict => Mode::Strict,
         SandboxMode::Off => return Ok(None),
     };
-    let settings = aboure_sandbox::Settings {
-        mode,
-        ..aboure_sandbox::Settings::default()
-    };
+    let settings = aboure_arbiter::config::default_sandbox()?.with_mode(mode);
     let exe = std::env::current_exe()?;
     let sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
     eprintln!("{}", sandbox.layers());

@@ -10,10 +10,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
-use aboure_records::{GameRecord, Tally};
-use aboure_report::{
-    league_of, sandbox_of, sprt_of, AccuracyOptions, Report, ReportOptions, ReportTally,
-};
+use aboure_records::{GameRecord, Standing};
+use aboure_report::{run_report_tally, write_run_reports, Report};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -88,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let progress = Progress {
         bar: bar.clone(),
-        tally: Mutex::new(Tally::new(config.bots().iter().map(|b| b.name()))),
+        standings: Mutex::new(Vec::new()),
         sprt: Mutex::new(None),
         eta: Mutex::new(RunEta::new(sprt_pairs)),
         workers: Mutex::new(None),
@@ -195,11 +193,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Live progress: the bar, standings in its message, forfeits printed above.
-/// The standings are tallied one game at a time, so a run of a million
-/// games costs no more per game than a short one.
+/// The standings are the arbiter's ([`Event::Standings`]), tallied one game
+/// at a time, so a run of a million games costs no more per game than a
+/// short one.
 struct Progress {
     bar: ProgressBar,
-    tally: Mutex<Tally>,
+    standings: Mutex<Vec<Standing>>,
     /// The SPRT's combined state, over every shard's games.
     sprt: Mutex<Option<aboure_stats::OrderedStatus>>,
     eta: Mutex<RunEta>,
@@ -215,23 +214,25 @@ impl Progress {
         match event {
             Event::Started { total, previous } => {
                 self.bar.set_length(*total as u64);
-                self.bar.set_position(previous.len() as u64);
+                self.bar.set_position(*previous as u64);
                 self.bar.reset_eta();
                 self.bar.set_style(
                     ProgressStyle::with_template("{bar:30} {pos}/{len} | {prefix} | {wide_msg}")
                         .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
-                if let Ok(mut tally) = self.tally.lock() {
-                    previous.iter().for_each(|g| tally.add(g));
-                }
                 if let Ok(mut eta) = self.eta.lock() {
-                    eta.start(*total, previous);
+                    eta.start(*total, *previous);
                 }
-                if !previous.is_empty() && !self.quiet {
+                if *previous > 0 && !self.quiet {
                     self.bar.println(format!(
-                        "resuming: {} of {total} games already played",
-                        previous.len()
+                        "resuming: {previous} of {total} games already played"
                     ));
+                }
+                self.update();
+            }
+            Event::Standings(standings) => {
+                if let Ok(mut shown) = self.standings.lock() {
+                    shown.clone_from(standings);
                 }
                 self.update();
             }
@@ -245,9 +246,9 @@ impl Progress {
                 if let Some(loser) = game.forfeited_by() {
                     self.forfeit(game, loser);
                 }
-                self.count(game);
+                self.count();
             }
-            Event::Recorded(game) => self.count(game),
+            Event::Recorded(_) => self.count(),
             Event::Workers(brief) => {
                 // A run of one worker says nothing of workers.
                 if let (Ok(mut roster), true) = (self.workers.lock(), brief.workers > 1) {
@@ -295,11 +296,9 @@ impl Progress {
     }
 
     /// A game of the run recorded (this worker's or another's): into the
-    /// standings, the time left and the bar.
-    fn count(&self, game: &GameRecord) {
-        if let Ok(mut tally) = self.tally.lock() {
-            tally.add(game);
-        }
+    /// time left and the bar (the standings come with the next
+    /// [`Event::Standings`]).
+    fn count(&self) {
         if let Ok(mut eta) = self.eta.lock() {
             eta.game_finished();
         }
@@ -308,8 +307,9 @@ impl Progress {
     }
 
     fn update(&self) {
-        let Ok(tally) = self.tally.lock() else { return };
-        let table = tally.standings();
+        let Ok(table) = self.standings.lock() else {
+            return;
+        };
         let mut msg: Vec<String> = table
             .iter()
             .map(|s| format!("{} {}", s.name, s.points()))
@@ -496,45 +496,27 @@ impl Drop for BarWriter {
 }
 
 /// The report of everything in the run's folder (every shard's results
-/// file in it), read as a stream on every core, with per-move accuracy: a
-/// run of any length fits in memory, and the analysis (about 10,000 games
-/// a second on two cores) takes a small share of the run's own time. The
-/// page and the JSON report hold a bounded number of games.
+/// file in it), read as a stream on every core: a run of any length fits
+/// in memory. Which report that is and where it goes is the report
+/// crate's ([`aboure_report::run_report_tally`]); here it gets a progress
+/// bar on a terminal.
 fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
+    let tally = run_report_tally(&summary.out_dir).context("cannot read the results back")?;
     let files = std::slice::from_ref(&summary.out_dir);
-    let sprt = sprt_of(files).context("cannot read the results back")?;
-    let sandbox = sandbox_of(files).context("cannot read the results back")?;
-    let league = league_of(files).context("cannot read the results back")?;
-    let options = ReportOptions {
-        sprt,
-        sandbox,
-        league,
-        accuracy: Some(AccuracyOptions::default()),
-        viewer_games: None,
-        ..ReportOptions::default()
-    };
-    let streamed = crate::report::stream(ReportTally::new(options), files, 0)
-        .context("cannot read the results back")?;
+    let streamed =
+        crate::report::stream(tally, files, 0).context("cannot read the results back")?;
     Ok(streamed.report)
 }
 
-/// Writes `report.txt`, `report.json` and `report.html` next to
-/// `games.jsonl`, so a run leaves its summary behind as well as its games.
+/// Writes the end-of-run reports next to `games.jsonl`, so a run leaves
+/// its summary behind as well as its games.
 fn write_reports(summary: &Summary, report: &Report) {
     let dir = summary
         .games_path
         .parent()
         .unwrap_or(std::path::Path::new("."));
-    for (name, body) in [
-        ("report.txt", report.text()),
-        ("report.json", report.json_text()),
-        ("report.html", report.html()),
-    ] {
-        // Shards sharing the folder each write them: whole or not at all.
-        let path = dir.join(name);
-        if let Err(e) = aboure_records::write_whole(&path, body.as_bytes()) {
-            eprintln!("aboure: warning: cannot write {}: {e}", path.display());
-        }
+    for (path, e) in write_run_reports(dir, report) {
+        eprintln!("aboure: warning: cannot write {}: {e}", path.display());
     }
     eprintln!("reports: {}", dir.join("report.html").display());
 }

@@ -5,7 +5,6 @@
 
 use std::time::Instant;
 
-use aboure_records::GameRecord;
 use aboure_stats::eta::{games_per_minute, human_duration, seconds_left, sprt_remaining_pairs};
 use aboure_stats::OrderedStatus;
 
@@ -35,10 +34,10 @@ impl RunEta {
     }
 
     /// The run starts: `total` games scheduled, `previous` already played.
-    pub fn start(&mut self, total: usize, previous: &[GameRecord]) {
+    pub fn start(&mut self, total: usize, previous: usize) {
         self.total = total as u64;
         self.started = Instant::now();
-        self.previous = previous.len() as u64;
+        self.previous = previous as u64;
         self.done = 0;
     }
 

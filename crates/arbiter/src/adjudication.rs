@@ -9,7 +9,7 @@ use aboure_engine::Position;
 use aboure_records::Termination;
 
 /// The adjudication rules of a tournament, as validated from its
-/// `[adjudication]` table (or the defaults).
+/// `[adjudication]` table over the base layer's (`config/default.toml`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adjudication {
     pub(crate) max_plies: u32,
@@ -52,16 +52,6 @@ impl SolveRule {
     /// Solver nodes allowed for each position.
     pub fn nodes(&self) -> u64 {
         self.nodes
-    }
-}
-
-impl Default for Adjudication {
-    fn default() -> Adjudication {
-        Adjudication {
-            max_plies: 400,
-            repetitions: 3,
-            solve: None,
-        }
     }
 }
 

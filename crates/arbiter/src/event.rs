@@ -1,7 +1,7 @@
 //! What a run reports while it goes, for progress displays. The library
 //! sends events to an observer; it never prints.
 
-use aboure_records::GameRecord;
+use aboure_records::{GameRecord, Standing};
 
 /// Something that happened during a run.
 #[derive(Clone, Debug)]
@@ -11,9 +11,13 @@ pub enum Event {
         /// Games in the schedule, finished ones included.
         total: usize,
         /// Games already recorded (by earlier runs, or by other workers of
-        /// the run), without moves.
-        previous: Vec<GameRecord>,
+        /// the run), counted in the first [`Event::Standings`].
+        previous: usize,
     },
+    /// The standings of the run (every worker's games, earlier runs'
+    /// included): the arbiter's one tally, sent at the start and after
+    /// each game it counts, so a display needs no tally of its own.
+    Standings(Vec<Standing>),
     /// The sandbox bots run in: its mode and layers (before any game).
     Sandbox(aboure_sandbox::Layers),
     /// A game starts.

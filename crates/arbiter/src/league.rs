@@ -95,8 +95,9 @@ pub(crate) async fn run(
     previous.iter().for_each(|g| tally.add(g));
     (options.observer)(&Event::Started {
         total: rule.games.unwrap_or(previous.len()),
-        previous: previous.clone(),
+        previous: previous.len(),
     });
+    (options.observer)(&Event::Standings(tally.standings()));
     let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
     let league_loop = Loop {
         config: Arc::new(config.clone()),
@@ -352,6 +353,7 @@ fn keep(
         book.record(n, slot, game, outcome(&record, &record.pairing[0]));
     }
     (options.observer)(&Event::GameFinished(Box::new(record)));
+    (options.observer)(&Event::Standings(tally.standings()));
     Ok(())
 }
 

@@ -242,7 +242,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
     known.extend(queue.take_fresh());
     (options.observer)(&Event::Started {
         total: scheduled,
-        previous: known.clone(),
+        previous: known.len(),
     });
 
     let launches = launches(config, &options, &output.logs, sandbox)?;
@@ -255,6 +255,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
         }
     }
     drop(known);
+    (options.observer)(&Event::Standings(tally.standings()));
     let (stop, _) = watch::channel(false);
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
@@ -269,7 +270,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
         }),
         stop,
     });
-    if let Some(reason) = check_stop(&shared)? {
+    if let Some(reason) = check_stop(&shared).await? {
         (options.observer)(&Event::Stopped(reason));
     }
     let config = Arc::new(config.clone());

@@ -15,7 +15,7 @@ fn check(text: &str, expected: &str) {
 #[test]
 fn the_default_is_auto_with_no_allowances() {
     let config = parse(TWO_BOTS, "dir/t.toml".as_ref()).unwrap();
-    assert_eq!(config.sandbox().mode, Mode::Auto);
+    assert_eq!(config.sandbox().mode(), Mode::Auto);
     assert!(!config.bots()[0].sandbox().network && !config.bots()[0].sandbox().disabled);
     assert!(config.bots()[0].wrapper().is_empty());
 }
@@ -27,7 +27,7 @@ fn allowances_add_to_the_tournament_defaults_relative_to_the_file() {
          sandbox = {{ network = true, write = [\"cache\", \"/var/b\"] }}\nwrapper = [\"nice\", \"-n5\"]\n"
     );
     let config = parse(&text, "dir/t.toml".as_ref()).unwrap();
-    assert_eq!(config.sandbox().mode, Mode::Strict);
+    assert_eq!(config.sandbox().mode(), Mode::Strict);
     let b = &config.bots()[1];
     assert!(b.sandbox().network);
     assert_eq!(b.sandbox().read, [PathBuf::from("dir/shared")]);

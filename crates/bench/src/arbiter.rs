@@ -195,8 +195,13 @@ async fn process_life(
 /// Bot process lives with and without the sandbox, interleaved so that a
 /// busy spell of the machine weighs on both alike.
 async fn startup_costs(setup: &BenchSetup) -> Result<(Duration, Duration, String), BenchError> {
-    let sandbox = aboure_sandbox::Sandbox::new(&Default::default(), &setup.aboure_exe)
-        .map_err(BenchError::Sandbox)?;
+    let settings =
+        aboure_arbiter::config::default_sandbox().map_err(|source| BenchError::Config {
+            step: "sandbox startup",
+            source,
+        })?;
+    let sandbox =
+        aboure_sandbox::Sandbox::new(&settings, &setup.aboure_exe).map_err(BenchError::Sandbox)?;
     let layers = sandbox.layers().to_string();
     let sandboxed: Arc<dyn aboure_process::Launcher> = Arc::new(
         aboure_sandbox::SandboxLauncher::new(Arc::new(sandbox), "bench", Default::default()),

@@ -16,10 +16,6 @@ use crate::Check;
 /// exit after `quit`), unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// What a timed answer may overrun its limit by, unless told otherwise: the
-/// arbiter's default margin.
-pub const DEFAULT_MARGIN: Duration = Duration::from_millis(50);
-
 /// A suite run: the bot to start and the limits to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckConfig {
@@ -70,8 +66,10 @@ impl std::error::Error for EmptyCommand {}
 
 impl CheckConfig {
     /// Every check with the default limits, for the bot started by
-    /// `command` (the program, then its arguments).
-    pub fn new<I, S>(command: I) -> Result<CheckConfig, EmptyCommand>
+    /// `command` (the program, then its arguments), its timed answers
+    /// allowed to overrun their limit by `margin` (a tournament's
+    /// `time-control.margin`, whose default the arbiter's config owns).
+    pub fn new<I, S>(command: I, margin: Duration) -> Result<CheckConfig, EmptyCommand>
     where
         I: IntoIterator<Item = S>,
         S: Into<OsString>,
@@ -85,7 +83,7 @@ impl CheckConfig {
             program,
             args: command.collect(),
             timeout: DEFAULT_TIMEOUT,
-            margin: DEFAULT_MARGIN,
+            margin,
             checks: Check::ALL.to_vec(),
             limits: Limits::default(),
             launcher: None,
@@ -107,9 +105,11 @@ impl CheckConfig {
 mod tests {
     use super::*;
 
+    const MARGIN: Duration = Duration::from_millis(50);
+
     #[test]
     fn the_first_word_is_the_program() {
-        let c = CheckConfig::new(["python3", "bot.py", "--fast"]).unwrap();
+        let c = CheckConfig::new(["python3", "bot.py", "--fast"], MARGIN).unwrap();
         assert_eq!(c.program, "python3");
         assert_eq!(c.args, ["bot.py", "--fast"]);
         assert_eq!(c.command_line(), "python3 bot.py --fast");
@@ -118,7 +118,10 @@ mod tests {
 
     #[test]
     fn an_empty_command_is_refused() {
-        assert_eq!(CheckConfig::new(Vec::<String>::new()), Err(EmptyCommand));
-        assert_eq!(CheckConfig::new([""]), Err(EmptyCommand));
+        assert_eq!(
+            CheckConfig::new(Vec::<String>::new(), MARGIN),
+            Err(EmptyCommand)
+        );
+        assert_eq!(CheckConfig::new([""], MARGIN), Err(EmptyCommand));
     }
 }

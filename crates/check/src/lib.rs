@@ -21,9 +21,11 @@
 //! none of them can start.
 //!
 //! ```no_run
+//! use std::time::Duration;
 //! use aboure_check::{run, CheckConfig};
 //!
-//! let config = CheckConfig::new(["python3", "bots/python/bot.py"]).unwrap();
+//! let margin = Duration::from_millis(50);
+//! let config = CheckConfig::new(["python3", "bots/python/bot.py"], margin).unwrap();
 //! let report = run(&config, |outcome| println!("{} {:?}", outcome.name, outcome.status)).unwrap();
 //! assert!(report.all_passed());
 //! ```
@@ -41,7 +43,7 @@ mod session;
 mod transcript;
 
 pub use checks::{Check, UnknownCheck};
-pub use config::{CheckConfig, EmptyCommand, SharedLauncher, DEFAULT_MARGIN, DEFAULT_TIMEOUT};
+pub use config::{CheckConfig, EmptyCommand, SharedLauncher, DEFAULT_TIMEOUT};
 pub use outcome::{CheckOutcome, Status, SuiteReport};
 pub use transcript::{Direction, Entry, Transcript};
 

@@ -10,7 +10,7 @@ use crate::link::Link;
 use crate::{scenario, CheckConfig};
 
 fn config() -> CheckConfig {
-    CheckConfig::new(["no-such-bot"]).unwrap()
+    CheckConfig::new(["no-such-bot"], std::time::Duration::from_millis(50)).unwrap()
 }
 
 /// A session on a scripted bot, past its handshake.

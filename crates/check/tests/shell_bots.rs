@@ -5,6 +5,9 @@ use std::time::Duration;
 
 use aboure_check::{run, Check, CheckConfig, CheckOutcome, Direction, Status, SuiteReport};
 
+/// The margin on timed answers (a tournament's default).
+const MARGIN: Duration = Duration::from_millis(50);
+
 /// A well-behaved bot for the checks that need no moves.
 const PINGER: &str = r#"while read -r line; do
   case "$line" in
@@ -15,7 +18,7 @@ const PINGER: &str = r#"while read -r line; do
 done"#;
 
 fn suite(script: &str, checks: &[Check]) -> SuiteReport {
-    let mut config = CheckConfig::new(["sh", "-c", script]).unwrap();
+    let mut config = CheckConfig::new(["sh", "-c", script], MARGIN).unwrap();
     config.timeout = Duration::from_millis(2000);
     config.checks = checks.to_vec();
     run(&config, |_| {}).unwrap()
@@ -212,7 +215,7 @@ fn the_arbiters_cpu_limit_is_enforced_and_named() {
             "read -r line; echo readyok",
         )
     );
-    let mut config = CheckConfig::new(["sh", "-c", &spin]).unwrap();
+    let mut config = CheckConfig::new(["sh", "-c", &spin], MARGIN).unwrap();
     config.timeout = Duration::from_secs(30);
     config.checks = vec![Check::Handshake, Check::Ping];
     config.limits.cpu = Some(Duration::from_secs(1));

@@ -99,6 +99,7 @@ mod pairings;
 mod plot;
 mod ratings;
 mod report;
+mod run_folder;
 mod sprt;
 mod stream;
 mod tally;
@@ -123,6 +124,7 @@ pub use report::{
     BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,
     SCHEMA_VERSION,
 };
+pub use run_folder::{run_report_tally, write_run_reports, RUN_REPORTS};
 pub use sprt::SprtReport;
 pub use stream::{read_files, Progress, StreamError};
 pub use tally::{Pushed, ReportTally, FAILURES_LISTED};

@@ -40,15 +40,16 @@ pub(crate) fn layers(mode: Mode, support: &Support) -> Vec<Layer> {
             detail: format!("sandbox off: a bot is {SIGNALS}"),
         },
     };
-    let controller = |name, result: &Result<(), String>, what: &str, missing: &str| Layer {
-        name,
-        active: on && result.is_ok(),
-        detail: match (on, result) {
-            (false, _) => format!("sandbox off: {missing}"),
-            (true, Ok(())) => what.to_owned(),
-            (true, Err(e)) => format!("{e}; {missing}"),
-        },
-    };
+    let controller =
+        |name, result: &Result<(), crate::probe::Unsupported>, what: &str, missing: &str| Layer {
+            name,
+            active: on && result.is_ok(),
+            detail: match (on, result) {
+                (false, _) => format!("sandbox off: {missing}"),
+                (true, Ok(())) => what.to_owned(),
+                (true, Err(e)) => format!("{e}; {missing}"),
+            },
+        };
     vec![
         freezer,
         controller(
@@ -68,7 +69,7 @@ pub(crate) fn layers(mode: Mode, support: &Support) -> Vec<Layer> {
 
 /// The fairness layers of a run with the sandbox off.
 pub(crate) fn without_sandbox() -> Vec<Layer> {
-    let nothing = Err(String::new());
+    let nothing = Err(crate::probe::Unsupported::from(""));
     let support = Support {
         namespaces: nothing.clone(),
         root: nothing.clone(),
@@ -91,7 +92,7 @@ mod tests {
     use super::*;
     use crate::layers::Layers;
 
-    fn support(freezer: Result<(), String>) -> Support {
+    fn support(freezer: Result<(), crate::probe::Unsupported>) -> Support {
         Support {
             namespaces: Ok(()),
             root: Ok(()),
@@ -103,14 +104,14 @@ mod tests {
             memory_cgroup: Ok(()),
             pids_cgroup: Ok(()),
             freezer_cgroup: freezer,
-            cpu_cgroup: Err("no cgroup v1 cpu controller".to_owned()),
+            cpu_cgroup: Err("no cgroup v1 cpu controller".into()),
             cpuset_cgroup: Ok(()),
         }
     }
 
     #[test]
     fn the_freezer_layer_says_how_a_bot_is_held_otherwise() {
-        let layers = layers(Mode::Auto, &support(Err("no freezer".to_owned())));
+        let layers = layers(Mode::Auto, &support(Err("no freezer".into())));
         assert!(!layers[0].active);
         assert!(
             layers[0]

@@ -23,13 +23,13 @@ impl Layers {
     /// The layers `mode` gets on a machine with `support`.
     pub fn new(mode: Mode, support: &Support) -> Layers {
         let on = mode != Mode::Off;
-        let layer = |name, result: &Result<(), String>, what: &str| Layer {
+        let layer = |name, result: &Result<(), crate::probe::Unsupported>, what: &str| Layer {
             name,
             active: on && result.is_ok(),
             detail: match (on, result) {
                 (false, _) => "sandbox off".to_owned(),
                 (true, Ok(())) => what.to_owned(),
-                (true, Err(e)) => e.clone(),
+                (true, Err(e)) => e.reason.clone(),
             },
         };
         let abi = support.landlock_abi;
@@ -166,7 +166,7 @@ impl Layers {
 mod tests {
     use super::*;
 
-    fn machine(namespaces: Result<(), String>, abi: i64) -> Support {
+    fn machine(namespaces: Result<(), crate::probe::Unsupported>, abi: i64) -> Support {
         Support {
             namespaces,
             root: Ok(()),
@@ -175,7 +175,7 @@ mod tests {
             landlock_abi: abi,
             landlock: Ok(()),
             seccomp: Ok(()),
-            memory_cgroup: Err("no cgroup v1 memory controller".to_owned()),
+            memory_cgroup: Err("no cgroup v1 memory controller".into()),
             pids_cgroup: Ok(()),
             freezer_cgroup: Ok(()),
             cpu_cgroup: Ok(()),
@@ -185,8 +185,8 @@ mod tests {
 
     #[test]
     fn missing_layers_are_named_with_their_reason() {
-        let mut support = machine(Err("unshare: EPERM; AppArmor restricts".to_owned()), 5);
-        support.root = Err("needs the namespaces".to_owned());
+        let mut support = machine(Err("unshare: EPERM; AppArmor restricts".into()), 5);
+        support.root = Err("needs the namespaces".into());
         let layers = Layers::new(Mode::Strict, &support);
         assert!(!layers.has("namespaces") && layers.has("landlock"));
         assert_eq!(

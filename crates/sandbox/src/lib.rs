@@ -58,7 +58,7 @@ mod plan;
 mod probe;
 mod root;
 mod scratch;
-pub mod settings;
+mod settings;
 mod view;
 
 pub use cage::Cage;
@@ -69,8 +69,11 @@ pub use launcher::SandboxLauncher;
 pub use layer::Layer;
 pub use layers::Layers;
 pub use own::{own_folders, resolve, Command, Refusal, Shared};
-pub use probe::Support;
-pub use settings::{Mode, Policy, Settings};
+pub use probe::{Support, Unsupported};
+pub use settings::{
+    Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE, MAX_CORE,
+    MIN_SCRATCH,
+};
 
 /// The hidden subcommand of `aboure` that runs the helper.
 pub const HELPER_COMMAND: &str = "sandbox-exec";

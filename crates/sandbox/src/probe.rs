@@ -12,34 +12,57 @@ use crate::cgroup;
 use crate::confine::landlock_abi;
 use crate::exec::ProbeReport;
 
-/// The layers this machine allows (`Ok`) or not (the reason).
+/// Why this machine does not allow a layer: the system's reason and the
+/// remedy, in words, as `auto` mode reports it and `strict` mode refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct Unsupported {
+    /// The reason, with how to enable the layer where one is known.
+    pub reason: String,
+}
+
+impl From<String> for Unsupported {
+    fn from(reason: String) -> Unsupported {
+        Unsupported { reason }
+    }
+}
+
+impl From<&str> for Unsupported {
+    fn from(reason: &str) -> Unsupported {
+        Unsupported {
+            reason: reason.to_owned(),
+        }
+    }
+}
+
+/// The layers this machine allows (`Ok`) or not (why).
 #[derive(Clone, Debug)]
 pub struct Support {
     /// User, pid, network, mount namespaces (with a `/proc` of their own).
-    pub namespaces: Result<(), String>,
+    pub namespaces: Result<(), Unsupported>,
     /// A constructed root in them.
-    pub root: Result<(), String>,
+    pub root: Result<(), Unsupported>,
     /// Bots as uids of their own (`Ok` for an unprivileged arbiter, whose
     /// bots keep its uid).
-    pub identity: Result<(), String>,
+    pub identity: Result<(), Unsupported>,
     /// The arbiter runs as root (its bots as uids of `sandbox.uids`).
     pub root_user: bool,
     /// The kernel's Landlock ABI (0: none).
     pub landlock_abi: i64,
     /// Landlock.
-    pub landlock: Result<(), String>,
+    pub landlock: Result<(), Unsupported>,
     /// seccomp filters.
-    pub seccomp: Result<(), String>,
+    pub seccomp: Result<(), Unsupported>,
     /// A cgroup v1 memory controller aboure can make groups in.
-    pub memory_cgroup: Result<(), String>,
+    pub memory_cgroup: Result<(), Unsupported>,
     /// A cgroup v1 pids controller aboure can make groups in.
-    pub pids_cgroup: Result<(), String>,
+    pub pids_cgroup: Result<(), Unsupported>,
     /// A cgroup v1 freezer controller aboure can make groups in.
-    pub freezer_cgroup: Result<(), String>,
+    pub freezer_cgroup: Result<(), Unsupported>,
     /// A cgroup v1 cpu controller aboure can make groups in.
-    pub cpu_cgroup: Result<(), String>,
+    pub cpu_cgroup: Result<(), Unsupported>,
     /// A cgroup v1 cpuset controller aboure can make groups in.
-    pub cpuset_cgroup: Result<(), String>,
+    pub cpuset_cgroup: Result<(), Unsupported>,
 }
 
 static SUPPORT: OnceLock<Support> = OnceLock::new();
@@ -77,15 +100,15 @@ impl Support {
         let namespaces_ok = report.namespaces.is_none() && report.proc.is_none();
         let abi = landlock_abi();
         let support = Support {
-            namespaces: match (report.namespaces, report.proc) {
+            namespaces: unsupported(match (report.namespaces, report.proc) {
                 (None, None) => Ok(()),
                 (Some(e), _) | (None, Some(e)) => Err(format!(
                     "{e}; {}. Without them the bot sees the host's processes and network, \
                      and has no constructed root",
                     userns_remedy()
                 )),
-            },
-            root: match (namespaces_ok, report.root) {
+            }),
+            root: unsupported(match (namespaces_ok, report.root) {
                 (false, _) => Err(
                     "needs the namespaces: the bot sees the host's filesystem, fenced by \
                      Landlock and its uid alone (what Landlock has no rule for, file \
@@ -94,15 +117,15 @@ impl Support {
                 ),
                 (true, Some(e)) => Err(format!("{e} (the bot sees the host's filesystem)")),
                 (true, None) => Ok(()),
-            },
-            identity: report.identity.map_or(Ok(()), |e| {
+            }),
+            identity: unsupported(report.identity.map_or(Ok(()), |e| {
                 Err(format!(
                     "{e}: bots run as root, and may change any file they can reach"
                 ))
-            }),
+            })),
             root_user: nix::unistd::geteuid().is_root(),
             landlock_abi: abi,
-            landlock: match (abi, report.landlock) {
+            landlock: unsupported(match (abi, report.landlock) {
                 (0, _) => Err(
                     "this kernel has no Landlock (it needs Linux 5.13 or later with \
                      \"landlock\" in the lsm= boot parameter; see /sys/kernel/security/lsm)"
@@ -110,23 +133,29 @@ impl Support {
                 ),
                 (_, Some(e)) => Err(e),
                 _ => Ok(()),
-            },
-            seccomp: report.seccomp.map_or(Ok(()), |e| {
+            }),
+            seccomp: unsupported(report.seccomp.map_or(Ok(()), |e| {
                 Err(format!(
                     "{e} (a container's seccomp profile may forbid it: allow the seccomp call)"
                 ))
-            }),
-            memory_cgroup: cgroup::usable("memory").map_err(cgroup_remedy),
-            pids_cgroup: cgroup::usable("pids").map_err(cgroup_remedy),
-            freezer_cgroup: cgroup::usable("freezer"),
-            cpu_cgroup: cgroup::usable("cpu"),
-            cpuset_cgroup: cgroup::usable("cpuset"),
+            })),
+            memory_cgroup: unsupported(cgroup::usable("memory").map_err(cgroup_remedy)),
+            pids_cgroup: unsupported(cgroup::usable("pids").map_err(cgroup_remedy)),
+            freezer_cgroup: unsupported(cgroup::usable("freezer")),
+            cpu_cgroup: unsupported(cgroup::usable("cpu")),
+            cpuset_cgroup: unsupported(cgroup::usable("cpuset")),
         };
         for controller in cgroup::CONTROLLERS {
             cgroup::sweep(controller);
         }
         support
     }
+}
+
+/// A probe's answer (the reason as the system and the remedy word it) as
+/// the layer's support.
+fn unsupported(result: Result<(), String>) -> Result<(), Unsupported> {
+    result.map_err(Unsupported::from)
 }
 
 fn read_sysctl(path: &str) -> Option<String> {

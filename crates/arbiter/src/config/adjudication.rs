@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{defaults, Validator};
+use super::Validator;
 use crate::adjudication::Adjudication;
 use crate::error::ConfigError;
 
@@ -16,25 +16,37 @@ pub(super) struct RawAdjudication {
     solve_nodes: Option<Spanned<i64>>,
 }
 
+impl RawAdjudication {
+    /// The user's table over the base layer's, key by key.
+    pub(super) fn over(self, base: RawAdjudication) -> RawAdjudication {
+        RawAdjudication {
+            max_plies: self.max_plies.or(base.max_plies),
+            repetitions: self.repetitions.or(base.repetitions),
+            solve_after: self.solve_after.or(base.solve_after),
+            solve_nodes: self.solve_nodes.or(base.solve_nodes),
+        }
+    }
+}
+
 impl Validator<'_> {
     pub(super) fn adjudication(&self, raw: &RawAdjudication) -> Result<Adjudication, ConfigError> {
-        let mut a = Adjudication::default();
-        if let Some(m) = &raw.max_plies {
-            a.max_plies = self.range(m, "adjudication.max-plies", 1, 100_000)? as u32;
-        }
-        if let Some(r) = &raw.repetitions {
-            a.repetitions = self.range(r, "adjudication.repetitions", 2, 1000)? as u32;
-        }
-        let nodes = match &raw.solve_nodes {
-            Some(n) => self.range(n, "adjudication.solve-nodes", 1, 1_000_000_000_000)? as u64,
-            None => defaults::SOLVE_NODES,
-        };
-        if let Some(after) = &raw.solve_after {
-            a.solve = Some(crate::adjudication::SolveRule {
+        let max_plies = self.required(&raw.max_plies, "adjudication.max-plies")?;
+        let max_plies = self.range(max_plies, "adjudication.max-plies", 1, 100_000)? as u32;
+        let repetitions = self.required(&raw.repetitions, "adjudication.repetitions")?;
+        let repetitions = self.range(repetitions, "adjudication.repetitions", 2, 1000)? as u32;
+        let nodes = self.required(&raw.solve_nodes, "adjudication.solve-nodes")?;
+        let nodes = self.range(nodes, "adjudication.solve-nodes", 1, 1_000_000_000_000)? as u64;
+        let solve = match &raw.solve_after {
+            Some(after) => Some(crate::adjudication::SolveRule {
                 after_plies: self.range(after, "adjudication.solve-after", 0, 100_000)? as u32,
                 nodes,
-            });
-        }
-        Ok(a)
+            }),
+            None => None,
+        };
+        Ok(Adjudication {
+            max_plies,
+            repetitions,
+            solve,
+        })
     }
 }

@@ -8,7 +8,8 @@ use aboure_process::Limits;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::time_control::{overlay, RawTimeControl};
+use super::sandbox::RawPolicy;
+use super::time_control::{RawTimeControl, TimeControls};
 use super::BuildCommand;
 use super::{Validator, BUILTIN_BOTS};
 use crate::clock::TimeControl;
@@ -155,12 +156,22 @@ pub(super) struct RawBot {
     time_control: Option<Spanned<RawTimeControl>>,
     memory_limit: Option<Spanned<String>>,
     cpu_limit: Option<Spanned<String>>,
-    sandbox: Option<Spanned<aboure_sandbox::settings::RawPolicy>>,
+    sandbox: Option<Spanned<RawPolicy>>,
     wrapper: Option<Spanned<Vec<String>>>,
     #[serde(default)]
     ponder: bool,
     build: Option<Spanned<Vec<String>>>,
     pub(super) retired: Option<Spanned<bool>>,
+}
+
+/// What every bot's table is read against: the tournament's time controls
+/// and the validated `[sandbox]` table.
+pub(super) struct BotContext<'a> {
+    pub(super) time_controls: TimeControls<'a>,
+    /// `[time-control]` over the base layer, validated: a bot's without a
+    /// table of its own.
+    pub(super) default_tc: TimeControl,
+    pub(super) sandbox: &'a aboure_sandbox::Settings,
 }
 
 impl Validator<'_> {
@@ -191,62 +202,102 @@ impl Validator<'_> {
         }
     }
 
-    /// One `[[bot]]` table (`key` is `bot[N]`, `span` the whole table).
-    #[allow(clippy::too_many_arguments)]
+    /// One `[[bot]]` table (`key` is `bot[N]`): each element by its own
+    /// validator, in the order their errors are reported.
     pub(super) fn bot(
         &self,
         key: &str,
-        span: std::ops::Range<usize>,
-        bot: &RawBot,
-        global_tc: &RawTimeControl,
-        default_tc: TimeControl,
-        base_dir: &Path,
-        sandbox_settings: &aboure_sandbox::Settings,
+        table: &Spanned<RawBot>,
+        context: &BotContext,
     ) -> Result<BotConfig, ConfigError> {
-        let name = bot.name.get_ref().clone();
-        let run = match (&bot.builtin, &bot.command) {
-            (Some(_), Some(c)) => {
-                return Err(self.at(
-                    c.span(),
-                    key,
-                    format!("bot {name:?} has both builtin and command: give exactly one"),
-                ))
+        let bot = table.get_ref();
+        let run = self.bot_command(key, table)?;
+        let workdir = self.workdir(bot.workdir.as_ref());
+        let options = self.options(key, &bot.options)?;
+        self.env(key, table.span(), &bot.env)?;
+        let time_control = match &bot.time_control {
+            Some(tc) => self.time_control(
+                &context.time_controls.of_bot(tc.get_ref()),
+                &format!("{key}.time-control"),
+            )?,
+            None => context.default_tc,
+        };
+        let limits = self.limits(key, bot)?;
+        let sandbox = self.bot_policy(
+            context.sandbox.defaults(),
+            bot.sandbox.as_ref(),
+            &format!("{key}.sandbox"),
+        )?;
+        let wrapper = self.wrapper(bot.wrapper.as_ref(), &format!("{key}.wrapper"))?;
+        let build = match &bot.build {
+            Some(b) => Some(self.build(b, &format!("{key}.build"), &workdir, &bot.env)?),
+            None => None,
+        };
+        let config = BotConfig {
+            name: bot.name.get_ref().clone(),
+            run,
+            workdir,
+            env: bot.env.clone(),
+            options,
+            time_control,
+            limits,
+            sandbox,
+            wrapper,
+            ponder: bot.ponder,
+            build,
+            retired: bot.retired.as_ref().is_some_and(|r| *r.get_ref()),
+        };
+        if context.sandbox.mode() != aboure_sandbox::Mode::Off && !config.sandbox.disabled {
+            if let Some(command) = &bot.command {
+                self.own_folders(&config, command, key)?;
             }
-            (None, None) => {
-                return Err(self.at(
-                    span,
-                    key,
-                    format!(
+        }
+        Ok(config)
+    }
+
+    /// How the bot is run: exactly one of `builtin` (a known name) and
+    /// `command` (a program, then its arguments).
+    fn bot_command(&self, key: &str, table: &Spanned<RawBot>) -> Result<BotCommand, ConfigError> {
+        let bot = table.get_ref();
+        let name = bot.name.get_ref();
+        match (&bot.builtin, &bot.command) {
+            (Some(_), Some(c)) => Err(self.at(
+                c.span(),
+                key,
+                format!("bot {name:?} has both builtin and command: give exactly one"),
+            )),
+            (None, None) => Err(self.at(
+                table.span(),
+                key,
+                format!(
                     "bot {name:?} needs either builtin = \"NAME\" or command = [\"PROGRAM\", ...]"
                 ),
-                ))
-            }
-            (Some(b), None) => {
-                if !BUILTIN_BOTS.contains(&b.get_ref().as_str()) {
-                    return Err(self.at(
-                        b.span(),
-                        &format!("{key}.builtin"),
-                        format!(
-                            "{:?} is not a built-in bot (known: {})",
-                            b.get_ref(),
-                            BUILTIN_BOTS.join(", ")
-                        ),
-                    ));
-                }
-                BotCommand::Builtin(b.get_ref().clone())
-            }
-            (None, Some(c)) => {
-                if c.get_ref().is_empty() || c.get_ref()[0].trim().is_empty() {
-                    return Err(self.at(
-                        c.span(),
-                        &format!("{key}.command"),
-                        "the command is empty: give at least the program",
-                    ));
-                }
-                BotCommand::Command(c.get_ref().clone())
-            }
-        };
-        let workdir = match &bot.workdir {
+            )),
+            (Some(b), None) if !BUILTIN_BOTS.contains(&b.get_ref().as_str()) => Err(self.at(
+                b.span(),
+                &format!("{key}.builtin"),
+                format!(
+                    "{:?} is not a built-in bot (known: {})",
+                    b.get_ref(),
+                    BUILTIN_BOTS.join(", ")
+                ),
+            )),
+            (Some(b), None) => Ok(BotCommand::Builtin(b.get_ref().clone())),
+            (None, Some(c)) if c.get_ref().first().is_none_or(|p| p.trim().is_empty()) => Err(self
+                .at(
+                    c.span(),
+                    &format!("{key}.command"),
+                    "the command is empty: give at least the program",
+                )),
+            (None, Some(c)) => Ok(BotCommand::Command(c.get_ref().clone())),
+        }
+    }
+
+    /// The bot's working directory: `workdir`, relative to the tournament
+    /// file's folder, or that folder.
+    fn workdir(&self, workdir: Option<&Spanned<String>>) -> PathBuf {
+        let base_dir = self.dir();
+        let workdir = match workdir {
             Some(w) => base_dir.join(w.get_ref()),
             None => base_dir.to_owned(),
         };
@@ -257,18 +308,24 @@ impl Validator<'_> {
         let climbs = workdir
             .components()
             .any(|c| c == std::path::Component::ParentDir);
-        let workdir = match climbs {
+        match climbs {
             true => std::fs::canonicalize(&workdir).unwrap_or(workdir),
             false => workdir,
-        };
+        }
+    }
+
+    /// `options = { Name = value }`: names of letters, digits, `-` and
+    /// `_`; values a string, number or boolean on one line, as text.
+    fn options(
+        &self,
+        key: &str,
+        raw: &BTreeMap<String, Spanned<toml::Value>>,
+    ) -> Result<BTreeMap<String, String>, ConfigError> {
         let mut options = BTreeMap::new();
-        for (opt, value) in &bot.options {
+        for (opt, value) in raw {
             let okey = format!("{key}.options.{opt}");
-            if opt.is_empty()
-                || !opt
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
+            let word = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+            if opt.is_empty() || !opt.chars().all(word) {
                 return Err(self.at(
                     value.span(),
                     &okey,
@@ -293,22 +350,32 @@ impl Validator<'_> {
             }
             options.insert(opt.clone(), text);
         }
-        for (k, v) in &bot.env {
-            if k.is_empty() || k.contains(['=', '\0']) || v.contains('\0') {
-                return Err(self.at(
-                    span.clone(),
-                    &format!("{key}.env"),
-                    format!("environment variable {k:?} is not valid"),
-                ));
-            }
+        Ok(options)
+    }
+
+    /// `env = { KEY = "VALUE" }`: names a process environment accepts.
+    fn env(
+        &self,
+        key: &str,
+        span: std::ops::Range<usize>,
+        env: &BTreeMap<String, String>,
+    ) -> Result<(), ConfigError> {
+        match env
+            .iter()
+            .find(|(k, v)| k.is_empty() || k.contains(['=', '\0']) || v.contains('\0'))
+        {
+            Some((k, _)) => Err(self.at(
+                span,
+                &format!("{key}.env"),
+                format!("environment variable {k:?} is not valid"),
+            )),
+            None => Ok(()),
         }
-        let time_control = match &bot.time_control {
-            Some(tc) => self.time_control(
-                &overlay(global_tc, tc.get_ref()),
-                &format!("{key}.time-control"),
-            )?,
-            None => default_tc,
-        };
+    }
+
+    /// `memory-limit` and `cpu-limit`, read by the process crate's parsers
+    /// (the ones `aboure check-bot` uses, with the same bounds).
+    fn limits(&self, key: &str, bot: &RawBot) -> Result<Limits, ConfigError> {
         let memory = match &bot.memory_limit {
             Some(m) => Some(
                 aboure_process::parse_memory_limit(m.get_ref()).map_err(|e| {
@@ -324,40 +391,7 @@ impl Validator<'_> {
             ),
             None => None,
         };
-        let sandbox = aboure_sandbox::settings::bot_policy(
-            &sandbox_settings.defaults,
-            bot.sandbox.as_ref(),
-            &format!("{key}.sandbox"),
-            base_dir,
-        )
-        .map_err(|e| self.setting(e))?;
-        let wrapper =
-            aboure_sandbox::settings::wrapper(bot.wrapper.as_ref(), &format!("{key}.wrapper"))
-                .map_err(|e| self.setting(e))?;
-        let build = match &bot.build {
-            Some(b) => Some(self.build(b, &format!("{key}.build"), &workdir, &bot.env)?),
-            None => None,
-        };
-        let config = BotConfig {
-            name,
-            run,
-            workdir,
-            env: bot.env.clone(),
-            options,
-            time_control,
-            limits: Limits { memory, cpu },
-            sandbox,
-            wrapper,
-            ponder: bot.ponder,
-            build,
-            retired: bot.retired.as_ref().is_some_and(|r| *r.get_ref()),
-        };
-        if sandbox_settings.mode != aboure_sandbox::Mode::Off && !config.sandbox.disabled {
-            if let Some(command) = &bot.command {
-                self.own_folders(&config, command, key)?;
-            }
-        }
-        Ok(config)
+        Ok(Limits { memory, cpu })
     }
 
     /// A `build = ["PROGRAM", "ARG"...]`: run in the bot's working

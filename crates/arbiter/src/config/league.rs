@@ -8,7 +8,8 @@
 use toml::Spanned;
 
 use super::bot::RawBot;
-use super::{Format, RawTournament, Validator};
+use super::tournament::RawTournament;
+use super::{Format, Validator};
 use crate::error::ConfigError;
 
 impl Validator<'_> {
@@ -40,7 +41,7 @@ impl Validator<'_> {
             return Ok(None);
         }
         let format_span = t.format.as_ref().map_or(0..0, |f| f.span());
-        if let Some(p) = &t.pairs {
+        if let Some(p) = self.given(&t.pairs) {
             return Err(self.at(
                 p.span(),
                 "tournament.pairs",

@@ -11,21 +11,18 @@ use toml::Spanned;
 
 use crate::adjudication::Adjudication;
 use crate::error::ConfigError;
-
-/// Every default of a tournament file, as a commented tournament file (no
-/// bots). A file that spells it out is the same tournament as one that
-/// leaves it out (tested).
-pub const DEFAULT_CONFIG: &str = include_str!("default.toml");
 use crate::opening::OpeningSource;
 
 mod adjudication;
 mod bot;
 mod build_command;
-mod defaults;
+mod layers;
 mod league;
 mod openings;
+mod sandbox;
 mod sprt;
 mod time_control;
+mod tournament;
 mod tune;
 mod validator;
 
@@ -35,12 +32,16 @@ pub(crate) use tune::ProbeFormat;
 pub use tune::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
 pub use validator::MAX_DURATION;
 
+pub use layers::{default_margin, default_sandbox, DEFAULT_CONFIG};
+
 use adjudication::RawAdjudication;
-use bot::RawBot;
+use bot::{BotContext, RawBot};
 use openings::RawOpenings;
+use sandbox::RawSandbox;
 use sprt::RawSprt;
-use time_control::RawTimeControl;
-use validator::{toml_message, Validator};
+use time_control::{RawTimeControl, TimeControls};
+use tournament::RawTournament;
+use validator::Validator;
 
 /// The built-in reference bots, run as `aboure bot NAME`: the bots crate's
 /// own list, so a tournament file accepts exactly the bots `aboure bot` runs.
@@ -206,25 +207,8 @@ struct RawConfig {
     #[serde(default)]
     bot: Vec<Spanned<RawBot>>,
     #[serde(default)]
-    sandbox: aboure_sandbox::settings::RawSettings,
+    sandbox: RawSandbox,
     tune: Option<tune::RawTune>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct RawTournament {
-    format: Option<Spanned<String>>,
-    gauntlet_bot: Option<Spanned<String>>,
-    pairs: Option<Spanned<i64>>,
-    concurrency: Option<Spanned<i64>>,
-    seed: Option<Spanned<i64>>,
-    restart: Option<Spanned<String>>,
-    startup_timeout: Option<Spanned<String>>,
-    games: Option<Spanned<toml::Value>>,
-    until: Option<Spanned<toml::Value>>,
-    confidence: Option<Spanned<toml::Value>>,
-    tie_margin: Option<Spanned<toml::Value>>,
-    focus: Option<Spanned<toml::Value>>,
 }
 
 /// Reads and validates the tournament file at `path`.
@@ -239,90 +223,57 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
     parse(&text, path)
 }
 
-/// Validates the text of a tournament file; `path` locates relative paths
-/// and names the file in errors.
+/// Validates the text of a tournament file over the base layer
+/// ([`DEFAULT_CONFIG`]); `path` locates relative paths and names the file
+/// in errors.
 pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     let v = Validator { text, path };
-    let raw: RawConfig = toml::from_str(text).map_err(|err| {
-        let (line, column) = err.span().map_or((0, 0), |s| v.line_col(s.start));
-        ConfigError {
-            path: path.to_owned(),
-            line,
-            column,
-            key: String::new(),
-            message: toml_message(&err),
-        }
-    })?;
-    v.config(raw)
+    let user: RawConfig = v.user_layer()?;
+    let base: RawConfig = v.base_layer()?;
+    v.config(user, base)
 }
 
 impl Validator<'_> {
-    fn config(&self, raw: RawConfig) -> Result<Config, ConfigError> {
-        let t = &raw.tournament;
-        let pairs = match &t.pairs {
-            Some(p) => self.range(p, "tournament.pairs", 1, 1_000_000)? as u32,
-            None => defaults::PAIRS,
+    /// The user's file (`user`) over the base layer (`base`, whose bots and
+    /// tune, if it had any, are not read).
+    fn config(&self, user: RawConfig, base: RawConfig) -> Result<Config, ConfigError> {
+        let t = user.tournament.over(base.tournament);
+        let schedule = self.schedule(&t)?;
+        let openings = self.openings(&user.openings.over(base.openings))?;
+        let adjudication = self.adjudication(&user.adjudication.over(base.adjudication))?;
+        let sprt = self.sprt(&user.sprt, schedule.pairs)?;
+        let time_controls = TimeControls {
+            user: &user.time_control,
+            base: &base.time_control,
         };
-        let concurrency = match &t.concurrency {
-            Some(c) => Some(self.range(c, "tournament.concurrency", 1, 1024)? as usize),
-            None => None,
-        };
-        let seed = match &t.seed {
-            Some(s) => self.range(s, "tournament.seed", 0, i64::MAX)? as u64,
-            None => defaults::SEED,
-        };
-        let restart = match &t.restart {
-            None => Restart::PerGame,
-            Some(r) => self.choice(
-                r,
-                "tournament.restart",
-                &[("per-game", Restart::PerGame), ("never", Restart::Never)],
-            )?,
-        };
-        let startup_timeout = match &t.startup_timeout {
-            Some(d) => self.positive_duration(d, "tournament.startup-timeout")?,
-            None => defaults::STARTUP_TIMEOUT,
-        };
-        let openings = self.openings(&raw.openings)?;
-        let adjudication = self.adjudication(&raw.adjudication)?;
-        let sprt = self.sprt(&raw.sprt, pairs)?;
-        let default_tc = self.time_control(&raw.time_control, "time-control")?;
-        let base_dir = self.dir().to_owned();
-        let sandbox = (raw.sandbox)
-            .validate(&base_dir, |text| {
-                aboure_process::parse_size(text).map_err(|e| e.to_string())
-            })
-            .map_err(|e| self.setting(e))?;
+        let default_tc =
+            self.time_control(&user.time_control.over(&base.time_control), "time-control")?;
+        let sandbox = self.sandbox(&user.sandbox.over(base.sandbox))?;
 
         let mut bots: Vec<BotConfig> = Vec::new();
         let mut name_spans = Vec::new();
-        for (i, bot) in raw.bot.iter().enumerate() {
+        for (i, bot) in user.bot.iter().enumerate() {
             let key = format!("bot[{i}]");
-            let span = bot.span();
-            let bot = bot.get_ref();
-            let name = bot.name.get_ref().clone();
-            self.check_name(&bot.name, &format!("{key}.name"))?;
+            let name = bot.get_ref().name.get_ref().clone();
+            self.check_name(&bot.get_ref().name, &format!("{key}.name"))?;
             if let Some(prev) = bots.iter().position(|b| b.name() == name) {
                 let (line, _) = self.line_col(name_spans[prev]);
                 return Err(self.at(
-                    bot.name.span(),
+                    bot.get_ref().name.span(),
                     &format!("{key}.name"),
                     format!("bot name {name:?} is already used by the bot at line {line}"),
                 ));
             }
-            name_spans.push(bot.name.span().start);
-            bots.push(self.bot(
-                &key,
-                span,
-                bot,
-                &raw.time_control,
+            name_spans.push(bot.get_ref().name.span().start);
+            let context = BotContext {
+                time_controls,
                 default_tc,
-                &base_dir,
-                &sandbox,
-            )?);
+                sandbox: &sandbox,
+            };
+            bots.push(self.bot(&key, bot, &context)?);
         }
         // A tune's file may hold the tuned bot alone.
-        let tune = match &raw.tune {
+        let tune = match &user.tune {
             Some(t) if !bots.is_empty() => Some(self.tune(t, &bots)?),
             _ => None,
         };
@@ -335,67 +286,23 @@ impl Validator<'_> {
                 ),
             ));
         }
-        let format = match t.format.as_ref().map(|f| (f, f.get_ref().as_str())) {
-            None | Some((_, "round-robin")) => Format::RoundRobin,
-            Some((_, "gauntlet")) => {
-                let index = match &t.gauntlet_bot {
-                    None => 0,
-                    Some(g) => bots
-                        .iter()
-                        .position(|b| b.name() == g.get_ref())
-                        .ok_or_else(|| {
-                            self.at(
-                                g.span(),
-                                "tournament.gauntlet-bot",
-                                format!("no bot is named {:?}", g.get_ref()),
-                            )
-                        })?,
-                };
-                Format::Gauntlet(BotId(index))
-            }
-            Some((f, "sprt")) => {
-                if bots.len() != 2 {
-                    return Err(self.at(
-                        f.span(),
-                        "tournament.format",
-                        format!("an SPRT needs exactly two bots, found {}", bots.len()),
-                    ));
-                }
-                Format::Sprt
-            }
-            Some((_, "league")) => Format::League,
-            Some((f, other)) => {
-                return Err(self.at(
-                    f.span(),
-                    "tournament.format",
-                    format!(
-                        "{other:?} is not \"round-robin\", \"gauntlet\", \"sprt\" or \"league\""
-                    ),
-                ))
-            }
-        };
-        let league = self.league(t, format, &raw.bot)?;
-        if let (Some(g), false) = (&t.gauntlet_bot, matches!(format, Format::Gauntlet(_))) {
-            return Err(self.at(
-                g.span(),
-                "tournament.gauntlet-bot",
-                "gauntlet-bot only applies to format = \"gauntlet\"",
-            ));
-        }
+        let format = self.format(&t, &bots)?;
+        let league = self.league(&t, format, &user.bot)?;
+        self.gauntlet_bot_applies(&t, format)?;
         // A truncated SPRT schedules no pair past its cap: none could count.
         let pairs = match (format, sprt.max_pairs()) {
             (Format::Sprt, Some(max)) => max as u32,
             (Format::League, _) => 0,
-            _ => pairs,
+            _ => schedule.pairs,
         };
         Ok(Config {
             path: self.path.to_owned(),
             format,
             pairs,
-            concurrency,
-            seed,
-            restart,
-            startup_timeout,
+            concurrency: schedule.concurrency,
+            seed: schedule.seed,
+            restart: schedule.restart,
+            startup_timeout: schedule.startup_timeout,
             openings,
             adjudication,
             sprt,
@@ -405,24 +312,65 @@ impl Validator<'_> {
             tune,
         })
     }
-
-    fn setting(&self, e: aboure_sandbox::settings::SettingError) -> ConfigError {
-        self.at(e.span, &e.key, e.message)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const BOTS: &str = "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                        [[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
+
     #[test]
-    fn the_embedded_default_config_is_what_a_file_without_keys_means() {
-        let bots = "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
-                    [[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
+    fn the_base_layer_alone_with_bots_is_valid() {
+        // Every value of the base layer validated as the only layer: none
+        // is left to a default of the code.
+        let v = Validator {
+            text: BOTS,
+            path: Path::new("t.toml"),
+        };
+        let mut base: RawConfig = v.base_layer().unwrap();
+        base.bot = v.user_layer::<RawConfig>().unwrap().bot;
+        let config = v.config(base, RawConfig::default()).unwrap();
+        assert_eq!(config.pairs(), 10);
+        assert_eq!(config.sandbox(), &default_sandbox().unwrap());
+        assert_eq!(
+            config.bots()[0].time_control().margin,
+            default_margin().unwrap()
+        );
+        assert_eq!(config.adjudication().max_plies(), 400);
+    }
+
+    #[test]
+    fn spelling_the_base_layer_out_changes_nothing() {
+        // `timeout` applies only to depth and nodes: a file that gives it
+        // with the base layer's clock is refused, as any such file is.
+        let spelled: String = (DEFAULT_CONFIG.lines())
+            .filter(|l| !l.starts_with("timeout"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(spelled.len() < DEFAULT_CONFIG.len());
         let path = Path::new("t.toml");
-        let spelled_out = parse(&format!("{DEFAULT_CONFIG}\n{bots}"), path).unwrap();
-        let left_out = parse(bots, path).unwrap();
+        let spelled_out = parse(&format!("{spelled}\n{BOTS}"), path).unwrap();
+        let left_out = parse(BOTS, path).unwrap();
         assert_eq!(spelled_out, left_out);
+        let with_timeout = format!("{DEFAULT_CONFIG}\n{BOTS}");
+        let e = parse(&with_timeout, path).unwrap_err();
+        assert_eq!(e.key, "time-control.timeout", "{e}");
+    }
+
+    #[test]
+    fn a_value_from_the_base_layer_is_not_the_users() {
+        // The base layer's `pairs` must not count as a league's `pairs`, nor
+        // its clock conflict with a user's `movetime`.
+        let league = format!("[tournament]\nformat = \"league\"\ngames = 4\n{BOTS}");
+        assert_eq!(parse(&league, Path::new("t.toml")).unwrap().pairs(), 0);
+        let movetime = format!("[time-control]\nmovetime = \"100ms\"\n{BOTS}");
+        let config = parse(&movetime, Path::new("t.toml")).unwrap();
+        assert_eq!(
+            config.bots()[0].time_control().limit,
+            crate::clock::Limit::Movetime(Duration::from_millis(100))
+        );
     }
 
     /// The settings in a TOML text, without comments and blank lines.

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{defaults, Validator};
+use super::Validator;
 use crate::error::ConfigError;
 use crate::opening::{parse_opening_file, OpeningSource};
 
@@ -12,6 +12,17 @@ use crate::opening::{parse_opening_file, OpeningSource};
 pub(super) struct RawOpenings {
     plies: Option<Spanned<i64>>,
     file: Option<Spanned<String>>,
+}
+
+impl RawOpenings {
+    /// The user's table over the base layer's: the source is one choice,
+    /// so a table that gives `plies` or `file` replaces the base layer's.
+    pub(super) fn over(self, base: RawOpenings) -> RawOpenings {
+        match (&self.plies, &self.file) {
+            (None, None) => base,
+            _ => self,
+        }
+    }
 }
 
 impl Validator<'_> {
@@ -44,9 +55,10 @@ impl Validator<'_> {
             (Some(p), None) => Ok(OpeningSource::Random {
                 plies: self.range(p, "openings.plies", 0, 40)? as u32,
             }),
-            (None, None) => Ok(OpeningSource::Random {
-                plies: defaults::OPENING_PLIES,
-            }),
+            (None, None) => Err(self.whole(
+                "openings",
+                "has no source, and the built-in defaults give none",
+            )),
         }
     }
 }

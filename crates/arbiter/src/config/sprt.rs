@@ -6,10 +6,10 @@ use aboure_stats::{EloModel, Sprt};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{defaults, Validator};
+use super::Validator;
 use crate::error::ConfigError;
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(super) struct RawSprt {
     elo0: Option<Spanned<f64>>,
@@ -20,31 +20,38 @@ pub(super) struct RawSprt {
     max_pairs: Option<Spanned<i64>>,
 }
 
+impl RawSprt {
+    /// The user's table over the base layer's, key by key.
+    pub(super) fn over(self, base: RawSprt) -> RawSprt {
+        RawSprt {
+            elo0: self.elo0.or(base.elo0),
+            elo1: self.elo1.or(base.elo1),
+            alpha: self.alpha.or(base.alpha),
+            beta: self.beta.or(base.beta),
+            model: self.model.or(base.model),
+            max_pairs: self.max_pairs.or(base.max_pairs),
+        }
+    }
+}
+
 impl Validator<'_> {
-    /// The test of `raw`, whose cap may not exceed the schedule's `pairs`
-    /// (the schedule would end first, with no verdict).
+    /// The test of `raw` (the user's `[sprt]`, or a tune's `[tune.confirm]`)
+    /// over the base layer's `[sprt]`, whose cap may not exceed the
+    /// schedule's `pairs` (the schedule would end first, with no verdict).
     pub(super) fn sprt(&self, raw: &RawSprt, pairs: u32) -> Result<Sprt, ConfigError> {
-        let get =
-            |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |x| *x.get_ref());
-        let (elo0, elo1) = (
-            get(&raw.elo0, defaults::ELO0),
-            get(&raw.elo1, defaults::ELO1),
-        );
-        let (alpha, beta) = (
-            get(&raw.alpha, defaults::ALPHA),
-            get(&raw.beta, defaults::BETA),
-        );
-        let model = match &raw.model {
-            None => EloModel::Normalized,
-            Some(m) => self.choice(
-                m,
-                "sprt.model",
-                &[
-                    ("normalized", EloModel::Normalized),
-                    ("logistic", EloModel::Logistic),
-                ],
-            )?,
-        };
+        let base: super::RawConfig = self.base_layer()?;
+        let raw = &raw.clone().over(base.sprt);
+        let get = |v: &Option<Spanned<f64>>, key: &str| self.required(v, key).map(|x| *x.get_ref());
+        let (elo0, elo1) = (get(&raw.elo0, "sprt.elo0")?, get(&raw.elo1, "sprt.elo1")?);
+        let (alpha, beta) = (get(&raw.alpha, "sprt.alpha")?, get(&raw.beta, "sprt.beta")?);
+        let model = self.choice(
+            self.required(&raw.model, "sprt.model")?,
+            "sprt.model",
+            &[
+                ("normalized", EloModel::Normalized),
+                ("logistic", EloModel::Logistic),
+            ],
+        )?;
         for (value, key) in [(&raw.alpha, "sprt.alpha"), (&raw.beta, "sprt.beta")] {
             if let Some(v) = value {
                 let x = *v.get_ref();
@@ -61,7 +68,8 @@ impl Validator<'_> {
             }
         }
         if elo0 >= elo1 {
-            let span = raw.elo1.as_ref().or(raw.elo0.as_ref()).map(|v| v.span());
+            let given = self.given(&raw.elo1).or(self.given(&raw.elo0));
+            let span = given.map(|v| v.span());
             let msg = format!("elo0 ({elo0}) must be less than elo1 ({elo1})");
             return Err(match span {
                 Some(span) => self.at(span, "sprt.elo1", msg),

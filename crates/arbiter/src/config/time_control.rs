@@ -1,13 +1,13 @@
 //! `[time-control]` and a bot's `[bot.time-control]`: one kind of limit
 //! (a Fischer clock, `movetime`, `depth` or `nodes`), the margin, and how a
-//! bot's table overlays the tournament's.
+//! bot's table overlays the tournament's and both overlay the base layer.
 
 use std::time::Duration;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{defaults, Validator};
+use super::Validator;
 use crate::clock::{Limit, TimeControl};
 use crate::error::ConfigError;
 
@@ -69,21 +69,59 @@ pub(super) fn overlay(global: &RawTimeControl, bot: &RawTimeControl) -> RawTimeC
     }
 }
 
+impl RawTimeControl {
+    /// This table over the base layer's: the limit is one value, so a table
+    /// that gives any of its keys replaces the base layer's whole limit
+    /// (`base = "1s"` alone is a clock with no increment); `timeout` and
+    /// `margin` are taken key by key.
+    pub(super) fn over(&self, base: &RawTimeControl) -> RawTimeControl {
+        let limit = match limit_kind(self) {
+            Some(_) => self,
+            None => base,
+        };
+        let take = |mine: &Option<Spanned<String>>, theirs: &Option<Spanned<String>>| {
+            mine.clone().or_else(|| theirs.clone())
+        };
+        RawTimeControl {
+            base: limit.base.clone(),
+            increment: limit.increment.clone(),
+            movetime: limit.movetime.clone(),
+            depth: limit.depth.clone(),
+            nodes: limit.nodes.clone(),
+            timeout: take(&self.timeout, &base.timeout),
+            margin: take(&self.margin, &base.margin),
+        }
+    }
+}
+
+/// The tournament's `[time-control]` as the user wrote it and the base
+/// layer's, which every bot's table is laid over.
+#[derive(Clone, Copy)]
+pub(super) struct TimeControls<'a> {
+    pub(super) user: &'a RawTimeControl,
+    pub(super) base: &'a RawTimeControl,
+}
+
+impl TimeControls<'_> {
+    /// A bot's table over the user's tournament table, then over the base
+    /// layer (a bot's keys overlay what the user wrote, not the defaults).
+    pub(super) fn of_bot(&self, bot: &RawTimeControl) -> RawTimeControl {
+        overlay(self.user, bot).over(self.base)
+    }
+}
+
 impl Validator<'_> {
+    /// A time control laid over the base layer (so its margin, timeout and,
+    /// without a limit of its own, its clock are there).
     pub(super) fn time_control(
         &self,
         raw: &RawTimeControl,
         key: &str,
     ) -> Result<TimeControl, ConfigError> {
         let k = |name: &str| format!("{key}.{name}");
-        let margin = match &raw.margin {
-            Some(m) => self.duration(m, &k("margin"))?,
-            None => defaults::MARGIN,
-        };
-        let timeout = match &raw.timeout {
-            Some(t) => Some(self.positive_duration(t, &k("timeout"))?),
-            None => None,
-        };
+        let margin = self.duration(self.required(&raw.margin, &k("margin"))?, &k("margin"))?;
+        let timeout = self.required(&raw.timeout, &k("timeout"))?;
+        let timeout = self.positive_duration(timeout, &k("timeout"))?;
         let given: Vec<(&str, std::ops::Range<usize>)> = [
             raw.base.as_ref().map(|v| ("base", v.span())),
             raw.movetime.as_ref().map(|v| ("movetime", v.span())),
@@ -106,7 +144,8 @@ impl Validator<'_> {
         if let (Some(inc), None) = (&raw.increment, &raw.base) {
             return Err(self.at(inc.span(), &k("increment"), "increment needs base"));
         }
-        if let (Some(t), true) = (&raw.timeout, raw.depth.is_none() && raw.nodes.is_none()) {
+        let searched = raw.depth.is_some() || raw.nodes.is_some();
+        if let (Some(t), false) = (self.given(&raw.timeout), searched) {
             return Err(self.at(
                 t.span(),
                 &k("timeout"),
@@ -118,22 +157,18 @@ impl Validator<'_> {
         } else if let Some(d) = &raw.depth {
             Limit::Depth {
                 depth: self.range(d, &k("depth"), 1, 1000)? as u32,
-                timeout: timeout.unwrap_or(defaults::SEARCH_TIMEOUT),
+                timeout,
             }
         } else if let Some(n) = &raw.nodes {
             Limit::Nodes {
                 nodes: self.range(n, &k("nodes"), 1, i64::MAX)? as u64,
-                timeout: timeout.unwrap_or(defaults::SEARCH_TIMEOUT),
+                timeout,
             }
         } else {
-            let base = match &raw.base {
-                Some(b) => self.positive_duration(b, &k("base"))?,
-                None => defaults::BASE,
-            };
+            let base = self.positive_duration(self.required(&raw.base, &k("base"))?, &k("base"))?;
             let increment = match &raw.increment {
                 Some(i) => self.duration(i, &k("increment"))?,
-                None if raw.base.is_some() => Duration::ZERO,
-                None => defaults::INCREMENT,
+                None => Duration::ZERO,
             };
             Limit::Fischer { base, increment }
         };

@@ -1,6 +1,13 @@
 //! The validator's tools: where a value is in the file (line and column
-//! from its span), errors that name the file, line, column and key, and the
-//! checks shared by every element (durations, positive durations, ranges).
+//! from its span), which layer a value came from, errors that name the
+//! file, line, column and key, and the checks shared by every element
+//! (durations, positive durations, ranges).
+//!
+//! The base layer (`default.toml`) is read as if it followed the user's
+//! text ([`super::layers`]), so a span tells the layers apart: one that
+//! starts inside the user's text is the user's value, one past its end the
+//! base layer's. A base value is valid by construction (tested), so an
+//! error never points into it; should one, it names the key, not a line.
 
 use std::path::Path;
 use std::time::Duration;
@@ -37,6 +44,25 @@ impl Validator<'_> {
         }
     }
 
+    /// `value` if the user's file gives it, `None` if it is absent or comes
+    /// from the base layer (for the rules about what a user wrote: a key
+    /// that does not apply to the format, a pair of keys that conflict).
+    pub(super) fn given<'v, T>(&self, value: &'v Option<Spanned<T>>) -> Option<&'v Spanned<T>> {
+        value.as_ref().filter(|v| v.span().start < self.text.len())
+    }
+
+    /// A value the base layer gives, so present after layering; a base
+    /// layer that lost it is a refused file, not a panic.
+    pub(super) fn required<'v, T>(
+        &self,
+        value: &'v Option<Spanned<T>>,
+        key: &str,
+    ) -> Result<&'v Spanned<T>, ConfigError> {
+        value
+            .as_ref()
+            .ok_or_else(|| self.whole(key, "has no value, and the built-in defaults give none"))
+    }
+
     pub(super) fn line_col(&self, offset: usize) -> (usize, usize) {
         let before = &self.text.as_bytes()[..offset.min(self.text.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -50,6 +76,9 @@ impl Validator<'_> {
         key: &str,
         message: impl Into<String>,
     ) -> ConfigError {
+        if span.start >= self.text.len() {
+            return self.whole(key, message);
+        }
         let (line, column) = self.line_col(span.start);
         ConfigError {
             path: self.path.to_owned(),

@@ -167,19 +167,35 @@ pub(super) async fn release(shared: &Arc<Shared>, claim: Claim<ClaimFile>) -> Re
 }
 
 /// Stops the run if the SPRT has decided (writing the decision once);
-/// returns the reason the first time.
-pub(super) fn check_stop(shared: &Shared) -> Result<Option<String>, RunError> {
-    let mut state = lock(shared)?;
-    let state = &mut *state;
-    let Some(sprt) = state.sprt.as_mut() else {
-        return Ok(None);
+/// returns the reason the first time. Whether it has is read under the
+/// lock at once (no I/O); the decision file is written, under the lock so
+/// that one task writes it, on the blocking pool, not on a runtime worker.
+pub(super) async fn check_stop(shared: &Arc<Shared>) -> Result<Option<String>, RunError> {
+    let undecided = |state: &State| {
+        state.stopped.is_some() || !state.sprt.as_ref().is_some_and(|s| s.status().decided())
     };
-    if state.stopped.is_some() || !sprt.status().decided() {
+    if undecided(&*lock(shared)?) {
         return Ok(None);
     }
-    sprt.write_decision()?;
-    let reason = sprt.describe();
-    state.stopped = Some(reason.clone());
-    shared.stop.send_replace(true);
-    Ok(Some(reason))
+    let stop = shared.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut state = lock(&stop)?;
+        let state = &mut *state;
+        if undecided(state) {
+            return Ok(None); // another task stopped the run meanwhile
+        }
+        let Some(sprt) = state.sprt.as_mut() else {
+            return Ok(None);
+        };
+        sprt.write_decision()?;
+        let reason = sprt.describe();
+        state.stopped = Some(reason.clone());
+        stop.stop.send_replace(true);
+        Ok(Some(reason))
+    })
+    .await
+    .map_err(|source| RunError::TaskFailed {
+        what: "the SPRT's decision",
+        source,
+    })?
 }

@@ -53,7 +53,7 @@ impl Worker {
             let (claim, games) = match step {
                 Step::Done => return Ok(()),
                 Step::Stop => {
-                    if let Some(reason) = check_stop(&self.shared)? {
+                    if let Some(reason) = check_stop(&self.shared).await? {
                         (self.observer)(&Event::Stopped(reason));
                     }
                     return Ok(());
@@ -84,6 +84,7 @@ impl Worker {
                 let (held, written, news) =
                     gate::record(&self.shared, claim.take(), record).await?;
                 claim = held;
+                let mine = written.is_some();
                 self.tell(news);
                 if let Some(status) = written {
                     (self.observer)(&Event::GameFinished(Box::new(status.record)));
@@ -91,7 +92,10 @@ impl Worker {
                         (self.observer)(&Event::Sprt(sprt));
                     }
                 }
-                if let Some(reason) = check_stop(&self.shared)? {
+                if mine {
+                    self.standings();
+                }
+                if let Some(reason) = check_stop(&self.shared).await? {
                     (self.observer)(&Event::Stopped(reason));
                 }
                 if claim.is_none() {
@@ -104,10 +108,25 @@ impl Worker {
         }
     }
 
-    /// Tells the observer of games other workers recorded.
+    /// Tells the observer of games other workers recorded, and of the
+    /// standings they changed.
     fn tell(&self, news: Vec<GameRecord>) {
+        if news.is_empty() {
+            return;
+        }
         for g in news {
             (self.observer)(&Event::Recorded(Box::new(g)));
+        }
+        self.standings();
+    }
+
+    /// Tells the observer the run's standings (the tally is counted under
+    /// the lock; reading it copies a few rows and writes nothing).
+    fn standings(&self) {
+        if let Ok(state) = gate::lock(&self.shared) {
+            let standings = state.tally.standings();
+            drop(state);
+            (self.observer)(&Event::Standings(standings));
         }
     }
 
