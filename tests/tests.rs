@@ -22,6 +22,7 @@ mod hardening_input;
 mod hardening_soak;
 mod kits;
 mod league;
+mod league_workers;
 mod report_cli;
 mod report_html;
 mod run_games;

@@ -17,10 +17,12 @@
 //! When the league stops, the verdict on every neighbour pair of the final
 //! table (refitted from every game) is printed and written to `run.json`.
 
+mod desk;
 pub(crate) mod entrants;
 pub(crate) mod error;
 mod plan;
 mod play;
+mod worker;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -49,14 +51,8 @@ pub(crate) async fn run(
     rule: Rule,
     options: RunOptions,
 ) -> Result<Summary, RunError> {
-    if let Some(flag) = [
-        (options.shard.is_some(), "--shard"),
-        (options.join, "--join"),
-    ]
-    .into_iter()
-    .find_map(|(given, flag)| given.then_some(flag))
-    {
-        return Err(LeagueRunError::Shared { flag }.into());
+    if options.join || options.shard.is_some() {
+        return worker::run(config, rule, options).await;
     }
     let (sandbox, layers) = sandbox(config, &options)?;
     let games_path = results_file(&options.out_dir, None);
@@ -71,6 +67,11 @@ pub(crate) async fn run(
     for note in &output.notes {
         tracing::warn!("{note}");
     }
+    refuse_if_workers(&output.dir)?;
+    // Games workers recorded in the folder (`league/worker.rs`) count too.
+    let siblings =
+        crate::tournament::follow::Follower::new(&output.dir, &output.games_path).poll()?;
+    output.previous.extend(siblings.into_iter().map(|(_, g)| g));
     let concurrency = options
         .concurrency
         .or(config.concurrency())
@@ -146,6 +147,32 @@ pub(crate) async fn run(
     })
 }
 
+/// Refuses a plain run of a league that workers are playing: it takes no
+/// claims, so it would play their pairs again.
+fn refuse_if_workers(dir: &std::path::Path) -> Result<(), LeagueRunError> {
+    let Ok(entries) = std::fs::read_dir(dir.join(crate::claim::CLAIMS_DIR)) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(unit) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("unit-"))
+            .and_then(|u| u.parse().ok())
+        else {
+            continue;
+        };
+        let Ok(file) = std::fs::File::open(entry.path()) else {
+            continue; // finished meanwhile
+        };
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock_shared() {
+            let dir = dir.to_owned();
+            return Err(LeagueRunError::WorkersPlaying { dir, unit });
+        }
+    }
+    Ok(())
+}
+
 /// The pair number after every recorded one.
 fn next_pair(previous: &[GameRecord], output: &Output) -> Result<u64, LeagueRunError> {
     let mut next = 0;
@@ -178,31 +205,35 @@ fn book_of(
         .collect();
     let mut book = Book::default();
     for g in previous {
-        let Some((n, game)) = parse_game_id(&g.id) else {
-            return Err(foreign(output, g, "not l{pair}-g{game}"));
-        };
-        let [first, second] = &g.pairing;
-        let (Some(&a), Some(&b)) = (index.get(first.as_str()), index.get(second.as_str())) else {
-            return Err(foreign(output, g, "it names a bot that is not an entrant"));
-        };
-        let south = if game == 0 { first } else { second };
-        if &g.south != south || a == b {
-            return Err(foreign(output, g, "its sides do not fit its pairing"));
-        }
-        let slot = Slot::new(a, b);
-        if book
-            .get(n)
-            .is_some_and(|s| (s.south_first, s.north_first) != (a, b))
-        {
-            return Err(foreign(
-                output,
-                g,
-                "its pair's other game has other players",
-            ));
-        }
-        book.record(n, slot, game, outcome(g, first));
+        record_game(&mut book, &index, g).map_err(|problem| foreign(output, g, problem))?;
     }
     Ok(book)
+}
+
+/// Counts the recorded game `g` in `book` (`index`: each entrant's place
+/// by name), or says why it is not a game of this league.
+pub(crate) fn record_game(
+    book: &mut Book,
+    index: &HashMap<&str, usize>,
+    g: &GameRecord,
+) -> Result<(), &'static str> {
+    let (n, game) = parse_game_id(&g.id).ok_or("not l{pair}-g{game}")?;
+    let [first, second] = &g.pairing;
+    let (Some(&a), Some(&b)) = (index.get(first.as_str()), index.get(second.as_str())) else {
+        return Err("it names a bot that is not an entrant");
+    };
+    let south = if game == 0 { first } else { second };
+    if &g.south != south || a == b {
+        return Err("its sides do not fit its pairing");
+    }
+    if book
+        .get(n)
+        .is_some_and(|s| (s.south_first, s.north_first) != (a, b))
+    {
+        return Err("its pair's other game has other players");
+    }
+    book.record(n, Slot::new(a, b), game, outcome(g, first));
+    Ok(())
 }
 
 /// The league's loop: what it decides with and how many pairs it plays at
@@ -355,7 +386,7 @@ fn keep(
     Ok(())
 }
 
-fn stop_reason(decision: &Decision) -> StopReason {
+pub(crate) fn stop_reason(decision: &Decision) -> StopReason {
     match decision {
         Decision::BudgetSpent => StopReason::BudgetSpent,
         Decision::Settled(_) => StopReason::Settled,
@@ -365,7 +396,7 @@ fn stop_reason(decision: &Decision) -> StopReason {
 
 /// The verdict on the final table: every finished pair refitted, each
 /// neighbour pair the focus covers judged (with `until = "separated"`).
-fn verdict(
+pub(crate) fn verdict(
     rule: &Rule,
     reason: StopReason,
     book: &Book,
