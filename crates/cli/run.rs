@@ -35,7 +35,8 @@ pub struct Args {
     concurrency: Option<usize>,
     /// Work as worker K of N (e.g. 3/8): start with slice K of the
     /// schedule, then take whatever no live worker holds. Workers share
-    /// one --out folder; any subset of them finishes the run.
+    /// one --out folder; any subset of them finishes the run. For a
+    /// league, only the worker's name (its pairs are decided as it asks).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Join the run in --out as one more worker (any number may join, on
