@@ -30,6 +30,7 @@ mod sandbox;
 mod serve_league;
 mod serve_live;
 mod serve_security;
+mod slurm_league;
 mod slurm_sprt;
 mod sprt_calc;
 mod sprt_shards;

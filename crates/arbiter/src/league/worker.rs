@@ -104,7 +104,7 @@ pub(crate) async fn run(
         "cannot create {}",
         options.out_dir.display()
     )))?;
-    drop(ResultsLock::acquire(&results_file(&options.out_dir, None))?);
+    not_beside_a_plain_run(&results_file(&options.out_dir, None))?;
     let mut output = prepare(&options.out_dir, config, true, None, games_path, &layers)?;
     for note in &output.notes {
         tracing::warn!("{note}");
@@ -144,11 +144,16 @@ pub(crate) async fn run(
 
     // Every game of the folder: this worker's own file, then the others'.
     let mut follower = Follower::new(&output.dir, &output.games_path);
-    let mut known = std::mem::take(&mut output.previous);
-    known.extend(follower.poll()?.into_iter().map(|(_, g)| g));
+    let own = std::mem::take(&mut output.previous);
+    let mut known: Vec<_> = own
+        .into_iter()
+        .map(|g| (output.games_path.clone(), g))
+        .collect();
+    let others = follower.poll()?.into_iter();
+    known.extend(others.map(|(file, g)| (output.dir.join(file), g)));
     let next_pair = known
         .iter()
-        .filter_map(|g| super::play::parse_game_id(&g.id))
+        .filter_map(|(_, g)| super::play::parse_game_id(&g.id))
         .map(|(n, _)| n + 1)
         .max()
         .unwrap_or(0);
@@ -187,12 +192,14 @@ pub(crate) async fn run(
         news: Vec::new(),
         held: Default::default(),
     };
-    for g in &known {
-        desk.count(&output.games_path, g.clone())?;
+    let mut previous = Vec::new();
+    for (path, g) in known {
+        desk.count(&path, g.clone())?;
+        previous.push(g);
     }
     (options.observer)(&Event::Started {
-        total: rule.games.unwrap_or(known.len()),
-        previous: known,
+        total: rule.games.unwrap_or(previous.len()),
+        previous,
     });
     let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
     for l in launches.iter() {
@@ -239,6 +246,23 @@ pub(crate) async fn run(
     }
     let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
     finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
+}
+
+/// Refuses to start while a plain run of the league holds `games.jsonl`
+/// (for its whole run); another worker holds it only for an instant, to
+/// look, as this one does.
+fn not_beside_a_plain_run(games: &std::path::Path) -> Result<(), RunError> {
+    let mut tries = 0;
+    loop {
+        match ResultsLock::acquire(games) {
+            Ok(_looked) => return Ok(()),
+            Err(RunError::Locked { .. }) if tries < 20 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(25));
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Ends the worker: writes the verdict if the league stopped, and says
