@@ -286,7 +286,13 @@ impl Loop {
             }
             tokio::select! {
                 Some(finished) = finished.recv() => {
+                    let n = finished.0;
                     keep(finished, book, tally, output, options)?;
+                    if book.get(n).is_some_and(Slot::complete) {
+                        if let Some(event) = progress(&self.rule, book, &self.entrants) {
+                            (options.observer)(&event);
+                        }
+                    }
                     played += 1;
                     in_play.pairs.retain(|&n| !book.get(n).is_some_and(Slot::complete));
                 }
@@ -394,6 +400,24 @@ pub(crate) fn stop_reason(decision: &Decision) -> StopReason {
     }
 }
 
+/// How far a league stopped by its verdict is from it
+/// ([`Event::League`]); `None` without `until`.
+pub(crate) fn progress(rule: &Rule, book: &Book, entrants: &[EntrantRecord]) -> Option<Event> {
+    rule.until?;
+    let neighbours = verdict(rule, StopReason::Settled, book, entrants).neighbours;
+    if neighbours.is_empty() {
+        return None; // no table yet: the ratings cannot be fitted
+    }
+    let settled = neighbours
+        .iter()
+        .filter(|n| n.verdict != NeighbourState::Open)
+        .count();
+    Some(Event::League {
+        settled,
+        neighbours: neighbours.len(),
+    })
+}
+
 /// The verdict on the final table: every finished pair refitted, each
 /// neighbour pair the focus covers judged (with `until = "separated"`).
 pub(crate) fn verdict(
@@ -432,5 +456,74 @@ pub(crate) fn verdict(
         pairs: pairs.len() as u64,
         games: book.games(),
         neighbours,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aboure_league::Separation;
+    use aboure_stats::PlayerResult::{Draw, Loss, Win};
+
+    fn entrant(name: &str) -> EntrantRecord {
+        EntrantRecord {
+            name: name.to_owned(),
+            joined: 0,
+            joined_at: String::new(),
+            retired_from: None,
+        }
+    }
+
+    /// `pairs` pairs of each of (0, 1), (1, 2) and (0, 2), the first named
+    /// (South first in every other pair) scoring 5.5 of 8 games.
+    fn book(pairs: u64) -> Book {
+        let mut book = Book::default();
+        let flip = |r| match r {
+            Win => Loss,
+            Loss => Win,
+            Draw => Draw,
+        };
+        for k in 0..pairs {
+            for (i, (a, b)) in [(0, 1), (1, 2), (0, 2)].into_iter().enumerate() {
+                let n = 3 * k + i as u64;
+                let results = [[Win, Loss], [Draw, Win], [Win, Win], [Loss, Draw]][k as usize % 4];
+                let (slot, results) = match k % 2 {
+                    0 => (Slot::new(a, b), results),
+                    _ => (Slot::new(b, a), results.map(flip)),
+                };
+                book.record(n, slot, 0, results[0]);
+                book.record(n, slot, 1, results[1]);
+            }
+        }
+        book
+    }
+
+    #[test]
+    fn a_leagues_progress_counts_its_settled_neighbour_pairs() {
+        let entrants = [entrant("a"), entrant("b"), entrant("c")];
+        let until = Rule {
+            until: Some(Separation {
+                confidence: 0.9,
+                tie_margin: 0.0,
+            }),
+            ..Rule::default()
+        };
+        let settled = |book: &Book| match progress(&until, book, &entrants) {
+            Some(Event::League {
+                settled,
+                neighbours,
+            }) => Some((settled, neighbours)),
+            _ => None,
+        };
+        // No table yet (no game, or one side won everything): no count.
+        assert_eq!(settled(&Book::default()), None);
+        assert_eq!(
+            settled(&book(4)),
+            Some((0, 2)),
+            "a few pairs settle nothing"
+        );
+        assert_eq!(settled(&book(200)), Some((2, 2)));
+        // Without `until` a league has no verdict to count towards.
+        assert!(progress(&Rule::default(), &book(200), &entrants).is_none());
     }
 }

@@ -75,6 +75,7 @@ use aboure_records::{results_file, worker_results_file, Tally};
 use rand::Rng;
 
 use super::desk::{Ask, Desk, Recorded, POLL_FIRST, POLL_MOST};
+use super::plan::Slot;
 use super::play::{game_spec, one_game};
 use super::{entrants, verdict, LeagueRunError};
 use crate::claim::{ClaimDir, Unit, WorkerFile};
@@ -378,12 +379,22 @@ impl Seat {
                 _ = interrupt.wait_for(|&i| i) => return Ok(()),
             };
             let kept = record.clone();
-            let written = self
-                .with_desk(move |d| d.record(number, game, record))
+            let (written, progress) = self
+                .with_desk(move |d| {
+                    let written = d.record(number, game, record)?;
+                    let complete = d.book.get(number).is_some_and(Slot::complete);
+                    let progress = complete
+                        .then(|| super::progress(&d.rule, &d.book, &d.entrants))
+                        .flatten();
+                    Ok((written, progress))
+                })
                 .await?;
             match written {
                 Recorded::Written => {
                     (self.options.observer)(&Event::GameFinished(Box::new(kept)));
+                    if let Some(event) = progress {
+                        (self.options.observer)(&event);
+                    }
                 }
                 Recorded::Duplicate => {}
                 Recorded::Lost => return Ok(()),
