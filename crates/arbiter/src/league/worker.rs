@@ -115,33 +115,7 @@ pub(crate) async fn run(
         .or(config.concurrency())
         .unwrap_or_else(default_concurrency)
         .max(1);
-    let about = format!(
-        "worker {name} host {} pid {}",
-        crate::lock::hostname(),
-        std::process::id()
-    );
-    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
-        "cannot create the claims folder in {}",
-        output.dir.display()
-    )))?;
-    let own_file = output
-        .games_path
-        .file_name()
-        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let worker = WorkerFile::register(
-        claims.dir(),
-        &name,
-        &format!("{about} games at once {concurrency}"),
-        &own_file,
-    )
-    .map_err(RunError::io(format!(
-        "cannot register in {}",
-        claims.dir().display()
-    )))?
-    .ok_or_else(|| RunError::WorkerNameTaken {
-        name: name.clone(),
-        dir: output.dir.clone(),
-    })?;
+    let (claims, worker) = enrol(&output, &name, concurrency)?;
 
     // Every game of the folder: this worker's own file, then the others'.
     let mut follower = Follower::new(&output.dir, &output.games_path);
@@ -217,13 +191,68 @@ pub(crate) async fn run(
             observer: options.observer.clone(),
         },
     };
+    let stop = seats(seat, concurrency).await;
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    let stop = stop?;
+    let interrupted = *options.interrupt.borrow();
+    if interrupted {
+        (options.observer)(&Event::Interrupted);
+    }
+    let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
+    finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
+}
+
+/// This worker's claims folder and its entry in it (`claims/worker-NAME`,
+/// locked while it lives).
+fn enrol(
+    output: &crate::output::Output,
+    name: &str,
+    concurrency: usize,
+) -> Result<(ClaimDir, WorkerFile), RunError> {
+    let about = format!(
+        "worker {name} host {} pid {}",
+        crate::lock::hostname(),
+        std::process::id()
+    );
+    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
+        "cannot create the claims folder in {}",
+        output.dir.display()
+    )))?;
+    let own_file = output
+        .games_path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let worker = WorkerFile::register(
+        claims.dir(),
+        name,
+        &format!("{about} games at once {concurrency}"),
+        &own_file,
+    )
+    .map_err(RunError::io(format!(
+        "cannot register in {}",
+        claims.dir().display()
+    )))?
+    .ok_or_else(|| RunError::WorkerNameTaken {
+        name: name.to_owned(),
+        dir: output.dir.clone(),
+    })?;
+    Ok((claims, worker))
+}
+
+/// Plays `concurrency` seats until each stops; the league's stop reason,
+/// if one saw it, or the first error.
+async fn seats(
+    seat: Seat,
+    concurrency: usize,
+) -> Result<Option<aboure_records::StopReason>, RunError> {
     let mut tasks = tokio::task::JoinSet::new();
     for _ in 0..concurrency {
         tasks.spawn(seat.clone().run());
     }
     drop(seat);
-    let mut stop = None;
-    let mut failed = None;
+    let (mut stop, mut failed) = (None, None);
     while let Some(ended) = tasks.join_next().await {
         match ended.map_err(|source| RunError::TaskFailed {
             what: "league worker",
@@ -235,18 +264,10 @@ pub(crate) async fn run(
             }
         }
     }
-    for l in launches.iter() {
-        l.logs.flush();
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(stop),
     }
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    let interrupted = *options.interrupt.borrow();
-    if interrupted {
-        (options.observer)(&Event::Interrupted);
-    }
-    let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
-    finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
 }
 
 /// Refuses to start while a plain run of the league holds `games.jsonl`
