@@ -134,14 +134,6 @@ fn a_league_stops_when_its_neighbours_are_separated_and_says_so() {
             .unwrap();
         assert_eq!(partner["opening"], g["opening"], "{id}");
     }
-    // Workers sharing a folder are refused, with the reason.
-    let output = run(&config, &out, &["--resume", "--shard", "1/2"]);
-    assert!(!output.status.success());
-    assert!(
-        show(&output).contains("--shard is not supported for a league"),
-        "{}",
-        show(&output)
-    );
 }
 
 #[test]

@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 use harness::*;
 use serde_json::Value;
 
-const TASKS: u32 = 6;
+pub(crate) const TASKS: u32 = 6;
 const INSTALL: &str = "apt-get install -y slurm-wlm munge";
 /// The whole array must be over by then.
-const LIMIT: Duration = Duration::from_secs(300);
+pub(crate) const LIMIT: Duration = Duration::from_secs(300);
 
-fn slurm(conf: &str, program: &str, args: &[&str]) -> String {
+pub(crate) fn slurm(conf: &str, program: &str, args: &[&str]) -> String {
     let mut command = Command::new(program);
     command.args(args);
     if !conf.is_empty() {
@@ -44,7 +44,7 @@ fn slurm(conf: &str, program: &str, args: &[&str]) -> String {
 }
 
 /// Waits until `squeue` lists none of `jobs`, failing past the limit.
-fn wait_gone(conf: &str, jobs: &str, t0: Instant) {
+pub(crate) fn wait_gone(conf: &str, jobs: &str, t0: Instant) {
     loop {
         let listed = slurm(conf, "squeue", &["-h", "-r", "-j", jobs, "-o", "%i %T"]);
         if listed.is_empty() {
@@ -59,12 +59,12 @@ fn wait_gone(conf: &str, jobs: &str, t0: Instant) {
 }
 
 /// The state of one array task (`JOB_K`), empty once it is gone.
-fn state(conf: &str, task: &str) -> String {
+pub(crate) fn state(conf: &str, task: &str) -> String {
     slurm(conf, "squeue", &["-h", "-r", "-j", task, "-o", "%T"])
 }
 
 /// Cancels the test's jobs if it fails half-way, so none is left running.
-struct Cancel(String, String);
+pub(crate) struct Cancel(pub(crate) String, pub(crate) String);
 
 impl Drop for Cancel {
     fn drop(&mut self) {
@@ -87,7 +87,7 @@ fn verdict(out: &Path) -> Value {
 }
 
 /// The process id a worker's results file names in its `.owner` file.
-fn owner_pid(results: &Path) -> Option<i32> {
+pub(crate) fn owner_pid(results: &Path) -> Option<i32> {
     let mut owner = results.as_os_str().to_owned();
     owner.push(".owner");
     let text = std::fs::read_to_string(owner).ok()?;
@@ -98,8 +98,9 @@ fn owner_pid(results: &Path) -> Option<i32> {
         .ok()
 }
 
-#[test]
-fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
+/// The test cluster (started if none answers): its `SLURM_CONF` and the
+/// CPUs its node declares, fewer than [`TASKS`].
+pub(crate) fn cluster() -> (String, u32) {
     let has_sbatch = Command::new("sh")
         .args(["-c", "command -v sbatch"])
         .output()
@@ -126,7 +127,13 @@ fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
         cpus < TASKS,
         "the cluster must have fewer CPUs ({cpus}) than tasks"
     );
+    (conf, cpus)
+}
 
+#[test]
+fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
+    let (conf, cpus) = cluster();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = folder("slurm-sprt");
     let bot = |name: &str, seed: u32| testbot(name, &format!("sleepy --ms 20 --seed {seed}"));
     let config = write_config(

@@ -33,7 +33,8 @@ pub struct Args {
     concurrency: Option<usize>,
     /// Work as worker K of N (e.g. 3/8): start with slice K of the
     /// schedule, then take whatever no live worker holds. Workers share
-    /// one --out folder; any subset of them finishes the run.
+    /// one --out folder; any subset of them finishes the run. For a
+    /// league, only the worker's name (its pairs are decided as it asks).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Join the run in --out as one more worker (any number may join, on
@@ -91,6 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eta: Mutex::new(RunEta::new(sprt_pairs)),
         workers: Mutex::new(None),
         first_forfeits: Mutex::new(BTreeMap::new()),
+        league: Mutex::new(None),
+        league_bar: config
+            .league()
+            .is_some_and(|rule| rule.games.is_none() && rule.until.is_some()),
         quiet: args.quiet,
     };
     let progress = Arc::new(progress);
@@ -206,6 +211,11 @@ struct Progress {
     workers: Mutex<Option<String>>,
     /// Each bot's first forfeit in this worker's games, its detail.
     first_forfeits: Mutex<BTreeMap<String, String>>,
+    /// A league's neighbour pairs settled, of those its verdict covers.
+    league: Mutex<Option<(usize, usize)>>,
+    /// A league with no budget, stopped by its verdict alone: its bar
+    /// counts neighbour pairs settled, not games.
+    league_bar: bool,
     quiet: bool,
 }
 
@@ -213,11 +223,18 @@ impl Progress {
     fn on(&self, event: &Event) {
         match event {
             Event::Started { total, previous } => {
-                self.bar.set_length(*total as u64);
-                self.bar.set_position(*previous as u64);
+                let template = match self.league_bar {
+                    // The bar comes with the first finished pair.
+                    true => "{prefix} | {wide_msg}",
+                    false => {
+                        self.bar.set_length(*total as u64);
+                        self.bar.set_position(*previous as u64);
+                        "{bar:30} {pos}/{len} | {prefix} | {wide_msg}"
+                    }
+                };
                 self.bar.reset_eta();
                 self.bar.set_style(
-                    ProgressStyle::with_template("{bar:30} {pos}/{len} | {prefix} | {wide_msg}")
+                    ProgressStyle::with_template(template)
                         .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
                 if let Ok(mut eta) = self.eta.lock() {
@@ -265,6 +282,24 @@ impl Progress {
                 }
                 self.update();
             }
+            Event::League {
+                settled,
+                neighbours,
+            } => {
+                if self.league_bar {
+                    self.bar.set_style(
+                        ProgressStyle::with_template(
+                            "{bar:30} {pos}/{len} neighbour pairs settled | {prefix} | {wide_msg}",
+                        )
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    );
+                    self.bar.set_length(*neighbours as u64);
+                    self.bar.set_position(*settled as u64);
+                } else if let Ok(mut league) = self.league.lock() {
+                    *league = Some((*settled, *neighbours));
+                }
+                self.update();
+            }
             Event::Stopped(reason) => self.bar.println(format!("stopping: {reason}")),
             Event::Interrupted => {}
         }
@@ -302,7 +337,9 @@ impl Progress {
         if let Ok(mut eta) = self.eta.lock() {
             eta.game_finished();
         }
-        self.bar.inc(1);
+        if !self.league_bar {
+            self.bar.inc(1);
+        }
         self.update();
     }
 
@@ -327,9 +364,15 @@ impl Progress {
         if let Some(w) = self.workers.lock().ok().and_then(|w| w.clone()) {
             msg.push(w);
         }
+        if let Some((settled, of)) = self.league.lock().ok().and_then(|l| *l) {
+            msg.push(format!("neighbours settled {settled}/{of}"));
+        }
         self.bar.set_message(msg.join("  "));
         if let Ok(eta) = self.eta.lock() {
-            self.bar.set_prefix(eta.line());
+            self.bar.set_prefix(match self.league_bar {
+                true => eta.open_line(),
+                false => eta.line(),
+            });
         }
     }
 }

@@ -53,6 +53,16 @@ impl RunEta {
         }
     }
 
+    /// For a run with no length in games (a league stopped by its verdict
+    /// alone, whose bar counts neighbour pairs): the games and the pace.
+    pub fn open_line(&self) -> String {
+        let games = self.previous + self.done;
+        match games_per_minute(self.done + 1, self.started.elapsed().as_secs_f64()) {
+            Some(p) => format!("{games} games, {p:.1} games/min"),
+            None => format!("{games} games"),
+        }
+    }
+
     /// `34.5 games/min, about 3 min left` (what is known of it).
     pub fn line(&self) -> String {
         let games = self.previous + self.done;

@@ -37,6 +37,17 @@ pub enum Event {
     Workers(crate::claim::RosterBrief),
     /// Where the SPRT stands, over every worker's games.
     Sprt(aboure_stats::OrderedStatus),
+    /// A league stopped by its verdict (`until = "separated"`), after a
+    /// pair finished: of the neighbour pairs the verdict covers, how many
+    /// are settled now (separated, or within the tie margin), refitted
+    /// from every finished pair. The league stops once all are (and its
+    /// budget, if any, is not spent first).
+    League {
+        /// Neighbour pairs settled.
+        settled: usize,
+        /// Neighbour pairs the verdict covers.
+        neighbours: usize,
+    },
     /// The stop rule ended the run early (e.g. an SPRT decided).
     Stopped(String),
     /// The run was interrupted; games in progress are abandoned.

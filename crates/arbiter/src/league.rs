@@ -17,10 +17,12 @@
 //! When the league stops, the verdict on every neighbour pair of the final
 //! table (refitted from every game) is printed and written to `run.json`.
 
+mod desk;
 pub(crate) mod entrants;
 pub(crate) mod error;
 mod plan;
 mod play;
+mod worker;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -49,14 +51,8 @@ pub(crate) async fn run(
     rule: Rule,
     options: RunOptions,
 ) -> Result<Summary, RunError> {
-    if let Some(flag) = [
-        (options.shard.is_some(), "--shard"),
-        (options.join, "--join"),
-    ]
-    .into_iter()
-    .find_map(|(given, flag)| given.then_some(flag))
-    {
-        return Err(LeagueRunError::Shared { flag }.into());
+    if options.join || options.shard.is_some() {
+        return worker::run(config, rule, options).await;
     }
     let (sandbox, layers) = sandbox(config, &options)?;
     let games_path = results_file(&options.out_dir, None);
@@ -71,6 +67,11 @@ pub(crate) async fn run(
     for note in &output.notes {
         tracing::warn!("{note}");
     }
+    refuse_if_workers(&output.dir)?;
+    // Games workers recorded in the folder (`league/worker.rs`) count too.
+    let siblings =
+        crate::tournament::follow::Follower::new(&output.dir, &output.games_path).poll()?;
+    output.previous.extend(siblings.into_iter().map(|(_, g)| g));
     let concurrency = options
         .concurrency
         .or(config.concurrency())
@@ -147,6 +148,32 @@ pub(crate) async fn run(
     })
 }
 
+/// Refuses a plain run of a league that workers are playing: it takes no
+/// claims, so it would play their pairs again.
+fn refuse_if_workers(dir: &std::path::Path) -> Result<(), LeagueRunError> {
+    let Ok(entries) = std::fs::read_dir(dir.join(crate::claim::CLAIMS_DIR)) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(unit) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("unit-"))
+            .and_then(|u| u.parse().ok())
+        else {
+            continue;
+        };
+        let Ok(file) = std::fs::File::open(entry.path()) else {
+            continue; // finished meanwhile
+        };
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock_shared() {
+            let dir = dir.to_owned();
+            return Err(LeagueRunError::WorkersPlaying { dir, unit });
+        }
+    }
+    Ok(())
+}
+
 /// The pair number after every recorded one.
 fn next_pair(previous: &[GameRecord], output: &Output) -> Result<u64, LeagueRunError> {
     let mut next = 0;
@@ -179,31 +206,35 @@ fn book_of(
         .collect();
     let mut book = Book::default();
     for g in previous {
-        let Some((n, game)) = parse_game_id(&g.id) else {
-            return Err(foreign(output, g, "not l{pair}-g{game}"));
-        };
-        let [first, second] = &g.pairing;
-        let (Some(&a), Some(&b)) = (index.get(first.as_str()), index.get(second.as_str())) else {
-            return Err(foreign(output, g, "it names a bot that is not an entrant"));
-        };
-        let south = if game == 0 { first } else { second };
-        if &g.south != south || a == b {
-            return Err(foreign(output, g, "its sides do not fit its pairing"));
-        }
-        let slot = Slot::new(a, b);
-        if book
-            .get(n)
-            .is_some_and(|s| (s.south_first, s.north_first) != (a, b))
-        {
-            return Err(foreign(
-                output,
-                g,
-                "its pair's other game has other players",
-            ));
-        }
-        book.record(n, slot, game, outcome(g, first));
+        record_game(&mut book, &index, g).map_err(|problem| foreign(output, g, problem))?;
     }
     Ok(book)
+}
+
+/// Counts the recorded game `g` in `book` (`index`: each entrant's place
+/// by name), or says why it is not a game of this league.
+pub(crate) fn record_game(
+    book: &mut Book,
+    index: &HashMap<&str, usize>,
+    g: &GameRecord,
+) -> Result<(), &'static str> {
+    let (n, game) = parse_game_id(&g.id).ok_or("not l{pair}-g{game}")?;
+    let [first, second] = &g.pairing;
+    let (Some(&a), Some(&b)) = (index.get(first.as_str()), index.get(second.as_str())) else {
+        return Err("it names a bot that is not an entrant");
+    };
+    let south = if game == 0 { first } else { second };
+    if &g.south != south || a == b {
+        return Err("its sides do not fit its pairing");
+    }
+    if book
+        .get(n)
+        .is_some_and(|s| (s.south_first, s.north_first) != (a, b))
+    {
+        return Err("its pair's other game has other players");
+    }
+    book.record(n, Slot::new(a, b), game, outcome(g, first));
+    Ok(())
 }
 
 /// The league's loop: what it decides with and how many pairs it plays at
@@ -256,7 +287,13 @@ impl Loop {
             }
             tokio::select! {
                 Some(finished) = finished.recv() => {
+                    let n = finished.0;
                     keep(finished, book, tally, output, options)?;
+                    if book.get(n).is_some_and(Slot::complete) {
+                        if let Some(event) = progress(&self.rule, book, &self.entrants) {
+                            (options.observer)(&event);
+                        }
+                    }
                     played += 1;
                     in_play.pairs.retain(|&n| !book.get(n).is_some_and(Slot::complete));
                 }
@@ -357,7 +394,7 @@ fn keep(
     Ok(())
 }
 
-fn stop_reason(decision: &Decision) -> StopReason {
+pub(crate) fn stop_reason(decision: &Decision) -> StopReason {
     match decision {
         Decision::BudgetSpent => StopReason::BudgetSpent,
         Decision::Settled(_) => StopReason::Settled,
@@ -365,9 +402,27 @@ fn stop_reason(decision: &Decision) -> StopReason {
     }
 }
 
+/// How far a league stopped by its verdict is from it
+/// ([`Event::League`]); `None` without `until`.
+pub(crate) fn progress(rule: &Rule, book: &Book, entrants: &[EntrantRecord]) -> Option<Event> {
+    rule.until?;
+    let neighbours = verdict(rule, StopReason::Settled, book, entrants).neighbours;
+    if neighbours.is_empty() {
+        return None; // no table yet: the ratings cannot be fitted
+    }
+    let settled = neighbours
+        .iter()
+        .filter(|n| n.verdict != NeighbourState::Open)
+        .count();
+    Some(Event::League {
+        settled,
+        neighbours: neighbours.len(),
+    })
+}
+
 /// The verdict on the final table: every finished pair refitted, each
 /// neighbour pair the focus covers judged (with `until = "separated"`).
-fn verdict(
+pub(crate) fn verdict(
     rule: &Rule,
     reason: StopReason,
     book: &Book,
@@ -403,5 +458,74 @@ fn verdict(
         pairs: pairs.len() as u64,
         games: book.games(),
         neighbours,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aboure_league::Separation;
+    use aboure_stats::PlayerResult::{Draw, Loss, Win};
+
+    fn entrant(name: &str) -> EntrantRecord {
+        EntrantRecord {
+            name: name.to_owned(),
+            joined: 0,
+            joined_at: String::new(),
+            retired_from: None,
+        }
+    }
+
+    /// `pairs` pairs of each of (0, 1), (1, 2) and (0, 2), the first named
+    /// (South first in every other pair) scoring 5.5 of 8 games.
+    fn book(pairs: u64) -> Book {
+        let mut book = Book::default();
+        let flip = |r| match r {
+            Win => Loss,
+            Loss => Win,
+            Draw => Draw,
+        };
+        for k in 0..pairs {
+            for (i, (a, b)) in [(0, 1), (1, 2), (0, 2)].into_iter().enumerate() {
+                let n = 3 * k + i as u64;
+                let results = [[Win, Loss], [Draw, Win], [Win, Win], [Loss, Draw]][k as usize % 4];
+                let (slot, results) = match k % 2 {
+                    0 => (Slot::new(a, b), results),
+                    _ => (Slot::new(b, a), results.map(flip)),
+                };
+                book.record(n, slot, 0, results[0]);
+                book.record(n, slot, 1, results[1]);
+            }
+        }
+        book
+    }
+
+    #[test]
+    fn a_leagues_progress_counts_its_settled_neighbour_pairs() {
+        let entrants = [entrant("a"), entrant("b"), entrant("c")];
+        let until = Rule {
+            until: Some(Separation {
+                confidence: 0.9,
+                tie_margin: 0.0,
+            }),
+            ..Rule::default()
+        };
+        let settled = |book: &Book| match progress(&until, book, &entrants) {
+            Some(Event::League {
+                settled,
+                neighbours,
+            }) => Some((settled, neighbours)),
+            _ => None,
+        };
+        // No table yet (no game, or one side won everything): no count.
+        assert_eq!(settled(&Book::default()), None);
+        assert_eq!(
+            settled(&book(4)),
+            Some((0, 2)),
+            "a few pairs settle nothing"
+        );
+        assert_eq!(settled(&book(200)), Some((2, 2)));
+        // Without `until` a league has no verdict to count towards.
+        assert!(progress(&Rule::default(), &book(200), &entrants).is_none());
     }
 }

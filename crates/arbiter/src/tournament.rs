@@ -28,7 +28,7 @@ use crate::schedule::{Schedule, Shard};
 use crate::sprt::LiveSprt;
 use aboure_process::{BotLogs, Launch};
 
-mod follow;
+pub(crate) mod follow;
 mod gate;
 mod queue;
 mod roster;
@@ -125,7 +125,7 @@ struct State {
 
 /// This worker's name: `K-of-N` for `--shard K/N`, host and process id
 /// for `--join`, `main` otherwise.
-fn worker_name(options: &RunOptions) -> String {
+pub(crate) fn worker_name(options: &RunOptions) -> String {
     match (options.shard, options.join) {
         (Some(s), _) => format!("{}-of-{}", s.index, s.count),
         (None, true) => {

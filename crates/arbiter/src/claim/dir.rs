@@ -74,6 +74,15 @@ impl ClaimDir {
         Ok(before)
     }
 
+    /// Appends `line` to a claim file this worker holds, before it signs:
+    /// what the unit is, where the run decides that as it goes (a league's
+    /// pair). A signature stays the file's last line.
+    pub fn note(&self, handle: &ClaimFile, line: &str) -> io::Result<()> {
+        let mut file = &handle.file;
+        file.seek(SeekFrom::End(0))?;
+        file.write_all(format!("{line}\n").as_bytes())
+    }
+
     /// Who signed a claim file last (empty if nobody did).
     pub fn signer(&self, handle: &ClaimFile) -> io::Result<String> {
         let mut file = &handle.file;

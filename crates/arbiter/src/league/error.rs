@@ -6,11 +6,19 @@ use std::path::PathBuf;
 /// Why a league cannot run as asked.
 #[derive(Debug, thiserror::Error)]
 pub enum LeagueRunError {
-    /// `--shard` or `--join` on a league.
-    #[error("{flag} is not supported for a league: it decides each pair from the games before it, in one process (play its pairs at once with --concurrency)")]
-    Shared {
-        /// The flag given.
-        flag: &'static str,
+    /// A worker's file changes the field of a league workers share.
+    #[error("cannot join the league in {}: the tournament file adds or retires an entrant, and the field does not change while workers share it; stop the workers and run `aboure run FILE --out DIR --resume` once, then start them again", dir.display())]
+    FieldChangedWhileShared {
+        /// The run folder.
+        dir: PathBuf,
+    },
+    /// A plain run of a league whose folder workers are playing.
+    #[error("workers are playing the league in {} (claim {unit} is held); join them with --join, or wait until they stop", dir.display())]
+    WorkersPlaying {
+        /// The run folder.
+        dir: PathBuf,
+        /// A unit a live worker holds.
+        unit: u64,
     },
     /// Settings every game depends on changed between runs.
     #[error("cannot resume the league in {}: the tournament file changed {what}, which every game depends on; use the original settings, or another --out", dir.display())]

@@ -120,6 +120,19 @@ impl Book {
         self.slots.values().map(recorded).sum()
     }
 
+    /// The highest pair number decided, if any.
+    pub fn last(&self) -> Option<u64> {
+        self.slots.keys().next_back().copied()
+    }
+
+    /// The decided pairs not complete, by number.
+    pub fn incomplete(&self) -> impl Iterator<Item = (u64, &Slot)> {
+        self.slots
+            .iter()
+            .filter(|(_, s)| !s.complete())
+            .map(|(&n, s)| (n, s))
+    }
+
     /// Complete game pairs.
     #[cfg(test)]
     pub fn complete_pairs(&self) -> usize {
@@ -173,31 +186,74 @@ pub(crate) fn decide(
         games: None,
         ..*rule
     };
-    let field = match Field::new(&entrants, &pairs) {
-        Ok(field) => field,
-        Err(e) => return Ok(Err(e)),
-    };
     if end == n {
+        let field = match Field::new(&entrants, &pairs) {
+            Ok(field) => field,
+            Err(e) => return Ok(Err(e)),
+        };
         return Ok(Ok(unbudgeted.next(&field, seed)));
     }
+    Ok(with_pending(
+        &unbudgeted,
+        seed,
+        &entrants,
+        &pairs,
+        end as usize,
+    ))
+}
+
+/// The decision for pair `n` of a league whose pairs are played by
+/// workers sharing its folder (`league/worker.rs`): from every `finished`
+/// pair, whatever its number, and the pairs `in_flight` (decided, not
+/// complete: held by a worker, or left by a dead one), which count as two
+/// draws each, as [`decide`]'s pending pairs do.
+pub(crate) fn decide_shared(
+    rule: &Rule,
+    seed: u64,
+    entrants: &[EntrantRecord],
+    finished: &[PlayedPair],
+    in_flight: &[Slot],
+    n: u64,
+) -> Result<Decision, LeagueError> {
+    if rule.games.is_some_and(|g| 2 * n >= g as u64) {
+        return Ok(Decision::BudgetSpent);
+    }
+    let entrants = entrants_at(entrants, n);
+    let unbudgeted = Rule {
+        games: None,
+        ..*rule
+    };
+    let mut pairs = finished.to_vec();
+    pairs.extend(in_flight.iter().map(Slot::pending));
+    with_pending(&unbudgeted, seed, &entrants, &pairs, finished.len())
+}
+
+/// The unbudgeted rule's decision from `pairs`, of which the first
+/// `finished` are real results and the rest pending pairs' draws.
+fn with_pending(
+    unbudgeted: &Rule,
+    seed: u64,
+    entrants: &[Entrant],
+    pairs: &[PlayedPair],
+    finished: usize,
+) -> Result<Decision, LeagueError> {
+    let field = Field::new(entrants, pairs)?;
     // Only real results may stop a league: the pending pairs' draws could
     // bound a fit, or separate nobody, that the games do not.
-    if rule.until.is_some() {
-        let finished = Field::new(&entrants, &pairs[..end as usize]);
-        match finished.map(|f| unbudgeted.next(&f, seed)) {
-            Ok(settled @ Decision::Settled(_)) => return Ok(Ok(settled)),
-            Ok(_) => {}
-            Err(e) => return Ok(Err(e)),
+    if unbudgeted.until.is_some() {
+        let settled = unbudgeted.next(&Field::new(entrants, &pairs[..finished])?, seed);
+        if let Decision::Settled(_) = settled {
+            return Ok(settled);
         }
     }
-    Ok(Ok(match unbudgeted.next(&field, seed) {
+    Ok(match unbudgeted.next(&field, seed) {
         Decision::Settled(_) => Rule {
             until: None,
-            ..unbudgeted
+            ..*unbudgeted
         }
         .next(&field, seed),
         decision => decision,
-    }))
+    })
 }
 
 #[cfg(test)]
@@ -303,6 +359,47 @@ mod tests {
             "pair 1 is not decided yet"
         );
         assert!(decide(&rule, 1, &entrants, &book, 1, 1).is_ok());
+    }
+
+    #[test]
+    fn a_shared_league_counts_the_pairs_in_flight_and_stops_only_on_finished_ones() {
+        let entrants: Vec<_> = (0..4).map(|_| entrant(0, None)).collect();
+        let rule = Rule {
+            games: Some(8),
+            ..Rule::default()
+        };
+        let decide =
+            |in_flight: &[Slot], n| match decide_shared(&rule, 5, &entrants, &[], in_flight, n)
+                .unwrap()
+            {
+                Decision::Play(p) => Some((p.south_first, p.north_first)),
+                _ => None,
+            };
+        let first = decide(&[], 0).unwrap();
+        let second = decide(&[Slot::new(first.0, first.1)], 1).unwrap();
+        assert_ne!(
+            [first.0.min(first.1), first.0.max(first.1)],
+            [second.0.min(second.1), second.0.max(second.1)],
+            "a pair in flight is not chosen again as if it had never met"
+        );
+        // Pair 4 of a budget of 8 games is past it, whatever is in flight.
+        assert_eq!(
+            decide_shared(&rule, 5, &entrants, &[], &[], 4).unwrap(),
+            Decision::BudgetSpent
+        );
+        // Draws in flight never settle a league: 40 of them put every
+        // neighbour within a wide margin, but no pair is finished.
+        let until = Rule {
+            games: None,
+            until: Some(aboure_league::Separation {
+                confidence: 0.9,
+                tie_margin: 1000.0,
+            }),
+            ..Rule::default()
+        };
+        let pending: Vec<Slot> = (0..40).map(|k| Slot::new(k % 4, (k + 1) % 4)).collect();
+        let decided = decide_shared(&until, 5, &entrants, &[], &pending, 40).unwrap();
+        assert!(matches!(decided, Decision::Play(_)), "{decided:?}");
     }
 
     #[test]

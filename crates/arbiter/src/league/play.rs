@@ -81,7 +81,7 @@ impl PairTask {
 }
 
 /// Starts both bots and plays `spec`; a bot that fails to start forfeits.
-async fn one_game(config: &Config, launches: &[Launch], spec: &GameSpec) -> GameRecord {
+pub(crate) async fn one_game(config: &Config, launches: &[Launch], spec: &GameSpec) -> GameRecord {
     let opening = config.openings().opening(config.seed(), spec.pair);
     let ids = [spec.south, spec.north];
     let setup = GameSetup::of(config, spec, &opening);

@@ -14,7 +14,7 @@ use crate::error::RunError;
 
 /// What a worker has read of its siblings' files.
 #[derive(Debug)]
-pub(super) struct Follower {
+pub(crate) struct Follower {
     dir: PathBuf,
     own: PathBuf,
     /// Bytes of each file already read.
@@ -27,7 +27,7 @@ pub(super) struct Follower {
 
 impl Follower {
     /// Follows the results files of `dir` other than `own`.
-    pub(super) fn new(dir: &Path, own: &Path) -> Follower {
+    pub(crate) fn new(dir: &Path, own: &Path) -> Follower {
         Follower {
             dir: dir.to_owned(),
             own: own.to_owned(),
@@ -40,7 +40,7 @@ impl Follower {
 
     /// The games appended since the last call, each with the name of the
     /// file it is in.
-    pub(super) fn poll(&mut self) -> Result<Vec<(String, GameRecord)>, RunError> {
+    pub(crate) fn poll(&mut self) -> Result<Vec<(String, GameRecord)>, RunError> {
         let files = results_files(&self.dir)
             .map_err(RunError::io(format!("cannot list {}", self.dir.display())))?;
         let mut games = Vec::new();

@@ -1,0 +1,333 @@
+//! What one league worker process knows of the shared folder, and the
+//! claims it makes: every game the folder's results files hold (its
+//! [`Book`]), the pairs it holds, and the three things it does under the
+//! claim protocol ([`crate::claim`]): [`Desk::ask`] for the next pair,
+//! [`Desk::record`] a game of a held pair, [`Desk::release`] a pair.
+//! Every call does blocking I/O (the worker runs them on tokio's blocking
+//! pool, one at a time per process). How the pieces fit, and why, is in
+//! `league/worker.rs`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use aboure_league::{Decision, Rule};
+use aboure_records::{outcome, EntrantRecord, GameRecord, GamesWriter, Tally};
+
+use super::plan::{decide_shared, Book, Slot};
+use super::play::parse_game_id;
+use super::{record_game, stop_reason, LeagueRunError};
+use crate::claim::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
+use crate::error::RunError;
+use crate::tournament::follow::Follower;
+use aboure_records::StopReason;
+
+/// A claim file's line that says which pair its unit is: `league-pair A B`,
+/// the entrants' places in `run.json` (South in game 0, then in game 1).
+const DECISION: &str = "league-pair ";
+
+/// How many numbers a worker tries in one ask when others take them first.
+const TRIES: usize = 8;
+
+/// What a worker task does next.
+#[derive(Debug)]
+pub(super) enum Ask {
+    /// Play these games (0, 1 or both) of pair `number`, held now.
+    Play {
+        number: Unit,
+        slot: Slot,
+        games: Vec<u8>,
+    },
+    /// Nothing to take now: pairs are in flight elsewhere and the rule
+    /// says stop, or others took every number tried; ask again later.
+    Wait,
+    /// The league is over (the rule's reason) and no pair is in flight.
+    Stop(StopReason),
+}
+
+/// What became of a game offered to [`Desk::record`].
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Recorded {
+    /// Written to this worker's results file.
+    Written,
+    /// Another file holds it already: dropped.
+    Duplicate,
+    /// Another worker holds the pair now: dropped, with the claim.
+    Lost,
+}
+
+/// One worker process's view of a shared league folder.
+pub(super) struct Desk {
+    pub(super) rule: Rule,
+    pub(super) seed: u64,
+    pub(super) entrants: Vec<EntrantRecord>,
+    pub(super) claims: ClaimDir,
+    pub(super) follower: Follower,
+    pub(super) writer: GamesWriter,
+    pub(super) worker: WorkerFile,
+    /// Every game of the folder, by pair.
+    pub(super) book: Book,
+    /// The ids of those games.
+    pub(super) recorded: BTreeSet<String>,
+    pub(super) tally: Tally,
+    /// Games this process wrote.
+    pub(super) played: usize,
+    /// Games others recorded since the caller last took them.
+    pub(super) news: Vec<GameRecord>,
+    /// The pairs this process holds, with their entrants.
+    pub(super) held: BTreeMap<Unit, (Claim<ClaimFile>, Slot)>,
+}
+
+impl Desk {
+    /// Counts `g`, read from the results file `path`, unless it is there
+    /// already (a record of a game counted before is left to the report).
+    pub(super) fn count(&mut self, path: &Path, g: GameRecord) -> Result<bool, LeagueRunError> {
+        if self.recorded.contains(&g.id) {
+            return Ok(false);
+        }
+        let index: HashMap<&str, usize> = self
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.as_str(), i))
+            .collect();
+        record_game(&mut self.book, &index, &g).map_err(|problem| LeagueRunError::ForeignGame {
+            path: path.to_owned(),
+            id: g.id.clone(),
+            problem: problem.to_owned(),
+        })?;
+        self.tally.add(&g);
+        self.recorded.insert(g.id.clone());
+        Ok(true)
+    }
+
+    /// Reads what the other workers appended since the last look.
+    fn refresh(&mut self) -> Result<(), RunError> {
+        let dir = self.claims.dir().parent().map(Path::to_owned);
+        for (file, g) in self.follower.poll()? {
+            let path = dir.as_ref().map_or(PathBuf::from(&file), |d| d.join(&file));
+            if self.count(&path, g.clone())? {
+                self.news.push(g);
+            }
+        }
+        Ok(())
+    }
+
+    /// The next pair for this worker: a pair left unfinished (by a dead
+    /// worker, or a run cut short) first, else a new pair the rule
+    /// decides; or why there is none.
+    pub(super) fn ask(&mut self) -> Result<Ask, RunError> {
+        for _ in 0..TRIES {
+            self.refresh()?;
+            let listed = self.listed()?;
+            let mut open: BTreeSet<Unit> = listed.iter().copied().collect();
+            open.extend(self.book.incomplete().map(|(n, _)| n));
+            let mut elsewhere = false;
+            open.retain(|n| !self.held.contains_key(n));
+            for n in open {
+                match self.take(n, None)? {
+                    Taken::Play(ask) => return Ok(ask),
+                    Taken::Held => elsewhere = true,
+                    Taken::Done => {}
+                }
+            }
+            let number = [self.book.last(), listed.last().copied()]
+                .into_iter()
+                .chain([self.held.keys().next_back().copied()])
+                .flatten()
+                .max()
+                .map_or(0, |n| n + 1);
+            let decided = self.decide(number)?;
+            let Decision::Play(p) = decided else {
+                return Ok(match elsewhere || !self.held.is_empty() {
+                    true => Ask::Wait,
+                    false => Ask::Stop(stop_reason(&decided)),
+                });
+            };
+            if let Taken::Play(ask) =
+                self.take(number, Some(Slot::new(p.south_first, p.north_first)))?
+            {
+                return Ok(ask);
+            }
+            // Another worker took the number first: look again.
+        }
+        Ok(Ask::Wait)
+    }
+
+    /// The rule's decision for pair `number`, from every finished pair and
+    /// the pairs in flight.
+    fn decide(&self, number: Unit) -> Result<Decision, RunError> {
+        let in_flight = self.in_flight(&self.listed()?);
+        let finished = self.book.finished();
+        let decided = decide_shared(
+            &self.rule,
+            self.seed,
+            &self.entrants,
+            &finished,
+            &in_flight,
+            number,
+        );
+        Ok(decided.map_err(LeagueRunError::Records)?)
+    }
+
+    /// The numbers with a claim file, as listed now.
+    fn listed(&self) -> Result<Vec<Unit>, RunError> {
+        self.claims.listed().map_err(RunError::io(format!(
+            "cannot list {}",
+            self.claims.dir().display()
+        )))
+    }
+
+    /// The pairs in flight: decided, not complete, whoever holds them.
+    fn in_flight(&self, listed: &[Unit]) -> Vec<Slot> {
+        let mut slots: BTreeMap<Unit, Slot> =
+            self.book.incomplete().map(|(n, s)| (n, *s)).collect();
+        for (&n, (_, slot)) in &self.held {
+            slots.insert(n, *slot);
+        }
+        for &n in listed {
+            if slots.contains_key(&n) || self.book.get(n).is_some() {
+                continue;
+            }
+            // A file removed since the listing was finished with.
+            let path = self.claims.dir().join(format!("unit-{n}"));
+            if let Ok(text) = std::fs::read_to_string(path) {
+                if let Some(slot) = self.decision_in(&text) {
+                    slots.insert(n, slot);
+                }
+            }
+        }
+        slots.into_values().collect()
+    }
+
+    /// The pair a claim file's text names, if it names one of this
+    /// league's (the last decision written wins).
+    fn decision_in(&self, text: &str) -> Option<Slot> {
+        let line = text.lines().rev().find_map(|l| l.strip_prefix(DECISION))?;
+        let (a, b) = line.trim().split_once(' ')?;
+        let (a, b): (usize, usize) = (a.parse().ok()?, b.parse().ok()?);
+        let known = a < self.entrants.len() && b < self.entrants.len() && a != b;
+        known.then(|| Slot::new(a, b))
+    }
+
+    /// Tries to hold pair `number`: one unfinished (`fresh` is `None`), or
+    /// a new one the rule just decided.
+    fn take(&mut self, number: Unit, fresh: Option<Slot>) -> Result<Taken, RunError> {
+        let io = |what: &str| RunError::io(format!("cannot {what} claim {number}"));
+        let Ok(claim) = acquire(&mut self.claims, number).map_err(io("try"))? else {
+            return Ok(Taken::Held);
+        };
+        let before = self.claims.signer(claim.handle()).map_err(io("read"))?;
+        // Whatever its last holder recorded before it died is on disk now.
+        self.refresh()?;
+        let text = std::fs::read_to_string(self.claims.dir().join(format!("unit-{number}")))
+            .unwrap_or_default();
+        let (slot, decided) = match (self.book.get(number), self.decision_in(&text), fresh) {
+            (Some(s), ..) if s.complete() => {
+                claim.finish(&mut self.claims).map_err(io("release"))?;
+                return Ok(Taken::Done);
+            }
+            (Some(s), ..) => (*s, false),
+            (None, Some(s), _) => (s, false),
+            (None, None, Some(s)) => (s, true),
+            // Claimed and left before it was decided: decide it now.
+            (None, None, None) => match self.decide(number)? {
+                Decision::Play(p) => (Slot::new(p.south_first, p.north_first), true),
+                _ => {
+                    claim.finish(&mut self.claims).map_err(io("release"))?;
+                    return Ok(Taken::Done);
+                }
+            },
+        };
+        // Signed as every format signs a claim it acquires; a decision goes
+        // after that signature and is signed again, so the file still
+        // starts and ends with the holder's name.
+        self.claims.sign(claim.handle()).map_err(io("sign"))?;
+        if decided {
+            let line = format!("{DECISION}{} {}", slot.south_first, slot.north_first);
+            self.claims
+                .note(claim.handle(), &line)
+                .map_err(io("write"))?;
+            self.claims.sign(claim.handle()).map_err(io("sign"))?;
+        }
+        if !before.is_empty() && before != self.claims.holder() {
+            let from = crate::claim::signer_name(&before).unwrap_or(&before);
+            // For the roster only: the game is safe without it.
+            let _ = self.worker.took_over(number, from);
+        }
+        let games = slot.missing();
+        self.held.insert(number, (claim, slot));
+        Ok(Taken::Play(Ask::Play {
+            number,
+            slot,
+            games,
+        }))
+    }
+
+    /// Writes game `game` of the held pair `number`, unless another file
+    /// holds it or another worker holds the pair now.
+    pub(super) fn record(
+        &mut self,
+        number: Unit,
+        game: u8,
+        record: GameRecord,
+    ) -> Result<Recorded, RunError> {
+        self.refresh()?;
+        if self.recorded.contains(&record.id) {
+            return Ok(Recorded::Duplicate);
+        }
+        let io = |what: &str| RunError::io(format!("cannot {what} claim {number}"));
+        let Some((claim, slot)) = self.held.get(&number) else {
+            return Ok(Recorded::Lost);
+        };
+        let mine = claim.still_held(&mut self.claims).map_err(io("check"))?
+            && self.claims.signer(claim.handle()).map_err(io("read"))? == self.claims.holder();
+        if !mine {
+            self.held.remove(&number);
+            return Ok(Recorded::Lost);
+        }
+        self.claims.sign(claim.handle()).map_err(io("sign"))?;
+        let slot = *slot;
+        self.writer.write(&record).map_err(RunError::io(format!(
+            "cannot write game {} to {}",
+            record.id,
+            self.writer.path().display()
+        )))?;
+        debug_assert_eq!(parse_game_id(&record.id), Some((number, game)));
+        let first = record.pairing[0].clone();
+        self.book
+            .record(number, slot, game, outcome(&record, &first));
+        self.tally.add(&record);
+        self.recorded.insert(record.id);
+        self.played += 1;
+        Ok(Recorded::Written)
+    }
+
+    /// Lets go of pair `number`: removes its claim file if both its games
+    /// are recorded, else leaves it for another worker to take over.
+    pub(super) fn release(&mut self, number: Unit) -> Result<(), RunError> {
+        let Some((claim, _)) = self.held.remove(&number) else {
+            return Ok(());
+        };
+        if self.book.get(number).is_some_and(Slot::complete) {
+            claim
+                .finish(&mut self.claims)
+                .map_err(RunError::io(format!("cannot release claim {number}")))?;
+        }
+        Ok(())
+    }
+}
+
+/// What a try to hold a pair found.
+enum Taken {
+    Play(Ask),
+    /// Another live worker holds it.
+    Held,
+    /// Complete (its file removed now), or not decided by its dead holder.
+    Done,
+}
+
+/// How long a worker with nothing to take waits: from `POLL_FIRST`,
+/// doubling to `POLL_MOST`.
+pub(super) const POLL_FIRST: Duration = Duration::from_millis(100);
+pub(super) const POLL_MOST: Duration = Duration::from_secs(2);

@@ -1,0 +1,449 @@
+//! A league shared by workers (`aboure run league.toml --join DIR`, or
+//! `--shard K/N` as a worker's name): any number of processes, on any
+//! machines, started and stopped at any time, play one league together,
+//! and the league's rule decides each next pair when a worker asks for
+//! work.
+//!
+//! # Asking for work
+//!
+//! A worker that asks ([`Desk::ask`]) first reads what the others
+//! recorded since it last looked: every results file of the folder
+//! (`records::results_files`), each followed from the offset it reached.
+//! Then, in this order:
+//!
+//! 1. **A pair left unfinished** is taken first: a claim file whose lock
+//!    is free (its worker died, however it died), or a pair with one game
+//!    recorded and no claim (a run cut short). The claim protocol is the
+//!    one every format uses ([`crate::claim`]: a `flock` on
+//!    `claims/unit-N` that the kernel drops when its holder dies, checked
+//!    again before each write); the taker plays only the game or games
+//!    no results file holds.
+//! 2. **Otherwise a new pair**: its number is one past every number
+//!    recorded or claimed, and the rule ([`aboure_league::Rule::next`],
+//!    through `plan::decide_shared`) picks its two entrants from every
+//!    finished pair of the folder and the pairs in flight (each counted
+//!    as two draws, as a one-process league counts its pending pairs, so
+//!    that two workers do not send the same newcomer to the same
+//!    placement). The worker then claims the number; if another worker
+//!    claimed it first, it reads again and asks again. Once held, the
+//!    decision is written into the claim file (`league-pair A B`, the
+//!    entrants' places in `run.json`, between the worker's signatures, so
+//!    the file still ends with the holder's name), so the
+//!    others count it as in flight, and a worker that takes the pair over
+//!    after a death plays the pair that was decided.
+//! 3. **Stop** when the rule says the league is settled (asked of the
+//!    finished pairs alone), the budget is spent (pair `n` with `2n` at
+//!    least `games`), or no entrant has an opponent, and no pair is in
+//!    flight anywhere. While pairs are in flight elsewhere the worker
+//!    waits (100 ms doubling to 2 s) and asks again: their games may
+//!    unsettle a neighbour pair, and if their worker dies, it takes them
+//!    over. So every worker stops on the same verdict, the one the rule
+//!    gives with every pair recorded; games in flight finish and are
+//!    recorded; nothing is played twice (the claim), nothing lost (the
+//!    takeover).
+//!
+//! Each worker writes the final verdict, refitted from every recorded
+//! pair, into `run.json` as it stops (all of them write the same one).
+//!
+//! # What "deterministic" means here
+//!
+//! The pair a worker chooses is a function of the recorded games, the
+//! pairs in flight and the seed. Which games are recorded, and which pairs
+//! are in flight, when a worker asks depends on the order workers ask in
+//! and on how long games take, which nobody fixes: two runs of the same
+//! league with workers need not play the same pairs, even with
+//! deterministic bots. A league played by one process (`--concurrency C`)
+//! keeps its stronger rule (`plan.rs`: pair `n` is a function of the
+//! records of the pairs before `n + 1 - C`), so it and its resumes play
+//! the same pairs every time. The verdict is deterministic in the sense
+//! that matters: it is the rule's, on the games recorded.
+//!
+//! # What it does not do
+//!
+//! The field does not change while workers share it: a worker whose file
+//! adds or retires an entrant is refused; stop the workers and run
+//! `--resume` once (or start the first worker with the new file on a
+//! folder nobody works on). A worker knocks on every pair in flight at
+//! each ask (one `flock` try each), which suits tens of workers, not the
+//! thousands the schedule formats serve; they do not write `workers.json`.
+
+use std::sync::{Arc, Mutex};
+
+use aboure_league::Rule;
+use aboure_process::Launch;
+use aboure_records::{results_file, worker_results_file, Tally};
+use rand::Rng;
+
+use super::desk::{Ask, Desk, Recorded, POLL_FIRST, POLL_MOST};
+use super::plan::Slot;
+use super::play::{game_spec, one_game};
+use super::{entrants, verdict, LeagueRunError};
+use crate::claim::{ClaimDir, Unit, WorkerFile};
+use crate::config::{BotId, Config};
+use crate::error::RunError;
+use crate::event::Event;
+use crate::lock::ResultsLock;
+use crate::output::{prepare, schedule_identity};
+use crate::tournament::follow::Follower;
+use crate::tournament::{default_concurrency, launches, sandbox, worker_name, RunOptions, Summary};
+
+/// Runs this process as one worker of the league of `config` in
+/// `options.out_dir`.
+pub(crate) async fn run(
+    config: &Config,
+    rule: Rule,
+    options: RunOptions,
+) -> Result<Summary, RunError> {
+    let (sandbox, layers) = sandbox(config, &options)?;
+    let name = worker_name(&options);
+    let games_path = match options.shard {
+        Some(s) => results_file(&options.out_dir, Some((s.index, s.count))),
+        None => worker_results_file(&options.out_dir, &name),
+    };
+    // A plain run of the league takes no claims: never play beside one.
+    std::fs::create_dir_all(&options.out_dir).map_err(RunError::io(format!(
+        "cannot create {}",
+        options.out_dir.display()
+    )))?;
+    not_beside_a_plain_run(&results_file(&options.out_dir, None))?;
+    let mut output = prepare(&options.out_dir, config, true, None, games_path, &layers)?;
+    for note in &output.notes {
+        tracing::warn!("{note}");
+    }
+    let concurrency = options
+        .concurrency
+        .or(config.concurrency())
+        .unwrap_or_else(default_concurrency)
+        .max(1);
+    let (claims, worker) = enrol(&output, &name, concurrency)?;
+
+    // Every game of the folder: this worker's own file, then the others'.
+    let mut follower = Follower::new(&output.dir, &output.games_path);
+    let own = std::mem::take(&mut output.previous);
+    let mut known: Vec<_> = own
+        .into_iter()
+        .map(|g| (output.games_path.clone(), g))
+        .collect();
+    let others = follower.poll()?.into_iter();
+    known.extend(others.map(|(file, g)| (output.dir.join(file), g)));
+    let next_pair = known
+        .iter()
+        .filter_map(|(_, g)| super::play::parse_game_id(&g.id))
+        .map(|(n, _)| n + 1)
+        .max()
+        .unwrap_or(0);
+    let before = output.manifest.league.as_ref().map(|l| l.entrants.clone());
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    let (bots, league) = entrants::admit(
+        &output.dir,
+        &mut output.manifest,
+        config,
+        &schedule_identity(config),
+        next_pair,
+        concurrency as u64,
+        &now,
+    )?;
+    if before.is_some_and(|b| b != league.entrants) {
+        return Err(LeagueRunError::FieldChangedWhileShared {
+            dir: output.dir.clone(),
+        }
+        .into());
+    }
+    output.manifest.scheduled_games = rule.games.map(|g| g as u64);
+    output.manifest.write_in(&output.dir)?;
+
+    let mut desk = Desk {
+        rule,
+        seed: config.seed(),
+        entrants: league.entrants.clone(),
+        claims,
+        follower,
+        writer: output.writer,
+        worker,
+        book: Default::default(),
+        recorded: Default::default(),
+        tally: Tally::new(config.bots().iter().map(|b| b.name())),
+        played: 0,
+        news: Vec::new(),
+        held: Default::default(),
+    };
+    let mut previous = Vec::new();
+    for (path, g) in known {
+        desk.count(&path, g.clone())?;
+        previous.push(g);
+    }
+    (options.observer)(&Event::Started {
+        total: rule.games.unwrap_or(previous.len()),
+        previous,
+    });
+    let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    let desk = Arc::new(Mutex::new(desk));
+    let seat = Seat {
+        config: Arc::new(config.clone()),
+        desk: desk.clone(),
+        bots: Arc::new(bots),
+        launches: launches.clone(),
+        options: SeatOptions {
+            interrupt: options.interrupt.clone(),
+            observer: options.observer.clone(),
+        },
+    };
+    let stop = seats(seat, concurrency).await;
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    let stop = stop?;
+    let interrupted = *options.interrupt.borrow();
+    if interrupted {
+        (options.observer)(&Event::Interrupted);
+    }
+    let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
+    finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
+}
+
+/// This worker's claims folder and its entry in it (`claims/worker-NAME`,
+/// locked while it lives).
+fn enrol(
+    output: &crate::output::Output,
+    name: &str,
+    concurrency: usize,
+) -> Result<(ClaimDir, WorkerFile), RunError> {
+    let about = format!(
+        "worker {name} host {} pid {}",
+        crate::lock::hostname(),
+        std::process::id()
+    );
+    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
+        "cannot create the claims folder in {}",
+        output.dir.display()
+    )))?;
+    let own_file = output
+        .games_path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let worker = WorkerFile::register(
+        claims.dir(),
+        name,
+        &format!("{about} games at once {concurrency}"),
+        &own_file,
+    )
+    .map_err(RunError::io(format!(
+        "cannot register in {}",
+        claims.dir().display()
+    )))?
+    .ok_or_else(|| RunError::WorkerNameTaken {
+        name: name.to_owned(),
+        dir: output.dir.clone(),
+    })?;
+    Ok((claims, worker))
+}
+
+/// Plays `concurrency` seats until each stops; the league's stop reason,
+/// if one saw it, or the first error.
+async fn seats(
+    seat: Seat,
+    concurrency: usize,
+) -> Result<Option<aboure_records::StopReason>, RunError> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..concurrency {
+        tasks.spawn(seat.clone().run());
+    }
+    drop(seat);
+    let (mut stop, mut failed) = (None, None);
+    while let Some(ended) = tasks.join_next().await {
+        match ended.map_err(|source| RunError::TaskFailed {
+            what: "league worker",
+            source,
+        }) {
+            Ok(Ok(reason)) => stop = stop.or(reason),
+            Ok(Err(e)) | Err(e) => {
+                failed.get_or_insert(e);
+            }
+        }
+    }
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(stop),
+    }
+}
+
+/// Refuses to start while a plain run of the league holds `games.jsonl`
+/// (for its whole run); another worker holds it only for an instant, to
+/// look, as this one does.
+fn not_beside_a_plain_run(games: &std::path::Path) -> Result<(), RunError> {
+    let mut tries = 0;
+    loop {
+        match ResultsLock::acquire(games) {
+            Ok(_looked) => return Ok(()),
+            Err(RunError::Locked { .. }) if tries < 20 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(25));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Ends the worker: writes the verdict if the league stopped, and says
+/// how the run went.
+fn finish(
+    desk: &Desk,
+    stop: Option<aboure_records::StopReason>,
+    options: &RunOptions,
+    interrupted: bool,
+) -> Result<Summary, RunError> {
+    let dir = options.out_dir.clone();
+    let stopped = match stop {
+        Some(reason) => {
+            let verdict = verdict(&desk.rule, reason, &desk.book, &desk.entrants);
+            let lines = verdict.lines().join("\n");
+            (options.observer)(&Event::Stopped(lines.clone()));
+            // Read again: another worker may have written it meanwhile.
+            let mut manifest = aboure_records::RunManifest::read_in(&dir)?
+                .ok_or_else(|| RunError::DamagedResults(format!("{} vanished", dir.display())))?;
+            if let Some(l) = manifest.league.as_mut() {
+                l.verdict = Some(verdict);
+            }
+            manifest.write_in(&dir)?;
+            Some(lines)
+        }
+        None => None,
+    };
+    let _ = desk.worker.end();
+    let finished = desk.book.games() as usize;
+    Ok(Summary {
+        sprt: None,
+        standings: desk.tally.standings(),
+        finished,
+        scheduled: desk.rule.games.unwrap_or(finished),
+        played: desk.played,
+        work: Default::default(),
+        interrupted,
+        stopped,
+        notes: Vec::new(),
+        games_path: desk.writer.path().to_owned(),
+        out_dir: dir,
+    })
+}
+
+#[derive(Clone)]
+struct SeatOptions {
+    interrupt: tokio::sync::watch::Receiver<bool>,
+    observer: crate::tournament::Observer,
+}
+
+/// One game task of a league worker: asks, plays, records, releases, and
+/// asks again, until the league stops or the run is interrupted.
+#[derive(Clone)]
+struct Seat {
+    config: Arc<Config>,
+    desk: Arc<Mutex<Desk>>,
+    /// Each entrant's bot.
+    bots: Arc<Vec<BotId>>,
+    launches: Arc<Vec<Launch>>,
+    options: SeatOptions,
+}
+
+impl Seat {
+    /// Plays pairs; the league's stop reason, or `None` if interrupted.
+    async fn run(self) -> Result<Option<aboure_records::StopReason>, RunError> {
+        let mut pause = POLL_FIRST;
+        loop {
+            if *self.options.interrupt.borrow() {
+                return Ok(None);
+            }
+            let asked = self.with_desk(Desk::ask).await?;
+            match asked {
+                Ask::Stop(reason) => return Ok(Some(reason)),
+                Ask::Wait => {
+                    let wait = pause.mul_f64(rand::thread_rng().gen_range(0.5..1.5));
+                    pause = (pause * 2).min(POLL_MOST);
+                    let mut interrupt = self.options.interrupt.clone();
+                    tokio::select! {
+                        _ = tokio::time::sleep(wait) => {}
+                        _ = interrupt.wait_for(|&i| i) => {}
+                    }
+                }
+                Ask::Play {
+                    number,
+                    slot,
+                    games,
+                } => {
+                    pause = POLL_FIRST;
+                    let bots = [self.bots[slot.south_first], self.bots[slot.north_first]];
+                    let played = self.play(number, bots, games).await;
+                    self.with_desk(move |d| d.release(number)).await?;
+                    played?;
+                }
+            }
+        }
+    }
+
+    /// Plays `games` of the held pair `number`, recording each.
+    async fn play(&self, number: Unit, bots: [BotId; 2], games: Vec<u8>) -> Result<(), RunError> {
+        for game in games {
+            if *self.options.interrupt.borrow() {
+                return Ok(());
+            }
+            let spec = game_spec(number, bots, game);
+            (self.options.observer)(&Event::GameStarted {
+                id: spec.id.clone(),
+                south: self.config.bot(spec.south).name().to_owned(),
+                north: self.config.bot(spec.north).name().to_owned(),
+            });
+            let mut interrupt = self.options.interrupt.clone();
+            let record = tokio::select! {
+                record = one_game(&self.config, &self.launches, &spec) => record,
+                _ = interrupt.wait_for(|&i| i) => return Ok(()),
+            };
+            let kept = record.clone();
+            let (written, progress) = self
+                .with_desk(move |d| {
+                    let written = d.record(number, game, record)?;
+                    let complete = d.book.get(number).is_some_and(Slot::complete);
+                    let progress = complete
+                        .then(|| super::progress(&d.rule, &d.book, &d.entrants))
+                        .flatten();
+                    Ok((written, progress))
+                })
+                .await?;
+            match written {
+                Recorded::Written => {
+                    (self.options.observer)(&Event::GameFinished(Box::new(kept)));
+                    if let Some(event) = progress {
+                        (self.options.observer)(&event);
+                    }
+                }
+                Recorded::Duplicate => {}
+                Recorded::Lost => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on the desk on tokio's blocking pool, then tells the
+    /// observer of the games others recorded.
+    async fn with_desk<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Desk) -> Result<T, RunError> + Send + 'static,
+    ) -> Result<T, RunError> {
+        let desk = self.desk.clone();
+        let (value, news) = tokio::task::spawn_blocking(move || {
+            let mut desk = desk.lock().unwrap_or_else(|p| p.into_inner());
+            let value = f(&mut desk);
+            (value, std::mem::take(&mut desk.news))
+        })
+        .await
+        .map_err(|source| RunError::TaskFailed {
+            what: "league worker",
+            source,
+        })?;
+        for g in news {
+            (self.options.observer)(&Event::Recorded(Box::new(g)));
+        }
+        value
+    }
+}
