@@ -81,14 +81,14 @@ pub struct Rule {
 
 impl Default for Rule {
     /// Three placement pairs, pairs at most three places apart, every
-    /// fourth pair exploring, the whole table, no stopping rule.
+    /// second pair exploring, the whole table, no stopping rule.
     fn default() -> Self {
         Rule {
             placement: 3,
             window: 3,
             focus: Focus::All,
             games: None,
-            explore: 4,
+            explore: 2,
             until: None,
         }
     }
