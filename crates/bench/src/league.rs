@@ -65,8 +65,19 @@ pub struct Needed {
     pub tau_at_top: f64,
     /// Games when tau reached [`TAU_TARGET`].
     pub tau: Option<usize>,
-    /// 95% intervals of the last refit that covered the truth, and all.
-    pub covered: (usize, usize),
+    /// 95% intervals of the last refit that covered the truth, and all,
+    /// for the true top 8, the rest of the upper half and the lower half.
+    pub covered: [(usize, usize); 3],
+    /// The same after [`fixed_pairs`] pairs, whatever the results (zero if
+    /// the schedule stopped before).
+    pub covered_fixed: [(usize, usize); 3],
+}
+
+/// The pairs after which every schedule's intervals are checked once
+/// more, a number fixed in advance (16 per entrant): the coverage of
+/// intervals after adaptive pairing without the stop on the target.
+pub fn fixed_pairs(entrants: usize) -> usize {
+    16 * entrants
 }
 
 /// One field size's figures over the seeds.
@@ -121,7 +132,8 @@ pub fn play(method: Method, truth: &[f64], cap: usize, seed: u64) -> Needed {
         top: None,
         tau_at_top: 0.0,
         tau: None,
-        covered: (0, 0),
+        covered: [(0, 0); 3],
+        covered_fixed: [(0, 0); 3],
     };
     // The top-focused league is measured on the top only, the whole-table
     // one on tau only; the baselines on both.
@@ -152,6 +164,9 @@ pub fn play(method: Method, truth: &[f64], cap: usize, seed: u64) -> Needed {
                 !MODEL.play(&mut rng, truth[b], truth[a]),
             ],
         });
+        if pairs.len() == fixed_pairs(n) {
+            needed.covered_fixed = coverage(&entrants, &pairs, truth);
+        }
         if pairs.len().is_multiple_of(step) {
             check(&entrants, &pairs, &mut needed);
             let done = |met: bool, wanted: bool| met || !wanted;
@@ -194,23 +209,41 @@ fn check(entrants: &[Entrant], pairs: &[PlayedPair], needed: &mut Needed) {
     }
 }
 
-/// 95% intervals of the raw-scale refit that cover the centred truth.
-fn coverage(entrants: &[Entrant], pairs: &[PlayedPair], truth: &[f64]) -> (usize, usize) {
+/// 95% intervals of the raw-scale refit that cover the centred truth, by
+/// class: the true top 8, the rest of the upper half, the lower half.
+fn coverage(entrants: &[Entrant], pairs: &[PlayedPair], truth: &[f64]) -> [(usize, usize); 3] {
+    let mut out = [(0, 0); 3];
     let Ok(field) = Field::new(entrants, pairs) else {
-        return (0, 0);
+        return out;
     };
     let raw = BradleyTerryOptions {
         scale: RatingScale::Raw,
         ..aboure_league::options()
     };
     let Ok(fitted) = fit(truth.len(), &field.games(), &raw) else {
-        return (0, 0);
+        return out;
     };
-    let mean = truth.iter().sum::<f64>() / truth.len() as f64;
-    let covered = (0..truth.len())
-        .filter(|&i| (fitted.ratings[i] - (truth[i] - mean)).abs() <= fitted.errors[i])
-        .count();
-    (covered, truth.len())
+    let n = truth.len();
+    let mean = truth.iter().sum::<f64>() / n as f64;
+    for (i, t) in truth.iter().enumerate() {
+        let class = &mut out[class_of(i, n)];
+        class.1 += 1;
+        if (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i] {
+            class.0 += 1;
+        }
+    }
+    out
+}
+
+/// The coverage class of the `i`th strongest of `n`.
+fn class_of(i: usize, n: usize) -> usize {
+    if i < TOP {
+        0
+    } else if i < n / 2 {
+        1
+    } else {
+        2
+    }
 }
 
 /// The figures for fields of each size in `sizes`, over `seeds` seeds.
@@ -223,13 +256,20 @@ pub fn measure(sizes: &[usize], seeds: u64) -> Vec<SizeReport> {
             let cap = 40 * n * (n - 1) / 2;
             let runs = (0..seeds)
                 .map(|seed| {
-                    [
-                        Method::League(Focus::Top(TOP)),
-                        Method::League(Focus::All),
-                        Method::RoundRobin,
-                        Method::Swiss,
-                    ]
-                    .map(|m| play(m, &truth, cap, seed))
+                    // The four schedules are independent: one thread each.
+                    std::thread::scope(|s| {
+                        [
+                            Method::League(Focus::Top(TOP)),
+                            Method::League(Focus::All),
+                            Method::RoundRobin,
+                            Method::Swiss,
+                        ]
+                        .map(|m| {
+                            let truth = &truth;
+                            s.spawn(move || play(m, truth, cap, seed))
+                        })
+                        .map(|h| h.join().expect("a simulated schedule does not panic"))
+                    })
                 })
                 .collect();
             SizeReport {
@@ -315,15 +355,48 @@ impl fmt::Display for SizeReport {
             "  top-8 games per seed (league/rr/swiss): {}",
             per_seed.join(" ")
         )?;
-        let (c, t) = self.runs.iter().fold((0, 0), |(c, t), r| {
-            let (c0, t0) = r[0].covered;
-            let (c1, t1) = r[1].covered;
-            (c + c0 + c1, t + t0 + t1)
-        });
+        let share = |class: usize, methods: &[usize], fixed: bool| {
+            let mut out = (0, 0);
+            for r in &self.runs {
+                for &m in methods {
+                    let (c, t) = if fixed {
+                        r[m].covered_fixed
+                    } else {
+                        r[m].covered
+                    }[class];
+                    out = (out.0 + c, out.1 + t);
+                }
+            }
+            out
+        };
+        let line = |methods: &[usize], fixed: bool| {
+            let [top, upper, lower] = [0, 1, 2].map(|c| share(c, methods, fixed));
+            let all = (top.0 + upper.0 + lower.0, top.1 + upper.1 + lower.1);
+            let pc = |(c, t): (usize, usize)| 100.0 * c as f64 / t.max(1) as f64;
+            format!(
+                "{:.1}% of {} (true top {TOP} {:.1}%, rest of the upper half {:.1}%, lower half {:.1}%)",
+                pc(all),
+                all.1,
+                pc(top),
+                pc(upper),
+                pc(lower)
+            )
+        };
+        writeln!(
+            f,
+            "  league's 95% intervals covering the truth, at its stop: {}",
+            line(&[0, 1], false)
+        )?;
+        let fixed = fixed_pairs(self.entrants) * 2;
+        writeln!(
+            f,
+            "    after {fixed} games (top-8 league): {}",
+            line(&[0], true)
+        )?;
         write!(
             f,
-            "  league's 95% intervals covering the truth: {:.1}% of {t}",
-            100.0 * c as f64 / t.max(1) as f64
+            "    after {fixed} games (round robin): {}",
+            line(&[2], true)
         )
     }
 }

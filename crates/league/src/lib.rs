@@ -36,7 +36,7 @@ mod table;
 pub use config::{rule_from_table, LeagueConfigError};
 pub use error::LeagueError;
 pub use field::{Entrant, Field, PlayedPair};
-pub use focus::{Focus, OUTSIDE_WEIGHT};
+pub use focus::Focus;
 pub use schedule::{Decision, NextPair, Reason, Rule};
 pub use stopping::{settled, Neighbours, Separation, Verdict};
 pub use table::{game_information, options, Table, FALLBACK_PRIOR};

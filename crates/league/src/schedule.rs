@@ -13,17 +13,23 @@
 //!    its first few pairs bracket its strength from the middle out and
 //!    the refit can place it before the adaptive rule takes over.
 //! 3. **Uncertainty.** The refit's covariance `S` says how unsure each
-//!    neighbour difference `u_k = r(k) - r(k+1)` is. One more pair between
-//!    `a` and `b` adds Fisher information `I` along `v = e_a - e_b`, so
-//!    (Sherman-Morrison, exact for the linearised model) the variance of
-//!    `u_k` drops by `(u_k' S v)^2 / (1/I + v' S v)`. The pair chosen is
-//!    the one that maximises, over the neighbour pairs, the sum of
-//!    `weight(k) P(wrong order of k) * drop_k / var(u_k)`: the
-//!    probability each neighbour pair is in the wrong order, times the
-//!    share of its uncertainty one more pair removes, weighted by the
-//!    focus. Candidates are active entrants at most [`Rule::window`]
+//!    difference that decides the table is. Those differences are every
+//!    neighbour pair `u_k = r(k) - r(k+1)` the focus covers, weighted by
+//!    the probability it is in the wrong order; with `focus = "top-k"`,
+//!    also each entrant below the top `k + 1` against the `k`th, weighted
+//!    by the probability it belongs above it: LUCB's "is this arm in the
+//!    top k?" (Kalyanakrishnan et al., 2012), so an entrant clearly below
+//!    the top gets no more adaptive games, as in the elimination rules of
+//!    Heckel et al. (2019), while one that may still climb keeps them. One
+//!    more pair between `a` and `b` adds Fisher information `I` along
+//!    `v = e_a - e_b`, so (Sherman-Morrison, exact for the linearised
+//!    model) the variance of a difference `c' r` drops by
+//!    `(c' S v)^2 / (1/I + v' S v)`. The pair chosen maximises the sum of
+//!    `weight x drop / variance` over the differences: the share of each
+//!    one's uncertainty the pair removes, weighted by how likely it is to
+//!    be wrong. Candidates are active entrants at most [`Rule::window`]
 //!    places apart (a game between near-neighbours also informs the
-//!    neighbours between them, which `S` accounts for).
+//!    differences across them, which `S` accounts for).
 //!
 //! 4. **Exploring.** Every fourth pair ([`Rule::explore`]) goes instead to
 //!    the candidate pair that has met least. A rule that plays a pair
@@ -75,14 +81,14 @@ pub struct Rule {
 
 impl Default for Rule {
     /// Three placement pairs, pairs at most three places apart, every
-    /// fourth pair exploring, the whole table, no stopping rule.
+    /// second pair exploring, the whole table, no stopping rule.
     fn default() -> Self {
         Rule {
             placement: 3,
             window: 3,
             focus: Focus::All,
             games: None,
-            explore: 4,
+            explore: 2,
             until: None,
         }
     }
@@ -225,33 +231,23 @@ impl Rule {
         for (rank, &e) in order.iter().enumerate() {
             place[e] = rank;
         }
-        // Weight and variance of each neighbour pair, 0 once settled.
-        let boundaries: Vec<(usize, usize, f64, f64)> = (0..n - 1)
-            .map(|k| {
-                let (up, lo) = (order[k], order[k + 1]);
-                let los = table.ratings.los[up][lo];
-                let settled = open
-                    .and_then(|o| o.get(k))
-                    .is_some_and(|nb| nb.verdict != Verdict::Open);
-                let w = if settled {
-                    0.0
-                } else {
-                    self.focus.weight(k) * (1.0 - los)
-                };
-                (up, lo, w, table.difference_variance(up, lo))
-            })
-            .collect();
+        let contrasts = self.contrasts(table, open);
         let active = field.active();
         let value_of = |a: usize, b: usize| {
             let sv: Vec<f64> = (0..n).map(|i| cov[i][a] - cov[i][b]).collect();
             let denom = 1.0 / table.pair_information(a, b) + (sv[a] - sv[b]);
-            boundaries
+            contrasts
                 .iter()
-                .filter(|(_, _, w, var)| *w > 0.0 && *var > 0.0)
                 .map(|&(up, lo, w, var)| w * (sv[up] - sv[lo]).powi(2) / denom / var)
                 .sum::<f64>()
         };
-        let explore = self.explore > 0 && field.pairs().len() % self.explore == self.explore - 1;
+        if self.explore > 0 && field.pairs().len() % self.explore == self.explore - 1 {
+            // Near pairs first; all pairs if retirements left none that near.
+            return [self.window, usize::MAX]
+                .into_iter()
+                .find_map(|window| least_met_nearby(field, &place, &active, window, seed))
+                .map(|ab| (ab, Reason::Explore));
+        }
         // Near pairs first; all pairs if retirements left none that near.
         for window in [self.window, usize::MAX] {
             let mut best: Option<((usize, usize), f64, u64)> = None;
@@ -260,11 +256,7 @@ impl Rule {
                     .iter()
                     .filter(|&&b| place[a].abs_diff(place[b]) <= window)
                 {
-                    let value = if explore {
-                        -(field.pairs_between(a, b) as f64)
-                    } else {
-                        value_of(a, b)
-                    };
+                    let value = value_of(a, b);
                     let tie = mix(seed, &[field.pairs().len() as u64, a as u64, b as u64]);
                     if best.is_none_or(|(_, v, t)| value > v || (value == v && tie < t)) {
                         best = Some(((a, b), value, tie));
@@ -272,16 +264,81 @@ impl Rule {
                 }
             }
             if let Some((ab, value, _)) = best {
-                let reason = if explore {
-                    Reason::Explore
-                } else {
-                    Reason::Uncertainty(value)
-                };
-                return Some((ab, reason));
+                return Some((ab, Reason::Uncertainty(value)));
             }
         }
         None
     }
+
+    /// The differences whose sign the league must learn, each as `(upper,
+    /// lower, weight, variance)`: every open neighbour pair the focus
+    /// covers, weighted by the probability it is in the wrong order; with
+    /// `focus = "top-k"`, also each entrant below the top `k + 1` against
+    /// the `k`th, weighted by the probability it belongs above it (an
+    /// entrant clearly below the top drops out, as in the elimination
+    /// rules of active top-k identification).
+    fn contrasts(
+        &self,
+        table: &Table,
+        open: Option<&[Neighbours]>,
+    ) -> Vec<(usize, usize, f64, f64)> {
+        let order = &table.order;
+        let n = order.len();
+        let los = &table.ratings.los;
+        let covered = self.focus.boundaries(n);
+        let mut out: Vec<(usize, usize, f64, f64)> = (0..covered)
+            .filter(|&k| {
+                !open
+                    .and_then(|o| o.get(k))
+                    .is_some_and(|nb| nb.verdict != Verdict::Open)
+            })
+            .map(|k| (order[k], order[k + 1], 1.0 - los[order[k]][order[k + 1]]))
+            .map(|(up, lo, w)| (up, lo, w, table.difference_variance(up, lo)))
+            .collect();
+        if let Focus::Top(k) = self.focus {
+            if k >= 1 && k + 1 < n {
+                let kth = order[k - 1];
+                out.extend(
+                    order[k + 1..]
+                        .iter()
+                        .map(|&e| (kth, e, 1.0 - los[kth][e], table.difference_variance(kth, e))),
+                );
+            }
+        }
+        out.retain(|&(_, _, w, var)| w > 0.0 && var > 0.0);
+        out
+    }
+}
+
+/// The exploring pair: of the active pairs at most `window` places apart
+/// in the table, the one that has met least (ties broken by the seed).
+fn least_met_nearby(
+    field: &Field,
+    place: &[usize],
+    active: &[usize],
+    window: usize,
+    seed: u64,
+) -> Option<(usize, usize)> {
+    let n = place.len();
+    let mut met = vec![0usize; n * n];
+    for p in field.pairs() {
+        met[p.south_first * n + p.north_first] += 1;
+        met[p.north_first * n + p.south_first] += 1;
+    }
+    let mut best: Option<((usize, usize), usize, u64)> = None;
+    for (x, &a) in active.iter().enumerate() {
+        for &b in active[x + 1..]
+            .iter()
+            .filter(|&&b| place[a].abs_diff(place[b]) <= window)
+        {
+            let m = met[a * n + b];
+            let tie = mix(seed, &[field.pairs().len() as u64, a as u64, b as u64]);
+            if best.is_none_or(|(_, v, t)| m < v || (m == v && tie < t)) {
+                best = Some(((a, b), m, tie));
+            }
+        }
+    }
+    best.map(|b| b.0)
 }
 
 /// Entrants by points per pair played (unplayed ones in the middle at

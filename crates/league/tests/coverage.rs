@@ -2,7 +2,7 @@
 //! intervals of the refit, after a league chose each pair from the
 //! results before it, cover the true strengths about 95% of the time.
 
-use aboure_league::{options, Entrant, Field, Rule};
+use aboure_league::{options, Entrant, Field, Focus, Rule};
 use aboure_stats::{fit, BradleyTerryOptions, RatingScale};
 
 use crate::support::run;
@@ -47,5 +47,61 @@ fn ninety_five_percent_intervals_cover_the_truth_under_adaptive_pairing() {
     assert!(
         (0.92..=0.975).contains(&coverage),
         "coverage {coverage:.3} of {intervals} intervals"
+    );
+}
+
+/// A top-k league spends its games where the top is decided, and its
+/// intervals still cover the truth: the tail entrants it stops playing
+/// (the chance they belong in the top is nil) are rated from the games
+/// they had, without the outward bias a rule that leaves a pair once it
+/// looks apart gives the ends of the table.
+#[test]
+fn a_top_k_league_at_a_fixed_budget_keeps_honest_intervals() {
+    // Spaced as the bench's fields: far apart at the top, close in the tail.
+    let truth: Vec<f64> = (0..10)
+        .map(|k| 600.0 * (1.0 - ((k as f64 + 0.5) / 10.0).sqrt()))
+        .collect();
+    let mean = truth.iter().sum::<f64>() / truth.len() as f64;
+    let entrants = [Entrant::active(0); 10];
+    let rule = Rule {
+        focus: Focus::Top(3),
+        ..Rule::default()
+    };
+    let raw = BradleyTerryOptions {
+        scale: RatingScale::Raw,
+        ..options()
+    };
+    let (mut covered, mut intervals, mut failed) = (0, 0, 0);
+    let mut top_share = 0.0;
+    for replication in 0..100u64 {
+        let mut pairs = Vec::new();
+        run(&rule, &entrants, &truth, &mut pairs, 200, replication);
+        let field = Field::new(&entrants, &pairs).unwrap();
+        // Seats taken by the top four (the top three and their boundary).
+        let counts = field.pair_counts();
+        top_share += counts[..4].iter().sum::<usize>() as f64 / (2 * pairs.len()) as f64;
+        let Ok(fitted) = fit(truth.len(), &field.games(), &raw) else {
+            failed += 1;
+            continue;
+        };
+        for (i, t) in truth.iter().enumerate() {
+            intervals += 1;
+            if (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i] {
+                covered += 1;
+            }
+        }
+    }
+    let coverage = covered as f64 / intervals as f64;
+    let top_share = top_share / 100.0;
+    assert!(failed <= 2, "{failed} of 100 fits had no maximum");
+    // 1,000 intervals: one binomial standard error is 0.7%.
+    assert!(
+        (0.92..=0.975).contains(&coverage),
+        "coverage {coverage:.3} of {intervals} intervals"
+    );
+    // A round robin would seat the top four 40% of the time.
+    assert!(
+        top_share > 0.5,
+        "the top four took {top_share:.2} of the seats"
     );
 }

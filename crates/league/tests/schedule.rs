@@ -87,7 +87,7 @@ fn a_newcomer_plays_its_placement_against_opponents_spread_over_the_table() {
         3,
         "three different opponents: {opponents:?}"
     );
-    // Then the adaptive rule, every fourth pair exploring.
+    // Then the adaptive rule, every second pair exploring.
     let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
     let mut reasons = Vec::new();
     for _ in 0..4 {
@@ -104,7 +104,7 @@ fn a_newcomer_plays_its_placement_against_opponents_spread_over_the_table() {
         ));
     }
     let explored = reasons.iter().filter(|r| **r == Reason::Explore).count();
-    assert_eq!(explored, 1, "{reasons:?}");
+    assert_eq!(explored, 2, "{reasons:?}");
     assert!(
         reasons
             .iter()
