@@ -29,6 +29,7 @@ mod sandbox;
 mod serve_league;
 mod serve_live;
 mod serve_security;
+mod serve_tune;
 mod slurm_sprt;
 mod sprt_calc;
 mod sprt_shards;

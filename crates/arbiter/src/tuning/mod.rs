@@ -247,6 +247,7 @@ fn record(config: &Config, tune: &Tune, spsa: &Spsa, path: Vec<TuneStep>) -> Tun
         bot: config.bot(tune.bot()).name().to_owned(),
         objective: tune.objective().name().to_owned(),
         seed: config.seed(),
+        iterations: Some(tune.spsa().iterations),
         parameters: spsa
             .parameters()
             .iter()
