@@ -1,4 +1,4 @@
-//! `aboure tune CONFIG.toml`: tunes a bot's int options by SPSA (the
+//! `aboure tune CONFIG.toml`: tunes a bot's int and float options by SPSA (the
 //! `[tune]` table), printing each iteration's theta on stderr and the final
 //! values as `NAME = VALUE` lines on stdout. All the work is in
 //! `aboure_arbiter::tuning`; this file parses arguments, wires Ctrl-C and

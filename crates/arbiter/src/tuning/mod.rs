@@ -1,4 +1,4 @@
-//! `aboure tune`: SPSA ([`aboure_tune`]) over a bot's int options, each
+//! `aboure tune`: SPSA ([`aboure_tune`]) over a bot's int and float options, each
 //! iteration scored through the bot's own processes, under the file's time
 //! control and sandbox:
 //!
@@ -27,7 +27,7 @@ use std::time::Instant;
 use aboure_records::{
     TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter, TUNE_SCHEMA,
 };
-use aboure_tune::{Probe, Spsa, SpsaError, SpsaState};
+use aboure_tune::{Parameter, Probe, Spsa, SpsaError, SpsaState};
 use tokio::sync::watch;
 
 use crate::config::{Config, ProbeFormat, Tune};
@@ -135,7 +135,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
     if !options.resume && std::fs::metadata(&path_file).is_ok_and(|m| m.len() > 0) {
         return Err(TuneError::Exists(options.out_dir.clone()));
     }
-    let runner = probe::Runner::new(config, tune, &options)?;
+    let mut runner = probe::Runner::new(config, tune, &options)?;
     let parameters = runner.check_declared().await?;
     let (mut log, steps) = TunePath::open(&options.out_dir)?;
     let mut spsa = resumed(tune, parameters, config.seed(), &steps, &path_file)?;
@@ -265,11 +265,13 @@ fn record(config: &Config, tune: &Tune, spsa: &Spsa, path: Vec<TuneStep>) -> Tun
     }
 }
 
-/// The options that give a bot the values `values` of `tune`'s parameters.
-fn options_for(tune: &Tune, values: &[f64]) -> BTreeMap<String, String> {
-    tune.parameters()
+/// The options that give a bot the values `values` of `parameters`: an
+/// int's rounded value, a float's in the shortest decimal that reads back
+/// as the same double (`{}` of an f64 writes both, `3` or `0.7`).
+fn options_for(parameters: &[Parameter], values: &[f64]) -> BTreeMap<String, String> {
+    parameters
         .iter()
         .zip(values)
-        .map(|(p, v)| (p.name.clone(), format!("{}", p.sent(*v) as i64)))
+        .map(|(p, v)| (p.name.clone(), format!("{}", p.sent(*v))))
         .collect()
 }
