@@ -34,3 +34,4 @@ mod slurm_sprt;
 mod sprt_calc;
 mod sprt_shards;
 mod tune_cli;
+mod tune_join;

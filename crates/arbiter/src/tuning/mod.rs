@@ -5,8 +5,8 @@
 //! - `objective = "games"`: the two points play game pairs against each
 //!   other (or each against the file's other bot) as an ordinary tournament
 //!   in `iterations/NNNNN/` of the output folder ([`crate::run`]), so its
-//!   games are durable, resumable and may be shared by workers like any
-//!   run's;
+//!   games are durable, resumable and shared by any `aboure tune --join`
+//!   workers ([`join`]) like any run's;
 //! - `objective = "accuracy"`: each point's bot is started once and asked
 //!   for its move in every position of a fixed sample ([`sample`]), each
 //!   move charged the seeds it loses against the solver's values.
@@ -34,10 +34,12 @@ use crate::config::{Config, ProbeFormat, Tune};
 use crate::error::RunError;
 
 mod check;
+mod join;
 mod probe;
 mod sample;
 
 pub use check::check_declared;
+pub use join::join;
 pub use sample::{opening as random_opening, sample, Scored};
 
 /// How to run a tune (everything that is not in the file).
@@ -46,6 +48,8 @@ pub struct TuneOptions {
     pub out_dir: PathBuf,
     /// Continue the tune in `out_dir`.
     pub resume: bool,
+    /// Help the tune in `out_dir` as a worker ([`join`]) rather than own it.
+    pub join: bool,
     /// The `aboure` binary, for built-in bots.
     pub aboure_exe: PathBuf,
     /// Set to true to stop: a `games` iteration's tournament is interrupted
@@ -65,6 +69,10 @@ pub enum TuneProgress {
     Step(TuneStep),
     /// The confirming SPRT started.
     Confirming,
+    /// A worker ([`join`]) starts on the games of this iteration.
+    Joining(u32),
+    /// A worker waits for the tune's owner to write this iteration.
+    Waiting(u32),
 }
 
 /// Why a tune stopped before its end.
@@ -113,6 +121,10 @@ pub enum TuneError {
     /// Interrupted.
     #[error("interrupted after {0} iterations; resume with --resume")]
     Interrupted(u32),
+    /// `--join` of a tune whose iterations are not split into claimable
+    /// units.
+    #[error("{0}: a tune by accuracy cannot be joined (its iterations are not split into units workers claim): --join needs objective = \"games\"")]
+    NotShared(PathBuf),
 }
 
 /// How a tune ended.

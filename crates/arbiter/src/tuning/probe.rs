@@ -42,6 +42,8 @@ pub(super) struct Runner<'a> {
     /// The parameters, typed int or float by the bot's declarations once
     /// `check_declared` has read them.
     parameters: Vec<Parameter>,
+    /// Play the tournaments as a `--join` worker (`aboure tune --join`).
+    join: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -60,6 +62,7 @@ impl<'a> Runner<'a> {
             interrupt: options.interrupt.clone(),
             sandbox: Arc::new(sandbox),
             parameters: tune.parameters().to_vec(),
+            join: options.join,
         })
     }
 
@@ -75,7 +78,7 @@ impl<'a> Runner<'a> {
             resume: true,
             concurrency: None,
             shard: None,
-            join: false,
+            join: self.join,
             log_protocol: false,
             aboure_exe: self.aboure_exe.clone(),
             interrupt: self.interrupt.clone(),
