@@ -278,12 +278,38 @@ fn record(config: &Config, tune: &Tune, spsa: &Spsa, path: Vec<TuneStep>) -> Tun
 }
 
 /// The options that give a bot the values `values` of `parameters`: an
-/// int's rounded value, a float's in the shortest decimal that reads back
-/// as the same double (`{}` of an f64 writes both, `3` or `0.7`).
+/// int's rounded value (`0`, never `-0`), a float's in the shortest decimal
+/// that reads back as the same double (`0.7`).
 fn options_for(parameters: &[Parameter], values: &[f64]) -> BTreeMap<String, String> {
     parameters
         .iter()
         .zip(values)
-        .map(|(p, v)| (p.name.clone(), format!("{}", p.sent(*v))))
+        .map(|(p, v)| {
+            let sent = p.sent(*v);
+            let text = match p.integer {
+                true => (sent as i64).to_string(),
+                false => sent.to_string(),
+            };
+            (p.name.clone(), text)
+        })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_int_is_sent_rounded_and_a_float_exactly() {
+        let int = Parameter {
+            integer: true,
+            ..Parameter::real("w", 0.0, -10.0, 10.0, 1.0).unwrap()
+        };
+        let float = Parameter::real("c", 0.5, 0.0, 10.0, 0.1).unwrap();
+        let odd = 0.1 + 0.2;
+        let sent = options_for(&[int, float], &[-0.3, odd]);
+        assert_eq!(sent["w"], "0");
+        assert_eq!(sent["c"].parse::<f64>().unwrap().to_bits(), odd.to_bits());
+        assert_eq!(sent["c"], "0.30000000000000004");
+    }
 }
