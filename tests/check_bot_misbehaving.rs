@@ -47,6 +47,18 @@ fn a_bot_that_never_sends_aboureok_fails_the_handshake_and_nothing_else_runs() {
 }
 
 #[test]
+fn a_float_option_written_out_of_the_protocols_syntax_fails_the_handshake() {
+    let run = misbehaving(&["--timeout", "5000"], "bad_float_option.py", "mcts");
+    assert_fails(&run, &["handshake"], "default `.5` is not a decimal number");
+    assert!(
+        run.stdout
+            .contains("option name exploration type float default .5 min 0 max 10"),
+        "the line is quoted:\n{}",
+        run.dump()
+    );
+}
+
+#[test]
 fn a_bot_that_answers_illegal_moves_fails_every_check_that_asks_for_one() {
     let run = misbehaving(&PATIENT, "illegal_move.py", "greedy");
     let asking = [

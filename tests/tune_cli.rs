@@ -117,13 +117,67 @@ fn a_games_tune_plays_each_iteration_as_a_tournament_and_confirms_by_an_sprt() {
     assert!(stderr.contains("confirm: "), "{stderr}");
 }
 
+/// A tune of mcts's exploration constant, a float option, from 3.0.
+fn mcts_config(dir: &Path, parameter: &str) -> std::path::PathBuf {
+    write_config(
+        dir,
+        &format!(
+            "[tournament]\nseed = 5\n[time-control]\nnodes = 200\n\
+             [[bot]]\nname = \"mcts\"\nbuiltin = \"mcts\"\noptions = {{ seed = 1 }}\n\
+             [tune]\nbot = \"mcts\"\nparameters = {{ exploration = {parameter} }}\n\
+             objective = \"accuracy\"\npositions = 20\niterations = 3\nspsa = {{ A = 1, r-end = 4 }}\n"
+        ),
+    )
+}
+
+#[test]
+fn a_float_option_is_tuned_and_sent_without_rounding() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = mcts_config(
+        dir.path(),
+        "{ start = 3.0, min = 0.05, max = 10, step = 0.35 }",
+    );
+    let out = dir.path().join("out");
+    let output = tune(&cfg, &out, &["-q"]);
+    assert!(output.status.success(), "{}", show(&output));
+    let file = TuneFile::read_in(&out).unwrap().unwrap();
+    assert_eq!(file.path.len(), 3);
+    for step in &file.path {
+        // c_k = 0.35 (3 / k)^0.101: never whole, and sent as it is.
+        for (plus, minus) in step.plus.iter().zip(&step.minus) {
+            assert!(plus.fract() != 0.0 && minus.fract() != 0.0, "{step:?}");
+            let width = 2.0 * step.c[0] * step.delta[0];
+            assert!((plus - minus - width).abs() < 1e-12, "{step:?}");
+        }
+    }
+    let last = file.path.last().unwrap().exact_theta()[0];
+    let value = file.values["exploration"];
+    assert_eq!(value.to_bits(), last.to_bits(), "theta is not rounded");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.trim(), format!("exploration = {value}"));
+    let written: f64 = stdout.trim()["exploration = ".len()..].parse().unwrap();
+    assert_eq!(written.to_bits(), value.to_bits(), "printed exactly");
+
+    // A range wider than the bot's declared 0..=10 is refused by name.
+    let cfg = mcts_config(dir.path(), "{ start = 3.0, min = 0, max = 20, step = 0.5 }");
+    let output = tune(&cfg, &dir.path().join("wide"), &[]);
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    let expected =
+        "bot mcts: parameter exploration: the range 0..=20 exceeds the bot's min 0 and max 10";
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(expected),
+        "\nexpected: {expected}\nactual:   {stderr}"
+    );
+}
+
 #[test]
 fn parameters_are_checked_against_the_options_the_bot_declares() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         (
             "nosuch = { start = 0, min = -5, max = 5, step = 1 }",
-            "bot alphabeta: parameter nosuch: the bot declares no such option (its int options: depth, hash, quiescence_plies, row_weight, mobility_weight, targets_weight)",
+            "bot alphabeta: parameter nosuch: the bot declares no such option (its int and float options: depth, hash, quiescence_plies, row_weight, mobility_weight, targets_weight)",
         ),
         (
             "row_weight = { start = 0, min = -2000, max = 5, step = 1 }",
@@ -131,7 +185,7 @@ fn parameters_are_checked_against_the_options_the_bot_declares() {
         ),
         (
             "quiescence = { start = 0, min = 0, max = 1, step = 1 }",
-            "bot alphabeta: parameter quiescence: the bot declares it as `option name quiescence type bool default true`, not as an int option",
+            "bot alphabeta: parameter quiescence: the bot declares it as `option name quiescence type bool default true`, not as an int or float option",
         ),
     ];
     for (i, (parameter, expected)) in cases.into_iter().enumerate() {

@@ -13,12 +13,13 @@
 //! | `mcts`      | UCT Monte Carlo tree search over random games   | `exploration`, `margin_share`, `expand_after`, `seed` |
 //! | `perfect`   | the exact best move, from the solver            | `hash`                       |
 //!
-//! The tunable parameters are `int` options whose defaults are the values
-//! the bots always played with, so a tune (SPSA, `aboure-tune`) starts from
-//! today's bot: alphabeta's evaluation weights in centi-seeds (defaults 50,
-//! 0, 0; -1000 to 1000, either sign) and the captures its quiescence search
-//! follows (6); mcts's exploration constant and margin share in hundredths
-//! (50 and 60) and the playouts a leaf takes before it grows children (1).
+//! The tunable parameters are options whose defaults are the values the
+//! bots always played with, so a tune (SPSA, `aboure-tune`) starts from
+//! today's bot: alphabeta's evaluation weights in centi-seeds (`int`,
+//! defaults 50, 0, 0; -1000 to 1000, either sign) and the captures its
+//! quiescence search follows (6); mcts's exploration constant (a `float`,
+//! 0.5, from 0 to 10), its margin share in hundredths (60) and the playouts
+//! a leaf takes before it grows children (1).
 //!
 //! `seed` 0 (the default) seeds from the operating system, so two unseeded
 //! instances differ; any other value makes the bot reproducible.

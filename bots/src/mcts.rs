@@ -18,19 +18,20 @@ use aboure_protocol::{OptionSpec, Player, Search, SearchInfo, SearchLimits, SetO
 use rand::rngs::SmallRng;
 
 use crate::budget::Budget;
-use crate::options::{rng_for, unknown, IntOption, FRESH_SEED, SEED};
+use crate::options::{rng_for, unknown, FloatOption, IntOption, FRESH_SEED, SEED};
 use crate::{id_name, AUTHOR};
 
 /// The largest tree, in nodes (24 bytes each).
 pub const MAX_NODES: usize = 1 << 21;
-/// Default exploration constant, in hundredths.
-pub const DEFAULT_EXPLORATION: i64 = 50;
-/// `exploration`: the UCT constant, in hundredths.
-const EXPLORATION: IntOption = IntOption {
+/// Default exploration constant.
+pub const DEFAULT_EXPLORATION: f64 = 0.5;
+/// `exploration`: the UCT constant itself, a float option (it was an int
+/// in hundredths, over the same range 0 to 10).
+const EXPLORATION: FloatOption = FloatOption {
     name: "exploration",
     default: DEFAULT_EXPLORATION,
-    min: 0,
-    max: 1000,
+    min: 0.0,
+    max: 10.0,
 };
 /// Default share of the final margin in a playout's reward (the rest is the
 /// result).
@@ -89,7 +90,7 @@ impl Node {
 /// UCT Monte Carlo tree search.
 ///
 /// Options:
-/// - `exploration` (int, hundredths, default 50): the UCB1 exploration
+/// - `exploration` (float, 0 to 10, default 0.5): the UCB1 exploration
 ///   constant c in `q + c * sqrt(ln N / n)`, rewards being in 0..1
 ///   (matches against `alphabeta` favoured 0.3 to 0.6 over 1 and more).
 /// - `margin_share` (int, hundredths, default 60): the share of the final
@@ -274,7 +275,7 @@ impl MctsPlayer {
 
 impl Default for MctsPlayer {
     fn default() -> MctsPlayer {
-        MctsPlayer::new(DEFAULT_EXPLORATION as f64 / 100.0, FRESH_SEED)
+        MctsPlayer::new(DEFAULT_EXPLORATION, FRESH_SEED)
     }
 }
 
@@ -298,7 +299,7 @@ impl Player for MctsPlayer {
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
-            "exploration" => self.exploration = EXPLORATION.parse(value)? as f64 / 100.0,
+            "exploration" => self.exploration = EXPLORATION.parse(value)?,
             "margin_share" => self.margin_share = MARGIN_SHARE.parse(value)? as f64 / 100.0,
             "expand_after" => self.expand_after = EXPAND_AFTER.parse(value)? as u32,
             "seed" => self.rng = rng_for(SEED.parse(value)?),

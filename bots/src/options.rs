@@ -1,6 +1,6 @@
-//! The option plumbing the bots share: integer options defined once, for
-//! their declaration and for reading their values back, with errors that
-//! name the option and quote the value.
+//! The option plumbing the bots share: integer and float options defined
+//! once, for their declaration and for reading their values back, with
+//! errors that name the option and quote the value.
 
 use aboure_protocol::{OptionKind, OptionSpec, SetOptionError};
 use rand::rngs::SmallRng;
@@ -46,6 +46,42 @@ impl IntOption {
             ));
         }
         Ok(n)
+    }
+}
+
+/// A float option, defined once like [`IntOption`]. Values are read with
+/// the protocol's own check (its decimal syntax, no `inf` or `nan`), and
+/// one out of range is refused, never clamped.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FloatOption {
+    pub(crate) name: &'static str,
+    pub(crate) default: f64,
+    pub(crate) min: f64,
+    pub(crate) max: f64,
+}
+
+impl FloatOption {
+    /// The declaration announced in the handshake.
+    pub(crate) fn spec(&self) -> OptionSpec {
+        OptionSpec {
+            name: self.name.to_owned(),
+            kind: OptionKind::Float {
+                default: self.default,
+                min: self.min,
+                max: self.max,
+            },
+        }
+    }
+
+    /// Reads a value, checking its syntax and range.
+    pub(crate) fn parse(&self, value: &str) -> Result<f64, SetOptionError> {
+        let text = self.spec().check_value(value.trim()).map_err(|problem| {
+            // The protocol's message names the option already.
+            let prefix = format!("option {}: ", self.name);
+            bad_value(self.name, problem.trim_start_matches(&prefix).to_owned())
+        })?;
+        text.parse()
+            .map_err(|_| bad_value(self.name, format!("`{value}` is not a number")))
     }
 }
 
@@ -112,6 +148,27 @@ mod tests {
             panic!("an integer option declares an integer");
         };
         assert_eq!((min, max), (1, 64));
+    }
+
+    #[test]
+    fn a_float_is_read_exactly_and_refused_out_of_range() {
+        let c = FloatOption {
+            name: "exploration",
+            default: 0.5,
+            min: 0.0,
+            max: 10.0,
+        };
+        assert_eq!(c.parse(" 0.7 "), Ok(0.7));
+        assert_eq!(c.parse("1e-3"), Ok(0.001));
+        assert_eq!(
+            c.parse("10.5").unwrap_err().to_string(),
+            "option exploration: 10.5 is outside 0..=10"
+        );
+        assert_eq!(
+            c.parse("inf").unwrap_err().to_string(),
+            "option exploration: value `inf` is not a decimal number"
+        );
+        assert_eq!(c.spec().validate(), Ok(()));
     }
 
     #[test]

@@ -90,7 +90,7 @@ fn the_tunable_parameters_are_declared_with_their_built_in_values() {
     }
     let mcts = declared_options("mcts");
     for line in [
-        "option name exploration type int default 50 min 0 max 1000",
+        "option name exploration type float default 0.5 min 0 max 10",
         "option name margin_share type int default 60 min 0 max 100",
         "option name expand_after type int default 1 min 0 max 1000",
     ] {
@@ -145,11 +145,12 @@ fn the_defaults_change_nothing_and_other_values_change_the_search() {
     let plain = searched("mcts", &[]);
     assert_eq!(plain.len(), 3, "{plain:?}");
     let defaults = [
-        ("exploration", "50"),
+        ("exploration", "0.5"),
         ("margin_share", "60"),
         ("expand_after", "1"),
     ];
     assert_eq!(searched("mcts", &defaults), plain);
-    assert_ne!(searched("mcts", &[("exploration", "400")]), plain);
+    assert_ne!(searched("mcts", &[("exploration", "4")]), plain);
+    assert_ne!(searched("mcts", &[("exploration", "0.123")]), plain);
     assert_ne!(searched("mcts", &[("expand_after", "20")]), plain);
 }

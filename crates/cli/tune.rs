@@ -1,4 +1,4 @@
-//! `aboure tune CONFIG.toml`: tunes a bot's int options by SPSA (the
+//! `aboure tune CONFIG.toml`: tunes a bot's int and float options by SPSA (the
 //! `[tune]` table), printing each iteration's theta on stderr and the final
 //! values as `NAME = VALUE` lines on stdout. All the work is in
 //! `aboure_arbiter::tuning`; this file parses arguments, wires Ctrl-C and
@@ -20,8 +20,12 @@ pub struct Args {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue an interrupted tune in the output folder, on the same path.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "join")]
     resume: bool,
+    /// Play the games of the tune in DIR as a worker beside its owner
+    /// (objective = "games"): until the tune is finished.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    join: Option<PathBuf>,
     /// No progress lines.
     #[arg(short, long)]
     quiet: bool,
@@ -35,9 +39,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.config.display()
         );
     };
-    let out_dir = match &args.out {
-        Some(dir) => dir.clone(),
-        None => PathBuf::from("out").join(args.config.file_stem().unwrap_or_default()),
+    let out_dir = match (&args.join, &args.out) {
+        (Some(dir), _) | (None, Some(dir)) => dir.clone(),
+        (None, None) => PathBuf::from("out").join(args.config.file_stem().unwrap_or_default()),
     };
     crate::run_build::build(&config, &out_dir, args.quiet)?;
     let names: Vec<String> = tune.parameters().iter().map(|p| p.name.clone()).collect();
@@ -59,6 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("{}", describe(p, &names, total, &recent));
         }
     });
+    let joining = args.join.is_some();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -67,6 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = TuneOptions {
         out_dir: out_dir.clone(),
         resume: args.resume,
+        join: args.join.is_some(),
         aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
         interrupt,
         progress,
@@ -81,14 +87,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         });
-        aboure_arbiter::tuning::tune(&config, options).await
+        match joining {
+            true => aboure_arbiter::tuning::join(&config, options)
+                .await
+                .map(Joined::Helped),
+            false => aboure_arbiter::tuning::tune(&config, options)
+                .await
+                .map(|o| Joined::Owned(Box::new(o))),
+        }
     });
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     let outcome = match outcome {
-        Ok(o) => o,
-        Err(TuneError::Interrupted(done)) => {
+        Ok(Joined::Owned(o)) => *o,
+        Ok(Joined::Helped(n)) => {
             eprintln!(
-                "interrupted after {done} of {total} iterations; continue with --resume --out {}",
+                "the tune in {} is finished; this worker played in {n} of its iterations",
+                out_dir.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(TuneError::Interrupted(done)) => {
+            let again = if joining { "--join" } else { "--resume --out" };
+            eprintln!(
+                "interrupted after {done} of {total} iterations; continue with {again} {}",
                 out_dir.display()
             );
             return Ok(ExitCode::from(130));
@@ -111,6 +132,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What a tune's process did: owned the tune, or helped it as a worker.
+enum Joined {
+    Owned(Box<aboure_arbiter::tuning::TuneOutcome>),
+    Helped(u32),
+}
+
 /// Iterations the trend of a progress line spans.
 const TREND: usize = 10;
 
@@ -129,6 +156,10 @@ fn describe(
         }
         TuneProgress::Confirming => {
             "confirming the tuned values against the start ones by an SPRT".to_owned()
+        }
+        TuneProgress::Joining(k) => format!("joining the games of iteration {k}/{total}"),
+        TuneProgress::Waiting(k) => {
+            format!("waiting for the tune's owner to write iteration {k}/{total}")
         }
         TuneProgress::Step(s) => {
             let span = recent.len().saturating_sub(1);

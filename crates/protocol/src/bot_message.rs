@@ -7,11 +7,11 @@ use std::str::FromStr;
 
 use aboure_engine::Move;
 
-use crate::tokens::{millis, one_line, option_name, signed, unsigned, Tokens};
+use crate::tokens::{decimal, millis, one_line, option_name, signed, unsigned, Tokens};
 use crate::{OptionKind, OptionSpec, ParseMessageError, SearchInfo};
 
 /// A message from a bot to the arbiter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BotMessage {
     /// `id name NAME...`.
     Name(String),
@@ -32,7 +32,7 @@ pub enum BotMessage {
 }
 
 /// Why an [`OptionSpec`] cannot be announced.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum OptionSpecError {
     /// The name is not one token of letters, digits, `-` and `_`.
     #[error("option name `{name}` may hold only letters, digits, `-` and `_`")]
@@ -61,6 +61,34 @@ pub enum OptionSpecError {
         min: i64,
         /// Its upper bound.
         max: i64,
+    },
+    /// A float option whose bounds are reversed.
+    #[error("option {name}: min {min} > max {max}")]
+    FloatBounds {
+        /// The option's name.
+        name: String,
+        /// Its lower bound.
+        min: f64,
+        /// Its upper bound.
+        max: f64,
+    },
+    /// A float option whose default is out of its bounds.
+    #[error("option {name}: default {default} is outside {min}..={max}")]
+    FloatDefaultOutOfRange {
+        /// The option's name.
+        name: String,
+        /// Its default.
+        default: f64,
+        /// Its lower bound.
+        min: f64,
+        /// Its upper bound.
+        max: f64,
+    },
+    /// A float option's default or bound that is infinite or NaN.
+    #[error("option {name}: its default and bounds must be finite numbers")]
+    NotFinite {
+        /// The option's name.
+        name: String,
     },
     /// A string default that is not one line without surrounding blanks.
     #[error("option {name}: a string default must be one line without surrounding blanks")]
@@ -113,6 +141,27 @@ impl OptionSpec {
                     });
                 }
             }
+            OptionKind::Float { default, min, max } => {
+                let (default, min, max) = (*default, *min, *max);
+                if ![default, min, max].iter().all(|v| v.is_finite()) {
+                    return Err(OptionSpecError::NotFinite { name: name() });
+                }
+                if min > max {
+                    return Err(OptionSpecError::FloatBounds {
+                        name: name(),
+                        min,
+                        max,
+                    });
+                }
+                if default < min || default > max {
+                    return Err(OptionSpecError::FloatDefaultOutOfRange {
+                        name: name(),
+                        default,
+                        min,
+                        max,
+                    });
+                }
+            }
             OptionKind::Bool { .. } => {}
             OptionKind::String { default } => {
                 if default.contains(['\n', '\r']) || default.trim() != default {
@@ -138,12 +187,20 @@ impl OptionSpec {
     }
 
     /// Checks a `setoption` value against this spec and returns it in its
-    /// canonical text (e.g. `true`, `-3`).
+    /// canonical text (e.g. `true`, `-3`, `0.7`: a float as the shortest
+    /// decimal that reads back as the same double).
     pub fn check_value(&self, value: &str) -> Result<String, String> {
         let name = &self.name;
         match &self.kind {
             OptionKind::Int { min, max, .. } => {
                 let v: i64 = signed(&format!("option {name}: value"), value)?;
+                if v < *min || v > *max {
+                    return Err(format!("option {name}: {v} is outside {min}..={max}"));
+                }
+                Ok(v.to_string())
+            }
+            OptionKind::Float { min, max, .. } => {
+                let v = decimal(&format!("option {name}: value"), value)?;
                 if v < *min || v > *max {
                     return Err(format!("option {name}: {v} is outside {min}..={max}"));
                 }
@@ -184,6 +241,9 @@ impl fmt::Display for BotMessage {
                 match &spec.kind {
                     OptionKind::Int { default, min, max } => {
                         write!(f, "int default {default} min {min} max {max}")
+                    }
+                    OptionKind::Float { default, min, max } => {
+                        write!(f, "float default {default} min {min} max {max}")
                     }
                     OptionKind::Bool { default } => write!(f, "bool default {default}"),
                     OptionKind::String { default } => {
@@ -289,6 +349,16 @@ fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
             t.end()?;
             OptionKind::Int { default, min, max }
         }
+        "float" => {
+            t.keyword("default")?;
+            let default = decimal("default", t.require("the default")?)?;
+            t.keyword("min")?;
+            let min = decimal("min", t.require("the minimum")?)?;
+            t.keyword("max")?;
+            let max = decimal("max", t.require("the maximum")?)?;
+            t.end()?;
+            OptionKind::Float { default, min, max }
+        }
         "bool" => {
             t.keyword("default")?;
             let default = match t.require("the default")? {
@@ -322,7 +392,7 @@ fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
         }
         other => {
             return Err(format!(
-                "option type `{other}` is none of int, bool, string, choice"
+                "option type `{other}` is none of int, float, bool, string, choice"
             ))
         }
     };
@@ -420,5 +490,35 @@ mod tests {
         };
         let e = spec("book", text).validate();
         assert!(matches!(e, Err(OptionSpecError::StringDefault { .. })));
+    }
+
+    #[test]
+    fn a_float_is_checked_for_range_and_sent_in_its_shortest_form() {
+        let float = |default, min, max| OptionKind::Float { default, min, max };
+        let explore = spec("explore", float(1.4, 0.0, 10.0));
+        assert_eq!(explore.validate(), Ok(()));
+        assert_eq!(explore.check_value("0.70"), Ok("0.7".to_owned()));
+        assert_eq!(explore.check_value("1e1"), Ok("10".to_owned()));
+        assert_eq!(
+            explore.check_value("10.5"),
+            Err("option explore: 10.5 is outside 0..=10".to_owned())
+        );
+        let e = explore.check_value(".5").unwrap_err();
+        assert_eq!(e, "option explore: value `.5` is not a decimal number");
+        let e = spec("explore", float(11.0, 0.0, 10.0)).validate();
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "option explore: default 11 is outside 0..=10"
+        );
+        let e = spec("explore", float(1.0, 2.0, 0.5)).validate();
+        assert!(matches!(e, Err(OptionSpecError::FloatBounds { .. })));
+        let e = spec("explore", float(f64::NAN, 0.0, 1.0)).validate();
+        assert!(matches!(e, Err(OptionSpecError::NotFinite { .. })));
+        // The shortest form reads back as the same double.
+        let odd: f64 = 0.1 + 0.2;
+        let text = spec("x", float(0.0, 0.0, 1.0))
+            .check_value(&odd.to_string())
+            .unwrap();
+        assert_eq!(text.parse::<f64>().unwrap().to_bits(), odd.to_bits());
     }
 }

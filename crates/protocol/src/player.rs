@@ -26,8 +26,9 @@ pub enum SetOptionError {
     },
 }
 
-/// The type of an option a bot declares in the handshake.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The type of an option a bot declares in the handshake. (Not `Eq`: a
+/// float option's numbers are doubles.)
+#[derive(Clone, Debug, PartialEq)]
 pub enum OptionKind {
     /// An integer between `min` and `max` inclusive.
     Int {
@@ -37,6 +38,15 @@ pub enum OptionKind {
         min: i64,
         /// Largest accepted value.
         max: i64,
+    },
+    /// A real number between `min` and `max` inclusive, all finite.
+    Float {
+        /// Default value.
+        default: f64,
+        /// Smallest accepted value.
+        min: f64,
+        /// Largest accepted value.
+        max: f64,
     },
     /// `true` or `false`.
     Bool {
@@ -58,7 +68,7 @@ pub enum OptionKind {
 }
 
 /// An option a bot accepts: a name (one word) and its type.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct OptionSpec {
     /// The option's name: letters, digits, `-` and `_`.
     pub name: String,

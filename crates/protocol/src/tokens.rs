@@ -88,6 +88,32 @@ pub(crate) fn signed<T: std::str::FromStr>(what: &str, text: &str) -> Result<T, 
         .map_err(|_| format!("{what} `{text}` is out of range"))
 }
 
+/// A float as PROTOCOL.md writes it: an optional `-`, digits, optionally
+/// `.` and digits, optionally `e`/`E`, a sign and digits; finite. Rust's
+/// own parser accepts more (`+1`, `.5`, `inf`), so the shape is checked
+/// first.
+pub(crate) fn decimal(what: &str, text: &str) -> Result<f64, String> {
+    let bad = || format!("{what} `{text}` is not a decimal number");
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
+        None => (unsigned, None),
+    };
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)));
+    if !digits(whole) || !fraction.is_none_or(digits) || !exponent_ok {
+        return Err(bad());
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("{what} `{text}` is out of range")),
+    }
+}
+
 /// Milliseconds on the wire.
 pub(crate) fn millis(what: &str, text: &str) -> Result<Duration, String> {
     unsigned::<u64>(what, text).map(Duration::from_millis)
@@ -144,5 +170,27 @@ mod tests {
         assert_eq!(signed::<i32>("score", "-7"), Ok(-7));
         assert!(signed::<i32>("score", "+7").is_err());
         assert!(signed::<i32>("score", "-").is_err());
+    }
+
+    #[test]
+    fn decimals_are_strict_and_finite() {
+        for (text, value) in [
+            ("0.5", 0.5),
+            ("-3", -3.0),
+            ("1e-05", 1e-5),
+            ("2.5E+3", 2500.0),
+            ("-0.25e2", -25.0),
+            ("1.4142135623730951", std::f64::consts::SQRT_2),
+        ] {
+            assert_eq!(decimal("default", text), Ok(value), "{text}");
+        }
+        for text in [
+            "+1", ".5", "5.", "1e", "1e+", "inf", "NaN", "-", "", "1,5", "0x1", "1.2.3",
+        ] {
+            let e = decimal("default", text).unwrap_err();
+            assert!(e.contains("is not a decimal number"), "{text}: {e}");
+        }
+        let e = decimal("max", "1e999").unwrap_err();
+        assert_eq!(e, "max `1e999` is out of range");
     }
 }

@@ -87,12 +87,27 @@ fn arbiter_message() -> impl Strategy<Value = ArbiterMessage> {
     ]
 }
 
+/// A finite double (any bits but infinities and NaNs).
+fn finite() -> impl Strategy<Value = f64> {
+    any::<f64>().prop_filter("finite", |v| v.is_finite())
+}
+
 fn option_spec() -> impl Strategy<Value = OptionSpec> {
     let kind = prop_oneof![
         (any::<i64>(), any::<i64>(), any::<i64>()).prop_map(|(a, b, c)| {
             let mut v = [a, b, c];
             v.sort_unstable();
             OptionKind::Int {
+                min: v[0],
+                default: v[1],
+                max: v[2],
+            }
+        }),
+        // Any finite doubles, tiny and huge: the line must carry each exactly.
+        (finite(), finite(), finite()).prop_map(|(a, b, c)| {
+            let mut v = [a, b, c];
+            v.sort_unstable_by(f64::total_cmp);
+            OptionKind::Float {
                 min: v[0],
                 default: v[1],
                 max: v[2],
@@ -280,6 +295,17 @@ fn exact_bot_lines() {
             }),
         ),
         (
+            "option name explore type float default 1.4 min 0 max 10.5",
+            BotMessage::Option(OptionSpec {
+                name: "explore".into(),
+                kind: OptionKind::Float {
+                    default: 1.4,
+                    min: 0.0,
+                    max: 10.5,
+                },
+            }),
+        ),
+        (
             "option name ponder type bool default false",
             BotMessage::Option(OptionSpec {
                 name: "ponder".into(),
@@ -390,6 +416,16 @@ fn near_misses_are_errors_quoting_the_line() {
         "option name x type choice default a",
         "option name x type choice default a a b",
         "option name x type float default 1",
+        "option name x type float default 5 min 6 max 9",
+        "option name x type float default 1 min 2 max 0",
+        "option name x type float default .5 min 0 max 1",
+        "option name x type float default 5. min 0 max 9",
+        "option name x type float default +1 min 0 max 2",
+        "option name x type float default 1 min 0 max inf",
+        "option name x type float default nan min 0 max 1",
+        "option name x type float default 1 min 0 max 1e999",
+        "option name x type float default 1 min 0 max 2 step 1",
+        "option name x type float default 1,5 min 0 max 2",
         "option name x y type bool default true",
         "option x type bool default true",
         "aboureok 1",

@@ -100,6 +100,10 @@ pub struct TuneFile {
     pub objective: String,
     /// The seed of the perturbations.
     pub seed: u64,
+    /// The iterations the tune's budget allows (absent in files written
+    /// before it was recorded): how far a running tune has to go.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u32>,
     /// The parameters.
     pub parameters: Vec<TunedParameter>,
     /// Every iteration.
@@ -286,6 +290,7 @@ mod tests {
             bot: "ab".into(),
             objective: "games".into(),
             seed: 1,
+            iterations: Some(1),
             parameters: vec![],
             path: vec![step(1, 2.0)],
             values: BTreeMap::from([("w".to_owned(), 2.0)]),

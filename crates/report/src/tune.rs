@@ -37,6 +37,8 @@ pub struct TuneReport {
     pub objective: String,
     /// Iterations written.
     pub iterations: usize,
+    /// Iterations the budget allows, if the file says.
+    pub planned: Option<u32>,
     /// Games played.
     pub games: u64,
     /// Each parameter's path.
@@ -108,11 +110,20 @@ impl TuneReport {
             bot: file.bot.clone(),
             objective: file.objective.clone(),
             iterations: path.len(),
+            planned: file.iterations,
             games: path.iter().map(|s| s.games).sum(),
             parameters,
             objective_path,
             values: file.values.iter().map(|(k, v)| (k.clone(), *v)).collect(),
             confirm: file.confirm.clone(),
+        }
+    }
+
+    /// ` of N` while the tune is short of its budget of N iterations.
+    fn of_planned(&self) -> String {
+        match self.planned {
+            Some(n) if (n as usize) > self.iterations => format!(" of {n}"),
+            _ => String::new(),
         }
     }
 
@@ -127,8 +138,12 @@ impl TuneReport {
     /// The report as text.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "tune of {} by {}: {} iterations, {} games\n",
-            self.bot, self.objective, self.iterations, self.games
+            "tune of {} by {}: {} iterations{}, {} games\n",
+            self.bot,
+            self.objective,
+            self.iterations,
+            self.of_planned(),
+            self.games
         );
         for p in &self.parameters {
             let last = p.path.last().copied().unwrap_or(p.start);
@@ -170,8 +185,8 @@ impl TuneReport {
 
     fn write_html(&self, out: &mut String) -> std::fmt::Result {
         writeln!(out, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title>aboure tune: {}</title>\n<style>{}</style></head><body>", esc(&self.bot), crate::html::CSS)?;
-        writeln!(out, "<header><h1>aboure tune</h1><p class=\"summary\">{} by {}: {} iterations, {} games</p></header><main>",
-            esc(&self.bot), esc(&self.objective), self.iterations, self.games)?;
+        writeln!(out, "<header><h1>aboure tune</h1><p class=\"summary\">{} by {}: {} iterations{}, {} games</p></header><main>",
+            esc(&self.bot), esc(&self.objective), self.iterations, self.of_planned(), self.games)?;
         for p in &self.parameters {
             writeln!(
                 out,
@@ -269,6 +284,7 @@ mod tests {
             bot: "ab".into(),
             objective: "games".into(),
             seed: 1,
+            iterations: Some(4),
             parameters: vec![TunedParameter {
                 name: "w".into(),
                 start: -50.0,
@@ -289,6 +305,10 @@ mod tests {
         assert_eq!(r.objective_path, [2.0, 1.0, 1.0]);
         assert_eq!(r.games, 6);
         let text = r.text();
+        assert!(
+            text.starts_with("tune of ab by games: 3 iterations of 4, 6 games\n"),
+            "{text}"
+        );
         assert!(
             text.contains("w: -50 -> -20.00 (range -100..=100)"),
             "{text}"

@@ -10,6 +10,9 @@
 //!
 //! The folders are listed again at each poll, so a shard that starts late
 //! is picked up; files are only ever opened for reading.
+//!
+//! A folder of `aboure tune` (one with `tune.json`) is a tune, not a run:
+//! from the poll that first sees it, [`LiveTune`] follows it instead.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -19,7 +22,8 @@ use aboure_records::{results_files, ManifestError, Problem, ProblemKind, RunMani
 use aboure_report::SprtSettings;
 
 use crate::follow::Follower;
-use crate::live::{LiveRun, RunInfo};
+use crate::live::{LiveRun, RunInfo, Snapshot};
+use crate::tune::LiveTune;
 
 /// A folder given on the command line, and what was read from it.
 #[derive(Debug)]
@@ -35,6 +39,8 @@ pub struct Folder {
     /// The `workers.json` read and when it was written.
     workers_json: Option<(PathBuf, SystemTime)>,
     run: LiveRun,
+    /// The tune, once the folder is seen to be one.
+    tune: Option<LiveTune>,
 }
 
 /// What a poll did.
@@ -58,6 +64,7 @@ impl Folder {
             files: Vec::new(),
             run_json: None,
             workers_json: None,
+            tune: None,
         }
     }
 
@@ -69,6 +76,15 @@ impl Folder {
     /// The run as read so far.
     pub fn run(&mut self) -> &mut LiveRun {
         &mut self.run
+    }
+
+    /// What the page shows now: the run's report and live figures, or the
+    /// tune's.
+    pub fn snapshot(&mut self) -> Snapshot {
+        match &self.tune {
+            Some(tune) => tune.snapshot(),
+            None => self.run.snapshot(),
+        }
     }
 
     /// Starts the run over: every file is read again from its start into a
@@ -86,6 +102,17 @@ impl Folder {
 
     /// Reads whatever changed since the last poll.
     pub fn poll(&mut self) -> Polled {
+        if let [dir] = self.dirs.as_slice() {
+            if self.tune.is_none() && aboure_report::is_tune_folder(dir) {
+                self.tune = Some(LiveTune::new(dir));
+            }
+        }
+        if let Some(tune) = &mut self.tune {
+            return Polled {
+                changed: tune.poll(),
+                more: false,
+            };
+        }
         let mut polled = Polled::default();
         if let Some(info) = self.read_run_json() {
             self.start_over(info);

@@ -8,7 +8,9 @@
 //! serves it as the HTML report's page, updated in the browser by
 //! server-sent events: standings with intervals, crosstable, the SPRT's LLR
 //! path, pace and time left, failures as they happen, the newest games in
-//! the game viewer.
+//! the game viewer. A tune's folder gets the tune's page instead: each
+//! parameter's path and the objective as the tune's report draws them,
+//! theta and its trend, the budget done, the result and its confirming SPRT.
 //!
 //! It only reads: results files are never opened for writing. It listens on
 //! 127.0.0.1 unless told otherwise, and then demands a random token on
@@ -18,7 +20,7 @@
 //! - [`follow`]: one file, followed by polling (works over NFS).
 //! - [`folder`]: one folder's files and `run.json`.
 //! - [`live`]: the run's state and the snapshot the page shows.
-//! - [`eta`]: pace and time left, pure arithmetic.
+//! - [`tune`]: a tune's folder (`aboure tune`), followed instead of a run.
 //! - `server`, `page`, `token`: the HTTP side.
 #![deny(missing_docs)]
 
@@ -28,6 +30,7 @@ pub mod live;
 mod page;
 mod server;
 mod token;
+pub mod tune;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -234,7 +237,7 @@ fn publish(folder: &mut Folder, seq: u64) -> Published {
         // The first page shows what is there already, read in full.
         while folder.poll().more {}
     }
-    let Snapshot { live, body } = folder.run().snapshot();
+    let Snapshot { live, body } = folder.snapshot();
     let json = json!({
         "seq": seq,
         "dir": folder.name().display().to_string(),

@@ -14,7 +14,7 @@ const LIVE_CSS: &str = include_str!("assets/live.css");
 const LIVE_JS: &str = include_str!("assets/live.js");
 
 /// Escapes text for HTML content and attribute values.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -48,7 +48,13 @@ pub fn live_page(runs: &[String], current: usize, token: Option<&str>, body: &st
     }
     out.push_str(
         "<p id=\"live-status\">connecting…</p>\
-         <dl><div><dt>Games</dt><dd id=\"live-games\">–</dd></div>\
+         <div id=\"live-tune\" hidden><dl><div><dt>Iterations</dt><dd id=\"live-tune-iterations\">–</dd></div>\
+         <div><dt>Games played</dt><dd id=\"live-tune-games\">–</dd></div>\
+         <div><dt>Objective</dt><dd id=\"live-tune-objective\">–</dd></div>\
+         <div><dt>State</dt><dd id=\"live-tune-state\">–</dd></div></dl>\
+         <progress id=\"live-tune-budget\" max=\"1\" value=\"0\" title=\"iterations done of the budget\"></progress>\
+         <table id=\"live-theta\"><thead><tr><th>Parameter</th><th>Theta</th><th>Trend</th><th>Start</th><th>Range</th></tr></thead><tbody></tbody></table></div>\
+         <div id=\"live-run\"><dl><div><dt>Games</dt><dd id=\"live-games\">–</dd></div>\
          <div><dt>Games per minute</dt><dd id=\"live-rate\">–</dd></div>\
          <div><dt>Time left</dt><dd id=\"live-eta\">–</dd></div>\
          <div><dt>SPRT log-likelihood ratio</dt><dd id=\"live-llr\">–</dd></div></dl>\
@@ -58,7 +64,7 @@ pub fn live_page(runs: &[String], current: usize, token: Option<&str>, body: &st
          <details id=\"live-workers-box\" open hidden><summary>Workers: <span id=\"live-workers-count\"></span></summary>\
          <table id=\"live-workers\"><thead><tr><th>Worker</th><th>State</th><th>Pairs held</th>\
          <th>Games recorded</th><th>Last seen</th></tr></thead><tbody></tbody></table>\
-         <p id=\"live-taken-over\"></p></details></div>\n<div id=\"report-body\">",
+         <p id=\"live-taken-over\"></p></details></div></div>\n<div id=\"report-body\">",
     );
     out.push_str(body);
     out.push_str("</div><footer>Made by <code>aboure serve</code>, following the results files as they grow. Ratings: BayesElo's Bradley-Terry model, 95% intervals from the covariance.</footer>\n");

@@ -254,19 +254,10 @@ impl Validator<'_> {
                 value(&raw.max),
                 value(&raw.step),
             );
-            for (v, k) in [(&raw.min, "min"), (&raw.max, "max"), (&raw.start, "start")] {
-                if v.get_ref().fract() != 0.0 {
-                    return Err(self.at(
-                        v.span(),
-                        &format!("{key}.{k}"),
-                        format!(
-                            "{} is not a whole number (options are `type int`)",
-                            v.get_ref()
-                        ),
-                    ));
-                }
-            }
-            let parameter = Parameter::integer(name, start, min, max, step).map_err(|e| {
+            // Whether the option is an int (whole start and range, values
+            // rounded when sent) or a float is known from the bot's
+            // handshake: `tuning::check_declared` settles it.
+            let parameter = Parameter::real(name, start, min, max, step).map_err(|e| {
                 let (span, k) = match e {
                     aboure_tune::ParameterError::StartOutOfRange { .. } => {
                         (raw.start.span(), "start")

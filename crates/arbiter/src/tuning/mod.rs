@@ -1,12 +1,12 @@
-//! `aboure tune`: SPSA ([`aboure_tune`]) over a bot's int options, each
+//! `aboure tune`: SPSA ([`aboure_tune`]) over a bot's int and float options, each
 //! iteration scored through the bot's own processes, under the file's time
 //! control and sandbox:
 //!
 //! - `objective = "games"`: the two points play game pairs against each
 //!   other (or each against the file's other bot) as an ordinary tournament
 //!   in `iterations/NNNNN/` of the output folder ([`crate::run`]), so its
-//!   games are durable, resumable and may be shared by workers like any
-//!   run's;
+//!   games are durable, resumable and shared by any `aboure tune --join`
+//!   workers ([`join`]) like any run's;
 //! - `objective = "accuracy"`: each point's bot is started once and asked
 //!   for its move in every position of a fixed sample ([`sample`]), each
 //!   move charged the seeds it loses against the solver's values.
@@ -27,17 +27,19 @@ use std::time::Instant;
 use aboure_records::{
     TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter, TUNE_SCHEMA,
 };
-use aboure_tune::{Probe, Spsa, SpsaError, SpsaState};
+use aboure_tune::{Parameter, Probe, Spsa, SpsaError, SpsaState};
 use tokio::sync::watch;
 
 use crate::config::{Config, ProbeFormat, Tune};
 use crate::error::RunError;
 
 mod check;
+mod join;
 mod probe;
 mod sample;
 
 pub use check::check_declared;
+pub use join::join;
 pub use sample::{opening as random_opening, sample, Scored};
 
 /// How to run a tune (everything that is not in the file).
@@ -46,6 +48,8 @@ pub struct TuneOptions {
     pub out_dir: PathBuf,
     /// Continue the tune in `out_dir`.
     pub resume: bool,
+    /// Help the tune in `out_dir` as a worker ([`join`]) rather than own it.
+    pub join: bool,
     /// The `aboure` binary, for built-in bots.
     pub aboure_exe: PathBuf,
     /// Set to true to stop: a `games` iteration's tournament is interrupted
@@ -65,6 +69,10 @@ pub enum TuneProgress {
     Step(TuneStep),
     /// The confirming SPRT started.
     Confirming,
+    /// A worker ([`join`]) starts on the games of this iteration.
+    Joining(u32),
+    /// A worker waits for the tune's owner to write this iteration.
+    Waiting(u32),
 }
 
 /// Why a tune stopped before its end.
@@ -113,6 +121,10 @@ pub enum TuneError {
     /// Interrupted.
     #[error("interrupted after {0} iterations; resume with --resume")]
     Interrupted(u32),
+    /// `--join` of a tune whose iterations are not split into claimable
+    /// units.
+    #[error("{0}: a tune by accuracy cannot be joined (its iterations are not split into units workers claim): --join needs objective = \"games\"")]
+    NotShared(PathBuf),
 }
 
 /// How a tune ended.
@@ -135,7 +147,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
     if !options.resume && std::fs::metadata(&path_file).is_ok_and(|m| m.len() > 0) {
         return Err(TuneError::Exists(options.out_dir.clone()));
     }
-    let runner = probe::Runner::new(config, tune, &options)?;
+    let mut runner = probe::Runner::new(config, tune, &options)?;
     let parameters = runner.check_declared().await?;
     let (mut log, steps) = TunePath::open(&options.out_dir)?;
     let mut spsa = resumed(tune, parameters, config.seed(), &steps, &path_file)?;
@@ -247,6 +259,7 @@ fn record(config: &Config, tune: &Tune, spsa: &Spsa, path: Vec<TuneStep>) -> Tun
         bot: config.bot(tune.bot()).name().to_owned(),
         objective: tune.objective().name().to_owned(),
         seed: config.seed(),
+        iterations: Some(tune.spsa().iterations),
         parameters: spsa
             .parameters()
             .iter()
@@ -264,11 +277,39 @@ fn record(config: &Config, tune: &Tune, spsa: &Spsa, path: Vec<TuneStep>) -> Tun
     }
 }
 
-/// The options that give a bot the values `values` of `tune`'s parameters.
-fn options_for(tune: &Tune, values: &[f64]) -> BTreeMap<String, String> {
-    tune.parameters()
+/// The options that give a bot the values `values` of `parameters`: an
+/// int's rounded value (`0`, never `-0`), a float's in the shortest decimal
+/// that reads back as the same double (`0.7`).
+fn options_for(parameters: &[Parameter], values: &[f64]) -> BTreeMap<String, String> {
+    parameters
         .iter()
         .zip(values)
-        .map(|(p, v)| (p.name.clone(), format!("{}", p.sent(*v) as i64)))
+        .map(|(p, v)| {
+            let sent = p.sent(*v);
+            let text = match p.integer {
+                true => (sent as i64).to_string(),
+                false => sent.to_string(),
+            };
+            (p.name.clone(), text)
+        })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_int_is_sent_rounded_and_a_float_exactly() {
+        let int = Parameter {
+            integer: true,
+            ..Parameter::real("w", 0.0, -10.0, 10.0, 1.0).unwrap()
+        };
+        let float = Parameter::real("c", 0.5, 0.0, 10.0, 0.1).unwrap();
+        let odd = 0.1 + 0.2;
+        let sent = options_for(&[int, float], &[-0.3, odd]);
+        assert_eq!(sent["w"], "0");
+        assert_eq!(sent["c"].parse::<f64>().unwrap().to_bits(), odd.to_bits());
+        assert_eq!(sent["c"], "0.30000000000000004");
+    }
 }

@@ -39,6 +39,11 @@ pub(super) struct Runner<'a> {
     aboure_exe: PathBuf,
     interrupt: watch::Receiver<bool>,
     sandbox: Arc<aboure_sandbox::Sandbox>,
+    /// The parameters, typed int or float by the bot's declarations once
+    /// `check_declared` has read them.
+    parameters: Vec<Parameter>,
+    /// Play the tournaments as a `--join` worker (`aboure tune --join`).
+    join: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -56,6 +61,8 @@ impl<'a> Runner<'a> {
             aboure_exe: options.aboure_exe.clone(),
             interrupt: options.interrupt.clone(),
             sandbox: Arc::new(sandbox),
+            parameters: tune.parameters().to_vec(),
+            join: options.join,
         })
     }
 
@@ -71,7 +78,7 @@ impl<'a> Runner<'a> {
             resume: true,
             concurrency: None,
             shard: None,
-            join: false,
+            join: self.join,
             log_protocol: false,
             aboure_exe: self.aboure_exe.clone(),
             interrupt: self.interrupt.clone(),
@@ -96,8 +103,8 @@ impl<'a> Runner<'a> {
     }
 
     /// Starts the bot once and checks the parameters against the options
-    /// it declares; returns them.
-    pub(super) async fn check_declared(&self) -> Result<Vec<Parameter>, TuneError> {
+    /// it declares; returns them, each typed as the bot declares it.
+    pub(super) async fn check_declared(&mut self) -> Result<Vec<Parameter>, TuneError> {
         let launch = self.launch(self.bot_name(), BTreeMap::new())?;
         let bot = BotProcess::start(&launch)
             .await
@@ -108,9 +115,8 @@ impl<'a> Runner<'a> {
             })?;
         let declared = bot.declared_options().to_vec();
         bot.quit(QUIT_GRACE).await;
-        let parameters = self.tune.parameters().to_vec();
-        check_declared(self.bot_name(), &parameters, &declared)?;
-        Ok(parameters)
+        self.parameters = check_declared(self.bot_name(), self.tune.parameters(), &declared)?;
+        Ok(self.parameters.clone())
     }
 
     /// The accuracy objective's sample, computed once per tune (on the
@@ -153,8 +159,8 @@ impl<'a> Runner<'a> {
         let [plus, minus] = self.names();
         let derived = self.config.probe_match(
             vec![
-                (plus.clone(), options_for(self.tune, &probe.plus)),
-                (minus.clone(), options_for(self.tune, &probe.minus)),
+                (plus.clone(), options_for(&self.parameters, &probe.plus)),
+                (minus.clone(), options_for(&self.parameters, &probe.minus)),
             ],
             self.tune.opponent(),
             ProbeFormat::Pairs(pairs),
@@ -187,8 +193,8 @@ impl<'a> Runner<'a> {
 
     async fn accuracy(&self, probe: &Probe, sample: &[Scored]) -> Result<Score, TuneError> {
         let [plus, minus] = self.names();
-        let plus = self.launch(&plus, options_for(self.tune, &probe.plus))?;
-        let minus = self.launch(&minus, options_for(self.tune, &probe.minus))?;
+        let plus = self.launch(&plus, options_for(&self.parameters, &probe.plus))?;
+        let minus = self.launch(&minus, options_for(&self.parameters, &probe.minus))?;
         let control = self.config.bot(self.tune.bot()).time_control();
         let (a, b) = tokio::join!(
             seeds_lost(&plus, sample, control, probe.iteration),
@@ -213,8 +219,11 @@ impl<'a> Runner<'a> {
         let start: Vec<f64> = self.tune.parameters().iter().map(|p| p.start).collect();
         let derived = self.config.probe_match(
             vec![
-                (tuned.clone(), options_for(self.tune, values)),
-                (format!("{bot}-start"), options_for(self.tune, &start)),
+                (tuned.clone(), options_for(&self.parameters, values)),
+                (
+                    format!("{bot}-start"),
+                    options_for(&self.parameters, &start),
+                ),
             ],
             None,
             format,

@@ -40,6 +40,7 @@ pub(super) async fn handshake(s: &mut Session<'_>) -> Step<()> {
 fn describe(spec: &OptionSpec) -> String {
     let kind = match &spec.kind {
         OptionKind::Int { default, min, max } => format!("int {default} in {min}..={max}"),
+        OptionKind::Float { default, min, max } => format!("float {default} in {min}..={max}"),
         OptionKind::Bool { default } => format!("bool {default}"),
         OptionKind::String { default } => format!("string `{default}`"),
         OptionKind::Choice { default, choices } => {
@@ -53,6 +54,7 @@ fn describe(spec: &OptionSpec) -> String {
 fn default_value(spec: &OptionSpec) -> String {
     match &spec.kind {
         OptionKind::Int { default, .. } => default.to_string(),
+        OptionKind::Float { default, .. } => default.to_string(),
         OptionKind::Bool { default } => default.to_string(),
         OptionKind::String { default } => default.clone(),
         OptionKind::Choice { default, .. } => default.clone(),
@@ -67,6 +69,12 @@ fn other_value(spec: &OptionSpec) -> String {
             (false, true) => (default - 1).to_string(),
             _ => default.to_string(),
         },
+        // Halfway to a bound (halving first: no overflow near the largest
+        // doubles).
+        OptionKind::Float { default, min, max } => {
+            let toward = if default < max { max } else { min };
+            (default / 2.0 + toward / 2.0).to_string()
+        }
         OptionKind::Bool { default } => (!default).to_string(),
         OptionKind::String { default } if default.is_empty() => "aboure check".to_owned(),
         OptionKind::String { .. } => String::new(),
@@ -85,6 +93,13 @@ fn bad_value(spec: &OptionSpec) -> Option<String> {
             Some(v) => v.to_string(),
             None => "many".to_owned(),
         }),
+        OptionKind::Float { max, .. } => {
+            let above = max + max.abs().max(1.0);
+            Some(match above.is_finite() {
+                true => above.to_string(),
+                false => "many".to_owned(),
+            })
+        }
         OptionKind::Bool { .. } => Some("maybe".to_owned()),
         OptionKind::String { .. } => None,
         OptionKind::Choice { choices, .. } => {
@@ -213,6 +228,7 @@ mod tests {
     #[test]
     fn other_values_are_valid_and_differ_where_they_can() {
         let int = |default, min, max| spec(OptionKind::Int { default, min, max });
+        let float = |default, min, max| spec(OptionKind::Float { default, min, max });
         let choice = spec(OptionKind::Choice {
             default: "b".into(),
             choices: vec!["b".into(), "c".into()],
@@ -235,6 +251,9 @@ mod tests {
                 "",
             ),
             (choice, "c"),
+            (float(0.5, 0.0, 10.0), "5.25"),
+            (float(10.0, 0.0, 10.0), "5"),
+            (float(-1.5, -1.5, -1.5), "-1.5"),
         ];
         for (spec, want) in cases {
             let value = other_value(&spec);
@@ -256,6 +275,21 @@ mod tests {
                 default: 0,
                 min: 0,
                 max: i64::MAX,
+            },
+            OptionKind::Float {
+                default: 0.5,
+                min: 0.0,
+                max: 10.0,
+            },
+            OptionKind::Float {
+                default: -1.0,
+                min: -2.0,
+                max: -1.0,
+            },
+            OptionKind::Float {
+                default: 0.0,
+                min: 0.0,
+                max: f64::MAX,
             },
             OptionKind::Bool { default: false },
             OptionKind::Choice {

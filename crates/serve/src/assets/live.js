@@ -14,6 +14,7 @@
   // Runs the report's viewer script, first removing the listeners its
   // previous run added (it listens on the window and the document).
   function startViewer() {
+    if (!$("report-data")) return; // a tune's page has no games to view
     listeners.forEach(function (l) { l[0].removeEventListener(l[1], l[2]); });
     listeners = [];
     var targets = [window, document];
@@ -104,6 +105,36 @@
       }).join("; ") : "No pair taken over from a dead worker.";
   }
 
+  // A tune's folder: the budget done, theta and its trend, the state and,
+  // at the end, the values (the report's sections below hold the plots).
+  function showTune(t) {
+    $("live-run").hidden = true;
+    $("live-tune").hidden = false;
+    if (t.error) { $("live-tune-state").textContent = t.error; return; }
+    $("live-tune-iterations").textContent = t.iteration + (t.planned ? " of " + t.planned : "");
+    $("live-tune-budget").value = t.planned ? Math.min(1, t.iteration / t.planned) : 0;
+    $("live-tune-games").textContent = String(t.games);
+    $("live-tune-objective").textContent = t.objective === "accuracy" ?
+      fmt(t.objective_value, 3) + " seeds lost a move" : "mean gain " + fmt(t.objective_value, 3) + " a pair";
+    var state = { running: "iterating", confirming: "confirming by an SPRT", finished: "finished" }[t.state];
+    if (t.confirm) state += ": " + t.confirm.verdict + " after " + t.confirm.games + " games";
+    $("live-tune-state").textContent = state;
+    var body = $("live-theta").tBodies[0];
+    body.textContent = "";
+    t.theta.forEach(function (p) {
+      var tr = document.createElement("tr");
+      var trend = p.trend === null ? "–" : (p.trend >= 0 ? "+" : "") + p.trend.toFixed(2) + " in " + p.span;
+      [p.name, p.value.toFixed(2), trend, String(p.start), p.min + " to " + p.max].forEach(function (x) {
+        var td = document.createElement("td");
+        td.textContent = x;
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    document.body.dataset.iterations = t.iteration;
+    document.body.dataset.tuneState = t.state;
+  }
+
   function apply(s) {
     var filters = ["filter-bot", "filter-result", "filter-termination"].map(function (id) { return [id, $(id) ? $(id).value : ""]; });
     $("report-body").innerHTML = s.body;
@@ -112,7 +143,7 @@
       var e = $(f[0]);
       if (e && f[1] && e.value !== f[1]) { e.value = f[1]; e.dispatchEvent(new Event("change")); }
     });
-    showLive(s);
+    if (s.live.tune) showTune(s.live.tune); else showLive(s);
     updates++;
     document.body.dataset.updates = updates;
     $("live-status").textContent = "live: updated " + new Date().toLocaleTimeString() + " (" + updates + " updates)";
