@@ -19,10 +19,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 aboure=${ABOURE:-$root/target/release/aboure}
 seeds=${SEEDS:-5}
-accuracy_iterations=${ACCURACY_ITERATIONS:-5}
+accuracy_iterations=${ACCURACY_ITERATIONS:-4}
 accuracy_r_end=${ACCURACY_R_END:-32}
 positions=${POSITIONS:-200}
-games_iterations=${GAMES_ITERATIONS:-100}
+games_iterations=${GAMES_ITERATIONS:-90}
 games_r_end=${GAMES_R_END:-1.2}
 pairs=${PAIRS:-200}
 

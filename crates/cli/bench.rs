@@ -48,7 +48,7 @@ enum What {
     Tune {
         /// The accuracy objective's budgets, in SPSA iterations
         /// (comma-separated; the option alone for none).
-        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "5")]
+        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "4")]
         accuracy_iterations: Vec<u32>,
         /// Informative positions in the accuracy objective's sample.
         #[arg(long, default_value_t = 200)]
@@ -58,7 +58,7 @@ enum What {
         accuracy_r_end: f64,
         /// The games objective's budgets, in SPSA iterations of one game
         /// pair (comma-separated; the option alone for none).
-        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "100")]
+        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "90")]
         games_iterations: Vec<u32>,
         /// The games objective's final learning rate (gain in wins minus losses).
         #[arg(long, default_value_t = 1.2)]
