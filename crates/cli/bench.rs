@@ -42,27 +42,37 @@ enum What {
         mcts_sweep: bool,
     },
     /// The recovery of alphabeta from a row weight of the wrong sign by
-    /// SPSA under both objectives (exact accuracy, game pairs): CPU time,
-    /// final value and Elo gained against the bad start of each.
+    /// SPSA under both objectives (exact accuracy, game pairs), at each
+    /// budget and over seeds: CPU time, final value and Elo gained against
+    /// the bad start of each tune, and their medians.
     Tune {
-        /// SPSA iterations of the accuracy objective.
-        #[arg(long, default_value_t = 30)]
-        accuracy_iterations: u32,
-        /// Positions in the accuracy objective's sample.
+        /// The accuracy objective's budgets, in SPSA iterations
+        /// (comma-separated; the option alone for none).
+        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "4")]
+        accuracy_iterations: Vec<u32>,
+        /// Informative positions in the accuracy objective's sample.
         #[arg(long, default_value_t = 200)]
         positions: usize,
         /// The accuracy objective's final learning rate (gain in seeds a move).
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = 32.0)]
         accuracy_r_end: f64,
-        /// SPSA iterations (game pairs) of the games objective.
-        #[arg(long, default_value_t = 300)]
-        games_iterations: u32,
+        /// The games objective's budgets, in SPSA iterations of one game
+        /// pair (comma-separated; the option alone for none).
+        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "90")]
+        games_iterations: Vec<u32>,
         /// The games objective's final learning rate (gain in wins minus losses).
-        #[arg(long, default_value_t = 0.2)]
+        #[arg(long, default_value_t = 1.2)]
         games_r_end: f64,
         /// Game pairs of each match against the bad start.
         #[arg(long, default_value_t = 200)]
         pairs: u32,
+        /// Tunes per budget, with seeds 1 to N.
+        #[arg(long, default_value_t = 5)]
+        seeds: u32,
+        /// Only play the match against the bad start of each of these values
+        /// (comma-separated), e.g. those `aboure tune` found.
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        elo_of: Vec<f64>,
     },
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
@@ -199,7 +209,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games_iterations,
             games_r_end,
             pairs,
+            seeds,
+            elo_of,
         } => {
+            if !elo_of.is_empty() {
+                for line in aboure_bench::tune::elo_of(&elo_of, pairs) {
+                    println!("{line}");
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let budget = aboure_bench::tune::Budget {
                 accuracy_iterations,
                 positions,
@@ -207,6 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 games_iterations,
                 games_r_end,
                 pairs,
+                seeds,
             };
             for line in aboure_bench::tune::recover(&budget) {
                 println!("{line}");

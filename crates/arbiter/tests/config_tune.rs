@@ -153,7 +153,7 @@ fn the_example_tune_file_is_valid() {
     let config = aboure_arbiter::load(path.as_ref()).unwrap();
     let t = config.tune().unwrap();
     assert_eq!(t.objective(), Objective::Accuracy { positions: 200 });
-    assert_eq!(t.spsa().iterations, 15);
+    assert_eq!(t.spsa().iterations, 5);
     assert_eq!(t.parameters()[0].start, -50.0);
     assert!(t.confirm().is_some());
 }

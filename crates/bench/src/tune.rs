@@ -1,31 +1,37 @@
 //! The measured recovery of a badly set bot (`aboure bench tune`): alphabeta
 //! starts with its row weight of the wrong sign, and SPSA (`aboure-tune`)
-//! brings it back under each objective, in-process:
+//! brings it back under each objective, in-process, at each of several
+//! budgets and over several seeds (a single lucky run at a small budget is
+//! not a measurement):
 //!
 //! - `accuracy`: each iteration scores `theta + c delta` and
-//!   `theta - c delta` by the exact mean seeds lost per move on one fixed
-//!   sample of positions (from games between reference bots, both sides,
-//!   all phases), against the solver's move values, computed once;
+//!   `theta - c delta` by the exact mean seeds lost per move on the tuner's
+//!   own sample of informative positions ([`aboure_arbiter::tuning::sample`],
+//!   seeded by the seed), against the solver's move values, computed once.
+//!   With the same seed, the same positions and the same perturbations this
+//!   is the path `aboure tune` follows through bot processes (alphabeta is
+//!   deterministic at a node budget), so the values found here are the ones
+//!   a process tune finds, at a fraction of its CPU time;
 //! - `games`: each iteration plays one game pair between the two points from
 //!   a fresh random opening, colours swapped, as fishtest does.
 //!
 //! Each tune's CPU time is read on its own thread's clock (the sample and the
-//! solver's values are charged to `accuracy`), and the Elo each tune gained
-//! is measured by a match of game pairs of the tuned values against the bad
-//! start, with fastchess's pentanomial 95% interval.
+//! solver's values are charged to `accuracy`), and the Elo each tuned value
+//! gained is measured by a match of game pairs against the bad start, with
+//! fastchess's pentanomial 95% interval (the same openings for every value,
+//! so the match is a function of the value and is played once per value).
 
+use std::collections::BTreeMap;
 use std::fmt;
 
-use aboure_bots::{configure, AlphaBetaPlayer, MctsPlayer};
+use aboure_arbiter::tuning::{random_opening as opening, sample, Scored};
+use aboure_bots::{configure, AlphaBetaPlayer};
 use aboure_engine::{Move, Position, Side};
 use aboure_protocol::{Player, SearchLimits};
-use aboure_solver::Solver;
 use aboure_stats::{Estimate, Pentanomial, PlayerResult};
 use aboure_tune::{Parameter, Spsa, SpsaSettings};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
-
-use aboure_arbiter::tuning::random_opening as opening;
 
 use crate::cpu::thread_seconds;
 use crate::search::Local;
@@ -38,79 +44,165 @@ const BAD_START: f64 = -50.0;
 /// The bot's own range for the option, and the step `c_end`.
 const RANGE: (f64, f64) = (-1000.0, 1000.0);
 const STEP: f64 = 10.0;
-/// The solver's table for the sample: a few hundred positions need far less
-/// than the 256 MB of a report's analysis, and zeroing that much was a
-/// fifth of the sample's cost.
-const SOLVER_MB: usize = 16;
 /// Longest game, in plies (the arbiter's default adjudication).
 const MAX_PLIES: usize = 400;
 
-/// What a recovery run is given.
+/// What the recovery runs are given.
 #[derive(Clone, Debug)]
 pub struct Budget {
-    /// SPSA iterations of the `accuracy` objective.
-    pub accuracy_iterations: u32,
-    /// Positions in its sample.
+    /// The budgets, in SPSA iterations, of the `accuracy` objective.
+    pub accuracy_iterations: Vec<u32>,
+    /// Informative positions in its sample.
     pub positions: usize,
     /// Its learning rate at the end (its gain is in seeds a move).
     pub accuracy_r_end: f64,
-    /// SPSA iterations (one game pair each) of the `games` objective.
-    pub games_iterations: u32,
+    /// The budgets, in SPSA iterations of one game pair, of `games`.
+    pub games_iterations: Vec<u32>,
     /// Its learning rate at the end (its gain is wins minus losses).
     pub games_r_end: f64,
     /// Game pairs of each confirming match against the bad start.
     pub pairs: u32,
+    /// Tunes per budget, with seeds 1 to `seeds`.
+    pub seeds: u32,
 }
 
-/// One objective's tune and what it gained.
+/// One tune and what it gained.
 #[derive(Clone, Debug)]
 pub struct Recovery {
     /// `accuracy` or `games`.
     pub objective: &'static str,
     /// SPSA iterations run.
     pub iterations: u32,
+    /// The tune's seed (its sample, openings and perturbations).
+    pub seed: u64,
     /// Games the tune played (the sample's games for `accuracy`).
     pub games: u64,
     /// CPU seconds of the tune.
     pub cpu_seconds: f64,
     /// Of them, the sample and its solver values (`accuracy` only).
     pub sample_seconds: f64,
+    /// Positions valued for the sample, and kept as informative.
+    pub sample: Option<(usize, usize)>,
     /// The tuned value, as sent to the bot.
     pub value: f64,
     /// The tuned bot against the bad start.
     pub elo: Estimate,
 }
 
+fn describe(elo: &Estimate) -> String {
+    match elo.interval() {
+        Some(i) => format!("{:+.0} +/- {:.0}", i.value, i.error().unwrap_or(f64::NAN)),
+        None => format!("{elo:?}"),
+    }
+}
+
 impl fmt::Display for Recovery {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let elo = match self.elo.interval() {
-            Some(i) => format!("{:+.0} +/- {:.0}", i.value, i.error().unwrap_or(f64::NAN)),
-            None => format!("{:?}", self.elo),
+        let sample = match self.sample {
+            Some((valued, kept)) => format!(
+                " ({:.2} s the sample: {kept} informative of {valued} positions valued)",
+                self.sample_seconds
+            ),
+            None => String::new(),
         };
         write!(
             f,
-            "{}: {} iterations, {} games, {:.2} s CPU ({:.2} s the sample), {OPTION} {BAD_START} -> {}, Elo against the start {elo}",
-            self.objective, self.iterations, self.games, self.cpu_seconds, self.sample_seconds, self.value
+            "{} {} iterations, seed {}: {} games, {:.3} s CPU{sample}, {OPTION} {BAD_START} -> {}, Elo against the start {}",
+            self.objective, self.iterations, self.seed, self.games, self.cpu_seconds, self.value,
+            describe(&self.elo)
         )
     }
 }
 
-/// Both recoveries and the ratio of their CPU times.
+/// The matches of tuned values against the bad start, played once each.
+#[derive(Default)]
+struct Matches {
+    pairs: u32,
+    played: BTreeMap<i64, Estimate>,
+}
+
+impl Matches {
+    fn elo(&mut self, value: f64) -> Estimate {
+        let pairs = self.pairs;
+        *self
+            .played
+            .entry(value as i64)
+            .or_insert_with(|| confirm(value, pairs))
+    }
+}
+
+/// Every tune of `budget`, a summary line per objective and budget, and
+/// the default value's Elo against the start (the gain a recovery aims at).
 pub fn recover(budget: &Budget) -> Vec<String> {
-    let accuracy = tune_by_accuracy(budget);
-    let games = tune_by_games(budget);
-    let ratio = games.cpu_seconds / accuracy.cpu_seconds;
-    let default = f64::from(aboure_bots::eval::Weights::DEFAULT.row);
-    let reference = match confirm(default, budget.pairs).interval() {
-        Some(i) => format!("{:+.0} +/- {:.0}", i.value, i.error().unwrap_or(f64::NAN)),
-        None => "undefined".to_owned(),
+    let mut matches = Matches {
+        pairs: budget.pairs,
+        ..Matches::default()
     };
-    vec![
-        format!("the default {OPTION} {default} against the start: Elo {reference}"),
-        accuracy.to_string(),
-        games.to_string(),
-        format!("CPU time, games / accuracy: {ratio:.1}x"),
-    ]
+    let default = f64::from(aboure_bots::eval::Weights::DEFAULT.row);
+    let target = matches.elo(default);
+    let mut lines = vec![format!(
+        "the default {OPTION} {default} against the start: Elo {}",
+        describe(&target)
+    )];
+    let floor = target.interval().and_then(|i| i.lower).unwrap_or(0.0);
+    let seeds = 1..=u64::from(budget.seeds.max(1));
+    for &n in &budget.accuracy_iterations {
+        let runs: Vec<Recovery> = seeds
+            .clone()
+            .map(|seed| tune_by_accuracy(budget, n, seed, &mut matches))
+            .collect();
+        lines.extend(runs.iter().map(ToString::to_string));
+        lines.push(summary(&runs, floor));
+    }
+    for &n in &budget.games_iterations {
+        let runs: Vec<Recovery> = seeds
+            .clone()
+            .map(|seed| tune_by_games(budget, n, seed, &mut matches))
+            .collect();
+        lines.extend(runs.iter().map(ToString::to_string));
+        lines.push(summary(&runs, floor));
+    }
+    lines
+}
+
+/// Each value's Elo against the bad start, in the match of `pairs` pairs.
+pub fn elo_of(values: &[f64], pairs: u32) -> Vec<String> {
+    values
+        .iter()
+        .map(|&v| {
+            format!(
+                "{OPTION} {v} against {BAD_START}: Elo {}",
+                describe(&confirm(v, pairs))
+            )
+        })
+        .collect()
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    match xs.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => xs[n / 2],
+        n => (xs[n / 2 - 1] + xs[n / 2]) / 2.0,
+    }
+}
+
+/// The medians of one budget's runs, and how many reached the default's
+/// gain (an Elo at least the lower end of its interval, `floor`).
+fn summary(runs: &[Recovery], floor: f64) -> String {
+    let elo = |r: &Recovery| r.elo.interval().map_or(f64::NAN, |i| i.value);
+    let reached = runs.iter().filter(|r| elo(r) >= floor).count();
+    let first = &runs[0];
+    format!(
+        "{} {} iterations over {} seeds: median {OPTION} {}, median Elo {:+.0}, {reached} of {} reached {floor:+.0}, median CPU {:.3} s",
+        first.objective,
+        first.iterations,
+        runs.len(),
+        median(runs.iter().map(|r| r.value).collect()),
+        median(runs.iter().map(elo).collect()),
+        runs.len(),
+        median(runs.iter().map(|r| r.cpu_seconds).collect()),
+    )
 }
 
 fn parameter() -> Parameter {
@@ -135,16 +227,27 @@ fn bot(value: f64) -> AlphaBetaPlayer {
     bot
 }
 
-fn tune_by_accuracy(budget: &Budget) -> Recovery {
+fn settings(iterations: u32, r_end: f64) -> SpsaSettings {
+    let mut settings = SpsaSettings::for_iterations(iterations);
+    settings.r_end = r_end;
+    settings
+}
+
+fn tune_by_accuracy(
+    budget: &Budget,
+    iterations: u32,
+    seed: u64,
+    matches: &mut Matches,
+) -> Recovery {
     let start = thread_seconds();
-    let (sample, games) = sample(budget.positions);
+    let drawn = sample(budget.positions, seed);
     let sample_seconds = thread_seconds() - start;
-    let mut settings = SpsaSettings::for_iterations(budget.accuracy_iterations);
-    settings.r_end = budget.accuracy_r_end;
-    let mut spsa = Spsa::new(vec![parameter()], settings, 1).expect("valid settings");
+    let settings = settings(iterations, budget.accuracy_r_end);
+    let mut spsa = Spsa::new(vec![parameter()], settings, seed).expect("valid settings");
     while !spsa.finished() {
         let probe = spsa.probe();
-        let gain = seeds_lost(&sample, probe.minus[0]) - seeds_lost(&sample, probe.plus[0]);
+        let gain = seeds_lost(&drawn.positions, probe.minus[0])
+            - seeds_lost(&drawn.positions, probe.plus[0]);
         spsa.update(&probe, gain)
             .expect("the probe of this iteration");
     }
@@ -153,20 +256,21 @@ fn tune_by_accuracy(budget: &Budget) -> Recovery {
     Recovery {
         objective: "accuracy",
         iterations: spsa.state().iteration,
-        games,
+        seed,
+        games: drawn.games,
         cpu_seconds,
         sample_seconds,
+        sample: Some((drawn.valued, drawn.positions.len())),
         value,
-        elo: confirm(value, budget.pairs),
+        elo: matches.elo(value),
     }
 }
 
-fn tune_by_games(budget: &Budget) -> Recovery {
+fn tune_by_games(budget: &Budget, iterations: u32, seed: u64, matches: &mut Matches) -> Recovery {
     let start = thread_seconds();
-    let mut settings = SpsaSettings::for_iterations(budget.games_iterations);
-    settings.r_end = budget.games_r_end;
-    let mut spsa = Spsa::new(vec![parameter()], settings, 1).expect("valid settings");
-    let mut rng = SmallRng::seed_from_u64(11);
+    let settings = settings(iterations, budget.games_r_end);
+    let mut spsa = Spsa::new(vec![parameter()], settings, seed).expect("valid settings");
+    let mut rng = SmallRng::seed_from_u64(seed.wrapping_add(10));
     while !spsa.finished() {
         let probe = spsa.probe();
         let opening = opening(&mut rng);
@@ -181,58 +285,26 @@ fn tune_by_games(budget: &Budget) -> Recovery {
     Recovery {
         objective: "games",
         iterations: spsa.state().iteration,
+        seed,
         games: 2 * u64::from(spsa.state().iteration),
         cpu_seconds,
         sample_seconds: 0.0,
+        sample: None,
         value,
-        elo: confirm(value, budget.pairs),
+        elo: matches.elo(value),
     }
 }
 
-/// A position to score and the solver's values of its moves, best first.
-struct Scored {
-    position: Position,
-    values: Vec<(Move, i32)>,
-}
-
-/// `n` positions with a choice, every one of games between alphabeta and
-/// mcts at their defaults from random openings, both sides, all phases;
-/// and the number of games played for them.
-fn sample(n: usize) -> (Vec<Scored>, u64) {
-    let mut solver = Solver::new(SOLVER_MB);
-    let mut rng = SmallRng::seed_from_u64(5);
-    let mut out = Vec::new();
-    let mut games: i64 = 0;
-    while out.len() < n {
-        let mut a = AlphaBetaPlayer::default();
-        let mut m = MctsPlayer::new(0.5, games + 1);
-        let (south, north): (&mut dyn Player, &mut dyn Player) = if games % 2 == 0 {
-            (&mut a, &mut m)
-        } else {
-            (&mut m, &mut a)
-        };
-        let mut positions = Vec::new();
-        play(south, north, opening(&mut rng), &mut positions);
-        games += 1;
-        for position in positions.into_iter().filter(|p| p.legal_moves().len() > 1) {
-            if out.len() < n {
-                let values = solver.move_values(&position);
-                out.push(Scored { position, values });
-            }
-        }
-    }
-    (out, games as u64)
-}
-
-/// Mean seeds lost a move by alphabeta at `value` over `sample`.
+/// Mean seeds lost a move by alphabeta at `value` over `sample`, as a probe
+/// process of `aboure tune` loses them: one bot, one new game, the
+/// positions in order.
 fn seeds_lost(sample: &[Scored], value: f64) -> f64 {
     let mut bot = bot(value);
+    bot.new_game();
     let mut lost = 0i64;
     for s in sample {
-        bot.new_game();
         let m = bot.choose(&s.position, &[], &limits(), &mut Local::new());
-        let played = s.values.iter().find(|v| v.0 == m).map_or(0, |v| v.1);
-        lost += i64::from(s.values[0].1 - played);
+        lost += s.loss(Some(m));
     }
     lost as f64 / sample.len().max(1) as f64
 }
@@ -307,25 +379,29 @@ mod tests {
 
     #[test]
     fn a_short_accuracy_tune_turns_the_wrong_sign_round() {
-        let (sample, games) = sample(60);
-        assert_eq!(sample.len(), 60);
-        assert!(games > 0);
-        // The solver's values are best first, and the right sign loses fewer seeds.
-        assert!(sample
-            .iter()
-            .all(|s| s.values.windows(2).all(|w| w[0].1 >= w[1].1)));
-        assert!(seeds_lost(&sample, 50.0) < seeds_lost(&sample, BAD_START));
+        let drawn = sample(60, 1);
+        assert!(seeds_lost(&drawn.positions, 50.0) < seeds_lost(&drawn.positions, BAD_START));
         let budget = Budget {
-            accuracy_iterations: 30,
+            accuracy_iterations: vec![30],
             positions: 200,
             accuracy_r_end: 2.0,
-            games_iterations: 1,
+            games_iterations: vec![],
             games_r_end: 0.2,
             pairs: 2,
+            seeds: 1,
         };
-        let tuned = tune_by_accuracy(&budget);
+        let mut matches = Matches {
+            pairs: 2,
+            ..Matches::default()
+        };
+        let tuned = tune_by_accuracy(&budget, 30, 1, &mut matches);
         assert!(tuned.value > 0.0, "{tuned}");
         assert_eq!(tuned.iterations, 30);
+        assert_eq!(tuned.sample.map(|s| s.1), Some(200));
+        // One match per value: the same value is not played again.
+        assert_eq!(matches.played.len(), 1);
+        matches.elo(tuned.value);
+        assert_eq!(matches.played.len(), 1);
     }
 
     #[test]
@@ -335,5 +411,12 @@ mod tests {
         let start = Position::startpos();
         let [first, second] = pair(50.0, 50.0, start);
         assert_eq!(first, second.reversed(), "{first:?} {second:?}");
+    }
+
+    #[test]
+    fn the_median_of_odd_and_even_counts() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(Vec::new()).is_nan());
     }
 }

@@ -8,8 +8,9 @@
 //!   games are durable, resumable and shared by any `aboure tune --join`
 //!   workers ([`join`]) like any run's;
 //! - `objective = "accuracy"`: each point's bot is started once and asked
-//!   for its move in every position of a fixed sample ([`sample`]), each
-//!   move charged the seeds it loses against the solver's values.
+//!   for its move in every position of a fixed sample of informative
+//!   positions ([`sample`]), each move charged the seeds it loses against
+//!   the solver's values.
 //!
 //! Every iteration is appended to `tune-path.jsonl` and synced before the
 //! next starts; the perturbation of iteration `k` depends only on the seed
@@ -40,7 +41,7 @@ mod sample;
 
 pub use check::check_declared;
 pub use join::join;
-pub use sample::{opening as random_opening, sample, Scored};
+pub use sample::{opening as random_opening, sample, Sample, Scored};
 
 /// How to run a tune (everything that is not in the file).
 pub struct TuneOptions {

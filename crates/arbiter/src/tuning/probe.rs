@@ -126,12 +126,13 @@ impl<'a> Runner<'a> {
             return Ok(None);
         };
         let seed = self.config.seed();
-        let sample = tokio::task::spawn_blocking(move || super::sample(positions as usize, seed))
-            .await
-            .map_err(|source| RunError::TaskFailed {
-                what: "sample",
-                source,
-            })?;
+        let sample =
+            tokio::task::spawn_blocking(move || super::sample(positions as usize, seed).positions)
+                .await
+                .map_err(|source| RunError::TaskFailed {
+                    what: "sample",
+                    source,
+                })?;
         Ok(Some(Arc::new(sample)))
     }
 

@@ -1,9 +1,16 @@
-//! The positions the `accuracy` objective scores: every position with a
-//! choice from games between the reference bots (alphabeta against mcts,
-//! colours alternating, from random four-ply openings), so both sides and
-//! all phases are in it; and the solver's exact value of each move,
-//! computed once per tune. The games are played in-process: the sample
-//! depends only on the tune's seed, so a resumed tune scores the same one.
+//! The positions the `accuracy` objective scores: the informative positions
+//! of games between the reference bots (alphabeta against mcts, colours
+//! alternating, from random four-ply openings), so both sides and all
+//! phases are in it; and the solver's exact value of each move, computed
+//! once per tune. The games are played in-process: the sample depends only
+//! on the tune's seed, so a resumed tune scores the same one.
+//!
+//! A position is informative when its moves do not all have the same exact
+//! value. In one that is not, every move loses nothing, so every point of
+//! theta scores zero there: keeping it adds the same zero to both points'
+//! loss and changes no gradient estimate, only the scale of the mean, while
+//! each costs a round trip to each probe. They are dropped, and the
+//! objective is the mean loss over informative positions.
 
 use std::time::Instant;
 
@@ -44,11 +51,32 @@ impl Scored {
     }
 }
 
-/// `n` scored positions from the games of seed `seed`.
-pub fn sample(n: usize, seed: u64) -> Vec<Scored> {
+impl Scored {
+    /// True when the moves do not all have the same value, so that the move
+    /// a bot chooses here can change its loss.
+    pub fn informative(&self) -> bool {
+        self.values.first().map(|v| v.1) != self.values.last().map(|v| v.1)
+    }
+}
+
+/// The positions of a tune's sample, and what drawing them took.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// The informative positions, in the order they were played.
+    pub positions: Vec<Scored>,
+    /// Positions with more than one legal move that were valued for it (the
+    /// informative ones among them were kept).
+    pub valued: usize,
+    /// Games played for it.
+    pub games: u64,
+}
+
+/// `n` informative positions from the games of seed `seed`.
+pub fn sample(n: usize, seed: u64) -> Sample {
     let mut solver = Solver::new(SOLVER_MB);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(n);
+    let mut valued = 0;
     let mut game: i64 = 0;
     while out.len() < n {
         let mut a = AlphaBetaPlayer::new(1);
@@ -62,12 +90,20 @@ pub fn sample(n: usize, seed: u64) -> Vec<Scored> {
         for position in played(south, north, start) {
             if out.len() < n && position.legal_moves().len() > 1 {
                 let values = solver.move_values(&position);
-                out.push(Scored { position, values });
+                let scored = Scored { position, values };
+                valued += 1;
+                if scored.informative() {
+                    out.push(scored);
+                }
             }
         }
         game += 1;
     }
-    out
+    Sample {
+        positions: out,
+        valued,
+        games: game as u64,
+    }
 }
 
 /// A search that is never stopped from outside: a bot played in-process.
@@ -135,13 +171,15 @@ mod tests {
 
     #[test]
     fn the_sample_is_deterministic_and_its_values_best_first() {
-        let a = sample(30, 3);
-        let b = sample(30, 3);
+        let drawn = sample(30, 3);
+        let a = &drawn.positions;
         assert_eq!(a.len(), 30);
+        assert!(drawn.valued >= 30 && drawn.games > 0, "{drawn:?}");
         let text = |s: &[Scored]| s.iter().map(|x| x.position.to_string()).collect::<Vec<_>>();
-        assert_eq!(text(&a), text(&b));
-        assert_ne!(text(&a), text(&sample(30, 4)));
-        for s in &a {
+        assert_eq!(text(a), text(&sample(30, 3).positions));
+        assert_ne!(text(a), text(&sample(30, 4).positions));
+        for s in a {
+            assert!(s.informative());
             assert!(s.values.len() > 1);
             assert!(s.values.windows(2).all(|w| w[0].1 >= w[1].1));
             assert_eq!(s.loss(Some(s.values[0].0)), 0);
@@ -153,5 +191,68 @@ mod tests {
         // Both sides to move are in it.
         assert!(a.iter().any(|s| s.position.side_to_move() == Side::South));
         assert!(a.iter().any(|s| s.position.side_to_move() == Side::North));
+    }
+
+    fn scored(values: &[i32]) -> Scored {
+        let position = Position::startpos();
+        let moves = position.legal_moves();
+        Scored {
+            position,
+            values: moves.iter().zip(values).map(|(m, v)| (*m, *v)).collect(),
+        }
+    }
+
+    #[test]
+    fn a_position_whose_moves_all_have_one_value_is_not_informative() {
+        assert!(!scored(&[4, 4, 4]).informative());
+        assert!(!scored(&[-2, -2]).informative());
+        assert!(scored(&[4, 4, 2]).informative());
+        assert!(scored(&[0, -1]).informative());
+        // Every move of one that is not loses nothing, the worst included.
+        let flat = scored(&[3, 3, 3]);
+        assert!(flat.values.iter().all(|v| flat.loss(Some(v.0)) == 0));
+        assert_eq!(flat.loss(None), 0);
+    }
+
+    #[test]
+    fn the_sample_drops_exactly_the_positions_that_are_not_informative() {
+        // The same games, valued again here: every position with a choice
+        // is counted, and the informative ones are those kept, in order.
+        let drawn = sample(40, 5);
+        let mut solver = Solver::new(SOLVER_MB);
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut kept = Vec::new();
+        let mut valued = 0;
+        for game in 0..drawn.games as i64 {
+            let mut a = AlphaBetaPlayer::new(1);
+            let mut m = MctsPlayer::new(0.5, game + 1);
+            let (south, north): (&mut dyn Player, &mut dyn Player) = if game % 2 == 0 {
+                (&mut a, &mut m)
+            } else {
+                (&mut m, &mut a)
+            };
+            let start = opening(&mut rng);
+            for position in played(south, north, start) {
+                if kept.len() < 40 && position.legal_moves().len() > 1 {
+                    valued += 1;
+                    let values = solver.move_values(&position);
+                    if values[0].1 != values[values.len() - 1].1 {
+                        kept.push(position.to_string());
+                    }
+                }
+            }
+        }
+        let text: Vec<String> = drawn
+            .positions
+            .iter()
+            .map(|s| s.position.to_string())
+            .collect();
+        assert_eq!(text, kept);
+        assert_eq!(drawn.valued, valued);
+        assert!(
+            drawn.valued > drawn.positions.len(),
+            "{} valued",
+            drawn.valued
+        );
     }
 }
