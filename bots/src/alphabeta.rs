@@ -9,7 +9,7 @@ use aboure_protocol::{OptionKind, OptionSpec, Player, Search, SearchLimits, SetO
 
 use crate::budget::Budget;
 use crate::eval::Weights;
-use crate::negamax::{SearchOutcome, Searcher, Settings, MAX_DEPTH, QUIESCENCE_PLIES};
+use crate::negamax::{SearchOutcome, SearchSettings, Searcher, MAX_DEPTH, QUIESCENCE_PLIES};
 use crate::options::{bad_value, unknown, IntOption};
 use crate::table::Table;
 use crate::{id_name, AUTHOR};
@@ -73,7 +73,7 @@ const fn weight(name: &'static str, default: i32) -> IntOption {
 pub struct AlphaBetaPlayer {
     table: Table,
     depth: u32,
-    settings: Settings,
+    settings: SearchSettings,
     last: Option<SearchOutcome>,
 }
 
@@ -83,13 +83,13 @@ impl AlphaBetaPlayer {
         AlphaBetaPlayer {
             table: Table::new(hash_mb),
             depth: 0,
-            settings: Settings::default(),
+            settings: SearchSettings::default(),
             last: None,
         }
     }
 
     /// Replaces the search settings (evaluation weights, quiescence).
-    pub fn with_settings(mut self, settings: Settings) -> AlphaBetaPlayer {
+    pub fn with_settings(mut self, settings: SearchSettings) -> AlphaBetaPlayer {
         self.settings = settings;
         self
     }

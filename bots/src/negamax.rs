@@ -30,7 +30,7 @@ pub const QUIESCENCE_PLIES: u32 = 6;
 
 /// What the search may use, besides the time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct SearchSettings {
     /// The evaluation's weights.
     pub weights: Weights,
     /// Follow captures beyond the horizon.
@@ -39,9 +39,9 @@ pub struct Settings {
     pub quiescence_plies: u32,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for SearchSettings {
+    fn default() -> SearchSettings {
+        SearchSettings {
             weights: Weights::DEFAULT,
             quiescence: true,
             quiescence_plies: QUIESCENCE_PLIES,
@@ -71,7 +71,7 @@ pub struct Searcher<'a> {
     table: &'a mut Table,
     search: &'a mut dyn Search,
     budget: Budget,
-    settings: Settings,
+    settings: SearchSettings,
     /// History heuristic, by side and pit.
     history: [[u32; 12]; 2],
     nodes: u64,
@@ -88,7 +88,7 @@ impl<'a> Searcher<'a> {
         table: &'a mut Table,
         search: &'a mut dyn Search,
         budget: Budget,
-        settings: Settings,
+        settings: SearchSettings,
     ) -> Searcher<'a> {
         Searcher {
             table,

@@ -17,7 +17,7 @@ use aboure_solver::Solver;
 
 use crate::budget::Budget;
 use crate::eval::{captured_margin, SCALE};
-use crate::negamax::{Searcher, Settings, MAX_DEPTH};
+use crate::negamax::{SearchSettings, Searcher, MAX_DEPTH};
 use crate::options::{unknown, IntOption};
 use crate::table::Table;
 use crate::{id_name, AUTHOR};
@@ -123,7 +123,7 @@ impl Player for PerfectPlayer {
         if !budget.is_infinite() {
             let mut share = budget.share(FALLBACK_SHARE);
             share.nodes = budget.nodes.map(|n| (n as f64 * FALLBACK_SHARE) as u64);
-            let out = Searcher::new(&mut self.fallback, search, share, Settings::default())
+            let out = Searcher::new(&mut self.fallback, search, share, SearchSettings::default())
                 .run(position, MAX_DEPTH);
             if out.solved {
                 // The search reached the end of every line: already exact.
