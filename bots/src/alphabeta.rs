@@ -7,7 +7,7 @@ use std::time::Duration;
 use aboure_engine::{Move, Position};
 use aboure_protocol::{OptionKind, OptionSpec, Player, Search, SearchLimits, SetOptionError};
 
-use crate::budget::Budget;
+use crate::budget::SearchBudget;
 use crate::eval::Weights;
 use crate::negamax::{SearchOutcome, SearchSettings, Searcher, MAX_DEPTH, QUIESCENCE_PLIES};
 use crate::options::{bad_value, unknown, IntOption};
@@ -175,7 +175,7 @@ impl Player for AlphaBetaPlayer {
         limits: &SearchLimits,
         search: &mut dyn Search,
     ) -> Move {
-        let budget = Budget::new(limits, search.started());
+        let budget = SearchBudget::new(limits, search.started());
         let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH);
         if self.depth > 0 {
             max_depth = max_depth.min(self.depth);

@@ -8,7 +8,7 @@ use aboure_protocol::SearchLimits;
 
 /// The deadlines of one search, as instants, with the depth and node limits.
 #[derive(Clone, Copy, Debug)]
-pub struct Budget {
+pub struct SearchBudget {
     started: Instant,
     soft: Option<Instant>,
     hard: Option<Instant>,
@@ -18,11 +18,11 @@ pub struct Budget {
     pub nodes: Option<u64>,
 }
 
-impl Budget {
+impl SearchBudget {
     /// The budget of a search that started (the `go` arrived) at `started`.
-    pub fn new(limits: &SearchLimits, started: Instant) -> Budget {
+    pub fn new(limits: &SearchLimits, started: Instant) -> SearchBudget {
         let a = limits.allot();
-        Budget {
+        SearchBudget {
             started,
             soft: a.soft.map(|d| started + d),
             hard: a.hard.map(|d| started + d),
@@ -33,7 +33,7 @@ impl Budget {
 
     /// The same budget with its time cut to `share` (0..=1) of what was
     /// left: for a search that must leave time for another after it.
-    pub fn share(&self, share: f64) -> Budget {
+    pub fn share(&self, share: f64) -> SearchBudget {
         let now = Instant::now();
         let cut = |t: Option<Instant>| {
             t.map(|t| {
@@ -42,7 +42,7 @@ impl Budget {
                     .mul_f64(share.clamp(0.0, 1.0))
             })
         };
-        Budget {
+        SearchBudget {
             soft: cut(self.soft),
             hard: cut(self.hard),
             ..*self
@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn budget_instants() {
         let start = Instant::now();
-        let b = Budget::new(
+        let b = SearchBudget::new(
             &SearchLimits {
                 nodes: Some(10),
                 ..SearchLimits::default()
@@ -102,7 +102,7 @@ mod tests {
         assert!(!b.past_hard());
         assert!(b.out_of_nodes(10));
         assert!(!b.out_of_nodes(9));
-        let b = Budget::new(
+        let b = SearchBudget::new(
             &SearchLimits {
                 movetime: Some(ms(0)),
                 ..SearchLimits::default()
@@ -111,8 +111,8 @@ mod tests {
         );
         assert!(b.past_hard());
         assert!(b.past_soft());
-        assert!(Budget::new(&SearchLimits::default(), start).is_infinite());
-        let long = Budget::new(
+        assert!(SearchBudget::new(&SearchLimits::default(), start).is_infinite());
+        let long = SearchBudget::new(
             &SearchLimits {
                 movetime: Some(ms(60_000)),
                 ..SearchLimits::default()
@@ -122,7 +122,7 @@ mod tests {
         let short = long.share(0.0);
         assert!(short.past_hard() && !long.past_hard());
         assert!(long.share(0.5).hard.unwrap() < long.hard.unwrap());
-        assert!(Budget::new(&SearchLimits::default(), start)
+        assert!(SearchBudget::new(&SearchLimits::default(), start)
             .share(0.5)
             .is_infinite());
     }

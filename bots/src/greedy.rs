@@ -5,7 +5,7 @@ use aboure_engine::{Move, Position, Side};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use crate::seeded::{Rule, Seeded};
+use crate::seeded::{ChoiceRule, Seeded};
 
 /// Plays the move that captures most now; among equal captures, the one that
 /// leaves the best simple position ([`tie_break`]); among those, a random one
@@ -15,7 +15,7 @@ pub type GreedyPlayer = Seeded<Greedy>;
 /// The rule of `greedy`: the biggest capture now.
 pub struct Greedy;
 
-impl Rule for Greedy {
+impl ChoiceRule for Greedy {
     const NAME: &'static str = "greedy";
 
     fn choose(position: &Position, rng: &mut SmallRng) -> Move {

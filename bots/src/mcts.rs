@@ -17,7 +17,7 @@ use aboure_engine::{playout, Move, Position, Side};
 use aboure_protocol::{OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError};
 use rand::rngs::SmallRng;
 
-use crate::budget::Budget;
+use crate::budget::SearchBudget;
 use crate::options::{rng_for, unknown, FloatOption, IntOption, FRESH_SEED, SEED};
 use crate::{id_name, AUTHOR};
 
@@ -254,7 +254,13 @@ impl MctsPlayer {
         pv
     }
 
-    fn report(&self, root: &Position, search: &mut dyn Search, budget: &Budget, playouts: u64) {
+    fn report(
+        &self,
+        root: &Position,
+        search: &mut dyn Search,
+        budget: &SearchBudget,
+        playouts: u64,
+    ) {
         let Some(&best) = self.ranked().first() else {
             return;
         };
@@ -319,7 +325,7 @@ impl Player for MctsPlayer {
         if moves.len() <= 1 {
             return moves.first().copied().unwrap_or(Move::Pass);
         }
-        let mut budget = Budget::new(limits, search.started());
+        let mut budget = SearchBudget::new(limits, search.started());
         let max_depth = limits.depth.unwrap_or(u32::MAX).max(1);
         if let (Some(d), None, None, None) =
             (limits.depth, limits.nodes, limits.movetime, limits.clock)

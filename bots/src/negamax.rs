@@ -14,7 +14,7 @@
 use aboure_engine::{Move, Position};
 use aboure_protocol::{Search, SearchInfo};
 
-use crate::budget::Budget;
+use crate::budget::SearchBudget;
 use crate::eval::{captured_margin, evaluate, terminal, Weights, SCALE};
 use crate::table::{Bound, Table, SOLVED};
 
@@ -70,7 +70,7 @@ pub struct SearchOutcome {
 pub struct Searcher<'a> {
     table: &'a mut Table,
     search: &'a mut dyn Search,
-    budget: Budget,
+    budget: SearchBudget,
     settings: SearchSettings,
     /// History heuristic, by side and pit.
     history: [[u32; 12]; 2],
@@ -87,7 +87,7 @@ impl<'a> Searcher<'a> {
     pub fn new(
         table: &'a mut Table,
         search: &'a mut dyn Search,
-        budget: Budget,
+        budget: SearchBudget,
         settings: SearchSettings,
     ) -> Searcher<'a> {
         Searcher {

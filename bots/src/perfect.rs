@@ -15,7 +15,7 @@ use aboure_engine::{Move, Position};
 use aboure_protocol::{OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError};
 use aboure_solver::Solver;
 
-use crate::budget::Budget;
+use crate::budget::SearchBudget;
 use crate::eval::{captured_margin, SCALE};
 use crate::negamax::{SearchSettings, Searcher, MAX_DEPTH};
 use crate::options::{unknown, IntOption};
@@ -118,7 +118,7 @@ impl Player for PerfectPlayer {
             depth: None,
             ..*limits
         };
-        let budget = Budget::new(&limits_here, search.started());
+        let budget = SearchBudget::new(&limits_here, search.started());
         let mut fallback = None;
         if !budget.is_infinite() {
             let mut share = budget.share(FALLBACK_SHARE);

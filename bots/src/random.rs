@@ -5,7 +5,7 @@ use aboure_engine::{Move, Position};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-use crate::seeded::{Rule, Seeded};
+use crate::seeded::{ChoiceRule, Seeded};
 
 /// Plays a uniformly random legal move (see [`Seeded`] for its `seed`).
 pub type RandomPlayer = Seeded<Uniform>;
@@ -13,7 +13,7 @@ pub type RandomPlayer = Seeded<Uniform>;
 /// The rule of `random`: any legal move, all equally likely.
 pub struct Uniform;
 
-impl Rule for Uniform {
+impl ChoiceRule for Uniform {
     const NAME: &'static str = "random";
 
     /// A uniformly random legal move, or a pass if there is none.

@@ -13,7 +13,7 @@ use crate::options::{rng_for, unknown, FRESH_SEED, SEED};
 use crate::{id_name, AUTHOR};
 
 /// How a seeded bot chooses.
-pub trait Rule {
+pub trait ChoiceRule {
     /// The bot's name, as [`crate::builtin`] knows it.
     const NAME: &'static str;
     /// The move for `position`, drawing from `rng` where the rule leaves a
@@ -31,7 +31,7 @@ pub struct Seeded<R> {
     rule: PhantomData<fn() -> R>,
 }
 
-impl<R: Rule> Seeded<R> {
+impl<R: ChoiceRule> Seeded<R> {
     /// A player seeded with `seed` (0 for a fresh seed).
     pub fn new(seed: i64) -> Seeded<R> {
         Seeded {
@@ -41,13 +41,13 @@ impl<R: Rule> Seeded<R> {
     }
 }
 
-impl<R: Rule> Default for Seeded<R> {
+impl<R: ChoiceRule> Default for Seeded<R> {
     fn default() -> Seeded<R> {
         Seeded::new(FRESH_SEED)
     }
 }
 
-impl<R: Rule> Player for Seeded<R> {
+impl<R: ChoiceRule> Player for Seeded<R> {
     fn name(&self) -> String {
         id_name(R::NAME)
     }

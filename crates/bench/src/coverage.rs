@@ -11,25 +11,25 @@
 
 use std::fmt;
 
-use aboure_stats::coverage::{coverage, Coverage, Field, Method};
+use aboure_stats::coverage::{coverage, Coverage, IntervalMethod, SimulatedField};
 
 /// One field's coverage by each kind of interval.
 pub struct FieldCoverage {
     /// The field.
-    pub field: Field,
+    pub field: SimulatedField,
     /// Each kind and its coverage.
-    pub kinds: Vec<(Method, Coverage)>,
+    pub kinds: Vec<(IntervalMethod, Coverage)>,
 }
 
 /// The coverage of every kind on every field, over `tournaments`
 /// tournaments each, the bootstrap with `samples` resamples.
 pub fn measure(tournaments: usize, samples: usize, seed: u64) -> Vec<FieldCoverage> {
     let methods = [
-        Method::Covariance,
-        Method::Likelihood,
-        Method::Bootstrap(samples),
+        IntervalMethod::Covariance,
+        IntervalMethod::Likelihood,
+        IntervalMethod::Bootstrap(samples),
     ];
-    let fields = Field::all();
+    let fields = SimulatedField::all();
     std::thread::scope(|scope| {
         let runs: Vec<_> = (fields.iter().enumerate())
             .map(|(k, field)| {
@@ -57,9 +57,9 @@ impl fmt::Display for FieldCoverage {
         writeln!(f, "{}", self.field.name)?;
         for (method, c) in &self.kinds {
             let kind = match method {
-                Method::Covariance => "covariance".to_owned(),
-                Method::Likelihood => "profile likelihood".to_owned(),
-                Method::Bootstrap(b) => format!("bootstrap over pairs ({b})"),
+                IntervalMethod::Covariance => "covariance".to_owned(),
+                IntervalMethod::Likelihood => "profile likelihood".to_owned(),
+                IntervalMethod::Bootstrap(b) => format!("bootstrap over pairs ({b})"),
             };
             writeln!(
                 f,

@@ -27,7 +27,7 @@ use crate::{fit_counts, BradleyTerryOptions, RatingScale};
 /// pairs among all but the last, who plays `newcomer` pairs against each
 /// of the others (as many as the rest when `None`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Field {
+pub struct SimulatedField {
     /// What the field is, in words.
     pub name: &'static str,
     /// Each player's true rating.
@@ -45,12 +45,12 @@ pub struct Field {
 /// The first-move advantage of every simulated game.
 pub const ADVANTAGE: f64 = 25.0;
 
-impl Field {
+impl SimulatedField {
     /// The three fields of the coverage table.
-    pub fn all() -> [Field; 3] {
+    pub fn all() -> [SimulatedField; 3] {
         let with = |x: f64| vec![0.0, 40.0, -30.0, 90.0, -100.0, x];
         [
-            Field {
+            SimulatedField {
                 name: "ordinary field (6 bots, 30 games each)",
                 truth: with(10.0),
                 pairs: 3,
@@ -58,7 +58,7 @@ impl Field {
                 draw_elo: 120.0,
                 player: 3,
             },
-            Field {
+            SimulatedField {
                 name: "nearly perfect bot (600 above the field)",
                 truth: with(600.0),
                 pairs: 3,
@@ -66,7 +66,7 @@ impl Field {
                 draw_elo: 200.0,
                 player: 5,
             },
-            Field {
+            SimulatedField {
                 name: "newcomer with 20 games",
                 truth: with(150.0),
                 pairs: 5,
@@ -107,7 +107,7 @@ impl Field {
 
 /// A kind of interval, as the coverage run computes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Method {
+pub enum IntervalMethod {
     /// `rating +/- 1.96 sd` from the covariance.
     Covariance,
     /// The profile likelihood.
@@ -138,13 +138,18 @@ impl Coverage {
 
 /// The coverage of `method` on `field` over `tournaments` tournaments
 /// drawn from `seed` (the same tournaments for every method).
-pub fn coverage(field: &Field, method: Method, tournaments: usize, seed: u64) -> Coverage {
+pub fn coverage(
+    field: &SimulatedField,
+    method: IntervalMethod,
+    tournaments: usize,
+    seed: u64,
+) -> Coverage {
     let n = field.truth.len();
     let mean = field.truth.iter().sum::<f64>() / n as f64;
     let truth = field.truth[field.player] - mean;
     let options = BradleyTerryOptions {
         scale: RatingScale::Raw,
-        profile: method == Method::Likelihood,
+        profile: method == IntervalMethod::Likelihood,
         ..Default::default()
     };
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -157,7 +162,7 @@ pub fn coverage(field: &Field, method: Method, tournaments: usize, seed: u64) ->
     for t in 0..tournaments {
         let results = field.play(&mut rng);
         let bounds = match method {
-            Method::Covariance | Method::Likelihood => {
+            IntervalMethod::Covariance | IntervalMethod::Likelihood => {
                 fit_counts(n, &results.by_colour(), &options).map(|r| {
                     let (x, e) = (r.ratings[field.player], r.errors[field.player]);
                     match r.profile {
@@ -166,7 +171,7 @@ pub fn coverage(field: &Field, method: Method, tournaments: usize, seed: u64) ->
                     }
                 })
             }
-            Method::Bootstrap(samples) => {
+            IntervalMethod::Bootstrap(samples) => {
                 let settings = BootstrapOptions {
                     samples,
                     seed: seed ^ t as u64,

@@ -21,7 +21,7 @@
 
 use crate::common;
 
-use aboure_stats::coverage::{coverage, Field, Method};
+use aboure_stats::coverage::{coverage, IntervalMethod, SimulatedField};
 use aboure_stats::simulate::BayesEloModel;
 use aboure_stats::{fit, BradleyTerryOptions, Game, Pentanomial, RatingScale, Wdl};
 use common::{logistic_elo, pair_distribution_elo, pair_nelo, window, Match};
@@ -212,13 +212,13 @@ fn interval_coverage(
     trials: usize,
     samples: usize,
     seed: u64,
-    window: impl Fn(Method, usize) -> (f64, f64),
+    window: impl Fn(IntervalMethod, usize) -> (f64, f64),
 ) {
-    for (k, field) in Field::all().iter().enumerate() {
+    for (k, field) in SimulatedField::all().iter().enumerate() {
         for method in [
-            Method::Covariance,
-            Method::Likelihood,
-            Method::Bootstrap(samples),
+            IntervalMethod::Covariance,
+            IntervalMethod::Likelihood,
+            IntervalMethod::Bootstrap(samples),
         ] {
             let c = coverage(field, method, trials, seed + k as u64);
             let (lo, hi) = window(method, c.trials);
@@ -244,9 +244,9 @@ fn interval_coverage(
 /// (ordinary), 86.9% (nearly perfect bot: its lower end too high) and
 /// 91.8% (newcomer) over 2,000 tournaments (`aboure bench coverage`, README).
 /// Its floor here is 80%, the others' 95% less 3 standard errors.
-fn floor(method: Method, n: usize) -> (f64, f64) {
+fn floor(method: IntervalMethod, n: usize) -> (f64, f64) {
     match method {
-        Method::Bootstrap(_) => (0.80, 1.0),
+        IntervalMethod::Bootstrap(_) => (0.80, 1.0),
         _ => window(0.95, n, K),
     }
 }
@@ -261,8 +261,8 @@ fn rating_intervals_of_every_kind_cover_the_truth() {
 
 #[test]
 fn the_bootstrap_of_a_nearly_perfect_bot_is_often_open_at_the_top() {
-    let field = &Field::all()[1];
-    let c = coverage(field, Method::Bootstrap(200), 60, 31);
+    let field = &SimulatedField::all()[1];
+    let c = coverage(field, IntervalMethod::Bootstrap(200), 60, 31);
     // It loses about 2% of its 30 games: a resample of its 15 pairs
     // without a loss is common, so many intervals have no upper end.
     assert!(c.open_top * 4 >= c.trials, "{c:?}");
@@ -277,7 +277,7 @@ fn large_rating_interval_coverage() {
     // bot more than 95% of the time, the tournaments where it won every
     // game left out); the bootstrap under-covers (see `floor`).
     interval_coverage(2000, 200, 40, |m, n| match m {
-        Method::Bootstrap(_) => (0.85, 1.0),
+        IntervalMethod::Bootstrap(_) => (0.85, 1.0),
         _ => (wide_window(n).0, 1.0),
     });
 }
