@@ -167,15 +167,16 @@ pub(crate) async fn run(
         news: Vec::new(),
         held: Default::default(),
     };
-    let mut previous = Vec::new();
+    let mut previous = 0;
     for (path, g) in known {
-        desk.count(&path, g.clone())?;
-        previous.push(g);
+        desk.count(&path, g)?;
+        previous += 1;
     }
     (options.observer)(&Event::Started {
-        total: rule.games.unwrap_or(previous.len()),
+        total: rule.games.unwrap_or(previous),
         previous,
     });
+    (options.observer)(&Event::Standings(desk.tally.standings()));
     let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
     for l in launches.iter() {
         l.logs.flush();
@@ -400,19 +401,20 @@ impl Seat {
                 _ = interrupt.wait_for(|&i| i) => return Ok(()),
             };
             let kept = record.clone();
-            let (written, progress) = self
+            let (written, progress, standings) = self
                 .with_desk(move |d| {
                     let written = d.record(number, game, record)?;
                     let complete = d.book.get(number).is_some_and(Slot::complete);
                     let progress = complete
                         .then(|| super::progress(&d.rule, &d.book, &d.entrants))
                         .flatten();
-                    Ok((written, progress))
+                    Ok((written, progress, d.tally.standings()))
                 })
                 .await?;
             match written {
                 Recorded::Written => {
                     (self.options.observer)(&Event::GameFinished(Box::new(kept)));
+                    (self.options.observer)(&Event::Standings(standings));
                     if let Some(event) = progress {
                         (self.options.observer)(&event);
                     }
@@ -431,10 +433,12 @@ impl Seat {
         f: impl FnOnce(&mut Desk) -> Result<T, RunError> + Send + 'static,
     ) -> Result<T, RunError> {
         let desk = self.desk.clone();
-        let (value, news) = tokio::task::spawn_blocking(move || {
+        let (value, news, standings) = tokio::task::spawn_blocking(move || {
             let mut desk = desk.lock().unwrap_or_else(|p| p.into_inner());
             let value = f(&mut desk);
-            (value, std::mem::take(&mut desk.news))
+            let news = std::mem::take(&mut desk.news);
+            let standings = (!news.is_empty()).then(|| desk.tally.standings());
+            (value, news, standings)
         })
         .await
         .map_err(|source| RunError::TaskFailed {
@@ -443,6 +447,9 @@ impl Seat {
         })?;
         for g in news {
             (self.options.observer)(&Event::Recorded(Box::new(g)));
+        }
+        if let Some(standings) = standings {
+            (self.options.observer)(&Event::Standings(standings));
         }
         value
     }
