@@ -272,3 +272,62 @@ fn killed_and_resumed(table: &str, iterations: usize) {
     assert_eq!(values(&killed), values(&whole));
     assert_eq!(resumed.stdout, output.stdout);
 }
+
+/// A bot that declares one int option and answers every `go` with pit 0
+/// (legal or not: an illegal move only counts as the worst), but its
+/// `twice`-th `go` twice, in one write.
+const TWICE_BOT: &str = r#"import sys
+twice = int(sys.argv[1])
+gos = 0
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "aboure":
+        print("id name twice\nid author aboure\noption name w type int default 0 min -10 max 10\naboureok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        gos += 1
+        print("bestmove 0\nbestmove 0" if gos == twice else "bestmove 0", flush=True)
+    elif word == "quit":
+        break
+"#;
+
+#[test]
+fn a_probe_that_answers_a_go_twice_fails_the_tune_wherever_it_is_in_the_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("twice.py"), TWICE_BOT).unwrap();
+    // The third position, caught by the fence written with the fourth go;
+    // the tenth (the last), caught by the fence after the sample.
+    for twice in [3, 10] {
+        let cfg = write_config(
+            dir.path(),
+            &format!(
+                "[tournament]\nseed = 3\n[time-control]\nnodes = 300\n\
+                 [[bot]]\nname = \"probe\"\ncommand = [\"python3\", \"-u\", \"twice.py\", \"{twice}\"]\n\
+                 sandbox = false\n\
+                 [tune]\nbot = \"probe\"\nparameters = {{ w = {{ start = 0, min = -10, max = 10, step = 1 }} }}\n\
+                 objective = \"accuracy\"\npositions = 10\niterations = 1\n"
+            ),
+        );
+        let output = tune(&cfg, &dir.path().join(format!("out{twice}")), &[]);
+        assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("bot probe-plus (iteration 1): ")
+                && stderr.contains("bestmove that was not asked for: \"bestmove 0\""),
+            "{twice}: {stderr}"
+        );
+    }
+    // Answering each go once, the same bot finishes the tune.
+    let cfg = write_config(
+        dir.path(),
+        "[tournament]\nseed = 3\n[time-control]\nnodes = 300\n\
+         [[bot]]\nname = \"probe\"\ncommand = [\"python3\", \"-u\", \"twice.py\", \"0\"]\n\
+         sandbox = false\n\
+         [tune]\nbot = \"probe\"\nparameters = { w = { start = 0, min = -10, max = 10, step = 1 } }\n\
+         objective = \"accuracy\"\npositions = 10\niterations = 1\n",
+    );
+    let output = tune(&cfg, &dir.path().join("once"), &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "w = 0");
+}

@@ -13,7 +13,9 @@
 #   cargo build --release && crates/bench/tune-processes.sh
 #
 # The budgets are those `aboure bench tune` found to recover on every seed
-# in-process; change them with the variables below.
+# in-process; change them with the variables below (OPTION, START and STEP
+# tune another weight of alphabeta from another bad start, e.g.
+# OPTION=mobility_weight START=-400 STEP=100).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +27,9 @@ positions=${POSITIONS:-200}
 games_iterations=${GAMES_ITERATIONS:-90}
 games_r_end=${GAMES_R_END:-1.2}
 pairs=${PAIRS:-200}
+option=${OPTION:-row_weight}
+start=${START:--50}
+step=${STEP:-10}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -40,6 +45,7 @@ config() {
         -e "s/^iterations = .*/iterations = $2/" \
         -e "s/^objective = .*/objective = \"$1\"/" \
         -e "$keep" \
+        -e "s/^parameters = .*/parameters = { $option = { start = $start, min = -1000, max = 1000, step = $step } }/" \
         "$root/configs/tune.toml" > "$work/$1-$4.toml"
     echo "$work/$1-$4.toml"
 }
@@ -60,20 +66,20 @@ measure() {
         /usr/bin/time -f "%U %S" -o "$work/time" "$aboure" tune "$file" --out "$out" -q \
             > "$work/values" 2> "$work/stderr" || { cat "$work/stderr" >&2; exit 2; }
         local value cpu
-        value=$(sed -n 's/^row_weight = //p' "$work/values")
+        value=$(sed -n "s/^$option = //p" "$work/values")
         cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$work/time")
         echo "$cpu" >> "$work/$1.cpus"
         values+=("$value")
-        echo "$1 $2 iterations, seed $seed: row_weight -50 -> $value, $cpu s CPU ($(awk '{ print $1 " user, " $2 " system" }' "$work/time"))"
+        echo "$1 $2 iterations, seed $seed: $option $start -> $value, $cpu s CPU ($(awk '{ print $1 " user, " $2 " system" }' "$work/time"))"
     done
     local list
     list=$(IFS=,; echo "${values[*]}")
-    "$aboure" bench tune --elo-of "$list" --pairs "$pairs" > "$work/elo"
+    "$aboure" bench tune --option "$option" --start "$start" --elo-of "$list" --pairs "$pairs" > "$work/elo"
     sed "s/^/  /" "$work/elo"
     local elo
     elo=$(sed -n 's/.*Elo \([-+0-9]*\) .*/\1/p' "$work/elo" | median)
     median < "$work/$1.cpus" > "$work/$1.cpu"
-    echo "$1 $2 iterations over $seeds seeds: median row_weight $(printf '%s\n' "${values[@]}" | median), median Elo $elo, median CPU $(cat "$work/$1.cpu") s"
+    echo "$1 $2 iterations over $seeds seeds: median $option $(printf '%s\n' "${values[@]}" | median), median Elo $elo, median CPU $(cat "$work/$1.cpu") s"
 }
 
 measure accuracy "$accuracy_iterations" "$accuracy_r_end"

@@ -66,6 +66,16 @@ enum What {
         /// Game pairs of each match against the bad start.
         #[arg(long, default_value_t = 200)]
         pairs: u32,
+        /// The evaluation weight of alphabeta to tune (row_weight,
+        /// mobility_weight, targets_weight).
+        #[arg(long, default_value = aboure_bench::tune::OPTION)]
+        option: String,
+        /// Its bad start.
+        #[arg(long, default_value_t = aboure_bench::tune::BAD_START, allow_hyphen_values = true)]
+        start: f64,
+        /// Its perturbation at the last iteration (c_end).
+        #[arg(long, default_value_t = aboure_bench::tune::STEP)]
+        step: f64,
         /// Tunes per budget, with seeds 1 to N.
         #[arg(long, default_value_t = 5)]
         seeds: u32,
@@ -209,16 +219,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games_iterations,
             games_r_end,
             pairs,
+            option,
+            start,
+            step,
             seeds,
             elo_of,
         } => {
+            let weight = aboure_bench::tune::Weight {
+                option,
+                start,
+                step,
+            };
             if !elo_of.is_empty() {
-                for line in aboure_bench::tune::elo_of(&elo_of, pairs) {
+                for line in aboure_bench::tune::elo_of(&weight, &elo_of, pairs) {
                     println!("{line}");
                 }
                 return Ok(ExitCode::SUCCESS);
             }
             let budget = aboure_bench::tune::Budget {
+                weight,
                 accuracy_iterations,
                 positions,
                 accuracy_r_end,

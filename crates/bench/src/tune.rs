@@ -38,18 +38,22 @@ use crate::search::Local;
 
 /// Alphabeta's nodes a move, in every game and every scored position.
 const NODES: u64 = 1_500;
-/// The tuned option and its bad start (the default is +50).
-const OPTION: &str = "row_weight";
-const BAD_START: f64 = -50.0;
-/// The bot's own range for the option, and the step `c_end`.
+/// The tuned option by default.
+pub const OPTION: &str = "row_weight";
+/// Its bad start by default (its default is +50: the wrong sign).
+pub const BAD_START: f64 = -50.0;
+/// The bot's own range for the option.
 const RANGE: (f64, f64) = (-1000.0, 1000.0);
-const STEP: f64 = 10.0;
+/// The step `c_end` by default.
+pub const STEP: f64 = 10.0;
 /// Longest game, in plies (the arbiter's default adjudication).
 const MAX_PLIES: usize = 400;
 
 /// What the recovery runs are given.
 #[derive(Clone, Debug)]
 pub struct Budget {
+    /// The tuned evaluation weight of alphabeta, and its bad start.
+    pub weight: Weight,
     /// The budgets, in SPSA iterations, of the `accuracy` objective.
     pub accuracy_iterations: Vec<u32>,
     /// Informative positions in its sample.
@@ -64,6 +68,18 @@ pub struct Budget {
     pub pairs: u32,
     /// Tunes per budget, with seeds 1 to `seeds`.
     pub seeds: u32,
+}
+
+/// An evaluation weight of alphabeta (`row_weight`, `mobility_weight`,
+/// `targets_weight`) and the bad value a tune starts from.
+#[derive(Clone, Debug)]
+pub struct Weight {
+    /// The option's name.
+    pub option: String,
+    /// The bad start.
+    pub start: f64,
+    /// The perturbation at the last iteration (`c_end`).
+    pub step: f64,
 }
 
 /// One tune and what it gained.
@@ -83,6 +99,8 @@ pub struct Recovery {
     pub sample_seconds: f64,
     /// Positions valued for the sample, and kept as informative.
     pub sample: Option<(usize, usize)>,
+    /// The tuned weight.
+    pub weight: Weight,
     /// The tuned value, as sent to the bot.
     pub value: f64,
     /// The tuned bot against the bad start.
@@ -107,41 +125,52 @@ impl fmt::Display for Recovery {
         };
         write!(
             f,
-            "{} {} iterations, seed {}: {} games, {:.3} s CPU{sample}, {OPTION} {BAD_START} -> {}, Elo against the start {}",
-            self.objective, self.iterations, self.seed, self.games, self.cpu_seconds, self.value,
+            "{} {} iterations, seed {}: {} games, {:.3} s CPU{sample}, {} {} -> {}, Elo against the start {}",
+            self.objective, self.iterations, self.seed, self.games, self.cpu_seconds,
+            self.weight.option, self.weight.start, self.value,
             describe(&self.elo)
         )
     }
 }
 
 /// The matches of tuned values against the bad start, played once each.
-#[derive(Default)]
 struct Matches {
+    weight: Weight,
     pairs: u32,
     played: BTreeMap<i64, Estimate>,
 }
 
 impl Matches {
+    fn new(weight: &Weight, pairs: u32) -> Matches {
+        Matches {
+            weight: weight.clone(),
+            pairs,
+            played: BTreeMap::new(),
+        }
+    }
+
     fn elo(&mut self, value: f64) -> Estimate {
-        let pairs = self.pairs;
+        let (weight, pairs) = (&self.weight, self.pairs);
         *self
             .played
             .entry(value as i64)
-            .or_insert_with(|| confirm(value, pairs))
+            .or_insert_with(|| confirm(weight, value, pairs))
     }
 }
 
 /// Every tune of `budget`, a summary line per objective and budget, and
 /// the default value's Elo against the start (the gain a recovery aims at).
 pub fn recover(budget: &Budget) -> Vec<String> {
-    let mut matches = Matches {
-        pairs: budget.pairs,
-        ..Matches::default()
+    let weight = &budget.weight;
+    let mut matches = Matches::new(weight, budget.pairs);
+    let Some(default) = default_of(&weight.option) else {
+        return vec![format!("alphabeta has no int option {}", weight.option)];
     };
-    let default = f64::from(aboure_bots::eval::Weights::DEFAULT.row);
     let target = matches.elo(default);
     let mut lines = vec![format!(
-        "the default {OPTION} {default} against the start: Elo {}",
+        "the default {} {default} against the start {}: Elo {}",
+        weight.option,
+        weight.start,
         describe(&target)
     )];
     let floor = target.interval().and_then(|i| i.lower).unwrap_or(0.0);
@@ -166,16 +195,30 @@ pub fn recover(budget: &Budget) -> Vec<String> {
 }
 
 /// Each value's Elo against the bad start, in the match of `pairs` pairs.
-pub fn elo_of(values: &[f64], pairs: u32) -> Vec<String> {
+pub fn elo_of(weight: &Weight, values: &[f64], pairs: u32) -> Vec<String> {
     values
         .iter()
         .map(|&v| {
             format!(
-                "{OPTION} {v} against {BAD_START}: Elo {}",
-                describe(&confirm(v, pairs))
+                "{} {v} against {}: Elo {}",
+                weight.option,
+                weight.start,
+                describe(&confirm(weight, v, pairs))
             )
         })
         .collect()
+}
+
+/// The default of alphabeta's int option `name`.
+fn default_of(name: &str) -> Option<f64> {
+    AlphaBetaPlayer::new(1)
+        .options()
+        .into_iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match o.kind {
+            aboure_protocol::OptionKind::Int { default, .. } => Some(default as f64),
+            _ => None,
+        })
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -194,10 +237,11 @@ fn summary(runs: &[Recovery], floor: f64) -> String {
     let reached = runs.iter().filter(|r| elo(r) >= floor).count();
     let first = &runs[0];
     format!(
-        "{} {} iterations over {} seeds: median {OPTION} {}, median Elo {:+.0}, {reached} of {} reached {floor:+.0}, median CPU {:.3} s",
+        "{} {} iterations over {} seeds: median {} {}, median Elo {:+.0}, {reached} of {} reached {floor:+.0}, median CPU {:.3} s",
         first.objective,
         first.iterations,
         runs.len(),
+        first.weight.option,
         median(runs.iter().map(|r| r.value).collect()),
         median(runs.iter().map(elo).collect()),
         runs.len(),
@@ -205,8 +249,8 @@ fn summary(runs: &[Recovery], floor: f64) -> String {
     )
 }
 
-fn parameter() -> Parameter {
-    Parameter::integer(OPTION, BAD_START, RANGE.0, RANGE.1, STEP)
+fn parameter(weight: &Weight) -> Parameter {
+    Parameter::integer(&weight.option, weight.start, RANGE.0, RANGE.1, weight.step)
         .expect("a valid constant parameter")
 }
 
@@ -220,9 +264,9 @@ fn limits() -> SearchLimits {
 /// Alphabeta with the tuned option at `value`: a fresh bot (its table holds
 /// values of one evaluation only), with a table of 1 MB, ample for
 /// [`NODES`], so that clearing tables does not dominate the CPU time.
-fn bot(value: f64) -> AlphaBetaPlayer {
+fn bot(option: &str, value: f64) -> AlphaBetaPlayer {
     let mut bot = AlphaBetaPlayer::new(1);
-    configure(&mut bot, OPTION, &format!("{value}"))
+    configure(&mut bot, option, &format!("{value}"))
         .expect("the parameter stays in the option's range");
     bot
 }
@@ -243,11 +287,12 @@ fn tune_by_accuracy(
     let drawn = sample(budget.positions, seed);
     let sample_seconds = thread_seconds() - start;
     let settings = settings(iterations, budget.accuracy_r_end);
-    let mut spsa = Spsa::new(vec![parameter()], settings, seed).expect("valid settings");
+    let weight = &budget.weight;
+    let mut spsa = Spsa::new(vec![parameter(weight)], settings, seed).expect("valid settings");
     while !spsa.finished() {
         let probe = spsa.probe();
-        let gain = seeds_lost(&drawn.positions, probe.minus[0])
-            - seeds_lost(&drawn.positions, probe.plus[0]);
+        let gain = seeds_lost(&weight.option, &drawn.positions, probe.minus[0])
+            - seeds_lost(&weight.option, &drawn.positions, probe.plus[0]);
         spsa.update(&probe, gain)
             .expect("the probe of this iteration");
     }
@@ -261,6 +306,7 @@ fn tune_by_accuracy(
         cpu_seconds,
         sample_seconds,
         sample: Some((drawn.valued, drawn.positions.len())),
+        weight: weight.clone(),
         value,
         elo: matches.elo(value),
     }
@@ -269,12 +315,13 @@ fn tune_by_accuracy(
 fn tune_by_games(budget: &Budget, iterations: u32, seed: u64, matches: &mut Matches) -> Recovery {
     let start = thread_seconds();
     let settings = settings(iterations, budget.games_r_end);
-    let mut spsa = Spsa::new(vec![parameter()], settings, seed).expect("valid settings");
+    let weight = &budget.weight;
+    let mut spsa = Spsa::new(vec![parameter(weight)], settings, seed).expect("valid settings");
     let mut rng = SmallRng::seed_from_u64(seed.wrapping_add(10));
     while !spsa.finished() {
         let probe = spsa.probe();
         let opening = opening(&mut rng);
-        let [first, second] = pair(probe.plus[0], probe.minus[0], opening);
+        let [first, second] = pair(&weight.option, probe.plus[0], probe.minus[0], opening);
         // Wins minus losses of the plus side, fishtest's result.
         let gain = 2.0 * (first.points() + second.points()) - 2.0;
         spsa.update(&probe, gain)
@@ -290,6 +337,7 @@ fn tune_by_games(budget: &Budget, iterations: u32, seed: u64, matches: &mut Matc
         cpu_seconds,
         sample_seconds: 0.0,
         sample: None,
+        weight: weight.clone(),
         value,
         elo: matches.elo(value),
     }
@@ -298,8 +346,8 @@ fn tune_by_games(budget: &Budget, iterations: u32, seed: u64, matches: &mut Matc
 /// Mean seeds lost a move by alphabeta at `value` over `sample`, as a probe
 /// process of `aboure tune` loses them: one bot, one new game, the
 /// positions in order.
-fn seeds_lost(sample: &[Scored], value: f64) -> f64 {
-    let mut bot = bot(value);
+fn seeds_lost(option: &str, sample: &[Scored], value: f64) -> f64 {
+    let mut bot = bot(option, value);
     bot.new_game();
     let mut lost = 0i64;
     for s in sample {
@@ -311,10 +359,10 @@ fn seeds_lost(sample: &[Scored], value: f64) -> f64 {
 
 /// A game pair from `opening` between alphabeta at `a` and at `b`, colours
 /// swapped: `a`'s results.
-fn pair(a: f64, b: f64, opening: Position) -> [PlayerResult; 2] {
-    let (mut x, mut y) = (bot(a), bot(b));
+fn pair(option: &str, a: f64, b: f64, opening: Position) -> [PlayerResult; 2] {
+    let (mut x, mut y) = (bot(option, a), bot(option, b));
     let first = play(&mut x, &mut y, opening, &mut Vec::new());
-    let (mut x, mut y) = (bot(a), bot(b));
+    let (mut x, mut y) = (bot(option, a), bot(option, b));
     let second = play(&mut y, &mut x, opening, &mut Vec::new());
     [result(first, Side::South), result(second, Side::North)]
 }
@@ -330,11 +378,11 @@ fn result(score: [u8; 2], side: Side) -> PlayerResult {
 
 /// The tuned value against the bad start: `pairs` game pairs from random
 /// openings (the same openings for every call), pentanomial Elo.
-fn confirm(value: f64, pairs: u32) -> Estimate {
+fn confirm(weight: &Weight, value: f64, pairs: u32) -> Estimate {
     let mut rng = SmallRng::seed_from_u64(99);
     let mut counts = Pentanomial::default();
     for _ in 0..pairs {
-        let [first, second] = pair(value, BAD_START, opening(&mut rng));
+        let [first, second] = pair(&weight.option, value, weight.start, opening(&mut rng));
         counts.add_pair(first, second);
     }
     counts.head_to_head().elo
@@ -380,8 +428,15 @@ mod tests {
     #[test]
     fn a_short_accuracy_tune_turns_the_wrong_sign_round() {
         let drawn = sample(60, 1);
-        assert!(seeds_lost(&drawn.positions, 50.0) < seeds_lost(&drawn.positions, BAD_START));
+        let lost = |v| seeds_lost(OPTION, &drawn.positions, v);
+        assert!(lost(50.0) < lost(BAD_START));
+        let weight = Weight {
+            option: OPTION.to_owned(),
+            start: BAD_START,
+            step: STEP,
+        };
         let budget = Budget {
+            weight: weight.clone(),
             accuracy_iterations: vec![30],
             positions: 200,
             accuracy_r_end: 2.0,
@@ -390,10 +445,7 @@ mod tests {
             pairs: 2,
             seeds: 1,
         };
-        let mut matches = Matches {
-            pairs: 2,
-            ..Matches::default()
-        };
+        let mut matches = Matches::new(&weight, 2);
         let tuned = tune_by_accuracy(&budget, 30, 1, &mut matches);
         assert!(tuned.value > 0.0, "{tuned}");
         assert_eq!(tuned.iterations, 30);
@@ -409,8 +461,15 @@ mod tests {
         // Identical deterministic bots: the pair is one game won by each
         // colour, or two of the same result for the same colour.
         let start = Position::startpos();
-        let [first, second] = pair(50.0, 50.0, start);
+        let [first, second] = pair(OPTION, 50.0, 50.0, start);
         assert_eq!(first, second.reversed(), "{first:?} {second:?}");
+    }
+
+    #[test]
+    fn the_default_of_each_weight_is_read_from_the_bot() {
+        assert_eq!(default_of("row_weight"), Some(50.0));
+        assert_eq!(default_of("mobility_weight"), Some(0.0));
+        assert_eq!(default_of("no_such_option"), None);
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub struct Channel<W> {
     reported: Option<String>,
     /// The options the bot declared before `aboureok`.
     declared: Vec<OptionSpec>,
+    /// The last answer's fence is still to be sent (see
+    /// [`Channel::think_next`]).
+    deferred: bool,
 }
 
 impl<W: AsyncWrite + Unpin> Channel<W> {
@@ -61,6 +64,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             turn: Turn::default(),
             reported: None,
             declared: Vec::new(),
+            deferred: false,
         }
     }
 
@@ -215,6 +219,10 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
     /// (while the opponent thought), so this costs no waiting. Then lines
     /// already read are looked at too. Other lines are dropped.
     pub(crate) async fn check_unasked(&mut self, limit: Duration) -> Result<(), Fault> {
+        if std::mem::take(&mut self.deferred) {
+            let flushed = self.send(&[&ArbiterMessage::IsReady]).await?;
+            self.turn.fence(flushed);
+        }
         if self.turn.fenced().is_some() {
             let deadline = Instant::now() + limit;
             self.wait_for(deadline, limit, "readyok", |h| *h == Heard::Fence)
@@ -230,14 +238,46 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
 
     /// Sends the position and `go`, and waits at most `limit` for the
     /// `bestmove`, timing from just after `go` is flushed to when the
-    /// answer was read.
+    /// answer was read; the fence goes out right after the answer, so its
+    /// `readyok` comes while the opponent thinks.
     pub(crate) async fn think(
         &mut self,
         position: &ArbiterMessage,
         go: &ArbiterMessage,
         limit: Duration,
     ) -> Result<Answer, Fault> {
-        let started = self.send(&[position, go]).await?;
+        self.exchange(position, go, limit, false).await
+    }
+
+    /// [`Channel::think`] for positions asked back to back (nobody else
+    /// thinks in between): the answer's fence is deferred to the next
+    /// exchange, whose `isready`, position and `go` go out in one write, so
+    /// no round trip waits for a `readyok` between two positions. A second
+    /// answer still lands before that `readyok` and is caught; the last
+    /// answer's fence is sent by [`Channel::check_unasked`].
+    pub(crate) async fn think_next(
+        &mut self,
+        position: &ArbiterMessage,
+        go: &ArbiterMessage,
+        limit: Duration,
+    ) -> Result<Answer, Fault> {
+        self.exchange(position, go, limit, true).await
+    }
+
+    async fn exchange(
+        &mut self,
+        position: &ArbiterMessage,
+        go: &ArbiterMessage,
+        limit: Duration,
+        defer: bool,
+    ) -> Result<Answer, Fault> {
+        let started = if std::mem::take(&mut self.deferred) {
+            let flushed = self.send(&[&ArbiterMessage::IsReady, position, go]).await?;
+            self.turn.fence(flushed);
+            flushed
+        } else {
+            self.send(&[position, go]).await?
+        };
         self.turn.ask(started);
         let deadline = started + limit;
         let mut info = InfoRecord::default();
@@ -251,9 +291,11 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             };
             match self.turn.hear(at, &line)? {
                 Heard::Answer { mv, elapsed } => {
-                    // The fence; a write error is left for the next exchange
-                    // to report: the answer itself stands.
-                    if let Ok(flushed) = self.send(&[&ArbiterMessage::IsReady]).await {
+                    if defer {
+                        self.deferred = true;
+                    } else if let Ok(flushed) = self.send(&[&ArbiterMessage::IsReady]).await {
+                        // A write error is left for the next exchange to
+                        // report: the answer itself stands.
                         self.turn.fence(flushed);
                     }
                     return Ok(Answer { mv, elapsed, info });

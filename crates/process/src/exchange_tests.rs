@@ -107,6 +107,62 @@ async fn a_fenced_bot_that_answered_once_is_in_good_order() {
 }
 
 #[tokio::test]
+async fn a_series_sends_each_fence_with_the_next_go() {
+    let (mut channel, mut bot) = scripted();
+    bot.say("bestmove 2\n").await;
+    let first = channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    assert_eq!(first.mv.to_string(), "2");
+    // The bot answers the fence and the next go at once, as it reads them.
+    bot.say("readyok\nbestmove 3\n").await;
+    let second = channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    assert_eq!(second.mv.to_string(), "3");
+    bot.say("readyok\n").await;
+    assert_eq!(channel.check_unasked(LIMIT).await, Ok(()));
+    let mut heard = Vec::new();
+    for _ in 0..6 {
+        heard.push(bot.hear().await);
+    }
+    assert_eq!(
+        heard,
+        [
+            "position startpos",
+            "go",
+            "isready",
+            "position startpos",
+            "go",
+            "isready"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_second_answer_in_a_series_is_caught_before_the_next_go_is_answered() {
+    let (mut channel, mut bot) = scripted();
+    bot.say("bestmove 2\nbestmove 4\n").await;
+    channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    bot.say("readyok\nbestmove 3\n").await;
+    assert_eq!(
+        channel
+            .think_next(&startpos(), &go(), LIMIT)
+            .await
+            .unwrap_err(),
+        Fault::Unasked("bestmove 4".to_owned())
+    );
+}
+
+#[tokio::test]
+async fn the_last_answer_of_a_series_is_fenced_by_the_check() {
+    let (mut channel, mut bot) = scripted();
+    bot.say("bestmove 2\nbestmove 4\n").await;
+    channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    bot.say("readyok\n").await;
+    assert_eq!(
+        channel.check_unasked(LIMIT).await,
+        Err(Fault::Unasked("bestmove 4".to_owned()))
+    );
+}
+
+#[tokio::test]
 async fn a_bestmove_before_the_handshake_ends_is_not_asked_for() {
     let (mut channel, mut bot) = scripted();
     bot.say("bestmove 1\naboureok\n").await;

@@ -214,6 +214,25 @@ impl BotProcess {
         Ok(answer)
     }
 
+    /// [`BotProcess::think`] for positions asked back to back with
+    /// nobody else thinking in between (the accuracy objective): the
+    /// answer's `isready` fence goes out with the next position and `go`
+    /// instead of on its own (see the exchange's `think_next`). Call
+    /// [`BotProcess::check_unasked`] after the last one.
+    pub async fn think_next(
+        &mut self,
+        position: &ArbiterMessage,
+        go: &ArbiterMessage,
+        limit: Duration,
+    ) -> Result<Answer, BotFailure> {
+        self.release();
+        let exchange = self.channel.think_next(position, go, limit);
+        let result = race(&mut self.reaper, exchange).await;
+        let answer = self.settle(result).await?;
+        self.moved = true;
+        Ok(answer)
+    }
+
     async fn settle<T>(&mut self, result: Result<T, Stop>) -> Result<T, BotFailure> {
         match result {
             Ok(value) => Ok(value),

@@ -64,9 +64,15 @@ impl Turn {
         self.fence
     }
 
-    /// Hears one line, read at `at`.
+    /// Hears one line, read at `at`. A `bestmove` before the fence's
+    /// `readyok` is one nobody asked for even when a `go` is outstanding:
+    /// the `isready` went out first (with the next `go`, in a series), and
+    /// a bot answers it before it reads that `go`.
     pub fn hear(&mut self, at: Instant, line: &str) -> Result<Heard, Fault> {
         match line.parse::<BotMessage>() {
+            Ok(BotMessage::BestMove(_)) if self.fence.is_some() => {
+                Err(Fault::Unasked(line.to_owned()))
+            }
             Ok(BotMessage::BestMove(mv)) => match self.asked.take() {
                 Some(asked) => Ok(Heard::Answer {
                     mv,
@@ -122,6 +128,23 @@ mod tests {
             turn.hear(now, "bestmove seven"),
             Err(Fault::Unreadable("bestmove seven".to_owned()))
         );
+    }
+
+    #[test]
+    fn a_bestmove_before_the_fence_is_unasked_even_with_a_go_out() {
+        let mut turn = Turn::default();
+        let now = Instant::now();
+        turn.fence(now);
+        turn.ask(now);
+        assert_eq!(
+            turn.hear(now, "bestmove 4"),
+            Err(Fault::Unasked("bestmove 4".to_owned()))
+        );
+        assert_eq!(turn.hear(now, "readyok"), Ok(Heard::Fence));
+        assert!(matches!(
+            turn.hear(now, "bestmove 2"),
+            Ok(Heard::Answer { .. })
+        ));
     }
 
     #[test]

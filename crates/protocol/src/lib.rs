@@ -33,6 +33,7 @@
 mod arbiter_message;
 mod bot_message;
 mod error;
+mod option_spec;
 mod player;
 mod serve;
 mod time;
@@ -41,8 +42,9 @@ mod tokens;
 pub use arbiter_message::{
     ArbiterMessage, Clocks, GameSoFar, Go, IllegalMoveAt, Start, PROTOCOL_VERSION,
 };
-pub use bot_message::{BotMessage, OptionSpecError};
+pub use bot_message::BotMessage;
 pub use error::ParseMessageError;
+pub use option_spec::OptionSpecError;
 pub use player::{
     ClockState, OptionKind, OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError,
     ERROR_REPORT_MAX,

@@ -2,7 +2,10 @@
 //! the game, and calls the [`Player`] only to choose moves.
 //!
 //! The search runs on its own thread so the loop keeps reading: `isready`
-//! is answered at once and `stop` reaches the search while it thinks. One
+//! is answered at once and `stop` reaches the search while it thinks. That
+//! thread lives as long as the session and takes each `go` as a job over a
+//! channel, so a move costs no thread creation (a tune or a tournament of
+//! short searches asks for many thousands). One
 //! writer behind a mutex sends whole lines, flushed one by one, so the two
 //! threads never interleave bytes. Bad input never stops the loop: it is
 //! reported as an `info string` and otherwise ignored.
@@ -10,8 +13,9 @@
 use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Mutex;
-use std::thread::{self, ScopedJoinHandle};
+use std::thread;
 use std::time::Instant;
 
 use aboure_engine::{Move, Position};
@@ -63,21 +67,23 @@ where
         thinking: AtomicBool::new(false),
         out,
     };
+    let (jobs, queue) = mpsc::channel();
     let result = thread::scope(|scope| {
+        let searcher = scope.spawn(|| search_all(&shared, queue));
         let mut session = Session {
             shared: &shared,
             specs,
             name,
             author,
             game: (Position::startpos(), Vec::new()),
-            search: None,
+            jobs,
         };
-        let result = session.read_all(input, scope);
+        let result = session.read_all(input);
         shared.stop.store(true, Ordering::SeqCst);
-        if let Some(handle) = session.search.take() {
-            // The search thread never panics: `choose` runs under catch_unwind.
-            let _ = handle.join();
-        }
+        // Closing the channel ends the search thread once its job is done.
+        drop(session);
+        // It never panics: `choose` runs under catch_unwind.
+        let _ = searcher.join();
         result
     });
     result?;
@@ -142,23 +148,30 @@ impl<W: Write> Output<W> {
     }
 }
 
+/// One `go` for the search thread.
+struct Job {
+    /// When the `go` was read.
+    started: Instant,
+    position: Position,
+    history: Vec<Position>,
+    limits: crate::SearchLimits,
+    legal: aboure_engine::MoveList,
+}
+
 /// The loop's own state.
-struct Session<'scope, 'env, P, W> {
+struct Session<'env, P, W> {
     shared: &'env Shared<P, W>,
     specs: Vec<OptionSpec>,
     name: String,
     author: String,
     /// The current position and the positions before it, oldest first.
     game: (Position, Vec<Position>),
-    search: Option<ScopedJoinHandle<'scope, ()>>,
+    /// The search thread's jobs.
+    jobs: Sender<Job>,
 }
 
-impl<'scope, 'env: 'scope, P: Player + Send, W: Write + Send> Session<'scope, 'env, P, W> {
-    fn read_all<R: BufRead>(
-        &mut self,
-        mut input: R,
-        scope: &'scope thread::Scope<'scope, 'env>,
-    ) -> io::Result<()> {
+impl<'env, P: Player + Send, W: Write + Send> Session<'env, P, W> {
+    fn read_all<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
         let mut buf = Vec::new();
         loop {
             buf.clear();
@@ -176,7 +189,7 @@ impl<'scope, 'env: 'scope, P: Player + Send, W: Write + Send> Session<'scope, 'e
             if msg == ArbiterMessage::Quit {
                 return Ok(());
             }
-            self.handle(msg, scope);
+            self.handle(msg);
             self.shared.out.error()?;
         }
     }
@@ -185,7 +198,7 @@ impl<'scope, 'env: 'scope, P: Player + Send, W: Write + Send> Session<'scope, 'e
         self.shared.thinking.load(Ordering::SeqCst)
     }
 
-    fn handle(&mut self, msg: ArbiterMessage, scope: &'scope thread::Scope<'scope, 'env>) {
+    fn handle(&mut self, msg: ArbiterMessage) {
         let out = &self.shared.out;
         match msg {
             ArbiterMessage::Aboure { version } => self.handshake(version),
@@ -203,7 +216,7 @@ impl<'scope, 'env: 'scope, P: Player + Send, W: Write + Send> Session<'scope, 'e
                 Ok(replayed) => self.game = replayed,
                 Err(e) => out.complain(format!("ignored position: {e}")),
             },
-            ArbiterMessage::Go(go) => self.go(go, scope),
+            ArbiterMessage::Go(go) => self.go(go),
             ArbiterMessage::Stop => self.shared.stop.store(true, Ordering::SeqCst),
             ArbiterMessage::Quit => self.shared.stop.store(true, Ordering::SeqCst),
             ArbiterMessage::Unknown(line) => {
@@ -256,14 +269,11 @@ impl<'scope, 'env: 'scope, P: Player + Send, W: Write + Send> Session<'scope, 'e
         }
     }
 
-    fn go(&mut self, go: Go, scope: &'scope thread::Scope<'scope, 'env>) {
+    fn go(&mut self, go: Go) {
         let out = &self.shared.out;
         let started = Instant::now();
         if self.thinking() {
             return out.complain("ignored go: already thinking");
-        }
-        if let Some(done) = self.search.take() {
-            let _ = done.join();
         }
         let (position, history) = self.game.clone();
         let legal = position.legal_moves();
@@ -279,34 +289,65 @@ impl<'scope, 'env: 'scope, P: Player + Send, W: Write + Send> Session<'scope, 'e
         let shared = self.shared;
         shared.stop.store(false, Ordering::SeqCst);
         shared.thinking.store(true, Ordering::SeqCst);
-        self.search = Some(scope.spawn(move || {
-            let mut search = Thinking { started, shared };
-            let chosen = {
-                let mut player = shared.player.lock().unwrap_or_else(|e| e.into_inner());
-                catch_unwind(AssertUnwindSafe(|| {
-                    player.choose(&position, &history, &limits, &mut search)
-                }))
-            };
+        let job = Job {
+            started,
+            position,
+            history,
+            limits,
+            legal,
+        };
+        if self.jobs.send(job).is_err() {
+            // The search thread is gone (it cannot be while the loop reads);
+            // say so rather than leave the `go` unanswered in silence.
             shared.thinking.store(false, Ordering::SeqCst);
-            let fallback = legal[0];
-            let m = match chosen {
-                Ok(m) if legal.contains(m) => m,
-                Ok(m) => {
-                    shared.out.complain(format!(
-                        "the player chose {m}, which is not legal in {position}; playing {fallback}"
-                    ));
-                    fallback
-                }
-                Err(_) => {
-                    shared.out.complain(format!(
-                        "the player failed in {position}; playing {fallback}"
-                    ));
-                    fallback
-                }
-            };
-            shared.out.send(&BotMessage::BestMove(m));
-        }));
+            out.complain("the search thread has ended; playing the first legal move");
+            out.send(&BotMessage::BestMove(legal[0]));
+        }
     }
+}
+
+/// The search thread: one job at a time until the loop closes the channel.
+fn search_all<P: Player, W: Write>(shared: &Shared<P, W>, queue: Receiver<Job>) {
+    for job in queue {
+        search(shared, job);
+    }
+}
+
+/// Runs one `go` and writes its `bestmove` (a legal one, whatever the
+/// player did).
+fn search<P: Player, W: Write>(shared: &Shared<P, W>, job: Job) {
+    let Job {
+        started,
+        position,
+        history,
+        limits,
+        legal,
+    } = job;
+    let mut search = Thinking { started, shared };
+    let chosen = {
+        let mut player = shared.player.lock().unwrap_or_else(|e| e.into_inner());
+        catch_unwind(AssertUnwindSafe(|| {
+            player.choose(&position, &history, &limits, &mut search)
+        }))
+    };
+    shared.thinking.store(false, Ordering::SeqCst);
+    let fallback = legal[0];
+    let m = match chosen {
+        Ok(m) if legal.contains(m) => m,
+        Ok(m) => {
+            shared.out.complain(format!(
+                "the player chose {m}, which is not legal in {position}; playing {fallback}"
+            ));
+            fallback
+        }
+        Err(_) => {
+            shared.out.complain(format!(
+                "the player failed in {position}; playing {fallback}"
+            ));
+            fallback
+        }
+    };
+    shared.out.send(&BotMessage::BestMove(m));
 }
 
 /// The [`Search`] handed to [`Player::choose`].

@@ -21,6 +21,8 @@ enum Style {
     Panic,
     /// Answers a pit of the wrong row.
     Illegal,
+    /// Reports the thread it runs on, then plays the first legal move.
+    Thread,
 }
 
 struct TestPlayer {
@@ -115,6 +117,10 @@ impl Player for TestPlayer {
                     thread::sleep(Duration::from_millis(1));
                 }
             }
+            Style::Thread => search.info(&SearchInfo {
+                string: Some(format!("{:?}", thread::current().id())),
+                ..SearchInfo::default()
+            }),
             Style::Panic => panic!("test player gives up"),
             Style::Illegal => {
                 let first = position.side_to_move().first_pit();
@@ -295,6 +301,86 @@ fn a_closed_output_ends_the_loop_with_an_error() {
     )
     .unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+}
+
+/// Input fed line by line from a channel: the loop waits for each.
+struct Fed {
+    lines: std::sync::mpsc::Receiver<String>,
+    pending: Cursor<Vec<u8>>,
+}
+
+impl io::Read for Fed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        io::BufRead::fill_buf(self)?;
+        let n = io::Read::read(&mut self.pending, buf)?;
+        Ok(n)
+    }
+}
+
+impl io::BufRead for Fed {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pending.position() as usize == self.pending.get_ref().len() {
+            // The end of the input once the sender is dropped.
+            let line = self.lines.recv().unwrap_or_default();
+            self.pending = Cursor::new(line.into_bytes());
+        }
+        io::BufRead::fill_buf(&mut self.pending)
+    }
+
+    fn consume(&mut self, n: usize) {
+        io::BufRead::consume(&mut self.pending, n)
+    }
+}
+
+/// Output sent on as whole lines.
+struct Heard(std::sync::mpsc::Sender<String>, Vec<u8>);
+
+impl Write for Heard {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.1.extend_from_slice(buf);
+        while let Some(end) = self.1.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.1.drain(..=end).collect();
+            let _ = self
+                .0
+                .send(String::from_utf8_lossy(&line).trim_end().to_owned());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn every_go_of_a_session_is_searched_on_one_thread() {
+    let (feed, lines) = std::sync::mpsc::channel();
+    let (said, heard) = std::sync::mpsc::channel();
+    let input = Fed {
+        lines,
+        pending: Cursor::new(Vec::new()),
+    };
+    let server =
+        thread::spawn(move || serve(player(Style::Thread), input, Heard(said, Vec::new())));
+    let mut threads = Vec::new();
+    for _ in 0..4 {
+        feed.send("position startpos\ngo nodes 1\n".to_owned())
+            .unwrap();
+        let info = heard.recv().unwrap();
+        assert_eq!(heard.recv().unwrap(), "bestmove 0");
+        threads.push(info);
+    }
+    // The search thread is still there after a `stop` with nothing to stop.
+    feed.send("stop\nposition startpos\ngo\n".to_owned())
+        .unwrap();
+    threads.push(heard.recv().unwrap());
+    assert_eq!(heard.recv().unwrap(), "bestmove 0");
+    drop(feed);
+    server.join().unwrap().unwrap();
+    let first = threads[0].clone();
+    assert!(first.starts_with("info string ThreadId("), "{first}");
+    assert!(threads.iter().all(|t| *t == first), "{threads:?}");
+    assert_ne!(first, format!("info string {:?}", thread::current().id()));
 }
 
 #[test]

@@ -261,7 +261,9 @@ impl<'a> Runner<'a> {
 
 /// Mean seeds lost a move by the bot of `launch` over `sample`: one
 /// process, one `newgame`, the move of each position asked for under the
-/// bot's time control. A move past its time counts as the worst move.
+/// bot's time control, back to back (no round trip for an `isready` in
+/// between; a second answer to one `go` still fails the bot). A move past
+/// its time counts as the worst move.
 async fn seeds_lost(
     launch: &Launch,
     sample: &[Scored],
@@ -290,14 +292,12 @@ async fn seeds_lost(
             start: Start::Set(s.position),
             moves: Vec::new(),
         });
-        let answer = match bot.check_unasked().await {
-            Ok(()) => {
-                bot.think(&position, &go, clocks[mover.index()].deadline())
-                    .await
-            }
-            Err(f) => Err(f),
-        };
-        let answer = match answer {
+        // Back to back: each answer's `isready` fence goes out with the
+        // next position and `go` (the last one is checked below).
+        let answer = match bot
+            .think_next(&position, &go, clocks[mover.index()].deadline())
+            .await
+        {
             Ok(a) => a,
             Err(f) => {
                 bot.kill().await;
@@ -306,6 +306,10 @@ async fn seeds_lost(
         };
         let in_time = clocks[mover.index()].charge(answer.elapsed).is_ok();
         lost += s.loss(in_time.then_some(answer.mv));
+    }
+    if let Err(f) = bot.check_unasked().await {
+        bot.kill().await;
+        return Err(failed(f.detail));
     }
     bot.quit(QUIT_GRACE).await;
     Ok(lost as f64 / sample.len().max(1) as f64)
