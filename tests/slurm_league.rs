@@ -7,17 +7,14 @@
 //! must end; the test fails after a hard time limit instead of hanging.
 
 use crate::harness::*;
-use crate::slurm_sprt::{cluster, owner_pid, slurm, state, wait_gone, Cancel, LIMIT, TASKS};
+use crate::slurm_sprt::{cluster, run_throttled_array, TASKS};
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
 #[test]
 fn a_league_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
     let (conf, cpus) = cluster();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let bots: String = [1, 2, 3, 4]
@@ -32,45 +29,7 @@ fn a_league_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() 
     );
     let out = dir.join("shared");
     let t0 = Instant::now();
-    let job = slurm(
-        &conf,
-        "sbatch",
-        &[
-            "--parsable",
-            &format!("--array=1-{TASKS}%2"),
-            &format!("--output={}/slurm-%A_%a.out", dir.display()),
-            root.join("tests/slurm/sprt.sbatch").to_str().unwrap(),
-            ABOURE,
-            config.to_str().unwrap(),
-            out.to_str().unwrap(),
-            &TASKS.to_string(),
-        ],
-    );
-    let _jobs = Cancel(conf.clone(), job.clone());
-    let never = format!("{job}_{TASKS}");
-    assert_eq!(state(&conf, &never), "PENDING");
-    slurm(&conf, "scancel", &[&never]);
-    wait_mid_game(&out, &format!("2-of-{TASKS}"), t0 + LIMIT);
-    let victim = out.join(format!("games-2-of-{TASKS}.jsonl"));
-    let pid = owner_pid(&victim).expect("worker 2 names itself");
-    let killed = Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    wait_gone(&conf, &job, t0);
-
-    for k in 1..=TASKS {
-        let code = std::fs::read_to_string(out.join(format!("exit-{k}")));
-        match k {
-            2 => assert_eq!(code.unwrap().trim(), "137", "task 2 was killed"),
-            TASKS => assert!(code.is_err(), "task {k} never ran"),
-            _ => {
-                let code = code.unwrap_or_else(|e| panic!("task {k} left no exit status: {e}"));
-                assert_eq!(code.trim(), "0", "task {k} failed; see {}", dir.display());
-            }
-        }
-    }
+    run_throttled_array(&conf, dir, &config, &out, t0);
     let mut pairs: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
     let mut ids = std::collections::BTreeSet::new();
     for g in games(&out) {

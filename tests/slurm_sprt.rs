@@ -101,12 +101,12 @@ pub(crate) fn owner_pid(results: &Path) -> Option<i32> {
 /// The test cluster (started if none answers): its `SLURM_CONF` and the
 /// CPUs its node declares, fewer than [`TASKS`].
 pub(crate) fn cluster() -> (String, u32) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let has_sbatch = Command::new("sh")
         .args(["-c", "command -v sbatch"])
         .output()
         .is_ok_and(|o| o.status.success());
     assert!(has_sbatch, "sbatch is missing: {INSTALL}");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cluster = Command::new("sh")
         .arg(root.join("tests/slurm/cluster.sh"))
         .output()
@@ -130,10 +130,59 @@ pub(crate) fn cluster() -> (String, u32) {
     (conf, cpus)
 }
 
+/// Submits `TASKS` workers of `config` on `out` as a job array throttled
+/// to two at a time (`tests/slurm/sprt.sbatch`); cancels the last task
+/// before it ever runs and SIGKILLs task 2 in the middle of a game, neither
+/// resubmitted; waits for the array to end (failing after `LIMIT`), and
+/// asserts that task 2 was killed, the last never ran and every other task
+/// exited 0.
+pub(crate) fn run_throttled_array(conf: &str, dir: &Path, config: &Path, out: &Path, t0: Instant) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/slurm/sprt.sbatch");
+    let job = slurm(
+        conf,
+        "sbatch",
+        &[
+            "--parsable",
+            &format!("--array=1-{TASKS}%2"),
+            &format!("--output={}/slurm-%A_%a.out", dir.display()),
+            script.to_str().unwrap(),
+            ABOURE,
+            config.to_str().unwrap(),
+            out.to_str().unwrap(),
+            &TASKS.to_string(),
+        ],
+    );
+    let _jobs = Cancel(conf.to_owned(), job.clone());
+    // The last task waits behind the throttle: cancelled before it runs.
+    let never = format!("{job}_{TASKS}");
+    assert_eq!(state(conf, &never), "PENDING");
+    slurm(conf, "scancel", &[&never]);
+    // Task 2 is SIGKILLed in the middle of a game, and never comes back.
+    wait_mid_game(out, &format!("2-of-{TASKS}"), t0 + LIMIT);
+    let victim = out.join(format!("games-2-of-{TASKS}.jsonl"));
+    let pid = owner_pid(&victim).expect("worker 2 names itself");
+    let killed = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    wait_gone(conf, &job, t0);
+    for k in 1..=TASKS {
+        let code = std::fs::read_to_string(out.join(format!("exit-{k}")));
+        match k {
+            2 => assert_eq!(code.unwrap().trim(), "137", "task 2 was killed"),
+            TASKS => assert!(code.is_err(), "task {k} never ran"),
+            _ => {
+                let code = code.unwrap_or_else(|e| panic!("task {k} left no exit status: {e}"));
+                assert_eq!(code.trim(), "0", "task {k} failed; see {}", dir.display());
+            }
+        }
+    }
+}
+
 #[test]
 fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
     let (conf, cpus) = cluster();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = folder("slurm-sprt");
     let bot = |name: &str, seed: u32| testbot(name, &format!("sleepy --ms 20 --seed {seed}"));
     let config = write_config(
@@ -153,49 +202,8 @@ fn an_sprt_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() {
     assert!(expected[0] != "continue", "{expected}");
 
     let out = dir.join("shared");
-    let script = root.join("tests/slurm/sprt.sbatch");
     let t0 = Instant::now();
-    let job = slurm(
-        &conf,
-        "sbatch",
-        &[
-            "--parsable",
-            &format!("--array=1-{TASKS}%2"),
-            &format!("--output={}/slurm-%A_%a.out", dir.display()),
-            script.to_str().unwrap(),
-            ABOURE,
-            config.to_str().unwrap(),
-            out.to_str().unwrap(),
-            &TASKS.to_string(),
-        ],
-    );
-    let _jobs = Cancel(conf.clone(), job.clone());
-    // Task 6 waits behind the throttle: cancelled before it ever runs.
-    let never = format!("{job}_{TASKS}");
-    assert_eq!(state(&conf, &never), "PENDING");
-    slurm(&conf, "scancel", &[&never]);
-    // Task 2 is SIGKILLed in the middle of a game, and never comes back.
-    wait_mid_game(&out, &format!("2-of-{TASKS}"), t0 + LIMIT);
-    let victim = out.join(format!("games-2-of-{TASKS}.jsonl"));
-    let pid = owner_pid(&victim).expect("worker 2 names itself");
-    let killed = Command::new("kill")
-        .args(["-KILL", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    wait_gone(&conf, &job, t0);
-
-    for k in 1..=TASKS {
-        let code = std::fs::read_to_string(out.join(format!("exit-{k}")));
-        match k {
-            2 => assert_eq!(code.unwrap().trim(), "137", "task 2 was killed"),
-            TASKS => assert!(code.is_err(), "task {k} never ran"),
-            _ => {
-                let code = code.unwrap_or_else(|e| panic!("task {k} left no exit status: {e}"));
-                assert_eq!(code.trim(), "0", "task {k} failed; see {}", dir.display());
-            }
-        }
-    }
+    run_throttled_array(&conf, &dir, &config, &out, t0);
     assert_eq!(verdict(&out), expected);
     let mut ids: Vec<String> = games(&out)
         .iter()
