@@ -187,39 +187,13 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
     for note in &output.notes {
         tracing::warn!("{note}");
     }
-    let about = format!(
-        "worker {name} host {} pid {}",
-        crate::lock::hostname(),
-        std::process::id()
-    );
-    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
-        "cannot create the claims folder in {}",
-        output.dir.display()
-    )))?;
     let concurrency = options
         .concurrency
         .or(config.concurrency())
         .unwrap_or_else(default_concurrency)
         .max(1);
-    let own_file = output
-        .games_path
-        .file_name()
-        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let registered = WorkerFile::register(
-        claims.dir(),
-        &name,
-        &format!("{about} games at once {concurrency}"),
-        &own_file,
-    );
-    let registered = registered
-        .map_err(RunError::io(format!(
-            "cannot register in {}",
-            claims.dir().display()
-        )))?
-        .ok_or_else(|| RunError::WorkerNameTaken {
-            name: name.clone(),
-            dir: output.dir.clone(),
-        })?;
+    let own_file = own_file_name(&output);
+    let (claims, registered) = enrol(&output, &name, concurrency)?;
 
     // The whole schedule: a shard is a hint of where to start.
     let schedule = Schedule::new(config, None);
@@ -402,4 +376,46 @@ pub(crate) fn launches(
         });
     }
     Ok(launches)
+}
+
+/// This worker's claims folder and its entry in it (`claims/worker-NAME`,
+/// locked while it lives).
+pub(crate) fn enrol(
+    output: &crate::output::Output,
+    name: &str,
+    concurrency: usize,
+) -> Result<(ClaimDir, WorkerFile), RunError> {
+    let about = format!(
+        "worker {name} host {} pid {}",
+        crate::lock::hostname(),
+        std::process::id()
+    );
+    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
+        "cannot create the claims folder in {}",
+        output.dir.display()
+    )))?;
+    let own_file = own_file_name(output);
+    let worker = WorkerFile::register(
+        claims.dir(),
+        name,
+        &format!("{about} games at once {concurrency}"),
+        &own_file,
+    )
+    .map_err(RunError::io(format!(
+        "cannot register in {}",
+        claims.dir().display()
+    )))?
+    .ok_or_else(|| RunError::WorkerNameTaken {
+        name: name.to_owned(),
+        dir: output.dir.clone(),
+    })?;
+    Ok((claims, worker))
+}
+
+/// The name of this worker's own results file in the run's folder.
+pub(crate) fn own_file_name(output: &crate::output::Output) -> String {
+    output
+        .games_path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned())
 }

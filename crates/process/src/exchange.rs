@@ -45,7 +45,7 @@ pub struct Channel<W> {
     /// The options the bot declared before `aboureok`.
     declared: Vec<OptionSpec>,
     /// The last answer's fence is still to be sent (see
-    /// [`Channel::think_next`]).
+    /// [`Channel::exchange`] with `defer`).
     deferred: bool,
 }
 
@@ -212,7 +212,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
 
     /// Makes sure the bot sent no `bestmove` it was not asked for (answered
     /// twice, or early) before it is asked again. Right after each answer
-    /// an `isready` goes out (see [`Channel::think`]); here the lines up to
+    /// an `isready` goes out (see [`Channel::exchange`]); here the lines up to
     /// its `readyok` are read (within `limit`), so a second answer sent
     /// after the first always lands before it and is caught, however the
     /// lines are timed. The `readyok` has normally arrived long before
@@ -238,33 +238,14 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
 
     /// Sends the position and `go`, and waits at most `limit` for the
     /// `bestmove`, timing from just after `go` is flushed to when the
-    /// answer was read; the fence goes out right after the answer, so its
-    /// `readyok` comes while the opponent thinks.
-    pub(crate) async fn think(
-        &mut self,
-        position: &ArbiterMessage,
-        go: &ArbiterMessage,
-        limit: Duration,
-    ) -> Result<Answer, Fault> {
-        self.exchange(position, go, limit, false).await
-    }
-
-    /// [`Channel::think`] for positions asked back to back (nobody else
-    /// thinks in between): the answer's fence is deferred to the next
-    /// exchange, whose `isready`, position and `go` go out in one write, so
-    /// no round trip waits for a `readyok` between two positions. A second
-    /// answer still lands before that `readyok` and is caught; the last
-    /// answer's fence is sent by [`Channel::check_unasked`].
-    pub(crate) async fn think_next(
-        &mut self,
-        position: &ArbiterMessage,
-        go: &ArbiterMessage,
-        limit: Duration,
-    ) -> Result<Answer, Fault> {
-        self.exchange(position, go, limit, true).await
-    }
-
-    async fn exchange(
+    /// answer was read. The answer's fence (`isready`) goes out right after
+    /// it, so its `readyok` comes while the opponent thinks; or, with
+    /// `defer`, for positions asked back to back (nobody else thinks in
+    /// between), with the next exchange's position and `go` in one write,
+    /// so no round trip waits for a `readyok` between two positions. A
+    /// second answer still lands before that `readyok` and is caught; the
+    /// last deferred fence is sent by [`Channel::check_unasked`].
+    pub(crate) async fn exchange(
         &mut self,
         position: &ArbiterMessage,
         go: &ArbiterMessage,

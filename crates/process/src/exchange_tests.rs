@@ -72,7 +72,10 @@ async fn an_answer_is_timed_from_its_arrival_and_its_info_merged() {
         .await;
     // The lines are read (and stamped) before the exchange asks for them.
     tokio::time::sleep(Duration::from_millis(50)).await;
-    let answer = channel.think(&startpos(), &go(), LIMIT).await.unwrap();
+    let answer = channel
+        .exchange(&startpos(), &go(), LIMIT, false)
+        .await
+        .unwrap();
     assert_eq!(answer.mv.to_string(), "2");
     assert_eq!(
         answer.elapsed,
@@ -89,7 +92,10 @@ async fn an_answer_is_timed_from_its_arrival_and_its_info_merged() {
 async fn a_second_answer_is_caught_by_the_fence() {
     let (mut channel, mut bot) = scripted();
     bot.say("bestmove 2\nbestmove 4\n").await;
-    channel.think(&startpos(), &go(), LIMIT).await.unwrap();
+    channel
+        .exchange(&startpos(), &go(), LIMIT, false)
+        .await
+        .unwrap();
     bot.say("readyok\n").await;
     assert_eq!(
         channel.check_unasked(LIMIT).await,
@@ -102,7 +108,10 @@ async fn a_fenced_bot_that_answered_once_is_in_good_order() {
     let (mut channel, mut bot) = scripted();
     bot.say("bestmove 2\ninfo string thinking done\nreadyok\n")
         .await;
-    channel.think(&startpos(), &go(), LIMIT).await.unwrap();
+    channel
+        .exchange(&startpos(), &go(), LIMIT, false)
+        .await
+        .unwrap();
     assert_eq!(channel.check_unasked(LIMIT).await, Ok(()));
 }
 
@@ -110,11 +119,17 @@ async fn a_fenced_bot_that_answered_once_is_in_good_order() {
 async fn a_series_sends_each_fence_with_the_next_go() {
     let (mut channel, mut bot) = scripted();
     bot.say("bestmove 2\n").await;
-    let first = channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    let first = channel
+        .exchange(&startpos(), &go(), LIMIT, true)
+        .await
+        .unwrap();
     assert_eq!(first.mv.to_string(), "2");
     // The bot answers the fence and the next go at once, as it reads them.
     bot.say("readyok\nbestmove 3\n").await;
-    let second = channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    let second = channel
+        .exchange(&startpos(), &go(), LIMIT, true)
+        .await
+        .unwrap();
     assert_eq!(second.mv.to_string(), "3");
     bot.say("readyok\n").await;
     assert_eq!(channel.check_unasked(LIMIT).await, Ok(()));
@@ -139,11 +154,14 @@ async fn a_series_sends_each_fence_with_the_next_go() {
 async fn a_second_answer_in_a_series_is_caught_before_the_next_go_is_answered() {
     let (mut channel, mut bot) = scripted();
     bot.say("bestmove 2\nbestmove 4\n").await;
-    channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    channel
+        .exchange(&startpos(), &go(), LIMIT, true)
+        .await
+        .unwrap();
     bot.say("readyok\nbestmove 3\n").await;
     assert_eq!(
         channel
-            .think_next(&startpos(), &go(), LIMIT)
+            .exchange(&startpos(), &go(), LIMIT, true)
             .await
             .unwrap_err(),
         Fault::Unasked("bestmove 4".to_owned())
@@ -154,7 +172,10 @@ async fn a_second_answer_in_a_series_is_caught_before_the_next_go_is_answered() 
 async fn the_last_answer_of_a_series_is_fenced_by_the_check() {
     let (mut channel, mut bot) = scripted();
     bot.say("bestmove 2\nbestmove 4\n").await;
-    channel.think_next(&startpos(), &go(), LIMIT).await.unwrap();
+    channel
+        .exchange(&startpos(), &go(), LIMIT, true)
+        .await
+        .unwrap();
     bot.say("readyok\n").await;
     assert_eq!(
         channel.check_unasked(LIMIT).await,
@@ -174,13 +195,19 @@ async fn a_bestmove_before_the_handshake_ends_is_not_asked_for() {
 async fn silence_is_no_reply_and_an_unreadable_answer_is_named() {
     let (mut channel, mut bot) = scripted();
     let limit = Duration::from_millis(20);
-    let fault = channel.think(&startpos(), &go(), limit).await.unwrap_err();
+    let fault = channel
+        .exchange(&startpos(), &go(), limit, false)
+        .await
+        .unwrap_err();
     assert!(
         matches!(fault, Fault::NoReply { what: "bestmove", limit: l, .. } if l == limit),
         "{fault:?}"
     );
     bot.say("bestmove seven\n").await;
-    let fault = channel.think(&startpos(), &go(), LIMIT).await.unwrap_err();
+    let fault = channel
+        .exchange(&startpos(), &go(), LIMIT, false)
+        .await
+        .unwrap_err();
     assert_eq!(fault, Fault::Unreadable("bestmove seven".to_owned()));
 }
 
@@ -189,7 +216,10 @@ async fn an_endless_line_is_a_fault_before_its_end() {
     let (mut channel, mut bot) = scripted();
     // No newline ever comes; the stream stays open.
     bot.say(&"x".repeat(MAX_LINE + 10)).await;
-    let fault = channel.think(&startpos(), &go(), LIMIT).await.unwrap_err();
+    let fault = channel
+        .exchange(&startpos(), &go(), LIMIT, false)
+        .await
+        .unwrap_err();
     assert!(
         matches!(&fault, Fault::TooLong { len, .. } if *len > MAX_LINE),
         "{fault:?}"

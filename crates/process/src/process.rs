@@ -206,18 +206,13 @@ impl BotProcess {
         go: &ArbiterMessage,
         limit: Duration,
     ) -> Result<Answer, BotFailure> {
-        self.release();
-        let exchange = self.channel.think(position, go, limit);
-        let result = race(&mut self.reaper, exchange).await;
-        let answer = self.settle(result).await?;
-        self.moved = true;
-        Ok(answer)
+        self.ask(position, go, limit, false).await
     }
 
     /// [`BotProcess::think`] for positions asked back to back with
     /// nobody else thinking in between (the accuracy objective): the
     /// answer's `isready` fence goes out with the next position and `go`
-    /// instead of on its own (see the exchange's `think_next`). Call
+    /// instead of on its own (see the exchange's `defer`). Call
     /// [`BotProcess::check_unasked`] after the last one.
     pub async fn think_next(
         &mut self,
@@ -225,8 +220,19 @@ impl BotProcess {
         go: &ArbiterMessage,
         limit: Duration,
     ) -> Result<Answer, BotFailure> {
+        self.ask(position, go, limit, true).await
+    }
+
+    /// One move asked for, its fence deferred to the next one or not.
+    async fn ask(
+        &mut self,
+        position: &ArbiterMessage,
+        go: &ArbiterMessage,
+        limit: Duration,
+        defer: bool,
+    ) -> Result<Answer, BotFailure> {
         self.release();
-        let exchange = self.channel.think_next(position, go, limit);
+        let exchange = self.channel.exchange(position, go, limit, defer);
         let result = race(&mut self.reaper, exchange).await;
         let answer = self.settle(result).await?;
         self.moved = true;

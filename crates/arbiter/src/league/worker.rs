@@ -78,12 +78,13 @@ use super::desk::{Ask, Desk, Recorded, POLL_FIRST, POLL_MOST};
 use super::plan::Slot;
 use super::play::{game_spec, one_game};
 use super::{entrants, verdict, LeagueRunError};
-use crate::claim::{ClaimDir, Unit, WorkerFile};
+use crate::claim::Unit;
 use crate::config::{BotId, Config};
 use crate::error::RunError;
 use crate::event::Event;
 use crate::lock::ResultsLock;
 use crate::output::{prepare, schedule_identity};
+use crate::tournament::enrol;
 use crate::tournament::follow::Follower;
 use crate::tournament::{default_concurrency, launches, sandbox, worker_name, RunOptions, Summary};
 
@@ -203,43 +204,6 @@ pub(crate) async fn run(
     }
     let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
     finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
-}
-
-/// This worker's claims folder and its entry in it (`claims/worker-NAME`,
-/// locked while it lives).
-fn enrol(
-    output: &crate::output::Output,
-    name: &str,
-    concurrency: usize,
-) -> Result<(ClaimDir, WorkerFile), RunError> {
-    let about = format!(
-        "worker {name} host {} pid {}",
-        crate::lock::hostname(),
-        std::process::id()
-    );
-    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
-        "cannot create the claims folder in {}",
-        output.dir.display()
-    )))?;
-    let own_file = output
-        .games_path
-        .file_name()
-        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let worker = WorkerFile::register(
-        claims.dir(),
-        name,
-        &format!("{about} games at once {concurrency}"),
-        &own_file,
-    )
-    .map_err(RunError::io(format!(
-        "cannot register in {}",
-        claims.dir().display()
-    )))?
-    .ok_or_else(|| RunError::WorkerNameTaken {
-        name: name.to_owned(),
-        dir: output.dir.clone(),
-    })?;
-    Ok((claims, worker))
 }
 
 /// Plays `concurrency` seats until each stops; the league's stop reason,
