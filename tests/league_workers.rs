@@ -2,8 +2,10 @@
 //! with the real binary and real bot processes: workers started at
 //! different times, one SIGKILLed in the middle of a pair and never
 //! restarted, record every pair of the league exactly once and stop on its
-//! verdict; a plain `--resume` afterwards reads their games and plays
-//! nothing more; a worker whose file changes the field is refused.
+//! verdict, and `workers.json` says who died, who ended, who took the
+//! pair cut short over and how many games each recorded; a plain
+//! `--resume` afterwards reads their games and plays nothing more; a
+//! worker whose file changes the field is refused.
 
 use crate::harness::*;
 
@@ -132,6 +134,7 @@ fn workers_started_apart_one_killed_mid_pair_record_every_pair_once_and_stop_on_
     wait_for_games(&out, 4);
     let cut = kill_mid_pair(&mut doomed, &out, "1-of-3");
     let third = worker(&config, &out, &["--join"]);
+    let joined = [second.id(), third.id()];
     let mut outputs = Vec::new();
     for child in [second, third] {
         let output = child.wait_with_output().unwrap();
@@ -158,6 +161,7 @@ fn workers_started_apart_one_killed_mid_pair_record_every_pair_once_and_stop_on_
         })
         .collect();
     assert_eq!(took, [format!("took {cut} from 1-of-3")]);
+    roster_says(&out, cut, joined);
     let left: Vec<_> = std::fs::read_dir(&claims)
         .unwrap()
         .flatten()
@@ -193,6 +197,50 @@ fn workers_started_apart_one_killed_mid_pair_record_every_pair_once_and_stop_on_
         shown.contains("league stopped after 32 games (16 pairs)"),
         "{shown}"
     );
+}
+
+/// Asserts what `workers.json` says at the end of the league of the first
+/// test: `1-of-3` died, the workers `--join` started (process ids
+/// `joined`) ended, one of them took pair `cut` over from it, and each
+/// played the games its results file holds.
+fn roster_says(out: &Path, cut: u64, joined: [u32; 2]) {
+    use aboure_records::workers::{TakenOver, WorkerState, WorkersFile};
+    let file = WorkersFile::read_in(out).unwrap().expect("workers.json");
+    let seen: Vec<_> = file
+        .workers
+        .iter()
+        .map(|w| (w.name.as_str(), w.state, w.holding.as_slice()))
+        .collect();
+    let dead = seen.iter().filter(|w| w.0 == "1-of-3").collect::<Vec<_>>();
+    assert_eq!(dead, [&("1-of-3", WorkerState::Died, &[][..])], "{seen:?}");
+    for pid in joined {
+        let ended = seen
+            .iter()
+            .filter(|w| w.0.ends_with(&format!("-{pid}")))
+            .collect::<Vec<_>>();
+        assert_eq!(ended.len(), 1, "worker of pid {pid}: {seen:?}");
+        assert_eq!((ended[0].1, ended[0].2), (WorkerState::Ended, &[][..]));
+    }
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    let taken: Vec<_> = file
+        .workers
+        .iter()
+        .flat_map(|w| w.took_over.iter().map(move |t| (w.name.as_str(), t)))
+        .collect();
+    let from = TakenOver {
+        pair: cut,
+        from: "1-of-3".to_owned(),
+    };
+    assert_eq!(taken.len(), 1, "{taken:?}");
+    assert_eq!(taken[0].1, &from);
+    assert_ne!(taken[0].0, "1-of-3");
+    let mut total = 0;
+    for w in &file.workers {
+        let text = std::fs::read_to_string(out.join(&w.results)).unwrap();
+        assert_eq!(w.games, text.lines().count() as u64, "{w:?}");
+        total += w.games;
+    }
+    assert_eq!(total, 32, "{:?}", file.workers);
 }
 
 #[test]

@@ -31,7 +31,7 @@ use aboure_process::{BotLogs, Launch};
 pub(crate) mod follow;
 mod gate;
 mod queue;
-mod roster;
+pub(crate) mod roster;
 mod simulate;
 mod worker;
 use gate::check_stop;
@@ -251,10 +251,9 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
     let launches = Arc::new(launches);
     let writer = Arc::new(Mutex::new(roster::Writer::default()));
     let roster = tokio::spawn(roster::watch(
-        output.dir.clone(),
-        name.clone(),
+        (output.dir.clone(), name.clone()),
         options.observer.clone(),
-        shared.clone(),
+        roster_of(&shared),
         writer.clone(),
     ));
     let mut tasks = Vec::new();
@@ -315,6 +314,22 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
     })
 }
 
+/// What the roster needs of a tournament worker: the games its queue
+/// counted by results file, and the queue to tell what the roster says.
+fn roster_of(shared: &Arc<Shared>) -> (roster::Games, roster::Told) {
+    let (counted, told) = (shared.clone(), shared.clone());
+    let games: roster::Games = Arc::new(move || {
+        let state = gate::lock(&counted).ok()?;
+        Some(state.queue.games_by_file().clone())
+    });
+    let told: roster::Told = Arc::new(move |brief, passed| {
+        if let Ok(mut state) = gate::lock(&told) {
+            state.queue.set_roster(brief, passed);
+        }
+    });
+    (games, told)
+}
+
 /// Marks this worker as ended (left on its own accord: not to be counted
 /// among the dead) and writes the roster once more if it holds the right
 /// to, or can take it (the last to leave can).
@@ -333,15 +348,7 @@ async fn leave(
         }
         Err(_) => return,
     };
-    let (dir, name) = (dir.to_owned(), name.to_owned());
-    let written = tokio::task::spawn_blocking(move || {
-        let mut writer = writer.lock().map_err(|_| "poisoned")?;
-        roster::read(&dir, &name, &games, &mut writer)
-    })
-    .await;
-    if let Ok(Err(e)) = written {
-        tracing::warn!("cannot write the workers of the run: {e}");
-    }
+    roster::leave(dir, name, games, writer).await;
 }
 
 /// How to start each bot of `config`.

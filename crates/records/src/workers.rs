@@ -1,10 +1,12 @@
 //! `workers.json`: who works on a run that many workers share, for people
 //! and the live page.
 //!
-//! One worker of the run at a time (the holder of `claims/roster.lock`)
-//! reads the roster of the run's `claims/` folder every 2 s (which workers
-//! are alive, ended or died, which pairs each holds) and writes it here,
-//! whole or not at all, and the last worker to leave writes the final one;
+//! Workers of every format that shares a folder write it (a tournament's
+//! and a league's alike). One worker of the run at a time (the holder of
+//! `claims/roster.lock`) reads the roster of the run's `claims/` folder
+//! every 2 s (which workers are alive, ended or died, which pairs each
+//! holds) and writes it here, whole or not at all, and the last worker to
+//! leave writes the final one;
 //! `aboure serve` reads it to show the workers. One serde type, written
 //! and read only through this module, so the writer and the readers agree
 //! by construction.
@@ -23,11 +25,11 @@
 //! | `workers[].name` | string | `K-of-N` for `--shard K/N`, `HOST-PID` for `--join`, `main` otherwise |
 //! | `workers[].about` | string | what it said of itself: host, pid, games at once |
 //! | `workers[].state` | string | `alive`, `ended` (left cleanly) or `died` (killed, crashed, its machine lost) |
-//! | `workers[].holding` | [integer] | pairs (in schedule order) whose claim it signed last: held if alive, not yet taken over if it died |
+//! | `workers[].holding` | [integer] | pairs whose claim it signed last: held if alive, not yet taken over if it died; for a schedule (round robin, gauntlet, SPRT) a pair's place in schedule order, for a league its pair number (`N` of the game ids `lN-g0`, `lN-g1`) |
 //! | `workers[].games` | integer | games recorded in its results file |
 //! | `workers[].results` | string | its results file's name in the folder |
 //! | `workers[].last_seen` | string | RFC 3339 UTC time it was last seen alive (for a worker that ended or died: when it last wrote, or was last seen alive) |
-//! | `workers[].took_over` | [object] | pairs it took over from a worker that had held them: `pair` and `from` (that worker's name) |
+//! | `workers[].took_over` | [object] | pairs (numbered as in `holding`) it took over from a worker that had held them: `pair` and `from` (that worker's name) |
 
 use std::path::{Path, PathBuf};
 
@@ -69,7 +71,7 @@ pub enum WorkerState {
 /// A pair a worker took over from another.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TakenOver {
-    /// The pair, in schedule order.
+    /// The pair, numbered as in [`WorkerEntry::holding`].
     pub pair: u64,
     /// The worker that held it before.
     pub from: String,
@@ -85,7 +87,8 @@ pub struct WorkerEntry {
     /// Alive, ended or died.
     pub state: WorkerState,
     /// Pairs whose claims it signed last: held if it is alive, not yet
-    /// taken over if it died.
+    /// taken over if it died. A schedule's pairs by their place in it, a
+    /// league's by pair number.
     pub holding: Vec<u64>,
     /// Games recorded in its results file.
     #[serde(default)]

@@ -76,6 +76,9 @@ pub(super) struct Desk {
     pub(super) news: Vec<GameRecord>,
     /// The pairs this process holds, with their entrants.
     pub(super) held: BTreeMap<Unit, (Claim<ClaimFile>, Slot)>,
+    /// The games counted, by the name of the results file that holds
+    /// them, for the roster (`workers.json`).
+    pub(super) games_by_file: BTreeMap<String, u64>,
 }
 
 impl Desk {
@@ -98,7 +101,17 @@ impl Desk {
         })?;
         self.tally.add(&g);
         self.recorded.insert(g.id.clone());
+        self.counted_in(path);
         Ok(true)
+    }
+
+    /// Counts one more game for the results file `path`.
+    fn counted_in(&mut self, path: &Path) {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        *self
+            .games_by_file
+            .entry(name.unwrap_or_default())
+            .or_default() += 1;
     }
 
     /// Reads what the other workers appended since the last look.
@@ -299,6 +312,8 @@ impl Desk {
             .record(number, slot, game, outcome(&record, &first));
         self.tally.add(&record);
         self.recorded.insert(record.id);
+        let own = self.writer.path().to_owned();
+        self.counted_in(&own);
         self.played += 1;
         Ok(Recorded::Written)
     }

@@ -45,6 +45,18 @@
 //! Each worker writes the final verdict, refitted from every recorded
 //! pair, into `run.json` as it stops (all of them write the same one).
 //!
+//! # Who works on the league
+//!
+//! The workers write `workers.json` as a tournament's do, through the same
+//! roster writer (`tournament/roster.rs`): one of them at a time reads
+//! `claims/` every 2 s and writes the file, and the last to leave writes
+//! the final one. A league's claims are its pair numbers, so a worker's
+//! `holding` is the pairs it holds; its `games` are the games its desk
+//! counted in its results file; its `took_over` the pairs it took from a
+//! worker that died (noted as it takes one, in [`Desk::ask`]). A worker
+//! that leaves, whether the league stopped, it was interrupted or it
+//! failed, is `ended`; one killed is `died`.
+//!
 //! # What "deterministic" means here
 //!
 //! The pair a worker chooses is a function of the recorded games, the
@@ -65,7 +77,7 @@
 //! `--resume` once (or start the first worker with the new file on a
 //! folder nobody works on). A worker knocks on every pair in flight at
 //! each ask (one `flock` try each), which suits tens of workers, not the
-//! thousands the schedule formats serve; they do not write `workers.json`.
+//! thousands the schedule formats serve.
 
 use std::sync::{Arc, Mutex};
 
@@ -86,6 +98,7 @@ use crate::lock::ResultsLock;
 use crate::output::{prepare, schedule_identity};
 use crate::tournament::enrol;
 use crate::tournament::follow::Follower;
+use crate::tournament::roster;
 use crate::tournament::{default_concurrency, launches, sandbox, worker_name, RunOptions, Summary};
 
 /// Runs this process as one worker of the league of `config` in
@@ -167,6 +180,7 @@ pub(crate) async fn run(
         played: 0,
         news: Vec::new(),
         held: Default::default(),
+        games_by_file: Default::default(),
     };
     let mut previous = 0;
     for (path, g) in known {
@@ -183,6 +197,13 @@ pub(crate) async fn run(
         l.logs.flush();
     }
     let desk = Arc::new(Mutex::new(desk));
+    let writer = Arc::new(Mutex::new(roster::Writer::default()));
+    let roster = tokio::spawn(roster::watch(
+        (output.dir.clone(), name.clone()),
+        options.observer.clone(),
+        roster_of(&desk),
+        writer.clone(),
+    ));
     let seat = Seat {
         config: Arc::new(config.clone()),
         desk: desk.clone(),
@@ -197,13 +218,48 @@ pub(crate) async fn run(
     for l in launches.iter() {
         l.logs.flush();
     }
-    let stop = stop?;
-    let interrupted = *options.interrupt.borrow();
-    if interrupted {
-        (options.observer)(&Event::Interrupted);
-    }
-    let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
-    finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
+    roster.abort();
+    let summary = stop.and_then(|stop| {
+        let interrupted = *options.interrupt.borrow();
+        if interrupted {
+            (options.observer)(&Event::Interrupted);
+        }
+        let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
+        finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
+    });
+    leave(&desk, &output.dir, &name, writer).await;
+    summary
+}
+
+/// What the roster needs of a league worker: the games its desk counted
+/// by results file (the pairs it holds and took over are in `claims/`).
+fn roster_of(desk: &Arc<Mutex<Desk>>) -> (roster::Games, roster::Told) {
+    let desk = desk.clone();
+    let games: roster::Games = Arc::new(move || {
+        let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
+        Some(desk.games_by_file.clone())
+    });
+    (games, Arc::new(|_, _| {}))
+}
+
+/// Marks this worker as ended (left on its own accord, whether the league
+/// stopped, it was interrupted or it failed: not to be counted among the
+/// dead), then writes the roster once more if it can (the last to leave
+/// writes the final one).
+async fn leave(
+    desk: &Mutex<Desk>,
+    dir: &std::path::Path,
+    name: &str,
+    writer: Arc<Mutex<roster::Writer>>,
+) {
+    let games = {
+        let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
+        if let Err(e) = desk.worker.end() {
+            tracing::warn!("cannot mark this worker as ended: {e}");
+        }
+        desk.games_by_file.clone()
+    };
+    roster::leave(dir, name, games, writer).await;
 }
 
 /// Plays `concurrency` seats until each stops; the league's stop reason,
@@ -277,7 +333,6 @@ fn finish(
         }
         None => None,
     };
-    let _ = desk.worker.end();
     let finished = desk.book.games() as usize;
     Ok(Summary {
         sprt: None,

@@ -12,28 +12,38 @@
 //! filesystem one pass over `claims/` every 2 s for the whole run, and
 //! each other worker one small read.
 //!
-//! Each worker sends the brief to its observer (the progress line), and
-//! hands the pairs to its queue: those that workers that died still hold,
-//! which it tries first (a dead worker's pair is taken over within a
-//! roster period or two of its death, ahead of the takers' own next
-//! pairs), and those live workers hold, which it does not try. As it
-//! leaves, each worker tries the lock once more: the last one to leave
-//! gets it and writes the final file.
+//! Workers of every format that shares a folder use it: a tournament's
+//! ([`super::run`]) and a league's (`league/worker.rs`). What differs is
+//! passed in: how the worker counts its games by results file ([`Games`])
+//! and what it does with the brief besides telling its observer (the
+//! progress line). A tournament worker hands the pairs to its queue: those
+//! that workers that died still hold, which it tries first (a dead
+//! worker's pair is taken over within a roster period or two of its
+//! death, ahead of the takers' own next pairs), and those live workers
+//! hold, which it does not try. A league worker needs neither (it knocks
+//! on every pair in flight at each ask).
+//!
+//! As it leaves ([`leave`]), each worker tries the lock once more (every
+//! 20 ms for up to a second, as a worker that is leaving too may hold it
+//! for one write), writes the file if it gets it, and lets go of the lock
+//! for good: the last one to leave gets it and writes the final file. A
+//! worker that leaves while another keeps working gives up after that
+//! second; the one still working writes the file within 2 s.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use aboure_records::workers::{WorkersFile, WORKERS_SCHEMA};
 
-use super::{gate, Observer, Shared};
+use super::Observer;
 use crate::claim::{roster, RosterBrief, WorkerState, CLAIMS_DIR};
 use crate::event::Event;
 
 /// How often the roster is read.
-pub(super) const EVERY: Duration = Duration::from_secs(2);
+pub(crate) const EVERY: Duration = Duration::from_secs(2);
 
 /// The lock whose holder writes `workers.json`.
 const ROSTER_LOCK: &str = "roster.lock";
@@ -41,19 +51,35 @@ const ROSTER_LOCK: &str = "roster.lock";
 /// The brief of the roster, for the other workers.
 const ROSTER_BRIEF: &str = "roster.brief";
 
+/// How often, and how far apart, a worker that is leaving tries the lock:
+/// another worker that is leaving holds it for one write.
+const LEAVING_TRIES: u32 = 50;
+const LEAVING_PAUSE: Duration = Duration::from_millis(20);
+
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
+/// The games a worker counted, by the name of the results file that holds
+/// them; `None` once the worker's state is lost (a poisoned lock), which
+/// ends the watch. Called on tokio's blocking pool.
+pub(crate) type Games = Arc<dyn Fn() -> Option<BTreeMap<String, u64>> + Send + Sync>;
+
+/// What a worker does with each brief besides telling its observer, and
+/// whether it was read by a pass over `claims/` (true) or from the brief.
+pub(crate) type Told = Arc<dyn Fn(&RosterBrief, bool) + Send + Sync>;
+
 /// The right to write the roster: the lock of `claims/roster.lock`, once
-/// taken, kept while this worker lives.
+/// taken, kept while this worker works, let go of as it leaves.
 #[derive(Default)]
-pub(super) struct Writer {
+pub(crate) struct Writer {
     held: Option<File>,
+    /// Left: the lock is not to be taken again.
+    left: bool,
 }
 
 impl Writer {
     /// True if this worker holds the lock: its reads are passes over
     /// `claims/`, the others' reads of the brief.
-    pub(super) fn holds(&self) -> bool {
+    pub(crate) fn holds(&self) -> bool {
         self.held.is_some()
     }
 
@@ -61,6 +87,9 @@ impl Writer {
     fn take(&mut self, dir: &Path) -> std::io::Result<bool> {
         if self.held.is_some() {
             return Ok(true);
+        }
+        if self.left {
+            return Ok(false);
         }
         let file = OpenOptions::new()
             .create(true)
@@ -78,36 +107,64 @@ impl Writer {
     }
 }
 
-/// Reads and tells the roster until aborted.
-pub(super) async fn watch(
-    dir: PathBuf,
-    me: String,
+/// Reads and tells the roster of the run folder `dir` every [`EVERY`]
+/// until aborted, as worker `me`.
+pub(crate) async fn watch(
+    (dir, me): (PathBuf, String),
     observer: Observer,
-    shared: Arc<Shared>,
-    writer: Arc<std::sync::Mutex<Writer>>,
+    (games, told): (Games, Told),
+    writer: Arc<Mutex<Writer>>,
 ) {
     loop {
-        let games = match gate::lock(&shared) {
-            Ok(state) => state.queue.games_by_file().clone(),
-            Err(_) => return,
-        };
-        let (dir, me, writer) = (dir.clone(), me.clone(), writer.clone());
+        let (dir, me, games, writer) = (dir.clone(), me.clone(), games.clone(), writer.clone());
         let read = tokio::task::spawn_blocking(move || {
+            let Some(games) = games() else {
+                return Ok(None);
+            };
             let mut writer = writer.lock().map_err(|_| "poisoned")?;
             let brief = read(&dir, &me, &games, &mut writer)?;
-            Ok::<_, Error>((brief, writer.holds()))
+            Ok::<_, Error>(Some((brief, writer.holds())))
         });
         match read.await {
-            Ok(Ok((brief, passed))) => {
-                if let Ok(mut state) = gate::lock(&shared) {
-                    state.queue.set_roster(&brief, passed);
-                }
+            Ok(Ok(Some((brief, passed)))) => {
+                told(&brief, passed);
                 observer(&Event::Workers(brief));
             }
+            Ok(Ok(None)) | Err(_) => return,
             Ok(Err(e)) => tracing::warn!("cannot read the workers of the run: {e}"),
-            Err(_) => return,
         }
         tokio::time::sleep(EVERY).await;
+    }
+}
+
+/// Writes the roster of `dir` once more as worker `me` leaves (marked
+/// `ended` already by the caller, so that it is not counted among the
+/// dead), with `games` as it counted them, if it holds the lock or gets it
+/// within a few tries (the last to leave does), then lets go of the lock
+/// for good.
+pub(crate) async fn leave(
+    dir: &Path,
+    me: &str,
+    games: BTreeMap<String, u64>,
+    writer: Arc<Mutex<Writer>>,
+) {
+    let (dir, me) = (dir.to_owned(), me.to_owned());
+    let written = tokio::task::spawn_blocking(move || {
+        let mut writer = writer.lock().map_err(|_| "poisoned")?;
+        for _ in 1..LEAVING_TRIES {
+            if writer.take(&dir)? {
+                break;
+            }
+            std::thread::sleep(LEAVING_PAUSE);
+        }
+        let read = read(&dir, &me, &games, &mut writer).map(drop);
+        writer.held = None;
+        writer.left = true;
+        read
+    })
+    .await;
+    if let Ok(Err(e)) = written {
+        tracing::warn!("cannot write the workers of the run: {e}");
     }
 }
 
