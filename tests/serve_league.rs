@@ -3,12 +3,14 @@
 //! joined, who retired) and the plot of each entrant's rating over time;
 //! then the league grows by a resumed run while the page stays open, and
 //! the same document (no reload) shows the newcomer, its line in the plot
-//! and the new verdict. Needs Chromium, as the other page tests.
+//! and the new verdict; a league two workers played (`--join`) shows its
+//! workers beside the leaderboard. Needs Chromium, as the other page
+//! tests.
 
 use std::time::Duration;
 
-use crate::harness::{run, show, write_config};
-use crate::serve_live::DevTools;
+use crate::harness::{run, run_command, show, write_config};
+use crate::serve_live::{DevTools, WORKERS};
 use crate::served::serve;
 
 fn league(dir: &std::path::Path, games: u32, extra: &str) -> std::path::PathBuf {
@@ -101,4 +103,58 @@ fn the_live_page_shows_a_growing_leagues_leaderboard_and_ratings_over_time() {
     let lines = last["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 4, "{last}");
     assert!(lines.iter().any(|l| l == "ab-2"), "{last}");
+}
+
+#[test]
+fn the_live_page_of_a_league_played_by_workers_lists_them_beside_the_leaderboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let config = league(dir.path(), 8, "");
+    let workers: Vec<_> = (0..2)
+        .map(|_| {
+            run_command(&config, &out, &["--join", "--concurrency", "1"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for w in workers {
+        let output = w.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+    }
+    let file = aboure_records::workers::WorkersFile::read_in(&out)
+        .unwrap()
+        .expect("workers.json");
+
+    let (_server, url) = serve(&[out.to_str().unwrap()]);
+    let profile = dir.path().join("profile");
+    let mut page = DevTools::open(&url, &profile);
+    page.wait_for(
+        "document.querySelectorAll('#league tbody tr').length === 3 && \
+         document.querySelectorAll('#live-workers tbody tr').length === 2",
+    );
+    let shown: serde_json::Value =
+        serde_json::from_str(page.eval(WORKERS).as_str().unwrap()).unwrap();
+    assert_eq!(shown["hidden"], false, "{shown}");
+    assert_eq!(shown["count"], "0 alive, 2 ended, 0 dead", "{shown}");
+    assert_eq!(shown["taken"], "No pair taken over from a dead worker.");
+    let rows: Vec<[String; 4]> = file
+        .workers
+        .iter()
+        .map(|w| {
+            let lines = std::fs::read_to_string(out.join(&w.results)).unwrap();
+            assert_eq!(w.games, lines.lines().count() as u64, "{w:?}");
+            [&w.name, "ended", "0", &w.games.to_string()].map(str::to_owned)
+        })
+        .collect();
+    let on_page: Vec<[String; 4]> = shown["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| std::array::from_fn(|i| r[i].as_str().unwrap().to_owned()))
+        .collect();
+    assert_eq!(on_page, rows, "{shown}");
+    let games: u64 = file.workers.iter().map(|w| w.games).sum();
+    assert_eq!(games, 8, "{:?}", file.workers);
 }

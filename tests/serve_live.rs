@@ -286,7 +286,7 @@ fn a_killed_resumed_and_replaced_run_keeps_its_page() {
 }
 
 /// The workers panel: what the page shows of `workers.json`.
-const WORKERS: &str = "JSON.stringify({
+pub(crate) const WORKERS: &str = "JSON.stringify({
     hidden: document.getElementById('live-workers-box').hidden,
     count: document.getElementById('live-workers-count').textContent,
     rows: Array.from(document.querySelectorAll('#live-workers tbody tr'))
