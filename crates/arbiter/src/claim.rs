@@ -95,7 +95,9 @@ pub use aboure_records::workers::{WorkerEntry, WorkerState};
 pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
 pub use finished::{FinishedLog, FINISHED_LOG};
 pub use ledger::Ledger;
-pub use roster::{describe as describe_roster, roster, signer_name, RosterBrief, WorkerFile};
+pub use roster::{
+    describe as describe_roster, last_signer, roster, signer_name, RosterBrief, WorkerFile,
+};
 pub use tries::{Found, Tries, Whose, PHASES};
 
 /// A game pair's place in the schedule (see [`crate::Schedule`]).

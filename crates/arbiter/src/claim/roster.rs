@@ -84,6 +84,17 @@ pub fn signer_name(signature: &str) -> Option<&str> {
     signature.strip_prefix("worker ")?.split(' ').next()
 }
 
+/// The last worker that signed a claim file's `text`: its name and whole
+/// signature. A note its holder wrote after signing (a league's decision,
+/// signed again at once unless the holder died in between) is skipped, so
+/// the pair still counts as that worker's.
+pub fn last_signer(text: &str) -> Option<(&str, &str)> {
+    text.lines()
+        .rev()
+        .map(str::trim)
+        .find_map(|line| Some((signer_name(line)?, line)))
+}
+
 /// RFC 3339 UTC, to the second.
 fn stamp(at: SystemTime) -> String {
     humantime::format_rfc3339_seconds(at).to_string()
@@ -107,8 +118,7 @@ pub fn roster(claims: &Path) -> io::Result<Vec<WorkerEntry>> {
             continue;
         };
         if let Some(unit) = name.strip_prefix("unit-").and_then(|u| u.parse().ok()) {
-            let signature = super::dir::last_signature(&text);
-            if let Some(worker) = signer_name(signature) {
+            if let Some((worker, signature)) = last_signer(&text) {
                 let held = (unit, signature.to_owned());
                 holding.entry(worker.to_owned()).or_default().push(held);
             }
@@ -288,6 +298,8 @@ mod tests {
         let three = WorkerFile::register(dead.dir(), "3-of-3", "worker 3-of-3", "g3").unwrap();
         let orphan = acquire(&mut dead, 7).unwrap().unwrap();
         dead.sign(orphan.handle()).unwrap();
+        // Killed between a note and the signature after it.
+        dead.note(orphan.handle(), "league-pair 0 1").unwrap();
         let taken = acquire(&mut dead, 9).unwrap().unwrap();
         dead.sign(taken.handle()).unwrap();
         drop((three, orphan, taken)); // killed: its locks go, its files stay

@@ -230,7 +230,6 @@ impl Desk {
         let Ok(claim) = acquire(&mut self.claims, number).map_err(io("try"))? else {
             return Ok(Taken::Held);
         };
-        let before = self.claims.signer(claim.handle()).map_err(io("read"))?;
         // Whatever its last holder recorded before it died is on disk now.
         self.refresh()?;
         let text = std::fs::read_to_string(self.claims.dir().join(format!("unit-{number}")))
@@ -263,8 +262,10 @@ impl Desk {
                 .map_err(io("write"))?;
             self.claims.sign(claim.handle()).map_err(io("sign"))?;
         }
-        if !before.is_empty() && before != self.claims.holder() {
-            let from = crate::claim::signer_name(&before).unwrap_or(&before);
+        // Its last signer, whose decision may end the file if it died
+        // between writing it and signing it again.
+        let before = crate::claim::last_signer(&text);
+        if let Some((from, _)) = before.filter(|(_, s)| *s != self.claims.holder()) {
             // For the roster only: the game is safe without it.
             let _ = self.worker.took_over(number, from);
         }
