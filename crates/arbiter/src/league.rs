@@ -10,9 +10,9 @@
 //! that was never stopped, finishing first any pair a crash cut short.
 //! Several pairs are in play at once up to the league's `in_flight` (its
 //! first run's concurrency, recorded); how that stays deterministic is in
-//! [`plan`]. Workers sharing the folder (`--shard`, `--join`) are refused:
-//! the claims of the other formats hand out a fixed schedule's units, and a
-//! league has none.
+//! [`plan`]. Workers sharing the folder (`--shard`, `--join`) run
+//! `worker.rs` instead: they claim pair numbers as they decide them, and
+//! write `workers.json` as a tournament's workers do.
 //!
 //! When the league stops, the verdict on every neighbour pair of the final
 //! table (refitted from every game) is printed and written to `run.json`.

@@ -25,7 +25,7 @@
 //! | `workers[].name` | string | `K-of-N` for `--shard K/N`, `HOST-PID` for `--join`, `main` otherwise |
 //! | `workers[].about` | string | what it said of itself: host, pid, games at once |
 //! | `workers[].state` | string | `alive`, `ended` (left cleanly) or `died` (killed, crashed, its machine lost) |
-//! | `workers[].holding` | [integer] | pairs whose claim it signed last: held if alive, not yet taken over if it died; for a schedule (round robin, gauntlet, SPRT) a pair's place in schedule order, for a league its pair number (`N` of the game ids `lN-g0`, `lN-g1`) |
+//! | `workers[].holding` | [integer] | pairs whose claim it signed last: held if alive, not yet taken over if it died; for a schedule (round robin, gauntlet, SPRT) a pair's place in schedule order, for a league its pair number (12 for the games `l00012-g0` and `l00012-g1`) |
 //! | `workers[].games` | integer | games recorded in its results file |
 //! | `workers[].results` | string | its results file's name in the folder |
 //! | `workers[].last_seen` | string | RFC 3339 UTC time it was last seen alive (for a worker that ended or died: when it last wrote, or was last seen alive) |
