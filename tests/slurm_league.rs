@@ -3,8 +3,10 @@
 //! names for a league) sharing one folder, throttled to two at a time, one
 //! task cancelled before it ever runs and one SIGKILLed in the middle of a
 //! game, neither resubmitted. The others must record every pair of the
-//! league's budget exactly once and stop on its verdict, and every task
-//! must end; the test fails after a hard time limit instead of hanging.
+//! league's budget exactly once and stop on its verdict, every task must
+//! end, and `workers.json` must say which ended, which died and who took
+//! its pair over; the test fails after a hard time limit instead of
+//! hanging.
 
 use crate::harness::*;
 use crate::slurm_sprt::{cluster, run_throttled_array, TASKS};
@@ -49,8 +51,45 @@ fn a_league_over_a_throttled_slurm_array_with_a_task_never_run_and_one_killed() 
     let verdict = &manifest["league"]["verdict"];
     assert_eq!(verdict["reason"], "budget-spent", "{verdict}");
     assert_eq!(verdict["games"], 40);
+    roster_says(&out);
     eprintln!(
         "{TASKS} tasks on {cpus} CPUs: a league of 20 pairs in {:.1} s, each game once",
         t0.elapsed().as_secs_f64()
     );
+}
+
+/// Asserts what `workers.json` says at the end: the tasks that ran ended,
+/// task 2 died, the cancelled one never registered, whoever took over
+/// took from task 2, and each played the games its results file holds.
+fn roster_says(out: &std::path::Path) {
+    use aboure_records::workers::{WorkerState, WorkersFile};
+    let file = WorkersFile::read_in(out).unwrap().expect("workers.json");
+    let states: Vec<_> = file
+        .workers
+        .iter()
+        .map(|w| (w.name.clone(), w.state, w.holding.len()))
+        .collect();
+    let expected: Vec<_> = (1..TASKS)
+        .map(|k| {
+            let state = match k {
+                2 => WorkerState::Died,
+                _ => WorkerState::Ended,
+            };
+            (format!("{k}-of-{TASKS}"), state, 0)
+        })
+        .collect();
+    assert_eq!(states, expected);
+    let from: Vec<_> = file.workers.iter().flat_map(|w| &w.took_over).collect();
+    assert!(!from.is_empty(), "task 2's pair was taken over: {from:?}");
+    assert!(
+        from.iter().all(|t| t.from == format!("2-of-{TASKS}")),
+        "{from:?}"
+    );
+    let mut total = 0;
+    for w in &file.workers {
+        let text = std::fs::read_to_string(out.join(&w.results)).unwrap();
+        assert_eq!(w.games, text.lines().count() as u64, "{w:?}");
+        total += w.games;
+    }
+    assert_eq!(total, 40, "{:?}", file.workers);
 }
