@@ -132,6 +132,11 @@ fn workers_started_apart_one_killed_mid_pair_record_every_pair_once_and_stop_on_
     wait_mid_game(&out, "1-of-3", Instant::now() + Duration::from_secs(120));
     let second = worker(&config, &out, &["--join"]);
     wait_for_games(&out, 4);
+    // Written while they work: the first worker wrote it as it started.
+    let running = aboure_records::workers::WorkersFile::read_in(&out).unwrap();
+    let first = running.as_ref().and_then(|f| f.worker("1-of-3"));
+    let alive = aboure_records::workers::WorkerState::Alive;
+    assert_eq!(first.map(|w| w.state), Some(alive), "{running:?}");
     let cut = kill_mid_pair(&mut doomed, &out, "1-of-3");
     let third = worker(&config, &out, &["--join"]);
     let joined = [second.id(), third.id()];
