@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aboure_report::{
-    league_of, read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions, IntervalKind, Progress,
-    Report, ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    league_of, prior_of, read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions, IntervalKind,
+    Progress, Report, ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 use aboure_stats::bradley_terry::{BootstrapOptions, DEFAULT_BOOTSTRAP_SAMPLES};
 use anyhow::{bail, Context};
@@ -43,6 +43,13 @@ pub struct Args {
     /// no point in more than 2.5% of the resamples).
     #[arg(long, value_enum, default_value_t = Intervals::Covariance)]
     intervals: Intervals,
+    /// Virtual draws per bot, spread over its opponents (BayesElo's `prior`
+    /// command): they keep a bot that won or lost every game finite and
+    /// pull thinly sampled ratings in. `0` for none (pure maximum
+    /// likelihood). Default: 2 (BayesElo's) for a league's run folder,
+    /// none otherwise.
+    #[arg(long, value_name = "N", value_parser = parse_prior, allow_negative_numbers = true)]
+    prior: Option<f64>,
     /// Resamples of `--intervals bootstrap`.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BOOTSTRAP_SAMPLES as u64, value_parser = clap::value_parser!(u64).range(1..))]
     bootstrap_samples: u64,
@@ -128,6 +135,18 @@ fn parse_anchor(text: &str) -> anyhow::Result<AnchorArg> {
     })
 }
 
+/// `--prior N`: a non-negative finite number of virtual draws.
+fn parse_prior(text: &str) -> anyhow::Result<f64> {
+    let prior: f64 = (text.trim().parse())
+        .map_err(|_| anyhow::anyhow!("{text:?} is not a number of virtual draws"))?;
+    if !prior.is_finite() || prior < 0.0 {
+        anyhow::bail!(
+            "{text:?}: the prior must be a finite number of virtual draws, 0 or more (0 for none)"
+        );
+    }
+    Ok(prior)
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let [dir] = args.files.as_slice() {
         if aboure_report::is_tune_folder(dir) {
@@ -159,6 +178,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         loose_anchors: (args.anchor.iter())
             .filter_map(|a| Some((a.name.clone(), a.elo, a.sd?)))
             .collect(),
+        prior: match args.prior {
+            Some(prior) => (prior > 0.0).then_some(prior),
+            None => prior_of(&args.files).context("cannot read the results")?,
+        },
         sprt,
         intervals: match args.intervals {
             Intervals::Covariance => IntervalKind::Covariance,

@@ -96,7 +96,7 @@ impl Report {
             Some(p) => IntervalSource::Bootstrap(p, &options.bootstrap),
             None => IntervalSource::Fit(options.intervals),
         };
-        let rated = rate(names, &by_colour, (&anchors, &loose), source);
+        let rated = rate(names, &by_colour, (&anchors, &loose), source, options.prior);
         let (fit, cycles) = rated.diagnostics(names);
 
         // Standings order: by group, then rating, then score.
@@ -204,7 +204,7 @@ impl Report {
             let standing: Vec<(&str, usize, Option<f64>)> = (players.iter())
                 .map(|p| (p.name.as_str(), p.rank, p.elo))
                 .collect();
-            crate::league::league_report(record, &standing, names, &history, last)
+            crate::league::league_report(record, &standing, names, &history, last, options.prior)
         });
         Report {
             schema_version: SCHEMA_VERSION,
@@ -235,6 +235,7 @@ impl Report {
                     .map(|&(i, elo)| (names[i].clone(), elo))
                     .collect(),
                 intervals: options.intervals,
+                prior: options.prior.unwrap_or(0.0),
                 bootstrap: paired
                     .is_some()
                     .then(|| BootstrapSettings::of(&options.bootstrap)),

@@ -134,6 +134,9 @@ impl Report {
                 esc(&crate::text::anchoring(&r.anchors, &r.loose_anchors)))?,
             _ => writeln!(out, "<p class=\"small\">First-move advantage and draw Elo: not fitted.</p>")?,
         }
+        if let Some(line) = crate::text::prior_line(r.prior) {
+            writeln!(out, "<p class=\"small prior\">{}</p>", esc(&line))?;
+        }
         if let Some(f) = &r.fit {
             if let Some(p) = f.p_value {
                 let verdict = if p < crate::text::FIT_WARNING_P {

@@ -161,6 +161,14 @@ pub fn league_of(paths: &[PathBuf]) -> Result<Option<aboure_records::LeagueRecor
     first_in_manifests(paths, |m| m.league)
 }
 
+/// The prior the report of `paths` uses by default: [`crate::default_prior`]
+/// of the format the first `run.json` beside one of them records (a league
+/// gets BayesElo's; files without a `run.json`, none).
+pub fn prior_of(paths: &[PathBuf]) -> Result<Option<f64>, InputError> {
+    let format = first_in_manifests(paths, |m| Some(m.identity.format))?;
+    Ok(crate::options::default_prior(format.as_ref()))
+}
+
 /// What `find` finds in the first run manifest beside one of `paths` where
 /// it finds something.
 fn first_in_manifests<T>(

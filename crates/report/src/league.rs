@@ -56,8 +56,14 @@ impl RatingHistory {
         }
     }
 
-    /// Each checkpoint's ratings (and the final results'), by name.
-    fn points(&self, names: &[String], last: (u64, &[Vec<Wdl>])) -> Vec<(u64, Vec<Option<f64>>)> {
+    /// Each checkpoint's ratings (and the final results'), by name, fitted
+    /// with the report's `prior`.
+    fn points(
+        &self,
+        names: &[String],
+        last: (u64, &[Vec<Wdl>]),
+        prior: Option<f64>,
+    ) -> Vec<(u64, Vec<Option<f64>>)> {
         let mut all: Vec<(u64, &[Vec<Wdl>])> = self
             .checkpoints
             .iter()
@@ -78,6 +84,7 @@ impl RatingHistory {
                     &counts,
                     (&[], &[]),
                     IntervalSource::Fit(IntervalKind::Covariance),
+                    prior,
                 );
                 let mut elo: Vec<Option<f64>> = rated.elo.iter().map(|e| e.map(|e| e.0)).collect();
                 elo.resize(names.len(), None);
@@ -127,13 +134,15 @@ pub struct HistoryPoint {
 }
 
 /// The league's section from its record, the standings (each player's
-/// name, rank and rating) and the history.
+/// name, rank and rating) and the history (refitted with `prior`, as the
+/// standings were).
 pub(crate) fn league_report(
     record: &LeagueRecord,
     players: &[(&str, usize, Option<f64>)],
     names: &[String],
     history: &RatingHistory,
     last: (u64, &[Vec<Wdl>]),
+    prior: Option<f64>,
 ) -> LeagueReport {
     let mut order: Vec<&aboure_records::EntrantRecord> = record.entrants.iter().collect();
     let rank = |name: &str| players.iter().find(|p| p.0 == name);
@@ -150,7 +159,7 @@ pub(crate) fn league_report(
         })
         .collect();
     let history = history
-        .points(names, last)
+        .points(names, last, prior)
         .into_iter()
         .map(|(games, elo)| HistoryPoint {
             games,

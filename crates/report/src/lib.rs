@@ -7,7 +7,10 @@
 //! [`Report::build`] turns game records (from `games.jsonl` or CSV, see
 //! `aboure-records`) into one model; [`Report::text`], [`Report::json`] and
 //! [`Report::html`] only format it, so the three always agree. Ratings are
-//! BayesElo's Bradley-Terry model with 95% intervals from the covariance (or the profile likelihood, or a bootstrap over game pairs);
+//! BayesElo's Bradley-Terry model with 95% intervals from the covariance (or the profile likelihood, or a bootstrap over game pairs),
+//! fitted by maximum likelihood or with BayesElo's prior of virtual draws
+//! ([`ReportOptions::prior`]; a league's report uses it by default, see
+//! [`default_prior`]);
 //! head-to-head figures are fastchess's W/D/L and game-pair (pentanomial)
 //! statistics; an SPRT run shows fishtest's log-likelihood ratio. When a
 //! number does not exist (one game, a bot that never scored, groups of bots
@@ -37,7 +40,7 @@
 //! | `files` | [string] | the results files read |
 //! | `warnings` | [string] | problems in the files (`file:line: ...`) and duplicate ids |
 //! | `players` | [player] | the standings, best first (below) |
-//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (the first anchor, `[name, elo]`, or `null`), `anchors` (every fixed anchor, `[[name, elo], ...]`), `loose_anchors` (every loose anchor, `[[name, elo, sd], ...]`: a normal prior on that bot's rating; the ratings are then the posterior mode, absolute), `intervals` (`covariance`, `likelihood` or `bootstrap`: how the 95% intervals were computed), `bootstrap` (`{samples, seed}` of the resamples with `--intervals bootstrap`, else `null`), `fit` (the model's goodness of fit when one fit covers everybody, else `null`: `chi_square`, `degrees_of_freedom`, `p_value` (`null` without degrees of freedom), `deviations`: up to 3 pairings, the largest first, each `bots`, `games`, `observed` and `expected` points of the first bot, `z`), `cycles` (results that go round beyond noise: each `bots` `[a, b, c]` where a beat b beat c beat a, `scores` of each leg's winner, `los` of each leg, at least 0.99) |
+//! | `ratings` | object | `status` (`ok`, `too_few_players`, `disconnected`, `unbounded`, `failed`), `messages` (why, in words), `groups` (bots linked by games), `first_move_advantage` and `draw_elo` (BayesElo's raw model scale; `null` unless one fit covers everybody), `anchor` (the first anchor, `[name, elo]`, or `null`), `anchors` (every fixed anchor, `[[name, elo], ...]`), `loose_anchors` (every loose anchor, `[[name, elo, sd], ...]`: a normal prior on that bot's rating; the ratings are then the posterior mode, absolute), `intervals` (`covariance`, `likelihood` or `bootstrap`: how the 95% intervals were computed), `prior` (number: the virtual draws per bot of BayesElo's `prior` the fit counted, spread over each bot's opponents; `0` for none, pure maximum likelihood; by default 2 for a league's run folder, 0 otherwise), `bootstrap` (`{samples, seed}` of the resamples with `--intervals bootstrap`, else `null`), `fit` (the model's goodness of fit when one fit covers everybody, else `null`: `chi_square`, `degrees_of_freedom`, `p_value` (`null` without degrees of freedom), `deviations`: up to 3 pairings, the largest first, each `bots`, `games`, `observed` and `expected` points of the first bot, `z`), `cycles` (results that go round beyond noise: each `bots` `[a, b, c]` where a beat b beat c beat a, `scores` of each leg's winner, `los` of each leg, at least 0.99) |
 //! | `los` | object | `players` and `matrix`: `matrix[i][j]` is the likelihood that `players[i]` is stronger than `players[j]` (`null` unless both rated in one group) |
 //! | `crosstable` | object | `players` and `cells`: `cells[i][j]` is `null` or `{games, points, wins, draws, losses, pentanomial}` of the row bot against the column bot |
 //! | `pairings` | [pairing] | every two bots that met (below) |
@@ -112,11 +115,13 @@ pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use failure::{failure_kind, Failure, FailureCounts, FailureKind};
 pub use figure::{Figure, HeadToHeadFigures};
-pub use input::{files_of, league_of, load, sandbox_of, seed_of, sprt_of, Input, InputError};
+pub use input::{
+    files_of, league_of, load, prior_of, sandbox_of, seed_of, sprt_of, Input, InputError,
+};
 pub use league::{HistoryPoint, LeagueEntrant, LeagueReport, MOST_CHECKPOINTS};
 pub use options::{
-    AccuracyOptions, IntervalKind, ReportOptions, SprtSettings, DEFAULT_ACCURACY_GAMES,
-    DEFAULT_VIEWER_GAMES,
+    default_prior, AccuracyOptions, IntervalKind, ReportOptions, SprtSettings, BAYESELO_PRIOR,
+    DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
 pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};

@@ -7,6 +7,9 @@
 //! within their group, and the report says the groups are not comparable.
 //! A draw or first-move parameter that cannot be fitted (every game drawn,
 //! South never lost) is held at BayesElo's default instead, with a note.
+//! With a prior (BayesElo's virtual draws) no group is unbounded: the fit,
+//! its profile likelihood and every bootstrap refit all count the same
+//! virtual draws, so the intervals are of that one model.
 
 use aboure_stats::bradley_terry::{
     bootstrap, cycles, goodness_of_fit, Bootstrap, BootstrapOptions, Cycle, FitTest, PairedResults,
@@ -149,12 +152,14 @@ pub(crate) enum IntervalSource<'a> {
 }
 
 /// Rates the players from their results by colour: `counts[i * n + j]` are
-/// the games `i` played South against `j`, from `i`'s view.
+/// the games `i` played South against `j`, from `i`'s view; `prior` is the
+/// virtual draws per player (`None`: maximum likelihood).
 pub(crate) fn rate(
     names: &[String],
     counts: &[Wdl],
     (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
     intervals: IntervalSource<'_>,
+    prior: Option<f64>,
 ) -> Rated {
     let n = names.len();
     let mut rated = Rated {
@@ -214,7 +219,7 @@ pub(crate) fn rate(
             .filter_map(|a| local(a.player).map(|player| LooseAnchor { player, ..*a }))
             .collect();
         let held = (&local_anchors[..], &local_loose[..]);
-        let fitted = fit_group(&sub, members.len(), held, intervals).and_then(
+        let fitted = fit_group(&sub, members.len(), held, intervals, prior).and_then(
             |(ratings, notes, options)| match intervals {
                 IntervalSource::Bootstrap(paired, settings) => {
                     let local = paired.restrict(members);
@@ -298,15 +303,18 @@ fn bootstrap_notes(names: &[String], members: &[usize], b: &Bootstrap) -> Vec<St
 }
 
 /// Fits one connected group, holding a parameter fixed when it cannot be
-/// fitted; also gives the options it was fitted with.
+/// fitted; also gives the options it was fitted with (the bootstrap refits
+/// with the same, the prior included).
 fn fit_group(
     counts: &[Wdl],
     n: usize,
     (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
     intervals: IntervalSource<'_>,
+    prior: Option<f64>,
 ) -> Result<(aboure_stats::Ratings, Vec<String>, BradleyTerryOptions), RatingError> {
     let mut options = BradleyTerryOptions {
         profile: matches!(intervals, IntervalSource::Fit(IntervalKind::Likelihood)),
+        prior,
         ..Default::default()
     };
     let mut notes = Vec::new();

@@ -128,6 +128,9 @@ pub struct RatingsSummary {
     /// `covariance`, `likelihood` or `bootstrap`: how the 95% intervals
     /// were computed.
     pub intervals: IntervalKind,
+    /// Virtual draws per bot of the fit (BayesElo's `prior`); 0 for none
+    /// (pure maximum likelihood).
+    pub prior: f64,
     /// The bootstrap's resamples and seed, when the intervals are one's.
     pub bootstrap: Option<BootstrapSettings>,
     /// How well the model fits the results, when one fit covers every bot.

@@ -102,6 +102,9 @@ impl Report {
             }
             _ => writeln!(out, "Ratings: none (see below).")?,
         }
+        if let Some(line) = prior_line(r.prior) {
+            writeln!(out, "{line}")?;
+        }
         for m in &r.messages {
             writeln!(out, "  Note: {m}")?;
         }
@@ -404,6 +407,10 @@ pub(crate) fn end(x: Option<f64>, unbounded: &str) -> String {
 pub(crate) fn interval_source(r: &crate::RatingsSummary) -> String {
     match (r.intervals, r.bootstrap) {
         (crate::IntervalKind::Covariance, _) => "covariance".to_owned(),
+        // A prior's virtual draws bound every rating.
+        (crate::IntervalKind::Likelihood, _) if r.prior > 0.0 => {
+            "profile likelihood (asymmetric)".to_owned()
+        }
         (crate::IntervalKind::Likelihood, _) => {
             "profile likelihood (asymmetric; an end may be unbounded)".to_owned()
         }
@@ -411,9 +418,32 @@ pub(crate) fn interval_source(r: &crate::RatingsSummary) -> String {
             let drawn = b.map_or_else(String::new, |b| {
                 format!(", {} resamples, seed {}", b.samples, b.seed)
             });
-            format!("percentiles of a bootstrap over game pairs (pairs resampled whole{drawn}; an end may be unbounded)")
+            let open = if r.prior > 0.0 {
+                ""
+            } else {
+                "; an end may be unbounded"
+            };
+            format!(
+                "percentiles of a bootstrap over game pairs (pairs resampled whole{drawn}{open})"
+            )
         }
     }
+}
+
+/// The line that says which prior the ratings were fitted with, when one
+/// was (none for maximum likelihood).
+pub(crate) fn prior_line(prior: f64) -> Option<String> {
+    if prior <= 0.0 {
+        return None;
+    }
+    let default = if prior == crate::BAYESELO_PRIOR {
+        " (BayesElo's default)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "prior: {prior} virtual draws per bot{default}; --prior 0 for maximum likelihood"
+    ))
 }
 
 /// `anchored at a = 0, b = 100`, or `centred on 0`.

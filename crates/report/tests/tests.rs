@@ -5,6 +5,7 @@ mod support;
 
 mod accuracy;
 mod bootstrap;
+mod prior;
 mod ratings;
 mod report;
 mod stream;

@@ -226,7 +226,8 @@ impl Folder {
     }
 }
 
-/// The SPRT, the size of the schedule and the sandbox, from a run manifest.
+/// The SPRT, the size of the schedule, the sandbox, the league and its
+/// prior, from a run manifest.
 pub fn run_info(manifest: &RunManifest) -> RunInfo {
     let sprt = SprtSettings::of_manifest(manifest);
     RunInfo {
@@ -235,6 +236,7 @@ pub fn run_info(manifest: &RunManifest) -> RunInfo {
         sprt,
         sandbox: manifest.sandbox.clone(),
         league: manifest.league.clone(),
+        prior: aboure_report::default_prior(Some(&manifest.identity.format)),
     }
 }
 
@@ -362,6 +364,10 @@ mod tests {
         assert_eq!(info.max_pairs, Some(1000));
         assert_eq!(info.scheduled, Some(2000));
         assert!(info.sprt.is_some());
+        assert_eq!(info.prior, None);
+        // A league's page rates with the league's prior, as its report does.
+        let league = run_info(&manifest(FormatIdentity::League, 4, 10));
+        assert_eq!(league.prior, Some(2.0));
     }
 
     #[test]

@@ -42,6 +42,10 @@ pub struct RunInfo {
     pub sandbox: Option<SandboxLayers>,
     /// A league's entrants (and its verdict, if it had stopped).
     pub league: Option<aboure_records::LeagueRecord>,
+    /// The prior its ratings are fitted with: the report's default for the
+    /// run's format ([`aboure_report::default_prior`]), so that the page's
+    /// leaderboard and ratings over time are the run's report's.
+    pub prior: Option<f64>,
 }
 
 /// One run, as far as its files have been read.
@@ -85,6 +89,7 @@ impl LiveRun {
             sprt: info.sprt.clone(),
             sandbox: info.sandbox.clone(),
             league: info.league.clone(),
+            prior: info.prior,
             viewer_games: Some(VIEWER_GAMES),
             ..ReportOptions::default()
         });
