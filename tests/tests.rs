@@ -25,6 +25,7 @@ mod league;
 mod league_workers;
 mod report_cli;
 mod report_html;
+mod report_prior;
 mod run_games;
 mod sandbox;
 mod serve_league;
