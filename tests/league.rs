@@ -307,6 +307,35 @@ fn a_league_grows_from_four_to_eight_entrants_without_replaying_a_game() {
         .position(|e| e["name"] == "ab-4")
         .unwrap();
     assert!(early[newcomer].is_null(), "{early}");
+    // A league is rated with BayesElo's prior of 2 virtual draws, in the
+    // standings, the leaderboard and the ratings over time alike (the last
+    // refit is the standings'), and in the run's own end-of-run report.
+    assert_eq!(json["ratings"]["prior"], 2.0, "{}", json["ratings"]);
+    assert!(
+        shown.contains("prior: 2 virtual draws per bot (BayesElo's default)"),
+        "{shown}"
+    );
+    let entrants = json["league"]["entrants"].as_array().unwrap();
+    for (e, elo) in entrants.iter().zip(last["elo"].as_array().unwrap()) {
+        assert_eq!(&e["elo"], elo, "{}", e["name"]);
+    }
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(written["ratings"]["prior"], 2.0);
+    assert_eq!(written["players"], json["players"]);
+    let output = aboure(&[
+        "report",
+        "--no-accuracy",
+        "--format",
+        "json",
+        "--prior",
+        "0",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", show(&output));
+    let likelihood: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(likelihood["ratings"]["prior"], 0.0);
+    assert_ne!(likelihood["players"], json["players"]);
 
     // A changed entrant is refused, naming it; nothing is played.
     let changed = text.replace("\"--seed\", \"3\"", "\"--seed\", \"4\"");

@@ -103,6 +103,15 @@ fn the_live_page_shows_a_growing_leagues_leaderboard_and_ratings_over_time() {
     let lines = last["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 4, "{last}");
     assert!(lines.iter().any(|l| l == "ab-2"), "{last}");
+    // The page rates the league as its report does: with BayesElo's prior.
+    let prior = page.eval("(document.querySelector('.prior') || {}).textContent || ''");
+    assert!(
+        prior
+            .as_str()
+            .unwrap()
+            .starts_with("prior: 2 virtual draws per bot (BayesElo"),
+        "{prior}"
+    );
 }
 
 #[test]
