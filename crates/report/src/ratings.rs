@@ -33,7 +33,8 @@ pub enum RatingStatus {
     /// comparable only within a group.
     Disconnected,
     /// Some group took every point from another: no finite ratings (for
-    /// that group, when also disconnected).
+    /// that group, when also disconnected). Never with a prior, whose
+    /// virtual draws bound every rating.
     Unbounded,
     /// The fit failed for another reason (the message says which).
     Failed,
