@@ -34,7 +34,7 @@ use aboure_league::{
     Verdict,
 };
 use aboure_stats::simulate::BayesEloModel;
-use aboure_stats::{fit, BradleyTerryOptions, RatingScale};
+use aboure_stats::{fit, BradleyTerryOptions, RatingScale, BAYESELO_PRIOR};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -70,13 +70,22 @@ pub struct Needed {
     pub tau_at_top: f64,
     /// Games when tau reached [`TAU_TARGET`].
     pub tau: Option<usize>,
-    /// 95% intervals of the last refit that covered the truth, and all,
-    /// for the true top 8, the rest of the upper half and the lower half.
-    pub covered: [(usize, usize); 3],
+    /// 95% intervals of the last refit that covered the truth, and all.
+    pub covered: Coverage,
     /// The same after [`fixed_pairs`] pairs, whatever the results (zero if
     /// the schedule stopped before).
-    pub covered_fixed: [(usize, usize); 3],
+    pub covered_fixed: Coverage,
 }
+
+/// Intervals that covered the truth, and all, by class (the true top 8,
+/// the rest of the upper half, the lower half), for each of
+/// [`FITS`].
+pub type Coverage = [[(usize, usize); 3]; 2];
+
+/// The fits whose intervals are checked: maximum likelihood, and with
+/// BayesElo's prior of 2 virtual draws per entrant (what a league's
+/// report uses).
+pub const FITS: [Option<f64>; 2] = [None, Some(BAYESELO_PRIOR)];
 
 /// The pairs after which every schedule's intervals are checked once
 /// more, a number fixed in advance (16 per entrant): the coverage of
@@ -137,8 +146,8 @@ pub fn play(method: Method, truth: &[f64], cap: usize, seed: u64) -> Needed {
         top: None,
         tau_at_top: 0.0,
         tau: None,
-        covered: [(0, 0); 3],
-        covered_fixed: [(0, 0); 3],
+        covered: [[(0, 0); 3]; 2],
+        covered_fixed: [[(0, 0); 3]; 2],
     };
     // The top-focused league is measured on the top only, the whole-table
     // one on tau only; the baselines on both.
@@ -214,27 +223,31 @@ fn check(entrants: &[Entrant], pairs: &[PlayedPair], needed: &mut Needed) {
     }
 }
 
-/// 95% intervals of the raw-scale refit that cover the centred truth, by
-/// class: the true top 8, the rest of the upper half, the lower half.
-fn coverage(entrants: &[Entrant], pairs: &[PlayedPair], truth: &[f64]) -> [(usize, usize); 3] {
-    let mut out = [(0, 0); 3];
+/// 95% intervals of the raw-scale refits ([`FITS`]) that cover the
+/// centred truth, by class: the true top 8, the rest of the upper half,
+/// the lower half.
+fn coverage(entrants: &[Entrant], pairs: &[PlayedPair], truth: &[f64]) -> Coverage {
+    let mut out = [[(0, 0); 3]; 2];
     let Ok(field) = Field::new(entrants, pairs) else {
-        return out;
-    };
-    let raw = BradleyTerryOptions {
-        scale: RatingScale::Raw,
-        ..aboure_league::options()
-    };
-    let Ok(fitted) = fit(truth.len(), &field.games(), &raw) else {
         return out;
     };
     let n = truth.len();
     let mean = truth.iter().sum::<f64>() / n as f64;
-    for (i, t) in truth.iter().enumerate() {
-        let class = &mut out[class_of(i, n)];
-        class.1 += 1;
-        if (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i] {
-            class.0 += 1;
+    for (prior, out) in FITS.into_iter().zip(&mut out) {
+        let raw = BradleyTerryOptions {
+            scale: RatingScale::Raw,
+            prior,
+            ..aboure_league::options()
+        };
+        let Ok(fitted) = fit(n, &field.games(), &raw) else {
+            continue;
+        };
+        for (i, t) in truth.iter().enumerate() {
+            let class = &mut out[class_of(i, n)];
+            class.1 += 1;
+            if (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i] {
+                class.0 += 1;
+            }
         }
     }
     out
@@ -360,22 +373,21 @@ impl fmt::Display for SizeReport {
             "  top-8 games per seed (league/rr/swiss): {}",
             per_seed.join(" ")
         )?;
-        let share = |class: usize, methods: &[usize], fixed: bool| {
+        let share = |class: usize, m: usize, fit: usize, fixed: bool| {
             let mut out = (0, 0);
             for r in &self.runs {
-                for &m in methods {
-                    let (c, t) = if fixed {
-                        r[m].covered_fixed
-                    } else {
-                        r[m].covered
-                    }[class];
-                    out = (out.0 + c, out.1 + t);
-                }
+                let covered = if fixed {
+                    r[m].covered_fixed
+                } else {
+                    r[m].covered
+                };
+                let (c, t) = covered[fit][class];
+                out = (out.0 + c, out.1 + t);
             }
             out
         };
-        let line = |methods: &[usize], fixed: bool| {
-            let [top, upper, lower] = [0, 1, 2].map(|c| share(c, methods, fixed));
+        let line = |m: usize, fit: usize, fixed: bool| {
+            let [top, upper, lower] = [0, 1, 2].map(|c| share(c, m, fit, fixed));
             let all = (top.0 + upper.0 + lower.0, top.1 + upper.1 + lower.1);
             let pc = |(c, t): (usize, usize)| 100.0 * c as f64 / t.max(1) as f64;
             format!(
@@ -387,22 +399,27 @@ impl fmt::Display for SizeReport {
                 pc(lower)
             )
         };
-        writeln!(
-            f,
-            "  league's 95% intervals covering the truth, at its stop: {}",
-            line(&[0, 1], false)
-        )?;
         let fixed = fixed_pairs(self.entrants) * 2;
         writeln!(
             f,
-            "    after {fixed} games (top-8 league): {}",
-            line(&[0], true)
+            "  95% intervals covering the truth (with BayesElo's prior / maximum likelihood):"
         )?;
-        write!(
+        for (m, what) in [(0, "top-8 league"), (1, "whole-table league")] {
+            writeln!(f, "    {what} at its stop: {}", line(m, 1, false))?;
+            writeln!(f, "      maximum likelihood: {}", line(m, 0, false))?;
+        }
+        writeln!(
             f,
-            "    after {fixed} games (round robin): {}",
-            line(&[2], true)
-        )
+            "    top-8 league after {fixed} games: {}",
+            line(0, 1, true)
+        )?;
+        writeln!(f, "      maximum likelihood: {}", line(0, 0, true))?;
+        writeln!(
+            f,
+            "    round robin after {fixed} games: {}",
+            line(2, 1, true)
+        )?;
+        write!(f, "      maximum likelihood: {}", line(2, 0, true))
     }
 }
 

@@ -11,12 +11,12 @@
 //! table.
 
 use aboure_stats::elo::bayeselo_probabilities;
-use aboure_stats::{fit, BradleyTerryOptions, RatingError, Ratings};
+use aboure_stats::{fit, BradleyTerryOptions, RatingError, Ratings, BAYESELO_PRIOR};
 
 use crate::field::Field;
 
 /// BayesElo's default prior: virtual draws per entrant.
-pub const FALLBACK_PRIOR: f64 = 2.0;
+pub const FALLBACK_PRIOR: f64 = BAYESELO_PRIOR;
 
 /// The fitted ratings of a field and their order.
 #[derive(Clone, Debug)]

@@ -48,6 +48,10 @@ pub use profile::Bounds;
 /// BayesElo's printed ratings are within a few hundredths of an Elo of it.
 pub const BAYESELO_TOLERANCE: f64 = 1e-5;
 
+/// BayesElo's default prior: virtual draws per player (its `prior`
+/// command's default), for [`BradleyTerryOptions::prior`].
+pub const BAYESELO_PRIOR: f64 = 2.0;
+
 /// One game between two players, given by their indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Game {

@@ -63,7 +63,7 @@ mod wdl;
 
 pub use bradley_terry::{
     fit, fit_counts, fit_counts_anchored, fit_counts_loosely_anchored, Anchor, BradleyTerryOptions,
-    Game, LooseAnchor, RatingError, RatingScale, Ratings, BAYESELO_TOLERANCE,
+    Game, LooseAnchor, RatingError, RatingScale, Ratings, BAYESELO_PRIOR, BAYESELO_TOLERANCE,
 };
 pub use estimate::{Estimate, HeadToHead, Interval};
 pub use ordered_sprt::{OrderedSprt, OrderedStatus, PairOutcome};
