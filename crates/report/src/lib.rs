@@ -120,7 +120,7 @@ pub use input::{
 };
 pub use league::{HistoryPoint, LeagueEntrant, LeagueReport, MOST_CHECKPOINTS};
 pub use options::{
-    default_prior, AccuracyOptions, IntervalKind, ReportOptions, SprtSettings, BAYESELO_PRIOR,
+    default_prior, AccuracyOptions, IntervalKind, ReportOptions, SprtSettings,
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;

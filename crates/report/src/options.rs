@@ -3,7 +3,7 @@
 
 use aboure_records::{FormatIdentity, LeagueRecord, RunManifest, SandboxLayers};
 use aboure_stats::bradley_terry::BootstrapOptions;
-use aboure_stats::Sprt;
+use aboure_stats::{Sprt, BAYESELO_PRIOR};
 
 /// How to build a [`crate::Report`].
 #[derive(Clone, Debug, Default)]
@@ -62,9 +62,6 @@ pub enum IntervalKind {
     /// more than 2.5% of the resamples put the rating at infinity.
     Bootstrap,
 }
-
-/// BayesElo's default prior: 2 virtual draws per bot.
-pub const BAYESELO_PRIOR: f64 = 2.0;
 
 /// The prior a run's report uses unless told otherwise, decided by the
 /// run's format (`None` when no `run.json` says it).

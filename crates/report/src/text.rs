@@ -436,7 +436,7 @@ pub(crate) fn prior_line(prior: f64) -> Option<String> {
     if prior <= 0.0 {
         return None;
     }
-    let default = if prior == crate::BAYESELO_PRIOR {
+    let default = if prior == aboure_stats::BAYESELO_PRIOR {
         " (BayesElo's default)"
     } else {
         ""
