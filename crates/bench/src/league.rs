@@ -19,9 +19,10 @@
 //!
 //! The league plays with `focus = "top-k"` (k = 8) for the first target
 //! and over the whole table for the second. Its intervals are checked
-//! too: the share of 95% intervals of its final refit (raw scale) that
-//! cover the true strengths, for the true top 8, the rest of the upper
-//! half and the lower half; and once more after a number of pairs fixed
+//! too: the share of 95% intervals of its final refit (raw scale), by
+//! maximum likelihood and with BayesElo's prior (which a league's report
+//! uses), that cover the true strengths, for the true top 8, the rest of
+//! the upper half and the lower half; and once more after a number of pairs fixed
 //! in advance ([`fixed_pairs`]), beside the round robin's at the same
 //! budget, which separates what the adaptive pairing does to them from
 //! what stopping on the target does. The four schedules of a seed run on
