@@ -13,7 +13,11 @@
 //! pending pairs is not sent to a third placement, a pair in play is not
 //! chosen again as if it had never met) and pull the two towards each
 //! other. Whether the league stops is asked of the finished pairs alone
-//! (a pending draw could bound a fit the games do not). `in_flight` is
+//! (a pending draw could bound a fit the games do not), and when those
+//! settle it, the decision waits for every pair before `n` and stops only
+//! if they all still settle it (else it plays on, decided from all of
+//! them): the verdict a league writes, refitted from every recorded pair,
+//! is then always the one it stopped on. `in_flight` is
 //! fixed when the
 //! league starts (its `run.json`), so a later run with another concurrency
 //! still makes the same decisions.
@@ -193,13 +197,18 @@ pub(crate) fn decide(
         };
         return Ok(Ok(unbudgeted.next(&field, seed)));
     }
-    Ok(with_pending(
-        &unbudgeted,
-        seed,
-        &entrants,
-        &pairs,
-        end as usize,
-    ))
+    match with_pending(&unbudgeted, seed, &entrants, &pairs, end as usize) {
+        // The finished pairs settle the league, but the pairs still in
+        // play may unsettle it: wait for them, and stop only if every pair
+        // before this one says so, so the verdict the league writes (on
+        // every recorded pair) is the one it stopped on. Still a function
+        // of the pairs before `n` alone.
+        Ok(Decision::Settled(_)) => {
+            let all = book.field_for(n, n)?;
+            Ok(Field::new(&entrants, &all).map(|field| unbudgeted.next(&field, seed)))
+        }
+        decided => Ok(decided),
+    }
 }
 
 /// The decision for pair `n` of a league whose pairs are played by
@@ -359,6 +368,55 @@ mod tests {
             "pair 1 is not decided yet"
         );
         assert!(decide(&rule, 1, &entrants, &book, 1, 1).is_ok());
+    }
+
+    #[test]
+    fn a_league_stops_only_on_the_verdict_of_every_pair_before_it() {
+        let entrants: Vec<_> = (0..2).map(|_| entrant(0, None)).collect();
+        let rule = Rule {
+            until: Some(aboure_league::Separation {
+                confidence: 0.9,
+                tie_margin: 0.0,
+            }),
+            ..Rule::default()
+        };
+        // Ten pairs, the first entrant winning every game but a loss and a
+        // draw: separated.
+        let mut book = Book::default();
+        let score = |book: &mut Book, k: u64, results: [PlayerResult; 2]| {
+            let slot = Slot::new(0, 1);
+            book.decide(k, slot);
+            book.record(k, slot, 0, results[0]);
+            book.record(k, slot, 1, results[1]);
+        };
+        score(&mut book, 0, [PlayerResult::Loss, PlayerResult::Draw]);
+        for k in 1..10 {
+            score(&mut book, k, [PlayerResult::Win, PlayerResult::Win]);
+        }
+        let settled = |book: &Book, n| {
+            let (at, finished) = (entrants_at(&entrants, n), book.finished());
+            let field = Field::new(&at, &finished).unwrap();
+            Rule {
+                games: None,
+                ..rule
+            }
+            .next(&field, 3)
+        };
+        let first = settled(&book, 10);
+        assert!(matches!(first, Decision::Settled(_)), "{first:?}");
+        // Pair 10 in play: pair 11, with two at once, reads the ten, which
+        // are settled, and waits for pair 10 rather than stop on them.
+        book.decide(10, Slot::new(0, 1));
+        assert_eq!(
+            decide(&rule, 3, &entrants, &book, 11, 2).unwrap_err(),
+            Waiting { pair: 10 }
+        );
+        // Once it is in, the decision is the rule's on all eleven.
+        let slot = *book.get(10).unwrap();
+        book.record(10, slot, 0, PlayerResult::Loss);
+        book.record(10, slot, 1, PlayerResult::Win);
+        let decided = decide(&rule, 3, &entrants, &book, 11, 2).unwrap().unwrap();
+        assert_eq!(decided, settled(&book, 11));
     }
 
     #[test]
