@@ -432,7 +432,7 @@ pub(crate) fn verdict(
     let field_entrants = plan::entrants_at(entrants, u64::MAX);
     let table = Field::new(&field_entrants, &pairs)
         .ok()
-        .and_then(|field| Table::exact(&field).ok());
+        .and_then(|field| Table::with_prior(&field));
     let neighbours = match (rule.until, table) {
         (Some(separation), Some(table)) => separation
             .neighbours(&table, rule.focus)

@@ -39,4 +39,4 @@ pub use field::{Entrant, Field, PlayedPair};
 pub use focus::Focus;
 pub use schedule::{Decision, NextPair, Reason, Rule};
 pub use stopping::{settled, Neighbours, Separation, Verdict};
-pub use table::{game_information, options, Table, FALLBACK_PRIOR};
+pub use table::{game_information, options, Table};

@@ -5,7 +5,8 @@
 //!
 //! 1. **Stop** when the budget of games is spent, or (with
 //!    [`Rule::until`]) when every neighbour pair the focus covers is
-//!    settled ([`crate::stopping`]).
+//!    settled ([`crate::stopping`]), judged on the refit with BayesElo's
+//!    prior that a league's report shows ([`Table::with_prior`]).
 //! 2. **Placement.** An active entrant with fewer than
 //!    [`Rule::placement`] pairs plays next (fewest pairs first, then the
 //!    earliest to join), against the opponents at the quantiles 1/2, 1/4,
@@ -166,8 +167,8 @@ impl Rule {
         let exact = Table::exact(field);
         let mut open = None;
         if let Some(separation) = self.until {
-            if let Ok(table) = &exact {
-                let neighbours = separation.neighbours(table, self.focus);
+            if let Some(table) = Table::with_prior(field) {
+                let neighbours = separation.neighbours(&table, self.focus);
                 if settled(&neighbours) {
                     return Decision::Settled(neighbours);
                 }
@@ -295,12 +296,19 @@ impl Rule {
         let n = order.len();
         let los = &table.ratings.los;
         let covered = self.focus.boundaries(n);
-        let mut out: Vec<(usize, usize, f64, f64)> = (0..covered)
-            .filter(|&k| {
-                !open
-                    .and_then(|o| o.get(k))
-                    .is_some_and(|nb| nb.verdict != Verdict::Open)
+        // The verdicts come from the table with the prior, whose order may
+        // differ from this one's: a boundary is settled when that table
+        // settled the same two entrants.
+        let settled = |up: usize, lo: usize| {
+            open.is_some_and(|o| {
+                o.iter().any(|nb| {
+                    nb.verdict != Verdict::Open
+                        && ((nb.upper, nb.lower) == (up, lo) || (nb.upper, nb.lower) == (lo, up))
+                })
             })
+        };
+        let mut out: Vec<(usize, usize, f64, f64)> = (0..covered)
+            .filter(|&k| !settled(order[k], order[k + 1]))
             .map(|k| (order[k], order[k + 1], 1.0 - los[order[k]][order[k + 1]]))
             .map(|(up, lo, w)| (up, lo, w, table.difference_variance(up, lo)))
             .collect();

@@ -7,16 +7,18 @@
 //! maximum-likelihood fit may not exist (an entrant that won every game has
 //! no finite rating); the scheduler then fits with BayesElo's prior of two
 //! virtual draws per entrant, which always exists once the games connect
-//! everybody, and says so ([`Table::prior`]). Stopping never uses such a
-//! table.
+//! everybody, and says so ([`Table::prior`]).
+//!
+//! The stopping verdict is judged on the table with that prior
+//! ([`Table::with_prior`]), always: it is the fit a league's report shows
+//! (the adaptive pairing makes the maximum-likelihood intervals of the top
+//! entrants too narrow, the crate's README), so the verdict a league
+//! writes agrees with its report's ratings and intervals.
 
 use aboure_stats::elo::bayeselo_probabilities;
 use aboure_stats::{fit, BradleyTerryOptions, RatingError, Ratings, BAYESELO_PRIOR};
 
 use crate::field::Field;
-
-/// BayesElo's default prior: virtual draws per entrant.
-pub const FALLBACK_PRIOR: f64 = BAYESELO_PRIOR;
 
 /// The fitted ratings of a field and their order.
 #[derive(Clone, Debug)]
@@ -46,12 +48,12 @@ impl Table {
         Ok(Table::of(ratings, false))
     }
 
-    /// The table with the fallback prior, `None` if even that does not
-    /// exist (some entrant has no games, or the games do not connect the
-    /// field).
+    /// The table with BayesElo's prior (2 virtual draws per entrant), the
+    /// fit a league's report shows; `None` if even that does not exist
+    /// (some entrant has no games, or the games do not connect the field).
     pub fn with_prior(field: &Field) -> Option<Table> {
         let with_prior = BradleyTerryOptions {
-            prior: Some(FALLBACK_PRIOR),
+            prior: Some(BAYESELO_PRIOR),
             ..options()
         };
         let ratings = fit(field.entrants().len(), &field.games(), &with_prior).ok()?;

@@ -110,7 +110,7 @@ fn a_top_k_league_at_a_fixed_budget_keeps_honest_intervals() {
 /// top-k focus, and a league that stops on its own verdict. A rule whose
 /// exploring pairs went to near neighbours let each tail boundary keep
 /// the estimate of the moment it looked apart, and the errors added up
-/// along the tail (this test then covered 87.6%; the bench's 64 entrants,
+/// along the tail (this test then covered 87.9%; the bench's 64 entrants,
 /// 45%). With exploring pairs that never look at the results, the
 /// refit with BayesElo's prior, which a league's report uses, covers the
 /// truth at the league's stop.
