@@ -239,13 +239,7 @@ fn roster_says(out: &Path, cut: u64, joined: [u32; 2]) {
     assert_eq!(taken.len(), 1, "{taken:?}");
     assert_eq!(taken[0].1, &from);
     assert_ne!(taken[0].0, "1-of-3");
-    let mut total = 0;
-    for w in &file.workers {
-        let text = std::fs::read_to_string(out.join(&w.results)).unwrap();
-        assert_eq!(w.games, text.lines().count() as u64, "{w:?}");
-        total += w.games;
-    }
-    assert_eq!(total, 32, "{:?}", file.workers);
+    assert_eq!(workers_games(out, &file), 32, "{:?}", file.workers);
 }
 
 #[test]

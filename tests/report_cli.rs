@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("crates/report/tests/fixtures")
-        .join(name)
+    crate::harness::report_fixture(name)
 }
 
 fn aboure(args: &[&str]) -> (bool, String, String) {

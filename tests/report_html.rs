@@ -18,9 +18,7 @@ use crate::served;
 use served::{chromium, HEADLESS};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("crates/report/tests/fixtures")
-        .join(name)
+    crate::harness::report_fixture(name)
 }
 
 fn scratch() -> PathBuf {

@@ -9,9 +9,7 @@ use aboure_report::{load, Report, ReportOptions};
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("crates/report/tests/fixtures")
-        .join(name)
+    crate::harness::report_fixture(name)
 }
 
 fn report(args: &[&str]) -> (bool, String, String) {

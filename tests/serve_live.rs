@@ -25,9 +25,7 @@ use crate::served;
 use served::{chromium, serve, Reaped, HEADLESS};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("crates/report/tests/fixtures/sprt")
-        .join(name)
+    crate::harness::report_fixture(&format!("sprt/{name}"))
 }
 
 fn folder(name: &str) -> PathBuf {

@@ -85,11 +85,5 @@ fn roster_says(out: &std::path::Path) {
         from.iter().all(|t| t.from == format!("2-of-{TASKS}")),
         "{from:?}"
     );
-    let mut total = 0;
-    for w in &file.workers {
-        let text = std::fs::read_to_string(out.join(&w.results)).unwrap();
-        assert_eq!(w.games, text.lines().count() as u64, "{w:?}");
-        total += w.games;
-    }
-    assert_eq!(total, 40, "{:?}", file.workers);
+    assert_eq!(workers_games(out, &file), 40, "{:?}", file.workers);
 }

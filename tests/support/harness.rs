@@ -15,6 +15,26 @@ use serde_json::Value;
 pub const ABOURE: &str = env!("CARGO_BIN_EXE_aboure");
 pub const TESTBOT: &str = env!("CARGO_BIN_EXE_aboure-testbot");
 
+/// A file of the report crate's test fixtures
+/// (`crates/report/tests/fixtures/NAME`, `NAME` may hold a folder).
+pub fn report_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/report/tests/fixtures")
+        .join(name)
+}
+
+/// Checks that each worker `workers.json` lists has as many games as its
+/// results file in `out` holds, and returns their sum.
+pub fn workers_games(out: &Path, file: &aboure_records::workers::WorkersFile) -> u64 {
+    let mut total = 0;
+    for w in &file.workers {
+        let text = std::fs::read_to_string(out.join(&w.results)).unwrap();
+        assert_eq!(w.games, text.lines().count() as u64, "{w:?}");
+        total += w.games;
+    }
+    total
+}
+
 /// A fresh folder for one test.
 pub fn folder(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("aboure-test-{name}-{}", std::process::id()));
