@@ -9,7 +9,8 @@ fn fixture(name: &str) -> PathBuf {
     crate::harness::report_fixture(name)
 }
 
-fn aboure(args: &[&str]) -> (bool, String, String) {
+/// `aboure report ARGS`: whether it succeeded, its stdout and stderr.
+pub(crate) fn aboure(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_aboure"))
         .arg("report")
         .args(args)

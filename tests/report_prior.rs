@@ -3,7 +3,6 @@
 //! values refused with a message.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use aboure_report::{load, Report, ReportOptions};
 use serde_json::Value;
@@ -13,16 +12,9 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn report(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_aboure"))
-        .args(["report", "--no-accuracy"])
-        .args(args)
-        .output()
-        .expect("run aboure");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all = vec!["--no-accuracy"];
+    all.extend_from_slice(args);
+    crate::report_cli::aboure(&all)
 }
 
 /// The JSON report of `args`, which must succeed.
