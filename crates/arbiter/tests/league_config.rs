@@ -103,7 +103,7 @@ fn the_example_league_is_a_league_of_six_reference_bots() {
     assert_eq!(config.format(), Format::League);
     assert_eq!(config.bots().len(), 6);
     let rule = config.league().unwrap();
-    assert_eq!(rule.games, Some(600));
+    assert_eq!(rule.games, Some(1200));
     assert_eq!(
         rule.until,
         Some(Separation {
