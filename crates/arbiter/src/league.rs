@@ -43,7 +43,7 @@ use crate::config::{BotId, Config};
 use crate::error::RunError;
 use crate::event::Event;
 use crate::output::{prepare, schedule_identity, Output};
-use crate::tournament::{default_concurrency, launches, sandbox, RunOptions, Summary};
+use crate::tournament::{launches, sandbox, RunOptions, Summary};
 
 /// Runs the league of `config` (its rule `rule`) with `options`.
 pub(crate) async fn run(
@@ -72,11 +72,7 @@ pub(crate) async fn run(
     let siblings =
         crate::tournament::follow::Follower::new(&output.dir, &output.games_path).poll()?;
     output.previous.extend(siblings.into_iter().map(|(_, g)| g));
-    let concurrency = options
-        .concurrency
-        .or(config.concurrency())
-        .unwrap_or_else(default_concurrency)
-        .max(1) as u64;
+    let concurrency = options.concurrency_for(config) as u64;
     let previous = std::mem::take(&mut output.previous);
     let next_pair = next_pair(&previous, &output)?;
     let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();

@@ -106,6 +106,17 @@ pub fn default_concurrency() -> usize {
     cores.div_ceil(2)
 }
 
+impl RunOptions {
+    /// Games at once: the command line's, else the file's, else
+    /// [`default_concurrency`]; at least one.
+    pub fn concurrency_for(&self, config: &Config) -> usize {
+        self.concurrency
+            .or(config.concurrency())
+            .unwrap_or_else(default_concurrency)
+            .max(1)
+    }
+}
+
 struct Shared {
     state: Mutex<State>,
     stop: watch::Sender<bool>,
@@ -187,11 +198,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
     for note in &output.notes {
         tracing::warn!("{note}");
     }
-    let concurrency = options
-        .concurrency
-        .or(config.concurrency())
-        .unwrap_or_else(default_concurrency)
-        .max(1);
+    let concurrency = options.concurrency_for(config);
     let own_file = own_file_name(&output);
     let (claims, registered) = enrol(&output, &name, concurrency)?;
 

@@ -99,7 +99,7 @@ use crate::output::{prepare, schedule_identity};
 use crate::tournament::enrol;
 use crate::tournament::follow::Follower;
 use crate::tournament::roster;
-use crate::tournament::{default_concurrency, launches, sandbox, worker_name, RunOptions, Summary};
+use crate::tournament::{launches, sandbox, worker_name, RunOptions, Summary};
 
 /// Runs this process as one worker of the league of `config` in
 /// `options.out_dir`.
@@ -124,11 +124,7 @@ pub(crate) async fn run(
     for note in &output.notes {
         tracing::warn!("{note}");
     }
-    let concurrency = options
-        .concurrency
-        .or(config.concurrency())
-        .unwrap_or_else(default_concurrency)
-        .max(1);
+    let concurrency = options.concurrency_for(config);
     let (claims, worker) = enrol(&output, &name, concurrency)?;
 
     // Every game of the folder: this worker's own file, then the others'.
