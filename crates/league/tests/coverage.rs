@@ -3,14 +3,21 @@
 //! results before it, cover the true strengths about 95% of the time.
 
 use aboure_league::{options, Entrant, Field, Focus, Rule, Separation};
-use aboure_stats::{fit, BradleyTerryOptions, RatingScale, BAYESELO_PRIOR};
+use aboure_stats::{fit, BradleyTerryOptions, RatingScale, Ratings, BAYESELO_PRIOR};
 
 use crate::support::run;
+
+/// How many of `fitted`'s 95% intervals cover the centred `truth`.
+fn covering(truth: &[f64], fitted: &Ratings) -> usize {
+    let mean = truth.iter().sum::<f64>() / truth.len() as f64;
+    (truth.iter().enumerate())
+        .filter(|&(i, t)| (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i])
+        .count()
+}
 
 #[test]
 fn ninety_five_percent_intervals_cover_the_truth_under_adaptive_pairing() {
     let truth = [150.0, 75.0, 25.0, 0.0, -50.0, -200.0];
-    let mean = truth.iter().sum::<f64>() / truth.len() as f64;
     let entrants = [Entrant::active(0); 6];
     let raw = BradleyTerryOptions {
         scale: RatingScale::Raw,
@@ -32,12 +39,8 @@ fn ninety_five_percent_intervals_cover_the_truth_under_adaptive_pairing() {
             failed += 1;
             continue;
         };
-        for (i, t) in truth.iter().enumerate() {
-            intervals += 1;
-            if (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i] {
-                covered += 1;
-            }
-        }
+        intervals += truth.len();
+        covered += covering(&truth, &fitted);
     }
     let coverage = covered as f64 / intervals as f64;
     // 900 intervals: one binomial standard error is 0.7%; the tolerance
@@ -61,7 +64,6 @@ fn a_top_k_league_at_a_fixed_budget_keeps_honest_intervals() {
     let truth: Vec<f64> = (0..10)
         .map(|k| 600.0 * (1.0 - ((k as f64 + 0.5) / 10.0).sqrt()))
         .collect();
-    let mean = truth.iter().sum::<f64>() / truth.len() as f64;
     let entrants = [Entrant::active(0); 10];
     let rule = Rule {
         focus: Focus::Top(3),
@@ -84,12 +86,8 @@ fn a_top_k_league_at_a_fixed_budget_keeps_honest_intervals() {
             failed += 1;
             continue;
         };
-        for (i, t) in truth.iter().enumerate() {
-            intervals += 1;
-            if (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i] {
-                covered += 1;
-            }
-        }
+        intervals += truth.len();
+        covered += covering(&truth, &fitted);
     }
     let coverage = covered as f64 / intervals as f64;
     let top_share = top_share / 100.0;
@@ -120,7 +118,6 @@ fn a_long_tail_stopped_on_its_top_keeps_honest_intervals() {
     let truth: Vec<f64> = (0..n)
         .map(|k| 1000.0 * (1.0 - ((k as f64 + 0.5) / n as f64).sqrt()))
         .collect();
-    let mean = truth.iter().sum::<f64>() / n as f64;
     let entrants = vec![Entrant::active(0); n];
     let rule = Rule {
         focus: Focus::Top(4),
@@ -141,12 +138,8 @@ fn a_long_tail_stopped_on_its_top_keeps_honest_intervals() {
         run(&rule, &entrants, &truth, &mut pairs, 4000, replication);
         let games = Field::new(&entrants, &pairs).unwrap().games();
         let fitted = fit(n, &games, &with_prior).expect("a prior bounds every rating");
-        for (i, t) in truth.iter().enumerate() {
-            intervals += 1;
-            if (fitted.ratings[i] - (t - mean)).abs() <= fitted.errors[i] {
-                covered += 1;
-            }
-        }
+        intervals += truth.len();
+        covered += covering(&truth, &fitted);
     }
     let coverage = covered as f64 / intervals as f64;
     // 960 intervals, 24 of each league sharing its luck: the band allows
