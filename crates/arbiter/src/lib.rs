@@ -20,14 +20,12 @@ mod adjudication;
 pub mod build;
 pub mod claim;
 mod clock;
-pub mod config;
 mod dispatch;
 mod error;
 mod event;
 mod game;
 mod league;
 mod lock;
-pub mod opening;
 mod output;
 mod results;
 mod schedule;
@@ -35,14 +33,20 @@ pub mod sprt;
 mod tournament;
 pub mod tuning;
 
+/// The tournament file, validated (its own crate, `aboure-config`).
+pub use aboure_config as config;
+/// Where openings come from (part of the tournament file).
+pub use aboure_config::opening;
+
 pub use aboure_process::Limits;
 pub use adjudication::{Adjudication, SolveRule};
 pub use clock::{Clock, Limit, TimeControl};
+pub use config::ConfigError;
 pub use config::{
     load, parse, BotCommand, BotConfig, BotId, Config, Format, Objective, Restart, Tune,
 };
 pub use dispatch::run;
-pub use error::{ConfigError, RunError};
+pub use error::RunError;
 pub use event::Event;
 pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};

@@ -3,22 +3,26 @@
 //! names, positive times, sane ranges). Values are kept with their spans
 //! until validated, so every error names the file, line and key.
 
+#![deny(missing_docs)]
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::adjudication::Adjudication;
-use crate::error::ConfigError;
 use crate::opening::OpeningSource;
 
 mod adjudication;
 mod bot;
 mod build_command;
+mod control;
+mod error;
 mod layers;
 mod league;
+pub mod opening;
 mod openings;
+mod rules;
 mod sandbox;
 mod sprt;
 mod time_control;
@@ -28,7 +32,10 @@ mod validator;
 
 pub use bot::{BotCommand, BotConfig};
 pub use build_command::BuildCommand;
-pub(crate) use tune::ProbeFormat;
+pub use control::{Limit, TimeControl};
+pub use error::ConfigError;
+pub use rules::{Adjudication, SolveRule};
+pub use tune::ProbeFormat;
 pub use tune::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
 pub use validator::MAX_DURATION;
 
@@ -369,7 +376,7 @@ mod tests {
         let config = parse(&movetime, Path::new("t.toml")).unwrap();
         assert_eq!(
             config.bots()[0].time_control().limit,
-            crate::clock::Limit::Movetime(Duration::from_millis(100))
+            crate::control::Limit::Movetime(Duration::from_millis(100))
         );
     }
 
@@ -383,7 +390,7 @@ mod tests {
 
     #[test]
     fn the_readme_quotes_the_default_config() {
-        let readme = include_str!("../../../../configs/README.md");
+        let readme = include_str!("../../../configs/README.md");
         let start = readme.find("config/default.toml").unwrap();
         let block = &readme[start..];
         let block = &block[block.find("```toml\n").unwrap() + 8..];

@@ -101,7 +101,7 @@ impl Config {
     /// some options replaced), and the opponent if given: a round robin of
     /// `pairs` pairs, a gauntlet of the opponent against each, or an SPRT;
     /// with the seed `seed`. Everything else is this file's.
-    pub(crate) fn probe_match(
+    pub fn probe_match(
         &self,
         bots: Vec<(String, BTreeMap<String, String>)>,
         opponent: Option<BotId>,
@@ -139,7 +139,7 @@ impl Config {
 
 /// How a probe match is scheduled.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum ProbeFormat {
+pub enum ProbeFormat {
     /// This many game pairs per pairing.
     Pairs(u32),
     /// Until the SPRT decides (two bots, no opponent).
