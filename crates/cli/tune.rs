@@ -1,14 +1,14 @@
 //! `aboure tune CONFIG.toml`: tunes a bot's int and float options by SPSA (the
 //! `[tune]` table), printing each iteration's theta on stderr and the final
 //! values as `NAME = VALUE` lines on stdout. All the work is in
-//! `aboure_arbiter::tuning`; this file parses arguments, wires Ctrl-C and
+//! `aboure_tuning`; this file parses arguments, wires Ctrl-C and
 //! prints.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use aboure_arbiter::tuning::{TuneError, TuneOptions, TuneProgress};
+use aboure_tuning::{TuneError, TuneOptions, TuneProgress};
 use anyhow::Context;
 
 /// Tune a bot's parameters from a TOML file with a [tune] table.
@@ -88,10 +88,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         });
         match joining {
-            true => aboure_arbiter::tuning::join(&config, options)
+            true => aboure_tuning::join(&config, options)
                 .await
                 .map(Joined::Helped),
-            false => aboure_arbiter::tuning::tune(&config, options)
+            false => aboure_tuning::tune(&config, options)
                 .await
                 .map(|o| Joined::Owned(Box::new(o))),
         }
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// What a tune's process did: owned the tune, or helped it as a worker.
 enum Joined {
-    Owned(Box<aboure_arbiter::tuning::TuneOutcome>),
+    Owned(Box<aboure_tuning::TuneOutcome>),
     Helped(u32),
 }
 

@@ -102,7 +102,8 @@ pub enum RunError {
 }
 
 impl RunError {
-    pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> RunError {
+    /// Wraps an I/O error with what was being done.
+    pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> RunError {
         let context = context.into();
         move |source| RunError::Io { context, source }
     }

@@ -31,7 +31,6 @@ mod results;
 mod schedule;
 pub mod sprt;
 mod tournament;
-pub mod tuning;
 
 /// The tournament file, validated (its own crate, `aboure-config`).
 pub use aboure_config as config;
@@ -48,8 +47,10 @@ pub use config::{
 pub use dispatch::run;
 pub use error::RunError;
 pub use event::Event;
+pub use game::go_message;
 pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use tournament::{
-    default_concurrency, simulate_workers, Observer, RunOptions, SimulatedRun, Summary, Work,
+    default_concurrency, launches, simulate_workers, Observer, RunOptions, SimulatedRun, Summary,
+    Work, QUIT_GRACE,
 };

@@ -391,7 +391,7 @@ mod tests {
     #[test]
     fn the_readme_quotes_the_default_config() {
         let readme = include_str!("../../../configs/README.md");
-        let start = readme.find("config/default.toml").unwrap();
+        let start = readme.find("config/src/default.toml").unwrap();
         let block = &readme[start..];
         let block = &block[block.find("```toml\n").unwrap() + 8..];
         let block = &block[..block.find("```").unwrap()];

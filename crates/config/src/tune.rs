@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use aboure_spsa::{Parameter, SpsaSettings};
 use aboure_stats::Sprt;
-use aboure_tune::{Parameter, SpsaSettings};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -260,10 +260,10 @@ impl Validator<'_> {
             // handshake: `tuning::check_declared` settles it.
             let parameter = Parameter::real(name, start, min, max, step).map_err(|e| {
                 let (span, k) = match e {
-                    aboure_tune::ParameterError::StartOutOfRange { .. } => {
+                    aboure_spsa::ParameterError::StartOutOfRange { .. } => {
                         (raw.start.span(), "start")
                     }
-                    aboure_tune::ParameterError::BadStep { .. } => (raw.step.span(), "step"),
+                    aboure_spsa::ParameterError::BadStep { .. } => (raw.step.span(), "step"),
                     _ => (raw.max.span(), "max"),
                 };
                 self.at(span, &format!("{key}.{k}"), e.to_string())

@@ -1,10 +1,10 @@
-//! `aboure tune`: SPSA ([`aboure_tune`]) over a bot's int and float options, each
+//! `aboure tune`: SPSA ([`aboure_spsa`]) over a bot's int and float options, each
 //! iteration scored through the bot's own processes, under the file's time
 //! control and sandbox:
 //!
 //! - `objective = "games"`: the two points play game pairs against each
 //!   other (or each against the file's other bot) as an ordinary tournament
-//!   in `iterations/NNNNN/` of the output folder ([`crate::run`]), so its
+//!   in `iterations/NNNNN/` of the output folder ([`aboure_arbiter::run`]), so its
 //!   games are durable, resumable and shared by any `aboure tune --join`
 //!   workers ([`join`]) like any run's;
 //! - `objective = "accuracy"`: each point's bot is started once and asked
@@ -20,6 +20,8 @@
 //! optional `confirm` SPRT of the tuned values against the start ones,
 //! played in `confirm/`.
 
+#![deny(missing_docs)]
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -28,11 +30,11 @@ use std::time::Instant;
 use aboure_records::{
     TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter, TUNE_SCHEMA,
 };
-use aboure_tune::{Parameter, Probe, Spsa, SpsaError, SpsaState};
+use aboure_spsa::{Parameter, Probe, Spsa, SpsaError, SpsaState};
 use tokio::sync::watch;
 
-use crate::config::{Config, ProbeFormat, Tune};
-use crate::error::RunError;
+use aboure_arbiter::RunError;
+use aboure_config::{Config, ProbeFormat, Tune};
 
 mod check;
 mod join;
@@ -192,7 +194,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
 /// The tune from its start, or from the last written step.
 fn resumed(
     tune: &Tune,
-    parameters: Vec<aboure_tune::Parameter>,
+    parameters: Vec<aboure_spsa::Parameter>,
     seed: u64,
     steps: &[TuneStep],
     path_file: &std::path::Path,
