@@ -17,8 +17,8 @@ mod adjudication;
 mod bot;
 mod build_command;
 mod control;
+mod defaults;
 mod error;
-mod layers;
 mod league;
 pub mod opening;
 mod openings;
@@ -27,7 +27,7 @@ mod sandbox;
 mod sprt;
 mod time_control;
 mod tournament;
-mod tune;
+mod tune_table;
 mod validator;
 
 pub use bot::{BotCommand, BotConfig};
@@ -35,11 +35,11 @@ pub use build_command::BuildCommand;
 pub use control::{Limit, TimeControl};
 pub use error::ConfigError;
 pub use rules::{Adjudication, SolveRule};
-pub use tune::ProbeFormat;
-pub use tune::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
+pub use tune_table::ProbeFormat;
+pub use tune_table::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
 pub use validator::MAX_DURATION;
 
-pub use layers::{default_margin, default_sandbox, DEFAULT_CONFIG};
+pub use defaults::{default_margin, default_sandbox, DEFAULT_CONFIG};
 
 use adjudication::RawAdjudication;
 use bot::{BotContext, RawBot};
@@ -215,7 +215,7 @@ struct RawConfig {
     bot: Vec<Spanned<RawBot>>,
     #[serde(default)]
     sandbox: RawSandbox,
-    tune: Option<tune::RawTune>,
+    tune: Option<tune_table::RawTune>,
 }
 
 /// Reads and validates the tournament file at `path`.
@@ -391,7 +391,7 @@ mod tests {
     #[test]
     fn the_readme_quotes_the_default_config() {
         let readme = include_str!("../../../configs/README.md");
-        let start = readme.find("config/src/default.toml").unwrap();
+        let start = readme.find("config/src/base.toml").unwrap();
         let block = &readme[start..];
         let block = &block[block.find("```toml\n").unwrap() + 8..];
         let block = &block[..block.find("```").unwrap()];
@@ -399,7 +399,7 @@ mod tests {
         let quoted = settings(block);
         assert!(quoted.len() > 10, "{quoted:?}");
         for line in &quoted {
-            assert!(defaults.contains(line), "{line:?} is not in default.toml");
+            assert!(defaults.contains(line), "{line:?} is not in base.toml");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The validated values of `[adjudication]`: when a game ends early.
 
 /// The adjudication rules of a tournament, as validated from its
-/// `[adjudication]` table over the base layer's (`config/default.toml`).
+/// `[adjudication]` table over the base layer's (`crates/config/src/base.toml`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Adjudication {
     pub(crate) max_plies: u32,

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use aboure_records::{read_tune_path, TuneFile};
 
-use super::{probe, resumed, TuneError, TuneOptions, TuneProgress};
+use super::{resumed, scoring, TuneError, TuneOptions, TuneProgress};
 use aboure_arbiter::RunError;
 use aboure_config::{Config, Objective, ProbeFormat};
 
@@ -51,7 +51,7 @@ pub async fn join(config: &Config, options: TuneOptions) -> Result<u32, TuneErro
         join: true,
         ..options
     };
-    let mut runner = probe::Runner::new(config, tune, &options)?;
+    let mut runner = scoring::Runner::new(config, tune, &options)?;
     let parameters = runner.check_declared().await?;
     let mut joined = 0;
     loop {

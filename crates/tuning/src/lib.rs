@@ -38,8 +38,8 @@ use aboure_config::{Config, ProbeFormat, Tune};
 
 mod check;
 mod join;
-mod probe;
 mod sample;
+mod scoring;
 
 pub use check::check_declared;
 pub use join::join;
@@ -150,7 +150,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
     if !options.resume && std::fs::metadata(&path_file).is_ok_and(|m| m.len() > 0) {
         return Err(TuneError::Exists(options.out_dir.clone()));
     }
-    let mut runner = probe::Runner::new(config, tune, &options)?;
+    let mut runner = scoring::Runner::new(config, tune, &options)?;
     let parameters = runner.check_declared().await?;
     let (mut log, steps) = TunePath::open(&options.out_dir)?;
     let mut spsa = resumed(tune, parameters, config.seed(), &steps, &path_file)?;
@@ -217,7 +217,7 @@ fn resumed(
     }
 }
 
-fn step_of(probe: &Probe, score: &probe::Score, started: Instant, state: &SpsaState) -> TuneStep {
+fn step_of(probe: &Probe, score: &scoring::Score, started: Instant, state: &SpsaState) -> TuneStep {
     TuneStep {
         iteration: probe.iteration,
         delta: probe.delta.clone(),
