@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
+use aboure_arbiter::{Event, RunOptions, Shard, Summary};
+use aboure_config::{Config, Format};
 
 use aboure_report::{run_report_tally, write_run_reports, Report};
 use anyhow::Context;
@@ -65,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--port, --address and --allow-remote say where the live page listens: add --serve"
         );
     }
-    let config = aboure_arbiter::load(&args.config)?;
+    let config = aboure_config::load(&args.config)?;
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
     let out_dir = match &args.out {
         Some(dir) => dir.clone(),

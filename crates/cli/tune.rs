@@ -32,7 +32,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = aboure_arbiter::load(&args.config)?;
+    let config = aboure_config::load(&args.config)?;
     let Some(tune) = config.tune() else {
         anyhow::bail!(
             "{}: no [tune] table: `aboure tune` needs one (see configs/README.md)",

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use aboure_engine::Position;
 use aboure_records::Termination;
 
-pub use aboure_config::{Adjudication, SolveRule};
+use aboure_config::Adjudication;
 
 /// The final seeds `[south, north]` perfect play reaches from `position`,
 /// given its exact value `value` (the final margin of the side to move over

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-pub use aboure_config::{Limit, TimeControl};
+use aboure_config::{Limit, TimeControl};
 
 /// One side's clock during a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-pub use aboure_config::ConfigError;
+use aboure_config::ConfigError;
 
 /// Why a run could not start or continue.
 #[derive(Debug, thiserror::Error)]

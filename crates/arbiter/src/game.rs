@@ -18,9 +18,9 @@ use aboure_records::{
 };
 use aboure_solver::Solver;
 
-use crate::adjudication::{solved_score, Adjudication, Adjudicator};
-use crate::clock::{ms, Clock, Limit, TimeControl};
-use crate::config::BotId;
+use crate::adjudication::{solved_score, Adjudicator};
+use crate::clock::{ms, Clock};
+use crate::config::{Adjudication, BotId, Limit, TimeControl};
 use crate::opening::Opening;
 use crate::schedule::GameSpec;
 use aboure_process::{BotFailure, BotProcess};

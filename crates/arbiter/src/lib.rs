@@ -32,18 +32,13 @@ mod schedule;
 pub mod sprt;
 mod tournament;
 
-/// The tournament file, validated (its own crate, `aboure-config`).
-pub use aboure_config as config;
-/// Where openings come from (part of the tournament file).
-pub use aboure_config::opening;
+// The tournament file is its own crate; the arbiter's modules name it
+// `crate::config` and its openings `crate::opening`.
+use aboure_config as config;
+use aboure_config::opening;
 
 pub use aboure_process::Limits;
-pub use adjudication::{Adjudication, SolveRule};
-pub use clock::{Clock, Limit, TimeControl};
-pub use config::ConfigError;
-pub use config::{
-    load, parse, BotCommand, BotConfig, BotId, Config, Format, Objective, Restart, Tune,
-};
+pub use clock::Clock;
 pub use dispatch::run;
 pub use error::RunError;
 pub use event::Event;
