@@ -1,18 +1,21 @@
-//! The arbiter: runs Djenon-aboure tournaments between bot subprocesses.
+//! The arbiter: plays Djenon-aboure games and formats between bot
+//! subprocesses.
 //!
-//! A tournament file ([`config`]) names bots (any command, or a built-in
-//! reference bot) and how they meet; [`schedule`] turns it into a
-//! deterministic list of games, each opening played twice with colours
-//! swapped (a league instead chooses each next pair from the games so far,
-//! in its own module, `league`); [`run`] plays them with bots as subprocesses speaking the
-//! line protocol, measures each move on a monotonic clock, turns every
-//! failure (time, illegal move, crash, garbage, a hung start-up) into a
-//! recorded loss, and appends every finished game durably to `games.jsonl`
-//! so an interrupted run can be resumed.
+//! A validated tournament file (`aboure_config::Config`) names bots (any
+//! command, or a built-in reference bot) and how they meet; [`schedule`]
+//! turns it into a deterministic list of games, each opening played twice
+//! with colours swapped (an SPRT stops it early, a league instead chooses
+//! each next pair from the games so far, in its own module, `league`);
+//! [`run`] plays them with bots as subprocesses speaking the line protocol,
+//! measures each move on a monotonic clock, turns every failure (time,
+//! illegal move, crash, garbage, a hung start-up) into a recorded loss, and
+//! appends every finished game durably to `games.jsonl` so an interrupted
+//! run can be resumed.
 //!
-//! Pure logic (config validation, schedule, openings, clocks, adjudication)
-//! is separate from the I/O (processes, games, the tournament) and tested
-//! without processes. Standings are counted with the records crate's
+//! Reading the file is `aboure-config`'s job, tuning `aboure-tuning`'s.
+//! Pure logic (schedule, clocks, adjudication) is separate from the I/O
+//! (processes, games, the tournament) and tested without processes.
+//! Standings are counted with the records crate's
 //! [`aboure_records::Tally`], the one the report uses.
 #![deny(missing_docs)]
 

@@ -2,6 +2,14 @@
 //! [`Config`] whose invariants hold (two or more bots with unique, file-safe
 //! names, positive times, sane ranges). Values are kept with their spans
 //! until validated, so every error names the file, line and key.
+//!
+//! The file is read over an embedded, commented base layer
+//! (`src/base.toml`, [`DEFAULT_CONFIG`]) that holds every default, as
+//! nextest does (`defaults.rs`); each table has its own small validator
+//! (`bot.rs`, `time_control.rs`, `openings.rs`, `adjudication.rs`,
+//! `sprt.rs`, `sandbox.rs`, `league.rs`, `tune_table.rs`). This crate knows
+//! no processes and plays no games: the arbiter, `aboure check-bot`,
+//! `aboure tune` and the bench read a file only through it.
 
 #![deny(missing_docs)]
 
