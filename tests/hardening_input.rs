@@ -3,7 +3,7 @@
 //! Each is refused (or repaired) with a message that says what and where,
 //! and nothing already recorded is lost.
 //!
-//! The library's own tests (crates/arbiter/tests/config_errors.rs) check
+//! The library's own tests (crates/config/tests/config_errors.rs) check
 //! every config error's line and key; these check what the user sees: the
 //! exit status, the message on stderr, and that nothing is written.
 

@@ -14,7 +14,7 @@
 //! | `perfect`   | the exact best move, from the solver            | `hash`                       |
 //!
 //! The tunable parameters are options whose defaults are the values the
-//! bots always played with, so a tune (SPSA, `aboure-tune`) starts from
+//! bots always played with, so a tune (SPSA, `aboure-spsa`) starts from
 //! today's bot: alphabeta's evaluation weights in centi-seeds (`int`,
 //! defaults 50, 0, 0; -1000 to 1000, either sign) and the captures its
 //! quiescence search follows (6); mcts's exploration constant (a `float`,

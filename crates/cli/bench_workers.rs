@@ -19,7 +19,7 @@ pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> anyhow::Result<
         "[tournament]\npairs = {pairs}\n[time-control]\nmovetime = \"10ms\"\n\
          [[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n"
     );
-    let config = aboure_arbiter::parse(&text, "bench-workers.toml".as_ref())?;
+    let config = aboure_config::parse(&text, "bench-workers.toml".as_ref())?;
     println!(
         "{pairs} pairs (games take no time), one folder on {}:",
         base.display()

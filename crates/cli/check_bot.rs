@@ -84,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let margin = match args.margin {
         Some(ms) => Duration::from_millis(ms),
-        None => aboure_arbiter::config::default_margin()?,
+        None => aboure_config::default_margin()?,
     };
     let mut config = CheckConfig::new(args.command.clone(), margin)?;
     config.timeout = Duration::from_millis(args.timeout);
@@ -171,7 +171,7 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
         SandboxMode::Strict => Mode::Strict,
         SandboxMode::Off => return Ok(None),
     };
-    let settings = aboure_arbiter::config::default_sandbox()?.with_mode(mode);
+    let settings = aboure_config::default_sandbox()?.with_mode(mode);
     let exe = std::env::current_exe()?;
     let sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
     eprintln!("{}", sandbox.layers());

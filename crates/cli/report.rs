@@ -153,60 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return tune(dir, args.format);
         }
     }
-    let sprt = sprt_of(&args.files).context("cannot read the results")?;
-    let sandbox = sandbox_of(&args.files).context("cannot read the results")?;
-    let league = league_of(&args.files).context("cannot read the results")?;
-    let accuracy = (!args.no_accuracy).then_some(AccuracyOptions {
-        node_budget: args.accuracy_budget,
-        table_mb: args.accuracy_table_mb,
-        threads: args.threads,
-        games: match args.format {
-            Format::Json => args.accuracy_games,
-            // Text shows no game's moves; the page, only its own games'.
-            Format::Text | Format::Html => 0,
-        },
-    });
-    let loose = args.anchor.iter().any(|a| a.sd.is_some());
-    if loose && matches!(args.intervals, Intervals::Likelihood) {
-        bail!("--intervals likelihood does not take loose anchors (NAME=ELO+-SD): their prior is no likelihood; use covariance or bootstrap");
-    }
-    let options = ReportOptions {
-        anchors: (args.anchor.iter())
-            .filter(|a| a.sd.is_none())
-            .map(|a| (a.name.clone(), a.elo))
-            .collect(),
-        loose_anchors: (args.anchor.iter())
-            .filter_map(|a| Some((a.name.clone(), a.elo, a.sd?)))
-            .collect(),
-        prior: match args.prior {
-            Some(prior) => (prior > 0.0).then_some(prior),
-            None => prior_of(&args.files).context("cannot read the results")?,
-        },
-        sprt,
-        intervals: match args.intervals {
-            Intervals::Covariance => IntervalKind::Covariance,
-            Intervals::Likelihood => IntervalKind::Likelihood,
-            Intervals::Bootstrap => IntervalKind::Bootstrap,
-        },
-        bootstrap: BootstrapOptions {
-            samples: usize::try_from(args.bootstrap_samples).unwrap_or(usize::MAX),
-            seed: match args.seed {
-                Some(seed) => seed,
-                None => seed_of(&args.files)
-                    .context("cannot read the results")?
-                    .unwrap_or(0),
-            },
-            threads: args.threads,
-        },
-        sandbox,
-        league,
-        accuracy,
-        // Only the page shows games: text and JSON need no copy of them.
-        viewer_games: Some(match args.format {
-            Format::Html => args.viewer_games,
-            Format::Text | Format::Json => 0,
-        }),
-    };
+    let options = report_options(&args)?;
     let mut tally = ReportTally::new(options);
     if let Some(path) = &args.accuracy_games_out {
         let file = std::fs::File::create(path)
@@ -252,6 +199,65 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The report's options from the arguments, and from what the run folders
+/// say (the SPRT, the sandbox, the league, the prior and seed of the run).
+fn report_options(args: &Args) -> anyhow::Result<ReportOptions> {
+    let sprt = sprt_of(&args.files).context("cannot read the results")?;
+    let sandbox = sandbox_of(&args.files).context("cannot read the results")?;
+    let league = league_of(&args.files).context("cannot read the results")?;
+    let accuracy = (!args.no_accuracy).then_some(AccuracyOptions {
+        node_budget: args.accuracy_budget,
+        table_mb: args.accuracy_table_mb,
+        threads: args.threads,
+        games: match args.format {
+            Format::Json => args.accuracy_games,
+            // Text shows no game's moves; the page, only its own games'.
+            Format::Text | Format::Html => 0,
+        },
+    });
+    let loose = args.anchor.iter().any(|a| a.sd.is_some());
+    if loose && matches!(args.intervals, Intervals::Likelihood) {
+        bail!("--intervals likelihood does not take loose anchors (NAME=ELO+-SD): their prior is no likelihood; use covariance or bootstrap");
+    }
+    Ok(ReportOptions {
+        anchors: (args.anchor.iter())
+            .filter(|a| a.sd.is_none())
+            .map(|a| (a.name.clone(), a.elo))
+            .collect(),
+        loose_anchors: (args.anchor.iter())
+            .filter_map(|a| Some((a.name.clone(), a.elo, a.sd?)))
+            .collect(),
+        prior: match args.prior {
+            Some(prior) => (prior > 0.0).then_some(prior),
+            None => prior_of(&args.files).context("cannot read the results")?,
+        },
+        sprt,
+        intervals: match args.intervals {
+            Intervals::Covariance => IntervalKind::Covariance,
+            Intervals::Likelihood => IntervalKind::Likelihood,
+            Intervals::Bootstrap => IntervalKind::Bootstrap,
+        },
+        bootstrap: BootstrapOptions {
+            samples: usize::try_from(args.bootstrap_samples).unwrap_or(usize::MAX),
+            seed: match args.seed {
+                Some(seed) => seed,
+                None => seed_of(&args.files)
+                    .context("cannot read the results")?
+                    .unwrap_or(0),
+            },
+            threads: args.threads,
+        },
+        sandbox,
+        league,
+        accuracy,
+        // Only the page shows games: text and JSON need no copy of them.
+        viewer_games: Some(match args.format {
+            Format::Html => args.viewer_games,
+            Format::Text | Format::Json => 0,
+        }),
+    })
 }
 
 /// A report made by [`stream`].

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use aboure_arbiter::{Config, Event, Format, RunOptions, Shard, Summary};
+use aboure_arbiter::{Event, RunOptions, Shard, Summary};
+use aboure_config::{Config, Format};
 
 use aboure_report::{run_report_tally, write_run_reports, Report};
 use anyhow::Context;
@@ -65,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--port, --address and --allow-remote say where the live page listens: add --serve"
         );
     }
-    let config = aboure_arbiter::load(&args.config)?;
+    let config = aboure_config::load(&args.config)?;
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
     let out_dir = match &args.out {
         Some(dir) => dir.clone(),
@@ -81,74 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     init_logging(&args, bar.clone());
     crate::run_build::build(&config, &out_dir, args.quiet)?;
-
-    let sprt_pairs = match config.format() {
-        Format::Sprt => Some(u64::from(config.pairs())),
-        _ => None,
-    };
-    let progress = Progress {
-        bar: bar.clone(),
-        standings: Mutex::new(Vec::new()),
-        sprt: Mutex::new(None),
-        eta: Mutex::new(RunEta::new(sprt_pairs)),
-        workers: Mutex::new(None),
-        first_forfeits: Mutex::new(BTreeMap::new()),
-        league: Mutex::new(None),
-        league_bar: config
-            .league()
-            .is_some_and(|rule| rule.games.is_none() && rule.until.is_some()),
-        quiet: args.quiet,
-    };
-    let progress = Arc::new(progress);
-    let observer = {
-        let progress = progress.clone();
-        Arc::new(move |event: &Event| progress.on(event))
-    };
-
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let (interrupt_tx, interrupt) = tokio::sync::watch::channel(false);
-    let options = RunOptions {
-        out_dir: out_dir.clone(),
-        resume: args.resume,
-        concurrency: args.concurrency,
-        shard,
-        join: args.join,
-        log_protocol: args.log_protocol,
-        aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
-        interrupt,
-        observer,
-    };
-    let summary = runtime.block_on(async {
-        let bar = bar.clone();
-        let live = match args.serve {
-            true => Some(serve_run(&args, &out_dir, &bar).await?),
-            false => None,
-        };
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                bar.println("interrupted: stopping the bots (Ctrl-C again to quit at once)");
-                let _ = interrupt_tx.send(true);
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    std::process::exit(130);
-                }
-            }
-        });
-        let summary = aboure_arbiter::run(&config, options).await?;
-        anyhow::Ok((summary, live))
-    });
-    bar.finish_and_clear();
-    let (summary, live) = summary?;
-    // The live page keeps the runtime serving after the run.
-    let runtime = match live {
-        Some(_) => Some(runtime),
-        None => {
-            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
-            None
-        }
-    };
+    let progress = Arc::new(progress_of(&config, &bar, args.quiet));
+    let (summary, live, runtime) = play(&args, &config, shard, &out_dir, &bar, &progress)?;
 
     let report = end_of_run_report(&summary);
     let first_forfeits = progress
@@ -161,29 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         write_reports(&summary, report);
     }
     if summary.interrupted {
-        // A league stopped only by its verdict has no number of games.
-        let open_ended = config.league().is_some_and(|rule| rule.games.is_none());
-        let of = match open_ended {
-            true => String::new(),
-            false => format!(" of {}", summary.scheduled),
-        };
-        eprintln!(
-            "interrupted after {}{of} games; they are saved in {}",
-            summary.finished,
-            summary.games_path.display()
-        );
-        let mut resume = format!(
-            "aboure run {} --out {} --resume",
-            args.config.display(),
-            out_dir.display()
-        );
-        if let Some(s) = &args.shard {
-            resume += &format!(" --shard {s}");
-        }
-        if args.join {
-            resume += " --join";
-        }
-        eprintln!("to continue: {resume}");
+        print_interrupted(&args, &config, &summary, &out_dir);
         return Ok(ExitCode::from(130));
     }
     if let (Some(live), Some(runtime)) = (live, runtime) {
@@ -196,6 +109,119 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The progress shown while `config` plays, on `bar`.
+fn progress_of(config: &Config, bar: &ProgressBar, quiet: bool) -> Progress {
+    let sprt_pairs = match config.format() {
+        Format::Sprt => Some(u64::from(config.pairs())),
+        _ => None,
+    };
+    Progress {
+        bar: bar.clone(),
+        standings: Mutex::new(Vec::new()),
+        sprt: Mutex::new(None),
+        eta: Mutex::new(RunEta::new(sprt_pairs)),
+        workers: Mutex::new(None),
+        first_forfeits: Mutex::new(BTreeMap::new()),
+        league: Mutex::new(None),
+        league_bar: config
+            .league()
+            .is_some_and(|rule| rule.games.is_none() && rule.until.is_some()),
+        quiet,
+    }
+}
+
+/// Plays the run on a runtime of its own, Ctrl-C wired to stop it; gives
+/// back the runtime while the live page (`--serve`) still serves on it.
+fn play(
+    args: &Args,
+    config: &Config,
+    shard: Option<Shard>,
+    out_dir: &std::path::Path,
+    bar: &ProgressBar,
+    progress: &Arc<Progress>,
+) -> anyhow::Result<(
+    Summary,
+    Option<aboure_serve::Running>,
+    Option<tokio::runtime::Runtime>,
+)> {
+    let observer = {
+        let progress = progress.clone();
+        Arc::new(move |event: &Event| progress.on(event))
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let (interrupt_tx, interrupt) = tokio::sync::watch::channel(false);
+    let options = RunOptions {
+        out_dir: out_dir.to_owned(),
+        resume: args.resume,
+        concurrency: args.concurrency,
+        shard,
+        join: args.join,
+        log_protocol: args.log_protocol,
+        aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
+        interrupt,
+        observer,
+    };
+    let summary = runtime.block_on(async {
+        let bar = bar.clone();
+        let live = match args.serve {
+            true => Some(serve_run(args, out_dir, &bar).await?),
+            false => None,
+        };
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                bar.println("interrupted: stopping the bots (Ctrl-C again to quit at once)");
+                let _ = interrupt_tx.send(true);
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            }
+        });
+        let summary = aboure_arbiter::run(config, options).await?;
+        anyhow::Ok((summary, live))
+    });
+    bar.finish_and_clear();
+    let (summary, live) = summary?;
+    // The live page keeps the runtime serving after the run.
+    let runtime = match live {
+        Some(_) => Some(runtime),
+        None => {
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            None
+        }
+    };
+    Ok((summary, live, runtime))
+}
+
+/// How many games an interrupted run saved, and the command that goes on.
+fn print_interrupted(args: &Args, config: &Config, summary: &Summary, out_dir: &std::path::Path) {
+    // A league stopped only by its verdict has no number of games.
+    let open_ended = config.league().is_some_and(|rule| rule.games.is_none());
+    let of = match open_ended {
+        true => String::new(),
+        false => format!(" of {}", summary.scheduled),
+    };
+    eprintln!(
+        "interrupted after {}{of} games; they are saved in {}",
+        summary.finished,
+        summary.games_path.display()
+    );
+    let mut resume = format!(
+        "aboure run {} --out {} --resume",
+        args.config.display(),
+        out_dir.display()
+    );
+    if let Some(s) = &args.shard {
+        resume += &format!(" --shard {s}");
+    }
+    if args.join {
+        resume += " --join";
+    }
+    eprintln!("to continue: {resume}");
 }
 
 /// Starts the live page of the run's output folder (which the run may be
@@ -230,24 +256,7 @@ fn print_table(
         Err(e) => {
             // The run's own tally still stands.
             let _ = writeln!(out, "no ratings: {e:#}");
-            let _ = writeln!(
-                out,
-                "{:<24} {:>7} {:>7} {:>6} {:>6} {:>6} {:>8}",
-                "bot", "games", "points", "wins", "draws", "losses", "failures"
-            );
-            for s in table {
-                let _ = writeln!(
-                    out,
-                    "{:<24} {:>7} {:>7.1} {:>6} {:>6} {:>6} {:>8}",
-                    s.name,
-                    s.games(),
-                    s.points(),
-                    s.wdl.wins,
-                    s.wdl.draws,
-                    s.wdl.losses,
-                    s.failure_count()
-                );
-            }
+            print_tally(&mut out, table);
         }
     }
     for s in table.iter().filter(|s| s.fails_often()) {
@@ -268,6 +277,34 @@ fn print_table(
             let _ = writeln!(out, "  its first forfeit here: {detail}");
         }
     }
+    print_outcome(&mut out, config, summary);
+}
+
+/// The run's own standings, for when no report could be made.
+fn print_tally(out: &mut impl Write, table: &[aboure_records::Standing]) {
+    let _ = writeln!(
+        out,
+        "{:<24} {:>7} {:>7} {:>6} {:>6} {:>6} {:>8}",
+        "bot", "games", "points", "wins", "draws", "losses", "failures"
+    );
+    for s in table {
+        let _ = writeln!(
+            out,
+            "{:<24} {:>7} {:>7.1} {:>6} {:>6} {:>6} {:>8}",
+            s.name,
+            s.games(),
+            s.points(),
+            s.wdl.wins,
+            s.wdl.draws,
+            s.wdl.losses,
+            s.failure_count()
+        );
+    }
+}
+
+/// How the run ended (the SPRT's counts, why it stopped), where its games
+/// are, and what this worker shared with others.
+fn print_outcome(out: &mut impl Write, config: &Config, summary: &Summary) {
     if let Some((status, describe)) = &summary.sprt {
         let _ = writeln!(
             out,

@@ -1,7 +1,7 @@
 //! The build steps of `aboure run`, before its first game: a line on the
 //! terminal for each, the work itself in `aboure_arbiter::build`.
 
-use aboure_arbiter::Config;
+use aboure_config::Config;
 
 /// The bots' build steps, before any game (a `--resume` builds again:
 /// the source may have changed since, and a build with nothing to do is

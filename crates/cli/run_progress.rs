@@ -36,31 +36,7 @@ pub(crate) struct Progress {
 impl Progress {
     pub(crate) fn on(&self, event: &Event) {
         match event {
-            Event::Started { total, previous } => {
-                let template = match self.league_bar {
-                    // The bar comes with the first finished pair.
-                    true => "{prefix} | {wide_msg}",
-                    false => {
-                        self.bar.set_length(*total as u64);
-                        self.bar.set_position(*previous as u64);
-                        "{bar:30} {pos}/{len} | {prefix} | {wide_msg}"
-                    }
-                };
-                self.bar.reset_eta();
-                self.bar.set_style(
-                    ProgressStyle::with_template(template)
-                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                );
-                if let Ok(mut eta) = self.eta.lock() {
-                    eta.start(*total, *previous);
-                }
-                if *previous > 0 && !self.quiet {
-                    self.bar.println(format!(
-                        "resuming: {previous} of {total} games already played"
-                    ));
-                }
-                self.update();
-            }
+            Event::Started { total, previous } => self.started(*total, *previous),
             Event::Standings(standings) => {
                 if let Ok(mut shown) = self.standings.lock() {
                     shown.clone_from(standings);
@@ -99,24 +75,54 @@ impl Progress {
             Event::League {
                 settled,
                 neighbours,
-            } => {
-                if self.league_bar {
-                    self.bar.set_style(
-                        ProgressStyle::with_template(
-                            "{bar:30} {pos}/{len} neighbour pairs settled | {prefix} | {wide_msg}",
-                        )
-                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-                    );
-                    self.bar.set_length(*neighbours as u64);
-                    self.bar.set_position(*settled as u64);
-                } else if let Ok(mut league) = self.league.lock() {
-                    *league = Some((*settled, *neighbours));
-                }
-                self.update();
-            }
+            } => self.league_settled(*settled, *neighbours),
             Event::Stopped(reason) => self.bar.println(format!("stopping: {reason}")),
             Event::Interrupted => {}
         }
+    }
+
+    /// The run started, `previous` of its `total` games played before.
+    fn started(&self, total: usize, previous: usize) {
+        let template = match self.league_bar {
+            // The bar comes with the first finished pair.
+            true => "{prefix} | {wide_msg}",
+            false => {
+                self.bar.set_length(total as u64);
+                self.bar.set_position(previous as u64);
+                "{bar:30} {pos}/{len} | {prefix} | {wide_msg}"
+            }
+        };
+        self.bar.reset_eta();
+        self.bar.set_style(
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        if let Ok(mut eta) = self.eta.lock() {
+            eta.start(total, previous);
+        }
+        if previous > 0 && !self.quiet {
+            self.bar.println(format!(
+                "resuming: {previous} of {total} games already played"
+            ));
+        }
+        self.update();
+    }
+
+    /// A league settled `settled` of its `neighbours` pairs: the bar of a
+    /// league without a budget, else a note beside the standings.
+    fn league_settled(&self, settled: usize, neighbours: usize) {
+        if self.league_bar {
+            self.bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} neighbour pairs settled | {prefix} | {wide_msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            self.bar.set_length(neighbours as u64);
+            self.bar.set_position(settled as u64);
+        } else if let Ok(mut league) = self.league.lock() {
+            *league = Some((settled, neighbours));
+        }
+        self.update();
     }
 
     /// A forfeit, above the bar: a bot's first in full (its stderr, the

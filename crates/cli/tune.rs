@@ -1,15 +1,19 @@
 //! `aboure tune CONFIG.toml`: tunes a bot's int and float options by SPSA (the
 //! `[tune]` table), printing each iteration's theta on stderr and the final
 //! values as `NAME = VALUE` lines on stdout. All the work is in
-//! `aboure_arbiter::tuning`; this file parses arguments, wires Ctrl-C and
+//! `aboure_tuning`; this file parses arguments, wires Ctrl-C and
 //! prints.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use aboure_arbiter::tuning::{TuneError, TuneOptions, TuneProgress};
+use aboure_config::Config;
+use aboure_tuning::{TuneError, TuneOptions, TuneProgress};
 use anyhow::Context;
+
+/// What prints a tune's progress.
+type Progress = Arc<dyn Fn(&TuneProgress) + Send + Sync>;
 
 /// Tune a bot's parameters from a TOML file with a [tune] table.
 #[derive(clap::Args)]
@@ -32,7 +36,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = aboure_arbiter::load(&args.config)?;
+    let config = aboure_config::load(&args.config)?;
     let Some(tune) = config.tune() else {
         anyhow::bail!(
             "{}: no [tune] table: `aboure tune` needs one (see configs/README.md)",
@@ -46,58 +50,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::run_build::build(&config, &out_dir, args.quiet)?;
     let names: Vec<String> = tune.parameters().iter().map(|p| p.name.clone()).collect();
     let total = tune.spsa().iterations;
-    let quiet = args.quiet;
-    // The thetas of the last TREND iterations, for the trend.
-    let recent = std::sync::Mutex::new(std::collections::VecDeque::new());
-    let progress = Arc::new(move |p: &TuneProgress| {
-        let Ok(mut recent) = recent.lock() else {
-            return;
-        };
-        if let TuneProgress::Step(s) = p {
-            recent.push_back(s.theta.clone());
-            if recent.len() > TREND + 1 {
-                recent.pop_front();
-            }
-        }
-        if !quiet {
-            eprintln!("{}", describe(p, &names, total, &recent));
-        }
-    });
+    let progress = progress_printer(names, total, args.quiet);
     let joining = args.join.is_some();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let (interrupt_tx, interrupt) = tokio::sync::watch::channel(false);
-    let options = TuneOptions {
-        out_dir: out_dir.clone(),
-        resume: args.resume,
-        join: args.join.is_some(),
-        aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
-        interrupt,
-        progress,
-    };
-    let outcome = runtime.block_on(async {
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("interrupted: stopping the bots (Ctrl-C again to quit at once)");
-                let _ = interrupt_tx.send(true);
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    std::process::exit(130);
-                }
-            }
-        });
-        match joining {
-            true => aboure_arbiter::tuning::join(&config, options)
-                .await
-                .map(Joined::Helped),
-            false => aboure_arbiter::tuning::tune(&config, options)
-                .await
-                .map(|o| Joined::Owned(Box::new(o))),
-        }
-    });
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
-    let outcome = match outcome {
+    let outcome = match play(&args, &config, &out_dir, progress)? {
         Ok(Joined::Owned(o)) => *o,
         Ok(Joined::Helped(n)) => {
             eprintln!(
@@ -132,9 +87,75 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints each step of a tune of the parameters `names` over `total`
+/// iterations, with the trend of the last [`TREND`] (nothing with `quiet`).
+fn progress_printer(names: Vec<String>, total: u32, quiet: bool) -> Progress {
+    // The thetas of the last TREND iterations, for the trend.
+    let recent = std::sync::Mutex::new(std::collections::VecDeque::new());
+    Arc::new(move |p: &TuneProgress| {
+        let Ok(mut recent) = recent.lock() else {
+            return;
+        };
+        if let TuneProgress::Step(s) = p {
+            recent.push_back(s.theta.clone());
+            if recent.len() > TREND + 1 {
+                recent.pop_front();
+            }
+        }
+        if !quiet {
+            eprintln!("{}", describe(p, &names, total, &recent));
+        }
+    })
+}
+
+/// Tunes (or joins the tune in `out_dir`) on a runtime of its own, Ctrl-C
+/// wired to stop it.
+fn play(
+    args: &Args,
+    config: &Config,
+    out_dir: &std::path::Path,
+    progress: Progress,
+) -> anyhow::Result<Result<Joined, TuneError>> {
+    let joining = args.join.is_some();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let (interrupt_tx, interrupt) = tokio::sync::watch::channel(false);
+    let options = TuneOptions {
+        out_dir: out_dir.to_owned(),
+        resume: args.resume,
+        join: joining,
+        aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
+        interrupt,
+        progress,
+    };
+    let outcome = runtime.block_on(async {
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("interrupted: stopping the bots (Ctrl-C again to quit at once)");
+                let _ = interrupt_tx.send(true);
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            }
+        });
+        match joining {
+            true => aboure_tuning::join(config, options)
+                .await
+                .map(Joined::Helped),
+            false => aboure_tuning::tune(config, options)
+                .await
+                .map(|o| Joined::Owned(Box::new(o))),
+        }
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    Ok(outcome)
+}
+
 /// What a tune's process did: owned the tune, or helped it as a worker.
 enum Joined {
-    Owned(Box<aboure_arbiter::tuning::TuneOutcome>),
+    Owned(Box<aboure_tuning::TuneOutcome>),
     Helped(u32),
 }
 

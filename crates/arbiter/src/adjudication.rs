@@ -8,52 +8,7 @@ use std::collections::HashMap;
 use aboure_engine::Position;
 use aboure_records::Termination;
 
-/// The adjudication rules of a tournament, as validated from its
-/// `[adjudication]` table over the base layer's (`config/default.toml`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjudication {
-    pub(crate) max_plies: u32,
-    pub(crate) repetitions: u32,
-    pub(crate) solve: Option<SolveRule>,
-}
-
-impl Adjudication {
-    /// A game reaching this many plies (opening and passes included) ends.
-    pub fn max_plies(&self) -> u32 {
-        self.max_plies
-    }
-
-    /// A position (board and side to move) seen this often ends the game.
-    pub fn repetitions(&self) -> u32 {
-        self.repetitions
-    }
-
-    /// Exact adjudication, off by default.
-    pub fn solve(&self) -> Option<SolveRule> {
-        self.solve
-    }
-}
-
-/// When the exact solver may end a game: from `after_plies` on, every
-/// position is given to the solver with a budget of `nodes`; the first one it
-/// proves ends the game with the final seeds of perfect play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolveRule {
-    pub(crate) after_plies: u32,
-    pub(crate) nodes: u64,
-}
-
-impl SolveRule {
-    /// Plies (opening and passes included) before the solver is asked.
-    pub fn after_plies(&self) -> u32 {
-        self.after_plies
-    }
-
-    /// Solver nodes allowed for each position.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-}
+use aboure_config::Adjudication;
 
 /// The final seeds `[south, north]` perfect play reaches from `position`,
 /// given its exact value `value` (the final margin of the side to move over
@@ -100,9 +55,9 @@ impl Adjudicator {
         self.plies += 1;
         let count = self.seen.entry(position.hash()).or_insert(0);
         *count += 1;
-        if *count >= self.rules.repetitions {
+        if *count >= self.rules.repetitions() {
             Some(Termination::Repetition)
-        } else if self.plies >= self.rules.max_plies {
+        } else if self.plies >= self.rules.max_plies() {
             Some(Termination::MaxPlies)
         } else {
             None
@@ -128,11 +83,7 @@ mod tests {
 
     #[test]
     fn max_plies_counts_every_ply() {
-        let rules = Adjudication {
-            max_plies: 2,
-            repetitions: 3,
-            solve: None,
-        };
+        let rules = Adjudication::new(2, 3, None);
         let mut pos = Position::startpos();
         let mut adj = Adjudicator::new(rules, &pos);
         pos.play(Move::sow(2).unwrap()).unwrap();
@@ -144,11 +95,7 @@ mod tests {
 
     #[test]
     fn repetition_counts_the_start() {
-        let rules = Adjudication {
-            max_plies: 100,
-            repetitions: 2,
-            solve: None,
-        };
+        let rules = Adjudication::new(100, 2, None);
         let pos = Position::startpos();
         let mut adj = Adjudicator::new(rules, &pos);
         assert_eq!(adj.after_ply(&pos), Some(Termination::Repetition));

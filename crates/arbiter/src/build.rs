@@ -247,6 +247,28 @@ mod tests {
     }
 
     #[test]
+    fn bots_that_share_a_build_command_and_folder_are_built_once() {
+        let bot = |name: &str, extra: &str| {
+            format!(
+                "[[bot]]\nname = \"{name}\"\ncommand = [\"bin/bot\"]\nworkdir = \"cpp\"\n\
+                 build = [\"make\", \"-C\", \".\"]\n{extra}"
+            )
+        };
+        let text = format!(
+            "[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n{}{}{}",
+            bot("c", ""),
+            bot("d", "env = { X = \"1\" }\n"),
+            bot("e", "workdir = \"rust\"\n").replace("workdir = \"cpp\"\n", "")
+        );
+        let config = aboure_config::parse(&text, "dir/t.toml".as_ref()).unwrap();
+        let builds = builds(&config);
+        let bots: Vec<&[String]> = builds.iter().map(|b| b.bots.as_slice()).collect();
+        assert_eq!(bots, [&["c", "d"][..], &["e"][..]]);
+        assert_eq!(builds[0].log_name(), "build-c.log");
+        assert_eq!(builds[1].command.workdir, Path::new("dir/rust"));
+    }
+
+    #[test]
     fn a_long_line_cut_at_the_front_is_left_out() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log");

@@ -18,9 +18,9 @@ use aboure_records::{
 };
 use aboure_solver::Solver;
 
-use crate::adjudication::{solved_score, Adjudication, Adjudicator};
-use crate::clock::{ms, Clock, Limit, TimeControl};
-use crate::config::BotId;
+use crate::adjudication::{solved_score, Adjudicator};
+use crate::clock::{ms, Clock};
+use crate::config::{Adjudication, BotId, Limit, TimeControl};
 use crate::opening::Opening;
 use crate::schedule::GameSpec;
 use aboure_process::{BotFailure, BotProcess};
@@ -177,7 +177,7 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
     // position bounds the work anyway.
     let mut solver = setup
         .adjudication
-        .solve
+        .solve()
         .map(|rule| (rule, Some(Solver::new(4))));
     let mut clocks = setup.time_controls.map(Clock::new);
 
@@ -262,8 +262,8 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
             Err(end) => return (log.finish(&pos, end, None), None),
         }
         if let Some((rule, solver)) = &mut solver {
-            if adjudicator.plies() >= rule.after_plies {
-                if let Some(value) = solve(solver, pos, rule.nodes).await {
+            if adjudicator.plies() >= rule.after_plies() {
+                if let Some(value) = solve(solver, pos, rule.nodes()).await {
                     let plies = adjudicator.plies();
                     let mut record = log.finish(&pos, Termination::Solved, None);
                     let score = solved_score(&pos, value);

@@ -1,18 +1,21 @@
-//! The arbiter: runs Djenon-aboure tournaments between bot subprocesses.
+//! The arbiter: plays Djenon-aboure games and formats between bot
+//! subprocesses.
 //!
-//! A tournament file ([`config`]) names bots (any command, or a built-in
-//! reference bot) and how they meet; [`schedule`] turns it into a
-//! deterministic list of games, each opening played twice with colours
-//! swapped (a league instead chooses each next pair from the games so far,
-//! in its own module, `league`); [`run`] plays them with bots as subprocesses speaking the
-//! line protocol, measures each move on a monotonic clock, turns every
-//! failure (time, illegal move, crash, garbage, a hung start-up) into a
-//! recorded loss, and appends every finished game durably to `games.jsonl`
-//! so an interrupted run can be resumed.
+//! A validated tournament file (`aboure_config::Config`) names bots (any
+//! command, or a built-in reference bot) and how they meet; [`schedule`]
+//! turns it into a deterministic list of games, each opening played twice
+//! with colours swapped (an SPRT stops it early, a league instead chooses
+//! each next pair from the games so far, in its own module, `league`);
+//! [`run`] plays them with bots as subprocesses speaking the line protocol,
+//! measures each move on a monotonic clock, turns every failure (time,
+//! illegal move, crash, garbage, a hung start-up) into a recorded loss, and
+//! appends every finished game durably to `games.jsonl` so an interrupted
+//! run can be resumed.
 //!
-//! Pure logic (config validation, schedule, openings, clocks, adjudication)
-//! is separate from the I/O (processes, games, the tournament) and tested
-//! without processes. Standings are counted with the records crate's
+//! Reading the file is `aboure-config`'s job, tuning `aboure-tuning`'s.
+//! Pure logic (schedule, clocks, adjudication) is separate from the I/O
+//! (processes, games, the tournament) and tested without processes.
+//! Standings are counted with the records crate's
 //! [`aboure_records::Tally`], the one the report uses.
 #![deny(missing_docs)]
 
@@ -20,32 +23,32 @@ mod adjudication;
 pub mod build;
 pub mod claim;
 mod clock;
-pub mod config;
 mod dispatch;
 mod error;
 mod event;
 mod game;
 mod league;
 mod lock;
-pub mod opening;
 mod output;
 mod results;
 mod schedule;
 pub mod sprt;
 mod tournament;
-pub mod tuning;
+
+// The tournament file is its own crate; the arbiter's modules name it
+// `crate::config` and its openings `crate::opening`.
+use aboure_config as config;
+use aboure_config::opening;
 
 pub use aboure_process::Limits;
-pub use adjudication::{Adjudication, SolveRule};
-pub use clock::{Clock, Limit, TimeControl};
-pub use config::{
-    load, parse, BotCommand, BotConfig, BotId, Config, Format, Objective, Restart, Tune,
-};
+pub use clock::Clock;
 pub use dispatch::run;
-pub use error::{ConfigError, RunError};
+pub use error::RunError;
 pub use event::Event;
+pub use game::go_message;
 pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use tournament::{
-    default_concurrency, simulate_workers, Observer, RunOptions, SimulatedRun, Summary, Work,
+    default_concurrency, launches, simulate_workers, Observer, RunOptions, SimulatedRun, Summary,
+    Work, QUIT_GRACE,
 };

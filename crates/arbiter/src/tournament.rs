@@ -359,7 +359,7 @@ async fn leave(
 }
 
 /// How to start each bot of `config`.
-pub(crate) fn launches(
+pub fn launches(
     config: &Config,
     options: &RunOptions,
     logs: &std::path::Path,

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use aboure_records::{GameRecord, Mover};
 
-use aboure_arbiter::{run, ConfigError, RunError, RunOptions};
+use aboure_arbiter::{run, RunError, RunOptions};
+use aboure_config::ConfigError;
 
 /// Why a measurement could not be made; `step` says which (`pipe round
 /// trip`, `start-up costs`, or the name of one of the bench's tournaments:
@@ -195,11 +196,10 @@ async fn process_life(
 /// Bot process lives with and without the sandbox, interleaved so that a
 /// busy spell of the machine weighs on both alike.
 async fn startup_costs(setup: &BenchSetup) -> Result<(Duration, Duration, String), BenchError> {
-    let settings =
-        aboure_arbiter::config::default_sandbox().map_err(|source| BenchError::Config {
-            step: "sandbox startup",
-            source,
-        })?;
+    let settings = aboure_config::default_sandbox().map_err(|source| BenchError::Config {
+        step: "sandbox startup",
+        source,
+    })?;
     let sandbox =
         aboure_sandbox::Sandbox::new(&settings, &setup.aboure_exe).map_err(BenchError::Sandbox)?;
     let layers = sandbox.layers().to_string();
@@ -307,7 +307,7 @@ pub(crate) async fn play_text(
         source,
     })?;
     let config =
-        aboure_arbiter::parse(text, &path).map_err(|source| BenchError::Config { step, source })?;
+        aboure_config::parse(text, &path).map_err(|source| BenchError::Config { step, source })?;
     let options = RunOptions {
         out_dir: dir.clone(),
         resume: false,

@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use aboure_arbiter::opening::random_opening;
+use aboure_config::opening::random_opening;
 use aboure_bots::{builtin, configure};
 use aboure_engine::{Position, Side};
 use aboure_openings::{appraised, Band, BookEntry, Selection};

@@ -1,12 +1,12 @@
 //! The measured recovery of a badly set bot (`aboure bench tune`): alphabeta
-//! starts with its row weight of the wrong sign, and SPSA (`aboure-tune`)
+//! starts with its row weight of the wrong sign, and SPSA (`aboure-spsa`)
 //! brings it back under each objective, in-process, at each of several
 //! budgets and over several seeds (a single lucky run at a small budget is
 //! not a measurement):
 //!
 //! - `accuracy`: each iteration scores `theta + c delta` and
 //!   `theta - c delta` by the exact mean seeds lost per move on the tuner's
-//!   own sample of informative positions ([`aboure_arbiter::tuning::sample`],
+//!   own sample of informative positions ([`aboure_tuning::sample`],
 //!   seeded by the seed), against the solver's move values, computed once.
 //!   With the same seed, the same positions and the same perturbations this
 //!   is the path `aboure tune` follows through bot processes (alphabeta is
@@ -24,12 +24,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use aboure_arbiter::tuning::{random_opening as opening, sample, Scored};
 use aboure_bots::{configure, AlphaBetaPlayer};
 use aboure_engine::{Move, Position, Side};
 use aboure_protocol::{Player, SearchLimits};
+use aboure_spsa::{Parameter, Spsa, SpsaSettings};
 use aboure_stats::{Estimate, Pentanomial, PlayerResult};
-use aboure_tune::{Parameter, Spsa, SpsaSettings};
+use aboure_tuning::{random_opening as opening, sample, Scored};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 

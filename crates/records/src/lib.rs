@@ -72,7 +72,7 @@ mod rows;
 mod scan;
 mod standings;
 mod summary;
-mod tune;
+mod tune_file;
 mod versioned;
 mod whole;
 pub mod workers;
@@ -103,7 +103,7 @@ pub use row::Row;
 pub use rows::Rows;
 pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
-pub use tune::{
+pub use tune_file::{
     read_tune_path, TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter,
     TUNE_FILE, TUNE_PATH_FILE, TUNE_SCHEMA,
 };

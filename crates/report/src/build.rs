@@ -13,7 +13,7 @@ use crate::failure::FailureCounts;
 use crate::input::Input;
 use crate::options::{IntervalKind, ReportOptions};
 use crate::pairings::pairing;
-use crate::ratings::{rate, IntervalSource};
+use crate::ratings::{rate, IntervalSource, Rated};
 use crate::report::{
     BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,
     SCHEMA_VERSION,
@@ -42,157 +42,35 @@ impl Report {
     pub(crate) fn from_tally(tally: &ReportTally, accuracy: Option<AccuracyReport>) -> Report {
         let options = &tally.options;
         let names = &tally.names;
-        let n = names.len();
         let mut warnings = tally.warnings();
-        // Results by colour for the fit, and both colours together (`wdl[i][j]`
-        // from i's view) for the tables.
-        let mut by_colour = vec![Wdl::default(); n * n];
-        let mut wdl = vec![vec![Wdl::default(); n]; n];
-        for (s, row) in tally.results.iter().enumerate() {
-            for (t, &r) in row.iter().enumerate() {
-                by_colour[s * n + t] = r;
-                wdl[s][t] += r;
-                wdl[t][s] += r.reversed();
-            }
-        }
-        let anchors: Vec<(usize, f64)> = (options.anchors.iter())
-            .filter_map(|(name, elo)| match names.iter().position(|x| x == name) {
-                Some(i) => Some((i, *elo)),
-                None => {
-                    warnings.push(format!(
-                        "anchor {name:?} played no game here; it anchors nothing"
-                    ));
-                    None
-                }
-            })
-            .collect();
-        let loose: Vec<LooseAnchor> = (options.loose_anchors.iter())
-            .filter_map(
-                |(name, elo, sd)| match names.iter().position(|x| x == name) {
-                    Some(player) => Some(LooseAnchor {
-                        player,
-                        rating: *elo,
-                        sd: *sd,
-                    }),
-                    None => {
-                        warnings.push(format!(
-                            "loose anchor {name:?} played no game here; it anchors nothing"
-                        ));
-                        None
-                    }
-                },
-            )
-            .collect();
-        let paired = (options.intervals == IntervalKind::Bootstrap).then(|| {
-            let mut paired = PairedResults::new(n, &by_colour);
-            for (a, b, pairs) in tally.pairs.seated() {
-                if let Err(e) = paired.pair_up(a, b, pairs) {
-                    warnings.push(format!("the bootstrap resamples some games singly: {e}"));
-                }
-            }
-            paired
-        });
+        let (by_colour, wdl) = result_tables(tally);
+        let anchors = Anchors::find(options, names, &mut warnings);
+        let paired = (options.intervals == IntervalKind::Bootstrap)
+            .then(|| paired_results(tally, &by_colour, &mut warnings));
         let source = match &paired {
             Some(p) => IntervalSource::Bootstrap(p, &options.bootstrap),
             None => IntervalSource::Fit(options.intervals),
         };
-        let rated = rate(names, &by_colour, (&anchors, &loose), source, options.prior);
-        let (fit, cycles) = rated.diagnostics(names);
-
-        // Standings order: by group, then rating, then score.
-        let standing = |i: usize| tally.standings.get(i);
-        let totals: Vec<Wdl> = (0..n)
-            .map(|i| standing(i).map(|s| s.wdl).unwrap_or_default())
+        let rated = rate(
+            names,
+            &by_colour,
+            (&anchors.fixed, &anchors.loose),
+            source,
+            options.prior,
+        );
+        let totals: Vec<Wdl> = (0..names.len())
+            .map(|i| tally.standings.get(i).map(|s| s.wdl).unwrap_or_default())
             .collect();
-        let mut order: Vec<usize> = (0..n).collect();
-        let key = |i: usize| {
-            (
-                rated.elo[i].map_or(f64::NEG_INFINITY, |e| e.0),
-                totals[i].score().unwrap_or(0.0),
-            )
-        };
-        order.sort_by(|&a, &b| {
-            rated.group[a].cmp(&rated.group[b]).then_with(|| {
-                let (ka, kb) = (key(a), key(b));
-                kb.0.total_cmp(&ka.0)
-                    .then(kb.1.total_cmp(&ka.1))
-                    .then(names[a].cmp(&names[b]))
-            })
-        });
-        let players: Vec<PlayerLine> = order
-            .iter()
-            .enumerate()
-            .map(|(rank, &i)| {
-                let t = totals[i];
-                let games = t.games();
-                PlayerLine {
-                    rank: rank + 1,
-                    name: names[i].clone(),
-                    elo: rated.elo[i].map(|e| e.0),
-                    elo_low: rated.elo[i].and_then(|e| e.1 .0),
-                    elo_high: rated.elo[i].and_then(|e| e.1 .1),
-                    group: rated.group[i] + 1,
-                    games,
-                    wins: t.wins,
-                    draws: t.draws,
-                    losses: t.losses,
-                    points: t.points(),
-                    score: t.score().unwrap_or(0.0),
-                    draw_ratio: if games > 0 {
-                        t.draws as f64 / games as f64
-                    } else {
-                        0.0
-                    },
-                    failures: standing(i).map(FailureCounts::of).unwrap_or_default(),
-                }
-            })
-            .collect();
-        let ordered_names: Vec<String> = order.iter().map(|&i| names[i].clone()).collect();
-        let crosstable = Crosstable {
-            players: ordered_names.clone(),
-            cells: order
-                .iter()
-                .map(|&i| {
-                    order
-                        .iter()
-                        .map(|&j| {
-                            let w = wdl[i][j];
-                            (w.games() > 0).then_some(Cell {
-                                games: w.games(),
-                                points: w.points(),
-                                wins: w.wins,
-                                draws: w.draws,
-                                losses: w.losses,
-                                pentanomial: tally.pairs.pentanomial(i, j),
-                            })
-                        })
-                        .collect()
-                })
-                .collect(),
-        };
+        let order = standings_order(names, &rated, &totals);
+        let players = player_lines(tally, &order, &rated, &totals);
+        let crosstable = crosstable(tally, &order, &wdl);
         let los = LosMatrix {
-            players: ordered_names,
+            players: crosstable.players.clone(),
             matrix: order
                 .iter()
                 .map(|&i| order.iter().map(|&j| rated.los[i][j]).collect())
                 .collect(),
         };
-        // Pairings by first meeting; the first-named bot is the earlier one.
-        let mut pairings = Vec::new();
-        for a in 0..n {
-            for b in a + 1..n {
-                let games = wdl[a][b].games();
-                if games > 0 {
-                    let penta = tally.pairs.pentanomial(a, b);
-                    pairings.push(pairing(
-                        [&names[a], &names[b]],
-                        wdl[a][b],
-                        penta,
-                        games - 2 * penta.pairs(),
-                    ));
-                }
-            }
-        }
         let sprt = options
             .sprt
             .as_ref()
@@ -210,41 +88,15 @@ impl Report {
             schema_version: SCHEMA_VERSION,
             games: tally.games,
             pairs: tally.pairs.pairs(),
-            files: tally
-                .files
-                .iter()
+            files: (tally.files.iter())
                 .map(|f| f.display().to_string())
                 .collect(),
             warnings,
             players,
-            ratings: RatingsSummary {
-                status: rated.status,
-                messages: rated.messages,
-                groups: rated
-                    .groups
-                    .iter()
-                    .map(|g| g.iter().map(|&i| names[i].clone()).collect())
-                    .collect(),
-                first_move_advantage: rated.advantage,
-                draw_elo: rated.draw_elo,
-                anchor: anchors.first().map(|&(i, elo)| (names[i].clone(), elo)),
-                loose_anchors: (loose.iter())
-                    .map(|a| (names[a.player].clone(), a.rating, a.sd))
-                    .collect(),
-                anchors: (anchors.iter())
-                    .map(|&(i, elo)| (names[i].clone(), elo))
-                    .collect(),
-                intervals: options.intervals,
-                prior: options.prior.unwrap_or(0.0),
-                bootstrap: paired
-                    .is_some()
-                    .then(|| BootstrapSettings::of(&options.bootstrap)),
-                fit,
-                cycles,
-            },
+            ratings: ratings_summary(options, names, rated, &anchors, paired.is_some()),
             los,
             crosstable,
-            pairings,
+            pairings: pairings(tally, &wdl),
             failures: tally.failures.clone(),
             failures_left_out: tally.failures_total - tally.failures.len() as u64,
             sprt,
@@ -254,6 +106,211 @@ impl Report {
             records_left_out,
             records,
         }
+    }
+}
+
+/// Results by colour for the fit (`by_colour[s * n + t]`, South `s`
+/// against North `t`), and both colours together for the tables
+/// (`wdl[i][j]` from i's view).
+fn result_tables(tally: &ReportTally) -> (Vec<Wdl>, Vec<Vec<Wdl>>) {
+    let n = tally.names.len();
+    let mut by_colour = vec![Wdl::default(); n * n];
+    let mut wdl = vec![vec![Wdl::default(); n]; n];
+    for (s, row) in tally.results.iter().enumerate() {
+        for (t, &r) in row.iter().enumerate() {
+            by_colour[s * n + t] = r;
+            wdl[s][t] += r;
+            wdl[t][s] += r.reversed();
+        }
+    }
+    (by_colour, wdl)
+}
+
+/// The options' anchors that played here, by player index.
+struct Anchors {
+    /// Fixed ratings: (player, Elo).
+    fixed: Vec<(usize, f64)>,
+    /// Ratings held by a prior of their own.
+    loose: Vec<LooseAnchor>,
+}
+
+impl Anchors {
+    /// The anchors of `options` among `names`; one that played no game
+    /// anchors nothing, and says so in `warnings`.
+    fn find(options: &ReportOptions, names: &[String], warnings: &mut Vec<String>) -> Anchors {
+        let mut index = |name: &str, what: &str| {
+            let found = names.iter().position(|x| x == name);
+            if found.is_none() {
+                warnings.push(format!(
+                    "{what}{name:?} played no game here; it anchors nothing"
+                ));
+            }
+            found
+        };
+        let fixed = (options.anchors.iter())
+            .filter_map(|(name, elo)| index(name, "anchor ").map(|i| (i, *elo)))
+            .collect();
+        let loose = (options.loose_anchors.iter())
+            .filter_map(|(name, elo, sd)| {
+                index(name, "loose anchor ").map(|player| LooseAnchor {
+                    player,
+                    rating: *elo,
+                    sd: *sd,
+                })
+            })
+            .collect();
+        Anchors { fixed, loose }
+    }
+}
+
+/// The games paired for the bootstrap; a pair that cannot be matched is
+/// resampled game by game, with a warning.
+fn paired_results(
+    tally: &ReportTally,
+    by_colour: &[Wdl],
+    warnings: &mut Vec<String>,
+) -> PairedResults {
+    let mut paired = PairedResults::new(tally.names.len(), by_colour);
+    for (a, b, pairs) in tally.pairs.seated() {
+        if let Err(e) = paired.pair_up(a, b, pairs) {
+            warnings.push(format!("the bootstrap resamples some games singly: {e}"));
+        }
+    }
+    paired
+}
+
+/// The standings order: by group, then rating, then score, then name.
+fn standings_order(names: &[String], rated: &Rated, totals: &[Wdl]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    let key = |i: usize| {
+        (
+            rated.elo[i].map_or(f64::NEG_INFINITY, |e| e.0),
+            totals[i].score().unwrap_or(0.0),
+        )
+    };
+    order.sort_by(|&a, &b| {
+        rated.group[a].cmp(&rated.group[b]).then_with(|| {
+            let (ka, kb) = (key(a), key(b));
+            kb.0.total_cmp(&ka.0)
+                .then(kb.1.total_cmp(&ka.1))
+                .then(names[a].cmp(&names[b]))
+        })
+    });
+    order
+}
+
+/// One line of the standings for each player, in `order`.
+fn player_lines(
+    tally: &ReportTally,
+    order: &[usize],
+    rated: &Rated,
+    totals: &[Wdl],
+) -> Vec<PlayerLine> {
+    let line = |rank: usize, i: usize| {
+        let t = totals[i];
+        let games = t.games();
+        PlayerLine {
+            rank: rank + 1,
+            name: tally.names[i].clone(),
+            elo: rated.elo[i].map(|e| e.0),
+            elo_low: rated.elo[i].and_then(|e| e.1 .0),
+            elo_high: rated.elo[i].and_then(|e| e.1 .1),
+            group: rated.group[i] + 1,
+            games,
+            wins: t.wins,
+            draws: t.draws,
+            losses: t.losses,
+            points: t.points(),
+            score: t.score().unwrap_or(0.0),
+            draw_ratio: if games > 0 {
+                t.draws as f64 / games as f64
+            } else {
+                0.0
+            },
+            failures: (tally.standings.get(i))
+                .map(FailureCounts::of)
+                .unwrap_or_default(),
+        }
+    };
+    order
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| line(rank, i))
+        .collect()
+}
+
+/// The crosstable of the players in `order`.
+fn crosstable(tally: &ReportTally, order: &[usize], wdl: &[Vec<Wdl>]) -> Crosstable {
+    let cell = |i: usize, j: usize| {
+        let w = wdl[i][j];
+        (w.games() > 0).then_some(Cell {
+            games: w.games(),
+            points: w.points(),
+            wins: w.wins,
+            draws: w.draws,
+            losses: w.losses,
+            pentanomial: tally.pairs.pentanomial(i, j),
+        })
+    };
+    Crosstable {
+        players: order.iter().map(|&i| tally.names[i].clone()).collect(),
+        cells: (order.iter())
+            .map(|&i| order.iter().map(|&j| cell(i, j)).collect())
+            .collect(),
+    }
+}
+
+/// The pairings that met, by first meeting; the first-named bot is the
+/// earlier one.
+fn pairings(tally: &ReportTally, wdl: &[Vec<Wdl>]) -> Vec<crate::pairings::Pairing> {
+    let names = &tally.names;
+    let mut pairings = Vec::new();
+    for a in 0..names.len() {
+        for b in a + 1..names.len() {
+            let games = wdl[a][b].games();
+            if games > 0 {
+                let penta = tally.pairs.pentanomial(a, b);
+                pairings.push(pairing(
+                    [&names[a], &names[b]],
+                    wdl[a][b],
+                    penta,
+                    games - 2 * penta.pairs(),
+                ));
+            }
+        }
+    }
+    pairings
+}
+
+/// How the ratings were fitted, and from what.
+fn ratings_summary(
+    options: &ReportOptions,
+    names: &[String],
+    rated: Rated,
+    anchors: &Anchors,
+    bootstrap: bool,
+) -> RatingsSummary {
+    let (fit, cycles) = rated.diagnostics(names);
+    RatingsSummary {
+        status: rated.status,
+        messages: rated.messages,
+        groups: (rated.groups.iter())
+            .map(|g| g.iter().map(|&i| names[i].clone()).collect())
+            .collect(),
+        first_move_advantage: rated.advantage,
+        draw_elo: rated.draw_elo,
+        anchor: (anchors.fixed.first()).map(|&(i, elo)| (names[i].clone(), elo)),
+        loose_anchors: (anchors.loose.iter())
+            .map(|a| (names[a.player].clone(), a.rating, a.sd))
+            .collect(),
+        anchors: (anchors.fixed.iter())
+            .map(|&(i, elo)| (names[i].clone(), elo))
+            .collect(),
+        intervals: options.intervals,
+        prior: options.prior.unwrap_or(0.0),
+        bootstrap: bootstrap.then(|| BootstrapSettings::of(&options.bootstrap)),
+        fit,
+        cycles,
     }
 }
 

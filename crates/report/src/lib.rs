@@ -107,7 +107,7 @@ mod sprt;
 mod stream;
 mod tally;
 mod text;
-mod tune;
+mod tune_report;
 mod viewer;
 
 /// The sandbox layers of a run, as its `run.json` records them.
@@ -133,4 +133,4 @@ pub use run_folder::{run_report_tally, write_run_reports, RUN_REPORTS};
 pub use sprt::SprtReport;
 pub use stream::{read_files, Progress, StreamError};
 pub use tally::{Pushed, ReportTally, FAILURES_LISTED};
-pub use tune::{is_tune_folder, ParameterPath, TuneReport};
+pub use tune_report::{is_tune_folder, ParameterPath, TuneReport};

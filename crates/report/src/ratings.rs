@@ -158,23 +158,12 @@ pub(crate) enum IntervalSource<'a> {
 pub(crate) fn rate(
     names: &[String],
     counts: &[Wdl],
-    (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
+    anchors: (&[(usize, f64)], &[LooseAnchor]),
     intervals: IntervalSource<'_>,
     prior: Option<f64>,
 ) -> Rated {
     let n = names.len();
-    let mut rated = Rated {
-        status: RatingStatus::Ok,
-        messages: Vec::new(),
-        elo: vec![None; n],
-        group: vec![0; n],
-        groups: vec![(0..n).collect()],
-        los: vec![vec![None; n]; n],
-        advantage: None,
-        draw_elo: None,
-        fit: None,
-        cycles: Vec::new(),
-    };
+    let mut rated = Rated::unrated(n);
     if n < 2 {
         rated.status = RatingStatus::TooFewPlayers;
         rated
@@ -184,95 +173,155 @@ pub(crate) fn rate(
     }
     let met = |i: usize, j: usize| counts[i * n + j].games() + counts[j * n + i].games() > 0;
     let groups = linked_groups(n, met);
-    for (g, members) in groups.iter().enumerate() {
-        for &p in members {
-            rated.group[p] = g;
-        }
-    }
-    if groups.len() > 1 {
-        rated.status = RatingStatus::Disconnected;
-        let listed: Vec<String> = groups
-            .iter()
-            .enumerate()
-            .map(|(g, m)| format!("group {}: {}", g + 1, join(names, m)))
-            .collect();
-        rated.messages.push(format!(
-            "no chain of games links these groups, so ratings are comparable only within a group ({})",
-            listed.join("; ")
-        ));
-    }
-    rated.groups = groups.clone();
+    rated.set_groups(names, &groups);
     rated.cycles = cycles(n, counts);
     let single = groups.len() == 1;
-    for members in &groups {
-        if members.len() < 2 {
-            continue;
-        }
-        let local = |p: usize| members.iter().position(|&m| m == p);
-        let sub: Vec<Wdl> = members
-            .iter()
-            .flat_map(|&i| members.iter().map(move |&j| counts[i * n + j]))
-            .collect();
-        let local_anchors: Vec<(usize, f64)> = (anchors.iter())
-            .filter_map(|&(p, elo)| local(p).map(|p| (p, elo)))
-            .collect();
-        let local_loose: Vec<LooseAnchor> = (loose.iter())
-            .filter_map(|a| local(a.player).map(|player| LooseAnchor { player, ..*a }))
-            .collect();
-        let held = (&local_anchors[..], &local_loose[..]);
-        let fitted = fit_group(&sub, members.len(), held, intervals, prior).and_then(
-            |(ratings, notes, options)| match intervals {
-                IntervalSource::Bootstrap(paired, settings) => {
-                    let local = paired.restrict(members);
-                    bootstrap(&local, &options, held, settings).map(|(r, b)| (r, notes, Some(b)))
-                }
-                IntervalSource::Fit(_) => Ok((ratings, notes, None)),
-            },
-        );
-        match fitted {
-            Ok((ratings, notes, boot)) => {
-                rated.messages.extend(notes);
-                if let Some(b) = &boot {
-                    rated.messages.extend(bootstrap_notes(names, members, b));
-                }
-                for (a, &i) in members.iter().enumerate() {
-                    let (r, e) = (ratings.ratings[a], ratings.errors[a]);
-                    rated.elo[i] = Some(match (&boot, &ratings.profile) {
-                        (Some(b), _) => (r, b.bounds[a]),
-                        (None, Some(bounds)) => (r, bounds[a]),
-                        (None, None) => (r, (Some(r - e), Some(r + e))),
-                    });
-                    for (b, &j) in members.iter().enumerate() {
-                        rated.los[i][j] = Some(ratings.los[a][b]);
-                    }
-                }
+    for members in groups.iter().filter(|m| m.len() >= 2) {
+        match fit_members(members, n, counts, anchors, intervals, prior) {
+            Ok(fit) => {
+                rated.record(names, members, &fit);
                 if single {
-                    rated.advantage = Some(ratings.advantage);
-                    rated.draw_elo = Some(ratings.draw_elo);
-                    rated.fit = Some(goodness_of_fit(n, counts, &ratings));
+                    rated.advantage = Some(fit.ratings.advantage);
+                    rated.draw_elo = Some(fit.ratings.draw_elo);
+                    rated.fit = Some(goodness_of_fit(n, counts, &fit.ratings));
                 }
             }
-            Err(RatingError::Unbounded { groups: strong }) => {
-                if rated.status == RatingStatus::Ok {
-                    rated.status = RatingStatus::Unbounded;
+            Err(e) => rated.record_failure(names, members, e),
+        }
+    }
+    rated
+}
+
+/// The fit of one linked group, with its notes and its bootstrap if the
+/// intervals come from one.
+struct GroupFit {
+    ratings: aboure_stats::Ratings,
+    notes: Vec<String>,
+    bootstrap: Option<Bootstrap>,
+}
+
+/// Fits the group `members` (players of `counts`, `n` in all), held by the
+/// anchors among them.
+fn fit_members(
+    members: &[usize],
+    n: usize,
+    counts: &[Wdl],
+    (anchors, loose): (&[(usize, f64)], &[LooseAnchor]),
+    intervals: IntervalSource<'_>,
+    prior: Option<f64>,
+) -> Result<GroupFit, RatingError> {
+    let local = |p: usize| members.iter().position(|&m| m == p);
+    let sub: Vec<Wdl> = members
+        .iter()
+        .flat_map(|&i| members.iter().map(move |&j| counts[i * n + j]))
+        .collect();
+    let local_anchors: Vec<(usize, f64)> = (anchors.iter())
+        .filter_map(|&(p, elo)| local(p).map(|p| (p, elo)))
+        .collect();
+    let local_loose: Vec<LooseAnchor> = (loose.iter())
+        .filter_map(|a| local(a.player).map(|player| LooseAnchor { player, ..*a }))
+        .collect();
+    let held = (&local_anchors[..], &local_loose[..]);
+    let (ratings, notes, options) = fit_group(&sub, members.len(), held, intervals, prior)?;
+    match intervals {
+        IntervalSource::Bootstrap(paired, settings) => {
+            let local = paired.restrict(members);
+            let (ratings, b) = bootstrap(&local, &options, held, settings)?;
+            Ok(GroupFit {
+                ratings,
+                notes,
+                bootstrap: Some(b),
+            })
+        }
+        IntervalSource::Fit(_) => Ok(GroupFit {
+            ratings,
+            notes,
+            bootstrap: None,
+        }),
+    }
+}
+
+impl Rated {
+    /// No player rated yet, all in one group.
+    fn unrated(n: usize) -> Rated {
+        Rated {
+            status: RatingStatus::Ok,
+            messages: Vec::new(),
+            elo: vec![None; n],
+            group: vec![0; n],
+            groups: vec![(0..n).collect()],
+            los: vec![vec![None; n]; n],
+            advantage: None,
+            draw_elo: None,
+            fit: None,
+            cycles: Vec::new(),
+        }
+    }
+
+    /// Notes the linked groups; more than one is said in the messages.
+    fn set_groups(&mut self, names: &[String], groups: &[Vec<usize>]) {
+        for (g, members) in groups.iter().enumerate() {
+            for &p in members {
+                self.group[p] = g;
+            }
+        }
+        if groups.len() > 1 {
+            self.status = RatingStatus::Disconnected;
+            let listed: Vec<String> = groups
+                .iter()
+                .enumerate()
+                .map(|(g, m)| format!("group {}: {}", g + 1, join(names, m)))
+                .collect();
+            self.messages.push(format!(
+                "no chain of games links these groups, so ratings are comparable only within a group ({})",
+                listed.join("; ")
+            ));
+        }
+        self.groups = groups.to_vec();
+    }
+
+    /// Takes the ratings, intervals and LOS of a group's fit.
+    fn record(&mut self, names: &[String], members: &[usize], fit: &GroupFit) {
+        self.messages.extend(fit.notes.iter().cloned());
+        if let Some(b) = &fit.bootstrap {
+            self.messages.extend(bootstrap_notes(names, members, b));
+        }
+        let ratings = &fit.ratings;
+        for (a, &i) in members.iter().enumerate() {
+            let (r, e) = (ratings.ratings[a], ratings.errors[a]);
+            self.elo[i] = Some(match (&fit.bootstrap, &ratings.profile) {
+                (Some(b), _) => (r, b.bounds[a]),
+                (None, Some(bounds)) => (r, bounds[a]),
+                (None, None) => (r, (Some(r - e), Some(r + e))),
+            });
+            for (b, &j) in members.iter().enumerate() {
+                self.los[i][j] = Some(ratings.los[a][b]);
+            }
+        }
+    }
+
+    /// Says why a group has no ratings.
+    fn record_failure(&mut self, names: &[String], members: &[usize], error: RatingError) {
+        match error {
+            RatingError::Unbounded { groups: strong } => {
+                if self.status == RatingStatus::Ok {
+                    self.status = RatingStatus::Unbounded;
                 }
                 let global: Vec<Vec<usize>> = strong
                     .iter()
                     .map(|g| g.iter().map(|&a| members[a]).collect())
                     .collect();
-                rated.messages.push(unbounded_sentence(names, &global));
+                self.messages.push(unbounded_sentence(names, &global));
             }
-            Err(e) => {
-                if rated.status == RatingStatus::Ok {
-                    rated.status = RatingStatus::Failed;
+            e => {
+                if self.status == RatingStatus::Ok {
+                    self.status = RatingStatus::Failed;
                 }
-                rated
-                    .messages
+                self.messages
                     .push(format!("no ratings for {}: {e}", join(names, members)));
             }
         }
     }
-    rated
 }
 
 /// Why a bootstrap interval is open or rests on fewer resamples, in words.

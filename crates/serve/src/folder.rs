@@ -23,7 +23,7 @@ use aboure_report::SprtSettings;
 
 use crate::follow::Follower;
 use crate::live::{LiveRun, RunInfo, Snapshot};
-use crate::tune::LiveTune;
+use crate::tune_page::LiveTune;
 
 /// A folder given on the command line, and what was read from it.
 #[derive(Debug)]

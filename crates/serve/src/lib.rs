@@ -30,7 +30,7 @@ pub mod live;
 mod page;
 mod server;
 mod token;
-pub mod tune;
+pub mod tune_page;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;

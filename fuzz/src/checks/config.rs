@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use aboure_arbiter::config;
-use aboure_arbiter::opening::parse_opening_file;
+use aboure_config as config;
+use aboure_config::opening::parse_opening_file;
 
 /// Where the fuzzed file pretends to live: a directory that does not exist,
 /// so a relative `openings.file` is never found.

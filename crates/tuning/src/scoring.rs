@@ -9,17 +9,17 @@ use std::sync::Arc;
 use aboure_process::{BotProcess, Launch};
 use aboure_protocol::{ArbiterMessage, GameSoFar, Start};
 use aboure_records::TuneConfirm;
+use aboure_spsa::{Parameter, Probe};
 use aboure_stats::SprtDecision;
-use aboure_tune::{Parameter, Probe};
 use tokio::sync::watch;
 
 use super::sample::Scored;
 use super::{check_declared, options_for, TuneError, TuneOptions};
-use crate::clock::Clock;
-use crate::config::{Config, Objective, ProbeFormat, Tune};
-use crate::error::RunError;
-use crate::tournament::{launches, QUIT_GRACE};
-use crate::{Event, RunOptions};
+use aboure_arbiter::Clock;
+use aboure_arbiter::RunError;
+use aboure_arbiter::{launches, QUIT_GRACE};
+use aboure_arbiter::{Event, RunOptions};
+use aboure_config::{Config, Objective, ProbeFormat, Tune};
 
 /// What an iteration measured.
 pub(super) struct Score {
@@ -171,7 +171,7 @@ impl<'a> Runner<'a> {
             .out_dir
             .join("iterations")
             .join(format!("{:05}", probe.iteration));
-        let summary = crate::run(&derived, self.run_options(dir)).await?;
+        let summary = aboure_arbiter::run(&derived, self.run_options(dir)).await?;
         if summary.interrupted {
             return Err(TuneError::Interrupted(probe.iteration - 1));
         }
@@ -230,7 +230,8 @@ impl<'a> Runner<'a> {
             format,
             self.config.seed(),
         );
-        let summary = crate::run(&derived, self.run_options(self.out_dir.join("confirm"))).await?;
+        let summary =
+            aboure_arbiter::run(&derived, self.run_options(self.out_dir.join("confirm"))).await?;
         if summary.interrupted {
             return Err(TuneError::Interrupted(self.tune.spsa().iterations));
         }
@@ -267,7 +268,7 @@ impl<'a> Runner<'a> {
 async fn seeds_lost(
     launch: &Launch,
     sample: &[Scored],
-    control: crate::TimeControl,
+    control: aboure_config::TimeControl,
     iteration: u32,
 ) -> Result<f64, TuneError> {
     let failed = |detail: String| TuneError::Bot {
@@ -287,7 +288,7 @@ async fn seeds_lost(
     for s in sample {
         let mut clocks = [Clock::new(control), Clock::new(control)];
         let mover = s.position.side_to_move();
-        let go = crate::game::go_message(&clocks, mover);
+        let go = aboure_arbiter::go_message(&clocks, mover);
         let position = ArbiterMessage::Position(GameSoFar {
             start: Start::Set(s.position),
             moves: Vec::new(),

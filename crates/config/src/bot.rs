@@ -12,7 +12,7 @@ use super::sandbox::RawPolicy;
 use super::time_control::{RawTimeControl, TimeControls};
 use super::BuildCommand;
 use super::{Validator, BUILTIN_BOTS};
-use crate::clock::TimeControl;
+use crate::control::TimeControl;
 use crate::error::ConfigError;
 
 /// One bot of the tournament, as validated.
@@ -115,11 +115,7 @@ impl BotConfig {
 
     /// The same bot under another name, with `options` set over its own
     /// (the points a tune scores are the tuned bot with other values).
-    pub(crate) fn renamed_with(
-        &self,
-        name: String,
-        options: BTreeMap<String, String>,
-    ) -> BotConfig {
+    pub fn renamed_with(&self, name: String, options: BTreeMap<String, String>) -> BotConfig {
         let mut bot = self.clone();
         bot.name = name;
         bot.options.extend(options);

@@ -3,8 +3,8 @@
 //! file, line, column and key, and the checks shared by every element
 //! (durations, positive durations, ranges).
 //!
-//! The base layer (`default.toml`) is read as if it followed the user's
-//! text ([`super::layers`]), so a span tells the layers apart: one that
+//! The base layer (`base.toml`) is read as if it followed the user's
+//! text ([`super::defaults`]), so a span tells the layers apart: one that
 //! starts inside the user's text is the user's value, one past its end the
 //! base layer's. A base value is valid by construction (tested), so an
 //! error never points into it; should one, it names the key, not a line.

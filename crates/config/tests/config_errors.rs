@@ -1,6 +1,6 @@
 //! Every documented config error, with the line and key it must point at.
 
-use aboure_arbiter::{parse, BotCommand, Format, Limit, Restart};
+use aboure_config::{parse, BotCommand, Format, Limit, Restart};
 
 use crate::support::{refused, TWO_BOTS};
 

@@ -1,10 +1,10 @@
-//! `aboure tune`: SPSA ([`aboure_tune`]) over a bot's int and float options, each
+//! `aboure tune`: SPSA ([`aboure_spsa`]) over a bot's int and float options, each
 //! iteration scored through the bot's own processes, under the file's time
 //! control and sandbox:
 //!
 //! - `objective = "games"`: the two points play game pairs against each
 //!   other (or each against the file's other bot) as an ordinary tournament
-//!   in `iterations/NNNNN/` of the output folder ([`crate::run`]), so its
+//!   in `iterations/NNNNN/` of the output folder ([`aboure_arbiter::run`]), so its
 //!   games are durable, resumable and shared by any `aboure tune --join`
 //!   workers ([`join`]) like any run's;
 //! - `objective = "accuracy"`: each point's bot is started once and asked
@@ -20,6 +20,8 @@
 //! optional `confirm` SPRT of the tuned values against the start ones,
 //! played in `confirm/`.
 
+#![deny(missing_docs)]
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -28,16 +30,16 @@ use std::time::Instant;
 use aboure_records::{
     TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter, TUNE_SCHEMA,
 };
-use aboure_tune::{Parameter, Probe, Spsa, SpsaError, SpsaState};
+use aboure_spsa::{Parameter, Probe, Spsa, SpsaError, SpsaState};
 use tokio::sync::watch;
 
-use crate::config::{Config, ProbeFormat, Tune};
-use crate::error::RunError;
+use aboure_arbiter::RunError;
+use aboure_config::{Config, ProbeFormat, Tune};
 
 mod check;
 mod join;
-mod probe;
 mod sample;
+mod scoring;
 
 pub use check::check_declared;
 pub use join::join;
@@ -148,7 +150,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
     if !options.resume && std::fs::metadata(&path_file).is_ok_and(|m| m.len() > 0) {
         return Err(TuneError::Exists(options.out_dir.clone()));
     }
-    let mut runner = probe::Runner::new(config, tune, &options)?;
+    let mut runner = scoring::Runner::new(config, tune, &options)?;
     let parameters = runner.check_declared().await?;
     let (mut log, steps) = TunePath::open(&options.out_dir)?;
     let mut spsa = resumed(tune, parameters, config.seed(), &steps, &path_file)?;
@@ -192,7 +194,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
 /// The tune from its start, or from the last written step.
 fn resumed(
     tune: &Tune,
-    parameters: Vec<aboure_tune::Parameter>,
+    parameters: Vec<aboure_spsa::Parameter>,
     seed: u64,
     steps: &[TuneStep],
     path_file: &std::path::Path,
@@ -215,7 +217,7 @@ fn resumed(
     }
 }
 
-fn step_of(probe: &Probe, score: &probe::Score, started: Instant, state: &SpsaState) -> TuneStep {
+fn step_of(probe: &Probe, score: &scoring::Score, started: Instant, state: &SpsaState) -> TuneStep {
     TuneStep {
         iteration: probe.iteration,
         delta: probe.delta.clone(),

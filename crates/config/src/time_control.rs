@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::Validator;
-use crate::clock::{Limit, TimeControl};
+use crate::control::{Limit, TimeControl};
 use crate::error::ConfigError;
 
 #[derive(Deserialize, Default, Clone)]

@@ -7,7 +7,7 @@
 //! are sent as they are.
 
 use aboure_protocol::{BotMessage, OptionKind, OptionSpec};
-use aboure_tune::Parameter;
+use aboure_spsa::Parameter;
 
 use super::TuneError;
 

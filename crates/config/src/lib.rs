@@ -2,6 +2,16 @@
 //! [`Config`] whose invariants hold (two or more bots with unique, file-safe
 //! names, positive times, sane ranges). Values are kept with their spans
 //! until validated, so every error names the file, line and key.
+//!
+//! The file is read over an embedded, commented base layer
+//! (`src/base.toml`, [`DEFAULT_CONFIG`]) that holds every default, as
+//! nextest does (`defaults.rs`); each table has its own small validator
+//! (`bot.rs`, `time_control.rs`, `openings.rs`, `adjudication.rs`,
+//! `sprt.rs`, `sandbox.rs`, `league.rs`, `tune_table.rs`). This crate knows
+//! no processes and plays no games: the arbiter, `aboure check-bot`,
+//! `aboure tune` and the bench read a file only through it.
+
+#![deny(missing_docs)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -9,30 +19,35 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::adjudication::Adjudication;
-use crate::error::ConfigError;
 use crate::opening::OpeningSource;
 
 mod adjudication;
 mod bot;
 mod build_command;
-mod layers;
+mod control;
+mod defaults;
+mod error;
 mod league;
+pub mod opening;
 mod openings;
+mod rules;
 mod sandbox;
 mod sprt;
 mod time_control;
 mod tournament;
-mod tune;
+mod tune_table;
 mod validator;
 
 pub use bot::{BotCommand, BotConfig};
 pub use build_command::BuildCommand;
-pub(crate) use tune::ProbeFormat;
-pub use tune::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
+pub use control::{Limit, TimeControl};
+pub use error::ConfigError;
+pub use rules::{Adjudication, SolveRule};
+pub use tune_table::ProbeFormat;
+pub use tune_table::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
 pub use validator::MAX_DURATION;
 
-pub use layers::{default_margin, default_sandbox, DEFAULT_CONFIG};
+pub use defaults::{default_margin, default_sandbox, DEFAULT_CONFIG};
 
 use adjudication::RawAdjudication;
 use bot::{BotContext, RawBot};
@@ -208,7 +223,7 @@ struct RawConfig {
     bot: Vec<Spanned<RawBot>>,
     #[serde(default)]
     sandbox: RawSandbox,
-    tune: Option<tune::RawTune>,
+    tune: Option<tune_table::RawTune>,
 }
 
 /// Reads and validates the tournament file at `path`.
@@ -369,7 +384,7 @@ mod tests {
         let config = parse(&movetime, Path::new("t.toml")).unwrap();
         assert_eq!(
             config.bots()[0].time_control().limit,
-            crate::clock::Limit::Movetime(Duration::from_millis(100))
+            crate::control::Limit::Movetime(Duration::from_millis(100))
         );
     }
 
@@ -383,8 +398,8 @@ mod tests {
 
     #[test]
     fn the_readme_quotes_the_default_config() {
-        let readme = include_str!("../../../../configs/README.md");
-        let start = readme.find("config/default.toml").unwrap();
+        let readme = include_str!("../../../configs/README.md");
+        let start = readme.find("config/src/base.toml").unwrap();
         let block = &readme[start..];
         let block = &block[block.find("```toml\n").unwrap() + 8..];
         let block = &block[..block.find("```").unwrap()];
@@ -392,7 +407,7 @@ mod tests {
         let quoted = settings(block);
         assert!(quoted.len() > 10, "{quoted:?}");
         for line in &quoted {
-            assert!(defaults.contains(line), "{line:?} is not in default.toml");
+            assert!(defaults.contains(line), "{line:?} is not in base.toml");
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use crate::support::{refused, TWO_BOTS};
-use aboure_arbiter::parse;
+use aboure_config::parse;
 use aboure_sandbox::Mode;
 
 #[track_caller]
@@ -115,11 +115,6 @@ fn a_build_step_is_a_list_of_strings_run_in_the_bots_folder_once_per_command() {
     let c = config.bots()[2].build().unwrap();
     assert_eq!(c.command_line(), "make -C .");
     assert_eq!(c.workdir, PathBuf::from("dir/cpp"));
-    let builds = aboure_arbiter::build::builds(&config);
-    let bots: Vec<&[String]> = builds.iter().map(|b| b.bots.as_slice()).collect();
-    assert_eq!(bots, [&["c", "d"][..], &["e"][..]]);
-    assert_eq!(builds[0].log_name(), "build-c.log");
-    assert_eq!(builds[1].command.workdir, PathBuf::from("dir/rust"));
     check(
         &format!("{TWO_BOTS}build = []\n"),
         "t.toml:7:9: bot[1].build: the build command is empty: give at least its program",

@@ -3,7 +3,7 @@
 //!
 //! Each iteration of the `games` objective is an ordinary tournament in
 //! `DIR/iterations/NNNNN/`, and a tournament folder is already a queue of
-//! game pairs any number of workers claim ([`crate::claim`]). So a worker
+//! game pairs any number of workers claim ([`aboure_arbiter::claim`]). So a worker
 //! needs no queue of its own: it reads `tune-path.jsonl`, computes the next
 //! iteration's two points exactly as the owner does (the perturbation of
 //! iteration `k` depends only on the seed and `k`, theta is read back from
@@ -26,9 +26,9 @@ use std::time::Duration;
 
 use aboure_records::{read_tune_path, TuneFile};
 
-use super::{probe, resumed, TuneError, TuneOptions, TuneProgress};
-use crate::config::{Config, Objective, ProbeFormat};
-use crate::error::RunError;
+use super::{resumed, scoring, TuneError, TuneOptions, TuneProgress};
+use aboure_arbiter::RunError;
+use aboure_config::{Config, Objective, ProbeFormat};
 
 /// How often a worker looks for the iteration the owner writes.
 const POLL: Duration = Duration::from_millis(200);
@@ -51,7 +51,7 @@ pub async fn join(config: &Config, options: TuneOptions) -> Result<u32, TuneErro
         join: true,
         ..options
     };
-    let mut runner = probe::Runner::new(config, tune, &options)?;
+    let mut runner = scoring::Runner::new(config, tune, &options)?;
     let parameters = runner.check_declared().await?;
     let mut joined = 0;
     loop {

@@ -15,7 +15,7 @@
 //! tune that is killed resumes on exactly the same path.
 //!
 //! ```
-//! use aboure_tune::{Parameter, Spsa, SpsaSettings};
+//! use aboure_spsa::{Parameter, Spsa, SpsaSettings};
 //!
 //! let params = vec![Parameter::integer("weight", -20.0, -100.0, 100.0, 4.0).unwrap()];
 //! let mut spsa = Spsa::new(params, SpsaSettings::for_iterations(300), 7).unwrap();

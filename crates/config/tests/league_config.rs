@@ -2,7 +2,7 @@
 //! and every refusal with the file, line and key it names.
 
 use crate::support::{refused, TWO_BOTS};
-use aboure_arbiter::{parse, Format};
+use aboure_config::{parse, Format};
 use aboure_league::{Focus, Separation};
 
 #[track_caller]
@@ -99,7 +99,7 @@ fn other_formats_refuse_the_league_keys() {
 #[test]
 fn the_example_league_is_a_league_of_six_reference_bots() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/league.toml");
-    let config = aboure_arbiter::load(&path).unwrap();
+    let config = aboure_config::load(&path).unwrap();
     assert_eq!(config.format(), Format::League);
     assert_eq!(config.bots().len(), 6);
     let rule = config.league().unwrap();

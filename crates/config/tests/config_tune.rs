@@ -2,7 +2,7 @@
 //! line and key it points at.
 
 use crate::support::refused;
-use aboure_arbiter::{parse, Objective};
+use aboure_config::{parse, Objective};
 
 const BOT: &str = "[[bot]]\nname = \"ab\"\nbuiltin = \"alphabeta\"\n";
 
@@ -27,7 +27,7 @@ fn a_tune_file_may_hold_the_tuned_bot_alone_and_has_the_documented_defaults() {
     let s = t.spsa();
     assert_eq!(s.iterations, 40);
     assert_eq!((s.alpha, s.gamma, s.stability), (0.602, 0.101, 4.0));
-    assert_eq!(s.r_end, aboure_arbiter::config::GAMES_R_END);
+    assert_eq!(s.r_end, aboure_config::GAMES_R_END);
     let p = &t.parameters()[0];
     assert_eq!(
         (p.name.as_str(), p.start, p.min, p.max, p.step),
@@ -150,7 +150,7 @@ fn tune_errors_name_the_line_and_key() {
 #[test]
 fn the_example_tune_file_is_valid() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/tune.toml");
-    let config = aboure_arbiter::load(path.as_ref()).unwrap();
+    let config = aboure_config::load(path.as_ref()).unwrap();
     let t = config.tune().unwrap();
     assert_eq!(t.objective(), Objective::Accuracy { positions: 200 });
     assert_eq!(t.spsa().iterations, 5);

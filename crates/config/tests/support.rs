@@ -1,7 +1,7 @@
 //! What the configuration tests share: a file of two bots, and the check
 //! that a file is refused with a message naming what it must.
 
-use aboure_arbiter::parse;
+use aboure_config::parse;
 
 /// Two built-in bots, the least a tournament file holds.
 pub const TWO_BOTS: &str =

@@ -1,5 +1,5 @@
 //! The two layers of a tournament file, as nextest layers its config: the
-//! embedded, commented `default.toml` is deserialized first, as the base
+//! embedded, commented `base.toml` is deserialized first, as the base
 //! layer, and the user's file overlays it key by key (each element's
 //! `over`). Every default is written once, in that file: a key the user
 //! leaves out takes the base layer's value, and one the base layer lacks
@@ -18,7 +18,7 @@ use crate::error::ConfigError;
 
 /// Every default of a tournament file, as a commented tournament file (no
 /// bots): the base layer every file overlays.
-pub const DEFAULT_CONFIG: &str = include_str!("default.toml");
+pub const DEFAULT_CONFIG: &str = include_str!("base.toml");
 
 impl Validator<'_> {
     /// The user's text deserialized as `T`, its syntax errors at their
@@ -43,7 +43,7 @@ impl Validator<'_> {
             self.whole(
                 "",
                 format!(
-                    "the built-in default.toml does not parse: {}",
+                    "the built-in base.toml does not parse: {}",
                     toml_message(&err)
                 ),
             )
@@ -56,7 +56,7 @@ impl Validator<'_> {
 pub fn default_sandbox() -> Result<aboure_sandbox::Settings, ConfigError> {
     let v = Validator {
         text: "",
-        path: std::path::Path::new("default.toml"),
+        path: std::path::Path::new("base.toml"),
     };
     let base: super::RawConfig = v.base_layer()?;
     v.sandbox(&base.sandbox)
@@ -67,7 +67,7 @@ pub fn default_sandbox() -> Result<aboure_sandbox::Settings, ConfigError> {
 pub fn default_margin() -> Result<std::time::Duration, ConfigError> {
     let v = Validator {
         text: "",
-        path: std::path::Path::new("default.toml"),
+        path: std::path::Path::new("base.toml"),
     };
     let base: super::RawConfig = v.base_layer()?;
     let tc = v.time_control(&base.time_control, "time-control")?;

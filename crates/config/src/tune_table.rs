@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use aboure_spsa::{Parameter, SpsaSettings};
 use aboure_stats::Sprt;
-use aboure_tune::{Parameter, SpsaSettings};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -101,7 +101,7 @@ impl Config {
     /// some options replaced), and the opponent if given: a round robin of
     /// `pairs` pairs, a gauntlet of the opponent against each, or an SPRT;
     /// with the seed `seed`. Everything else is this file's.
-    pub(crate) fn probe_match(
+    pub fn probe_match(
         &self,
         bots: Vec<(String, BTreeMap<String, String>)>,
         opponent: Option<BotId>,
@@ -139,7 +139,7 @@ impl Config {
 
 /// How a probe match is scheduled.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum ProbeFormat {
+pub enum ProbeFormat {
     /// This many game pairs per pairing.
     Pairs(u32),
     /// Until the SPRT decides (two bots, no opponent).
@@ -260,10 +260,10 @@ impl Validator<'_> {
             // handshake: `tuning::check_declared` settles it.
             let parameter = Parameter::real(name, start, min, max, step).map_err(|e| {
                 let (span, k) = match e {
-                    aboure_tune::ParameterError::StartOutOfRange { .. } => {
+                    aboure_spsa::ParameterError::StartOutOfRange { .. } => {
                         (raw.start.span(), "start")
                     }
-                    aboure_tune::ParameterError::BadStep { .. } => (raw.step.span(), "step"),
+                    aboure_spsa::ParameterError::BadStep { .. } => (raw.step.span(), "step"),
                     _ => (raw.max.span(), "max"),
                 };
                 self.at(span, &format!("{key}.{k}"), e.to_string())
