@@ -167,12 +167,12 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
     assert!(units_left(&out).is_empty(), "{:?}", units_left(&out));
     // The roster: two workers left when all was done, one died and its
     // pair was taken over.
-    let roster = aboure_arbiter::claim::roster(&out.join("claims")).unwrap();
+    let roster = aboure_workers::roster(&out.join("claims")).unwrap();
     let states: Vec<_> = roster
         .iter()
         .map(|w| (w.name.as_str(), w.state, w.holding.len()))
         .collect();
-    use aboure_arbiter::claim::WorkerState::{Died, Ended};
+    use aboure_workers::WorkerState::{Died, Ended};
     assert_eq!(
         states,
         [

@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
-use aboure_arbiter::claim::{Found, Whose, PHASES};
 use aboure_arbiter::SimulatedRun;
+use aboure_workers::{Found, Whose, PHASES};
 use anyhow::Context;
 
 /// Runs the simulation once per worker count and prints a row for each.

@@ -120,6 +120,9 @@ pub enum RunError {
     /// A league cannot go on as asked (a changed entrant, workers).
     #[error(transparent)]
     League(#[from] crate::league::error::LeagueRunError),
+    /// The folder shared with other workers failed.
+    #[error(transparent)]
+    Workers(#[from] aboure_workers::Error),
     /// Reading or writing the output folder failed.
     #[error("{context}: {source}")]
     Io {

@@ -69,8 +69,7 @@ pub(crate) async fn run(
     }
     refuse_if_workers(&output.dir)?;
     // Games workers recorded in the folder (`league/worker.rs`) count too.
-    let siblings =
-        crate::tournament::follow::Follower::new(&output.dir, &output.games_path).poll()?;
+    let siblings = aboure_workers::Follower::new(&output.dir, &output.games_path).poll()?;
     output.previous.extend(siblings.into_iter().map(|(_, g)| g));
     let concurrency = options.concurrency_for(config) as u64;
     let previous = std::mem::take(&mut output.previous);
@@ -147,7 +146,7 @@ pub(crate) async fn run(
 /// Refuses a plain run of a league that workers are playing: it takes no
 /// claims, so it would play their pairs again.
 fn refuse_if_workers(dir: &std::path::Path) -> Result<(), LeagueRunError> {
-    let Ok(entries) = std::fs::read_dir(dir.join(crate::claim::CLAIMS_DIR)) else {
+    let Ok(entries) = std::fs::read_dir(dir.join(aboure_workers::CLAIMS_DIR)) else {
         return Ok(());
     };
     for entry in entries.flatten() {

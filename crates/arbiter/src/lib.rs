@@ -18,7 +18,6 @@
 
 mod adjudication;
 pub mod build;
-pub mod claim;
 mod clock;
 pub mod config;
 mod dispatch;

@@ -70,7 +70,7 @@ impl PairCounter {
 
 /// The verdict of a run in progress, fed every game of the folder as its
 /// worker learns of it: its own as they finish, the other workers' as it
-/// reads their files ([`crate::claim`]'s follower).
+/// reads their files ([`aboure_workers`]'s follower).
 #[derive(Debug)]
 pub struct LiveSprt {
     counter: PairCounter,

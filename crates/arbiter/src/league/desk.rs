@@ -1,7 +1,7 @@
 //! What one league worker process knows of the shared folder, and the
 //! claims it makes: every game the folder's results files hold (its
 //! [`Book`]), the pairs it holds, and the three things it does under the
-//! claim protocol ([`crate::claim`]): [`Desk::ask`] for the next pair,
+//! claim protocol ([`aboure_workers`]): [`Desk::ask`] for the next pair,
 //! [`Desk::record`] a game of a held pair, [`Desk::release`] a pair.
 //! Every call does blocking I/O (the worker runs them on tokio's blocking
 //! pool, one at a time per process). How the pieces fit, and why, is in
@@ -17,10 +17,10 @@ use aboure_records::{outcome, EntrantRecord, GameRecord, GamesWriter, Tally};
 use super::plan::{decide_shared, Book, Slot};
 use super::play::parse_game_id;
 use super::{record_game, stop_reason, LeagueRunError};
-use crate::claim::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
 use crate::error::RunError;
-use crate::tournament::follow::Follower;
 use aboure_records::StopReason;
+use aboure_workers::Follower;
+use aboure_workers::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
 
 /// A claim file's line that says which pair its unit is: `league-pair A B`,
 /// the entrants' places in `run.json` (South in game 0, then in game 1).
@@ -264,7 +264,7 @@ impl Desk {
         }
         // Its last signer, whose decision may end the file if it died
         // between writing it and signing it again.
-        let before = crate::claim::last_signer(&text);
+        let before = aboure_workers::last_signer(&text);
         if let Some((from, _)) = before.filter(|(_, s)| *s != self.claims.holder()) {
             // For the roster only: the game is safe without it.
             let _ = self.worker.took_over(number, from);

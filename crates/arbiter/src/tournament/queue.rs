@@ -1,6 +1,6 @@
 //! The run's units as this worker process sees them: what every results
 //! file of the folder recorded ([`Ledger`]), which units it holds, which
-//! it saw held by others, and the claims it makes ([`crate::claim`]).
+//! it saw held by others, and the claims it makes ([`aboure_workers`]).
 //! Every call does blocking I/O: the tournament runs them on tokio's
 //! blocking pool.
 //!
@@ -38,18 +38,18 @@ use aboure_records::GameRecord;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::follow::Follower;
+use aboure_workers::Follower;
 
 mod known;
 #[cfg(test)]
 mod tests;
 mod work;
-use crate::claim::{
+use crate::error::RunError;
+use crate::schedule::{GameSpec, Schedule};
+use aboure_workers::{
     acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Found, Ledger,
     Refused, RosterBrief, Slice, Unit, Whose, WorkerFile,
 };
-use crate::error::RunError;
-use crate::schedule::{GameSpec, Schedule};
 pub use work::Work;
 
 const PROBE_FIRST: Duration = Duration::from_secs(4);

@@ -23,15 +23,15 @@ use std::time::{Duration, Instant};
 use aboure_records::{read_summaries, results_file, results_files, GameRecord, GameResult};
 use aboure_records::{GamesWriter, Termination};
 
-use super::follow::Follower;
 use super::gate::REFRESH_AGE;
 use super::queue::{Next, Queue, WriteCheck};
-use super::roster;
 use super::Work;
-use crate::claim::{ClaimDir, RosterBrief, Slice, WorkerFile};
 use crate::config::Config;
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
+use aboure_workers::census as roster;
+use aboure_workers::Follower;
+use aboure_workers::{ClaimDir, RosterBrief, Slice, WorkerFile};
 
 /// What a simulated run did.
 #[derive(Clone, Debug)]

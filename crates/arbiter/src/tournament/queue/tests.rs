@@ -3,7 +3,7 @@
 //! slice it finds held.
 
 use super::*;
-use crate::claim::{Found, RosterBrief};
+use aboure_workers::{Found, RosterBrief};
 
 fn queue(dir: &std::path::Path, k: u32, n: u32) -> Queue {
     let text = "[tournament]\npairs = 6\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 
 use aboure_records::{results_files, GameRecord, GameSummary};
 
-use crate::error::RunError;
+use crate::Error;
 
 /// What a worker has read of its siblings' files.
 #[derive(Debug)]
-pub(crate) struct Follower {
+pub struct Follower {
     dir: PathBuf,
     own: PathBuf,
     /// Bytes of each file already read.
@@ -27,7 +27,7 @@ pub(crate) struct Follower {
 
 impl Follower {
     /// Follows the results files of `dir` other than `own`.
-    pub(crate) fn new(dir: &Path, own: &Path) -> Follower {
+    pub fn new(dir: &Path, own: &Path) -> Follower {
         Follower {
             dir: dir.to_owned(),
             own: own.to_owned(),
@@ -40,9 +40,9 @@ impl Follower {
 
     /// The games appended since the last call, each with the name of the
     /// file it is in.
-    pub(crate) fn poll(&mut self) -> Result<Vec<(String, GameRecord)>, RunError> {
+    pub fn poll(&mut self) -> Result<Vec<(String, GameRecord)>, Error> {
         let files = results_files(&self.dir)
-            .map_err(RunError::io(format!("cannot list {}", self.dir.display())))?;
+            .map_err(Error::io(format!("cannot list {}", self.dir.display())))?;
         let mut games = Vec::new();
         self.polls += 1;
         for path in files.into_iter().filter(|p| *p != self.own) {
@@ -56,7 +56,7 @@ impl Follower {
                 f.seek(SeekFrom::Start(offset))?;
                 f.read_to_end(&mut bytes)
             });
-            read.map_err(RunError::io(format!("cannot read {}", path.display())))?;
+            read.map_err(Error::io(format!("cannot read {}", path.display())))?;
             let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
                 continue;
             };
@@ -76,7 +76,7 @@ impl Follower {
     }
 
     /// Polls, files opened and bytes read so far.
-    pub(super) fn counts(&self) -> (u64, u64, u64) {
+    pub fn counts(&self) -> (u64, u64, u64) {
         (self.polls, self.opens, self.bytes)
     }
 }
