@@ -126,7 +126,7 @@ fn units_left(out: &Path) -> Vec<String> {
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("unit-"))
+        .filter(|n| aboure_workers::unit_of_file_name(n).is_some())
         .collect()
 }
 
@@ -222,7 +222,7 @@ fn held_by(out: &Path, name: &str) -> Option<u64> {
         .flatten()
         .find_map(|e| {
             let file = e.file_name().to_string_lossy().into_owned();
-            let unit = file.strip_prefix("unit-")?.parse().ok()?;
+            let unit = aboure_workers::unit_of_file_name(&file)?;
             let text = std::fs::read_to_string(e.path()).ok()?;
             text.starts_with(&signed).then_some(unit)
         })

@@ -146,27 +146,13 @@ pub(crate) async fn run(
 /// Refuses a plain run of a league that workers are playing: it takes no
 /// claims, so it would play their pairs again.
 fn refuse_if_workers(dir: &std::path::Path) -> Result<(), LeagueRunError> {
-    let Ok(entries) = std::fs::read_dir(dir.join(aboure_workers::CLAIMS_DIR)) else {
-        return Ok(());
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(unit) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("unit-"))
-            .and_then(|u| u.parse().ok())
-        else {
-            continue;
-        };
-        let Ok(file) = std::fs::File::open(entry.path()) else {
-            continue; // finished meanwhile
-        };
-        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock_shared() {
-            let dir = dir.to_owned();
-            return Err(LeagueRunError::WorkersPlaying { dir, unit });
-        }
+    match aboure_workers::held_unit(dir) {
+        Some(unit) => Err(LeagueRunError::WorkersPlaying {
+            dir: dir.to_owned(),
+            unit,
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The pair number after every recorded one.

@@ -399,31 +399,13 @@ pub(crate) fn enrol(
     name: &str,
     concurrency: usize,
 ) -> Result<(ClaimDir, WorkerFile), RunError> {
-    let about = format!(
-        "worker {name} host {} pid {}",
-        crate::lock::hostname(),
-        std::process::id()
-    );
-    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
-        "cannot create the claims folder in {}",
-        output.dir.display()
-    )))?;
-    let own_file = own_file_name(output);
-    let worker = WorkerFile::register(
-        claims.dir(),
+    let who = aboure_workers::Enrolment {
         name,
-        &format!("{about} games at once {concurrency}"),
-        &own_file,
-    )
-    .map_err(RunError::io(format!(
-        "cannot register in {}",
-        claims.dir().display()
-    )))?
-    .ok_or_else(|| RunError::WorkerNameTaken {
-        name: name.to_owned(),
-        dir: output.dir.clone(),
-    })?;
-    Ok((claims, worker))
+        host: &crate::lock::hostname(),
+        concurrency,
+        results: &own_file_name(output),
+    };
+    Ok(aboure_workers::enrol(&output.dir, &who)?)
 }
 
 /// The name of this worker's own results file in the run's folder.

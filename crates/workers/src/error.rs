@@ -25,6 +25,14 @@ pub enum Error {
         /// What is wrong with it.
         source: serde_json::Error,
     },
+    /// Another live worker already has this worker's name in the folder.
+    #[error("a live worker named {name} already works on {}", dir.display())]
+    NameTaken {
+        /// The worker's name (`K-of-N` or host and pid).
+        name: String,
+        /// The run folder.
+        dir: std::path::PathBuf,
+    },
     /// The state a worker shares between its tasks was lost (a task
     /// panicked while holding it).
     #[error("the state of this worker was lost")]

@@ -88,6 +88,7 @@ use std::ops::Range;
 
 pub mod census;
 mod dir;
+mod enrol;
 mod error;
 mod finished;
 mod follow;
@@ -98,7 +99,8 @@ mod sim;
 mod tries;
 
 pub use aboure_records::workers::{WorkerEntry, WorkerState};
-pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
+pub use dir::{held_unit, unit_file_name, unit_of_file_name, ClaimDir, ClaimFile, CLAIMS_DIR};
+pub use enrol::{enrol, Enrolment};
 pub use error::Error;
 pub use finished::{FinishedLog, FINISHED_LOG};
 pub use follow::Follower;

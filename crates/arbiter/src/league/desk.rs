@@ -203,8 +203,7 @@ impl Desk {
                 continue;
             }
             // A file removed since the listing was finished with.
-            let path = self.claims.dir().join(format!("unit-{n}"));
-            if let Ok(text) = std::fs::read_to_string(path) {
+            if let Some(text) = self.claims.read(n) {
                 if let Some(slot) = self.decision_in(&text) {
                     slots.insert(n, slot);
                 }
@@ -232,8 +231,7 @@ impl Desk {
         };
         // Whatever its last holder recorded before it died is on disk now.
         self.refresh()?;
-        let text = std::fs::read_to_string(self.claims.dir().join(format!("unit-{number}")))
-            .unwrap_or_default();
+        let text = self.claims.read(number).unwrap_or_default();
         let (slot, decided) = match (self.book.get(number), self.decision_in(&text), fresh) {
             (Some(s), ..) if s.complete() => {
                 claim.finish(&mut self.claims).map_err(io("release"))?;

@@ -31,7 +31,7 @@ use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
 use aboure_workers::census as roster;
 use aboure_workers::Follower;
-use aboure_workers::{ClaimDir, RosterBrief, Slice, WorkerFile};
+use aboure_workers::{RosterBrief, Slice};
 
 /// What a simulated run did.
 #[derive(Clone, Debug)]
@@ -102,15 +102,14 @@ fn worker(
     let own_file = own
         .file_name()
         .map_or(String::new(), |f| f.to_string_lossy().into_owned());
-    let about = format!("worker {name} host simulated pid {}", std::process::id());
     let io = |what: &str| RunError::io(format!("{what} in {}", dir.display()));
-    let claims = ClaimDir::new(dir, about.clone()).map_err(io("cannot create claims"))?;
-    let registered = WorkerFile::register(claims.dir(), &name, &about, &own_file)
-        .map_err(io("cannot register"))?
-        .ok_or_else(|| RunError::WorkerNameTaken {
-            name: name.clone(),
-            dir: dir.to_owned(),
-        })?;
+    let who = aboure_workers::Enrolment {
+        name: &name,
+        host: "simulated",
+        concurrency: 1,
+        results: &own_file,
+    };
+    let (claims, registered) = aboure_workers::enrol(dir, &who)?;
     let mut writer = GamesWriter::append(&own).map_err(io("cannot open a results file"))?;
     let units = schedule.units();
     let slice = Some(Slice {
