@@ -34,10 +34,10 @@ pub fn sprt_config(dir: &Path) -> PathBuf {
 /// What must not depend on how the test was spread: the decision, the
 /// pairs counted, their counts and the LLR.
 fn verdict(out: &Path) -> Value {
-    let text = std::fs::read_to_string(out.join("sprt.json"))
-        .unwrap_or_else(|e| panic!("no sprt.json in {}: {e}", out.display()));
-    let v: Value = serde_json::from_str(&text).unwrap();
-    serde_json::json!([v["decision"], v["pairs"], v["pentanomial"], v["llr"]])
+    let v = aboure_records::SprtFile::read_in(out)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no sprt.json in {}", out.display()));
+    serde_json::json!([v.decision, v.pairs, v.pentanomial, v.llr])
 }
 
 fn report_sprt(out: &Path) -> Value {
@@ -663,16 +663,16 @@ fn a_truncated_sprt_stops_at_its_cap_and_says_so() {
         stdout.contains("at the cap of 6 pairs (truncated: by the sign of the LLR)"),
         "{stdout}"
     );
-    let decision: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("sprt.json")).unwrap()).unwrap();
-    assert_eq!(decision["pairs"], 6, "{decision}");
-    assert_eq!(
-        (&decision["truncated"], &decision["max_pairs"]),
-        (&Value::Bool(true), &Value::from(6))
-    );
-    let llr = decision["llr"].as_f64().unwrap();
-    let expected = if llr > 0.0 { "accept_h1" } else { "accept_h0" };
-    assert_eq!(decision["decision"], expected, "{decision}");
+    let decision = aboure_records::SprtFile::read_in(&out).unwrap().unwrap();
+    assert_eq!(decision.pairs, 6, "{decision:?}");
+    assert_eq!((decision.truncated, decision.max_pairs), (true, Some(6)));
+    assert_eq!(decision.schema, aboure_records::SPRT_SCHEMA);
+    let expected = if decision.llr > 0.0 {
+        aboure_stats::SprtDecision::AcceptH1
+    } else {
+        aboure_stats::SprtDecision::AcceptH0
+    };
+    assert_eq!(decision.decision, expected, "{decision:?}");
     // Stopped at the cap: only the games already running finish after it.
     assert!(
         games(&out).len() <= 2 * 6 + 2,
@@ -688,8 +688,8 @@ fn a_truncated_sprt_stops_at_its_cap_and_says_so() {
             &reported["max_pairs"]
         ),
         (
-            &decision["pairs"],
-            &decision["decision"],
+            &Value::from(decision.pairs),
+            &serde_json::to_value(decision.decision).unwrap(),
             &Value::Bool(true),
             &Value::from(6)
         )

@@ -112,6 +112,9 @@ pub enum RunError {
     /// A league cannot go on as asked (a changed entrant, workers).
     #[error(transparent)]
     League(#[from] crate::league::error::LeagueRunError),
+    /// The SPRT's decision cannot be written.
+    #[error(transparent)]
+    SprtFile(#[from] aboure_records::SprtFileError),
     /// The folder shared with other workers failed.
     #[error(transparent)]
     Workers(#[from] aboure_workers::Error),

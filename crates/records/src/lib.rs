@@ -70,6 +70,7 @@ mod record;
 mod row;
 mod rows;
 mod scan;
+mod sprt_decision;
 mod standings;
 mod summary;
 mod tune;
@@ -101,6 +102,7 @@ pub use record::{
 };
 pub use row::Row;
 pub use rows::Rows;
+pub use sprt_decision::{SprtFile, SprtFileError, SPRT_FILE, SPRT_SCHEMA};
 pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
 pub use tune::{
