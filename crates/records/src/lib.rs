@@ -58,6 +58,7 @@
 mod csv;
 mod detect;
 mod folder;
+pub mod follow;
 mod identity;
 mod league;
 mod lines;
@@ -81,6 +82,7 @@ mod writer;
 
 pub use crate::csv::{CsvRows, MAX_COUNT};
 pub use detect::{ResultsFormat, ResultsFormatError};
+pub use follow::{Follower, Poll};
 pub use folder::{results_file, results_files, worker_results_file};
 pub use identity::{
     AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, LimitsIdentity,

@@ -21,7 +21,7 @@ use aboure_records::workers::WorkersFile;
 use aboure_records::{results_files, ManifestError, Problem, ProblemKind, RunManifest};
 use aboure_report::SprtSettings;
 
-use crate::follow::Follower;
+use aboure_records::Follower;
 use crate::live::{LiveRun, RunInfo, Snapshot};
 use crate::tune::LiveTune;
 

@@ -25,7 +25,6 @@
 #![deny(missing_docs)]
 
 pub mod folder;
-pub mod follow;
 pub mod live;
 mod page;
 mod server;
