@@ -69,7 +69,7 @@ pub(crate) async fn run(
     }
     refuse_if_workers(&output.dir)?;
     // Games workers recorded in the folder (`league/worker.rs`) count too.
-    let siblings = aboure_workers::Follower::new(&output.dir, &output.games_path).poll()?;
+    let siblings = aboure_workers::Siblings::new(&output.dir, &output.games_path).poll()?;
     output.previous.extend(siblings.into_iter().map(|(_, g)| g));
     let concurrency = options.concurrency_for(config) as u64;
     let previous = std::mem::take(&mut output.previous);

@@ -209,7 +209,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
         index: u64::from(s.index - 1),
         count: u64::from(s.count),
     });
-    let follower = aboure_workers::Follower::new(&output.dir, &output.games_path);
+    let follower = aboure_workers::Siblings::new(&output.dir, &output.games_path);
     let mut queue = Queue::new(
         schedule,
         (claims, registered),

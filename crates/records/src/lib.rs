@@ -82,8 +82,8 @@ mod writer;
 
 pub use crate::csv::{CsvRows, MAX_COUNT};
 pub use detect::{ResultsFormat, ResultsFormatError};
-pub use follow::{Follower, Poll};
 pub use folder::{results_file, results_files, worker_results_file};
+pub use follow::{Follower, Poll};
 pub use identity::{
     AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, LimitsIdentity,
     OpeningsIdentity, TournamentIdentity,

@@ -103,7 +103,7 @@ pub use dir::{held_unit, unit_file_name, unit_of_file_name, ClaimDir, ClaimFile,
 pub use enrol::{enrol, Enrolment};
 pub use error::Error;
 pub use finished::{FinishedLog, FINISHED_LOG};
-pub use follow::Follower;
+pub use follow::Siblings;
 pub use ledger::Ledger;
 pub use roster::{
     describe as describe_roster, last_signer, roster, signer_name, RosterBrief, WorkerFile,

@@ -19,7 +19,7 @@ use super::play::parse_game_id;
 use super::{record_game, stop_reason, LeagueRunError};
 use crate::error::RunError;
 use aboure_records::StopReason;
-use aboure_workers::Follower;
+use aboure_workers::Siblings;
 use aboure_workers::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
 
 /// A claim file's line that says which pair its unit is: `league-pair A B`,
@@ -62,7 +62,7 @@ pub(super) struct Desk {
     pub(super) seed: u64,
     pub(super) entrants: Vec<EntrantRecord>,
     pub(super) claims: ClaimDir,
-    pub(super) follower: Follower,
+    pub(super) follower: Siblings,
     pub(super) writer: GamesWriter,
     pub(super) worker: WorkerFile,
     /// Every game of the folder, by pair.

@@ -98,7 +98,7 @@ use crate::output::{prepare, schedule_identity};
 use crate::tournament::enrol;
 use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions, Summary};
 use aboure_workers::census as roster;
-use aboure_workers::Follower;
+use aboure_workers::Siblings;
 use aboure_workers::Unit;
 
 /// Runs this process as one worker of the league of `config` in
@@ -128,7 +128,7 @@ pub(crate) async fn run(
     let (claims, worker) = enrol(&output, &name, concurrency)?;
 
     // Every game of the folder: this worker's own file, then the others'.
-    let mut follower = Follower::new(&output.dir, &output.games_path);
+    let mut follower = Siblings::new(&output.dir, &output.games_path);
     let own = std::mem::take(&mut output.previous);
     let mut known: Vec<_> = own
         .into_iter()

@@ -38,7 +38,7 @@ use aboure_records::GameRecord;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use aboure_workers::Follower;
+use aboure_workers::Siblings;
 
 mod known;
 #[cfg(test)]
@@ -103,7 +103,7 @@ pub(super) struct Queue {
     /// Games of units not (yet known to be) in the log, with their file:
     /// what this worker appends once such a unit it holds is complete.
     unlogged: BTreeMap<Unit, Vec<(String, GameRecord)>>,
-    follower: Follower,
+    follower: Siblings,
     slice: Option<Slice>,
     busy: BTreeSet<Unit>,
     mine: BTreeSet<Unit>,
@@ -139,7 +139,7 @@ impl Queue {
     pub(super) fn new(
         schedule: Schedule,
         (claims, worker): (ClaimDir, WorkerFile),
-        follower: Follower,
+        follower: Siblings,
         slice: Option<Slice>,
         (own_file, own): (String, &[GameRecord]),
     ) -> Queue {

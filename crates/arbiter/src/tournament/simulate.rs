@@ -30,7 +30,7 @@ use crate::config::Config;
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
 use aboure_workers::census as roster;
-use aboure_workers::Follower;
+use aboure_workers::Siblings;
 use aboure_workers::{RosterBrief, Slice};
 
 /// What a simulated run did.
@@ -116,7 +116,7 @@ fn worker(
         index: u64::from(k - 1),
         count: u64::from(n),
     });
-    let follower = Follower::new(dir, &own);
+    let follower = Siblings::new(dir, &own);
     let mut queue = Queue::new(
         schedule,
         (claims, registered),

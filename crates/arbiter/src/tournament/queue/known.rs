@@ -4,7 +4,7 @@
 //!
 //! The ledger is kept up to date from the shared log of finished units
 //! ([`aboure_workers::FinishedLog`]: one file, read from the offset reached), not from the
-//! siblings' results files. Those are read (by a [`super::Follower`], from the
+//! siblings' results files. Those are read (by a [`super::Siblings`], from the
 //! offset reached in each) only when the log may not tell everything: at
 //! the start, when a unit acquired was signed by another worker (it died,
 //! gave up or lost its lock, perhaps after recording a game), when the

@@ -19,7 +19,7 @@ fn queue(dir: &std::path::Path, k: u32, n: u32) -> Queue {
         index: u64::from(k - 1),
         count: u64::from(n),
     };
-    let follower = Follower::new(dir, &own);
+    let follower = Siblings::new(dir, &own);
     let mut q = Queue::new(
         Schedule::new(&config, None),
         (claims, worker.unwrap().unwrap()),
