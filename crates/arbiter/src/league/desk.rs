@@ -14,10 +14,10 @@ use std::time::Duration;
 use aboure_league::{Decision, Rule};
 use aboure_records::{outcome, EntrantRecord, GameRecord, GamesWriter, Tally};
 
-use super::plan::{decide_shared, Book, Slot};
 use super::play::parse_game_id;
-use super::{record_game, stop_reason, LeagueRunError};
+use super::{memberships, record_game, stop_reason, LeagueRunError};
 use crate::error::RunError;
+use aboure_league::in_flight::{decide_shared, Book, Slot};
 use aboure_records::StopReason;
 use aboure_workers::Siblings;
 use aboure_workers::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
@@ -175,7 +175,7 @@ impl Desk {
         let decided = decide_shared(
             &self.rule,
             self.seed,
-            &self.entrants,
+            &memberships(&self.entrants),
             &finished,
             &in_flight,
             number,

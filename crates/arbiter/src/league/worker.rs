@@ -20,7 +20,7 @@
 //!    no results file holds.
 //! 2. **Otherwise a new pair**: its number is one past every number
 //!    recorded or claimed, and the rule ([`aboure_league::Rule::next`],
-//!    through `plan::decide_shared`) picks its two entrants from every
+//!    through `aboure_league::in_flight::decide_shared`) picks its two entrants from every
 //!    finished pair of the folder and the pairs in flight (each counted
 //!    as two draws, as a one-process league counts its pending pairs, so
 //!    that two workers do not send the same newcomer to the same
@@ -65,7 +65,7 @@
 //! and on how long games take, which nobody fixes: two runs of the same
 //! league with workers need not play the same pairs, even with
 //! deterministic bots. A league played by one process (`--concurrency C`)
-//! keeps its stronger rule (`plan.rs`: pair `n` is a function of the
+//! keeps its stronger rule (`aboure_league::in_flight`: pair `n` is a function of the
 //! records of the pairs before `n + 1 - C`), so it and its resumes play
 //! the same pairs every time. The verdict is deterministic in the sense
 //! that matters: it is the rule's, on the games recorded.
@@ -87,7 +87,6 @@ use aboure_records::{results_file, worker_results_file, Tally};
 use rand::Rng;
 
 use super::desk::{Ask, Desk, Recorded, POLL_FIRST, POLL_MOST};
-use super::plan::Slot;
 use super::play::{game_spec, one_game};
 use super::{entrants, verdict, LeagueRunError};
 use crate::config::{BotId, Config};
@@ -97,6 +96,7 @@ use crate::lock::ResultsLock;
 use crate::output::{prepare, schedule_identity};
 use crate::tournament::enrol;
 use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions, Summary};
+use aboure_league::in_flight::Slot;
 use aboure_workers::census as roster;
 use aboure_workers::Siblings;
 use aboure_workers::Unit;
