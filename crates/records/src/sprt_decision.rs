@@ -108,7 +108,7 @@ pub enum SprtFileError {
 impl SprtFile {
     /// The file's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
-        dir.join(SPRT_FILE)
+        crate::RunFolder::new(dir).sprt()
     }
 
     /// Reads the decision of the run in `dir`: `None` if there is none yet.

@@ -38,7 +38,7 @@ use std::time::Duration;
 
 use aboure_records::workers::{WorkersFile, WORKERS_SCHEMA};
 
-use crate::{roster, Error, RosterBrief, WorkerState, CLAIMS_DIR};
+use crate::{roster, Error, RosterBrief, WorkerState};
 
 /// How often the roster is read.
 pub const EVERY: Duration = Duration::from_secs(2);
@@ -92,7 +92,11 @@ impl Writer {
             .create(true)
             .truncate(false)
             .write(true)
-            .open(dir.join(CLAIMS_DIR).join(ROSTER_LOCK))?;
+            .open(
+                aboure_records::RunFolder::new(&*dir)
+                    .claims()
+                    .join(ROSTER_LOCK),
+            )?;
         match file.try_lock() {
             Ok(()) => {
                 self.held = Some(file);
@@ -140,7 +144,9 @@ pub async fn leave(dir: &Path, me: &str, games: BTreeMap<String, u64>, writer: A
     let written = tokio::task::spawn_blocking(move || {
         let mut writer = writer.lock().map_err(|_| Error::Poisoned)?;
         for _ in 1..LEAVING_TRIES {
-            let lock = dir.join(CLAIMS_DIR).join(ROSTER_LOCK);
+            let lock = aboure_records::RunFolder::new(&*dir)
+                .claims()
+                .join(ROSTER_LOCK);
             if writer
                 .take(&dir)
                 .map_err(Error::io(format!("cannot lock {}", lock.display())))?
@@ -170,9 +176,13 @@ pub fn read(
     games: &BTreeMap<String, u64>,
     writer: &mut Writer,
 ) -> Result<RosterBrief, Error> {
-    let brief_path = dir.join(CLAIMS_DIR).join(ROSTER_BRIEF);
+    let brief_path = aboure_records::RunFolder::new(&*dir)
+        .claims()
+        .join(ROSTER_BRIEF);
     let cannot = |what: &str, path: &Path| Error::io(format!("cannot {what} {}", path.display()));
-    let lock_path = dir.join(CLAIMS_DIR).join(ROSTER_LOCK);
+    let lock_path = aboure_records::RunFolder::new(&*dir)
+        .claims()
+        .join(ROSTER_LOCK);
     if !writer.take(dir).map_err(cannot("lock", &lock_path))? {
         return Ok(match std::fs::read(&brief_path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| Error::Brief {
@@ -190,7 +200,7 @@ pub fn read(
             None
         }
     };
-    let claims = dir.join(CLAIMS_DIR);
+    let claims = aboure_records::RunFolder::new(&*dir).claims();
     let mut workers = roster(&claims).map_err(cannot("read the roster of", &claims))?;
     for w in &mut workers {
         w.games = games.get(&w.results).copied().unwrap_or(0);

@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::{ClaimFolder, Unit};
 
-/// The folder of claims inside a run folder.
-pub const CLAIMS_DIR: &str = "claims";
+pub use aboure_records::CLAIMS_DIR;
 
 /// What a unit's claim file is named before its number.
 const UNIT_PREFIX: &str = "unit-";
@@ -28,7 +27,7 @@ pub fn unit_of_file_name(name: &str) -> Option<Unit> {
 /// A unit of the run in `run_dir` whose claim file a live worker holds
 /// now, if any: a run that takes no claims must not play beside them.
 pub fn held_unit(run_dir: &Path) -> Option<Unit> {
-    let entries = std::fs::read_dir(run_dir.join(CLAIMS_DIR)).ok()?;
+    let entries = std::fs::read_dir(aboure_records::RunFolder::new(run_dir).claims()).ok()?;
     entries.flatten().find_map(|entry| {
         let unit = entry.file_name().to_str().and_then(unit_of_file_name)?;
         // A file removed since the listing was finished with.
@@ -59,7 +58,7 @@ impl ClaimDir {
     /// The claims of the run in `run_dir` (creating `claims/`), for the
     /// worker described by `holder`.
     pub fn new(run_dir: &Path, holder: String) -> io::Result<ClaimDir> {
-        let dir = run_dir.join(CLAIMS_DIR);
+        let dir = aboure_records::RunFolder::new(run_dir).claims();
         std::fs::create_dir_all(&dir)?;
         Ok(ClaimDir { dir, holder })
     }
