@@ -246,7 +246,7 @@ mod tests {
             taken = acquire(&mut b, 3).unwrap();
         }
         let taken = taken.expect("free after its holder died");
-        taken.finish(&mut b).unwrap();
+        taken.release(&mut b).unwrap();
         assert!(a.listed().unwrap().is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -261,7 +261,7 @@ mod tests {
         let held: Claim<ClaimFile> = acquire(&mut a, 0).unwrap().unwrap();
         // b opens the file, then a finishes the unit and closes it.
         let opened = b.open(0).unwrap();
-        held.finish(&mut a).unwrap();
+        held.release(&mut a).unwrap();
         assert!(b.try_lock(&opened).unwrap(), "the old file's lock is free");
         assert!(
             !b.linked(&opened).unwrap(),

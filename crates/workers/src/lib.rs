@@ -9,6 +9,18 @@
 //! unit is free until someone holds it, and a claim lasts exactly as long
 //! as its worker lives.
 //!
+//! # The API, the same for every format
+//!
+//! A worker joins the run with [`enrol`] (its entry in the roster,
+//! `claims/worker-NAME`, locked while it lives), takes units with
+//! [`acquire`], checks with [`Claim::still_held`] just before it writes a
+//! record, and gives a finished unit back with [`Claim::release`]. Who works
+//! on the run is [`roster`]; [`census`] turns it into `workers.json` every
+//! 2 s; [`Siblings`] follows what the other workers record. A tournament
+//! claims its schedule's game pairs through this, a league the pairs its
+//! rule decides; both name the claim files only through this crate
+//! ([`unit_file_name`]).
+//!
 //! # The mechanism: a lock the kernel drops, on a file per unit
 //!
 //! A claim is an exclusive `flock` on `claims/unit-U` ([`ClaimDir`]). The
@@ -156,7 +168,7 @@ impl<H> Claim<H> {
 
     /// Releases a unit whose games are all recorded: its name goes first,
     /// under the lock, so nobody acquires a finished unit by its old file.
-    pub fn finish<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<()> {
+    pub fn release<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<()> {
         if self.still_held(folder)? {
             folder.unlink(&self.handle)?;
         }

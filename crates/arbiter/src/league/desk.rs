@@ -234,7 +234,7 @@ impl Desk {
         let text = self.claims.read(number).unwrap_or_default();
         let (slot, decided) = match (self.book.get(number), self.decision_in(&text), fresh) {
             (Some(s), ..) if s.complete() => {
-                claim.finish(&mut self.claims).map_err(io("release"))?;
+                claim.release(&mut self.claims).map_err(io("release"))?;
                 return Ok(Taken::Done);
             }
             (Some(s), ..) => (*s, false),
@@ -244,7 +244,7 @@ impl Desk {
             (None, None, None) => match self.decide(number)? {
                 Decision::Play(p) => (Slot::new(p.south_first, p.north_first), true),
                 _ => {
-                    claim.finish(&mut self.claims).map_err(io("release"))?;
+                    claim.release(&mut self.claims).map_err(io("release"))?;
                     return Ok(Taken::Done);
                 }
             },
@@ -325,7 +325,7 @@ impl Desk {
         };
         if self.book.get(number).is_some_and(Slot::complete) {
             claim
-                .finish(&mut self.claims)
+                .release(&mut self.claims)
                 .map_err(RunError::io(format!("cannot release claim {number}")))?;
         }
         Ok(())

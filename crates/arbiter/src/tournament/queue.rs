@@ -381,7 +381,7 @@ impl Queue {
             }
         }
         let io = RunError::io(format!("cannot release unit {unit}"));
-        claim.finish(&mut self.claims).map_err(io)
+        claim.release(&mut self.claims).map_err(io)
     }
 
     /// What sharing the run cost so far.
