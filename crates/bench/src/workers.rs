@@ -25,7 +25,7 @@ pub enum WorkersBenchError {
         /// Their folder.
         dir: PathBuf,
         /// Why.
-        source: RunError,
+        source: Box<RunError>,
     },
     /// A simulated run lost or duplicated games.
     #[error("{workers} workers recorded {all} games ({distinct} distinct) of {expected}")]
@@ -66,7 +66,7 @@ pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> Result<(), Work
         let run = run.map_err(|source| WorkersBenchError::Run {
             workers: n,
             dir,
-            source,
+            source: Box::new(source),
         })?;
         println!("{}", row(&run));
         let (all, distinct) = run.recorded;

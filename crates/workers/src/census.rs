@@ -93,7 +93,7 @@ impl Writer {
             .truncate(false)
             .write(true)
             .open(
-                aboure_records::RunFolder::new(&*dir)
+                aboure_records::RunFolder::new(dir)
                     .claims()
                     .join(ROSTER_LOCK),
             )?;
@@ -176,11 +176,11 @@ pub fn read(
     games: &BTreeMap<String, u64>,
     writer: &mut Writer,
 ) -> Result<RosterBrief, Error> {
-    let brief_path = aboure_records::RunFolder::new(&*dir)
+    let brief_path = aboure_records::RunFolder::new(dir)
         .claims()
         .join(ROSTER_BRIEF);
     let cannot = |what: &str, path: &Path| Error::io(format!("cannot {what} {}", path.display()));
-    let lock_path = aboure_records::RunFolder::new(&*dir)
+    let lock_path = aboure_records::RunFolder::new(dir)
         .claims()
         .join(ROSTER_LOCK);
     if !writer.take(dir).map_err(cannot("lock", &lock_path))? {
@@ -200,7 +200,7 @@ pub fn read(
             None
         }
     };
-    let claims = aboure_records::RunFolder::new(&*dir).claims();
+    let claims = aboure_records::RunFolder::new(dir).claims();
     let mut workers = roster(&claims).map_err(cannot("read the roster of", &claims))?;
     for w in &mut workers {
         w.games = games.get(&w.results).copied().unwrap_or(0);
