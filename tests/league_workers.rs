@@ -82,12 +82,7 @@ fn held_by(out: &Path, name: &str) -> Vec<u64> {
     entries
         .flatten()
         .filter_map(|e| {
-            let unit = e
-                .file_name()
-                .to_str()?
-                .strip_prefix("unit-")?
-                .parse()
-                .ok()?;
+            let unit = aboure_workers::unit_of_file_name(e.file_name().to_str()?)?;
             let text = std::fs::read_to_string(e.path()).ok()?;
             let last = text.lines().rev().find(|l| !l.trim().is_empty())?;
             last.starts_with(&signed).then_some(unit)
@@ -170,7 +165,7 @@ fn workers_started_apart_one_killed_mid_pair_record_every_pair_once_and_stop_on_
     let left: Vec<_> = std::fs::read_dir(&claims)
         .unwrap()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("unit-"))
+        .filter(|e| aboure_workers::unit_of_file_name(&e.file_name().to_string_lossy()).is_some())
         .collect();
     assert!(left.is_empty(), "claims left: {left:?}");
     // Three results files: the killed worker's and the two others'.

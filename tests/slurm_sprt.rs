@@ -80,10 +80,10 @@ impl Drop for Cancel {
 }
 
 fn verdict(out: &Path) -> Value {
-    let text = std::fs::read_to_string(out.join("sprt.json"))
-        .unwrap_or_else(|e| panic!("no sprt.json in {}: {e}", out.display()));
-    let v: Value = serde_json::from_str(&text).unwrap();
-    serde_json::json!([v["decision"], v["pairs"], v["pentanomial"], v["llr"]])
+    let v = aboure_records::SprtFile::read_in(out)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no sprt.json in {}", out.display()));
+    serde_json::json!([v.decision, v.pairs, v.pentanomial, v.llr])
 }
 
 /// The process id a worker's results file names in its `.owner` file.

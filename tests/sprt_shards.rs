@@ -34,10 +34,10 @@ pub fn sprt_config(dir: &Path) -> PathBuf {
 /// What must not depend on how the test was spread: the decision, the
 /// pairs counted, their counts and the LLR.
 fn verdict(out: &Path) -> Value {
-    let text = std::fs::read_to_string(out.join("sprt.json"))
-        .unwrap_or_else(|e| panic!("no sprt.json in {}: {e}", out.display()));
-    let v: Value = serde_json::from_str(&text).unwrap();
-    serde_json::json!([v["decision"], v["pairs"], v["pentanomial"], v["llr"]])
+    let v = aboure_records::SprtFile::read_in(out)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no sprt.json in {}", out.display()));
+    serde_json::json!([v.decision, v.pairs, v.pentanomial, v.llr])
 }
 
 fn report_sprt(out: &Path) -> Value {
@@ -126,7 +126,7 @@ fn units_left(out: &Path) -> Vec<String> {
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("unit-"))
+        .filter(|n| aboure_workers::unit_of_file_name(n).is_some())
         .collect()
 }
 
@@ -167,12 +167,12 @@ fn a_round_robin_shared_by_workers_one_killed_mid_game_and_never_restarted_is_re
     assert!(units_left(&out).is_empty(), "{:?}", units_left(&out));
     // The roster: two workers left when all was done, one died and its
     // pair was taken over.
-    let roster = aboure_arbiter::claim::roster(&out.join("claims")).unwrap();
+    let roster = aboure_workers::roster(&out.join("claims")).unwrap();
     let states: Vec<_> = roster
         .iter()
         .map(|w| (w.name.as_str(), w.state, w.holding.len()))
         .collect();
-    use aboure_arbiter::claim::WorkerState::{Died, Ended};
+    use aboure_workers::WorkerState::{Died, Ended};
     assert_eq!(
         states,
         [
@@ -222,7 +222,7 @@ fn held_by(out: &Path, name: &str) -> Option<u64> {
         .flatten()
         .find_map(|e| {
             let file = e.file_name().to_string_lossy().into_owned();
-            let unit = file.strip_prefix("unit-")?.parse().ok()?;
+            let unit = aboure_workers::unit_of_file_name(&file)?;
             let text = std::fs::read_to_string(e.path()).ok()?;
             text.starts_with(&signed).then_some(unit)
         })
@@ -663,16 +663,16 @@ fn a_truncated_sprt_stops_at_its_cap_and_says_so() {
         stdout.contains("at the cap of 6 pairs (truncated: by the sign of the LLR)"),
         "{stdout}"
     );
-    let decision: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("sprt.json")).unwrap()).unwrap();
-    assert_eq!(decision["pairs"], 6, "{decision}");
-    assert_eq!(
-        (&decision["truncated"], &decision["max_pairs"]),
-        (&Value::Bool(true), &Value::from(6))
-    );
-    let llr = decision["llr"].as_f64().unwrap();
-    let expected = if llr > 0.0 { "accept_h1" } else { "accept_h0" };
-    assert_eq!(decision["decision"], expected, "{decision}");
+    let decision = aboure_records::SprtFile::read_in(&out).unwrap().unwrap();
+    assert_eq!(decision.pairs, 6, "{decision:?}");
+    assert_eq!((decision.truncated, decision.max_pairs), (true, Some(6)));
+    assert_eq!(decision.schema, aboure_records::SPRT_SCHEMA);
+    let expected = if decision.llr > 0.0 {
+        aboure_stats::SprtDecision::AcceptH1
+    } else {
+        aboure_stats::SprtDecision::AcceptH0
+    };
+    assert_eq!(decision.decision, expected, "{decision:?}");
     // Stopped at the cap: only the games already running finish after it.
     assert!(
         games(&out).len() <= 2 * 6 + 2,
@@ -688,8 +688,8 @@ fn a_truncated_sprt_stops_at_its_cap_and_says_so() {
             &reported["max_pairs"]
         ),
         (
-            &decision["pairs"],
-            &decision["decision"],
+            &Value::from(decision.pairs),
+            &serde_json::to_value(decision.decision).unwrap(),
             &Value::Bool(true),
             &Value::from(6)
         )

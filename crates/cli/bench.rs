@@ -340,12 +340,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games,
             file,
             accuracy,
-        } => crate::bench_report::run(games, file, accuracy)?,
+        } => aboure_bench::report::run(games, file, accuracy)?,
         What::Workers {
             workers,
             pairs,
             dir,
-        } => crate::bench_workers::run(&workers, pairs, dir)?,
+        } => aboure_bench::workers::run(&workers, pairs, dir)?,
         What::Serve { games } => {
             let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
             let dir =

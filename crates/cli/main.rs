@@ -8,8 +8,6 @@ use clap::{Parser, Subcommand};
 
 mod apply;
 mod bench;
-mod bench_report;
-mod bench_workers;
 mod bot;
 mod check_bot;
 mod openings;

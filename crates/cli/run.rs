@@ -266,12 +266,14 @@ fn print_table(
             s.name,
             s.failure_count(),
             s.games(),
-            summary
-                .games_path
-                .parent()
-                .unwrap_or(std::path::Path::new("."))
-                .join("logs")
-                .display()
+            aboure_records::RunFolder::new(
+                summary
+                    .games_path
+                    .parent()
+                    .unwrap_or(std::path::Path::new("."))
+            )
+            .logs()
+            .display()
         );
         if let Some(detail) = first_forfeits.get(&s.name) {
             let _ = writeln!(out, "  its first forfeit here: {detail}");
@@ -419,5 +421,6 @@ fn write_reports(summary: &Summary, report: &Report) {
     for (path, e) in write_run_reports(dir, report) {
         eprintln!("aboure: warning: cannot write {}: {e}", path.display());
     }
-    eprintln!("reports: {}", dir.join("report.html").display());
+    let folder = aboure_records::RunFolder::new(dir);
+    eprintln!("reports: {}", folder.html_report().display());
 }

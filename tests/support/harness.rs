@@ -279,7 +279,7 @@ pub fn wait_mid_game(out: &Path, name: &str, deadline: Instant) {
         let recorded = std::fs::read_to_string(&own).map_or(0, |t| t.lines().count());
         let holds = std::fs::read_dir(out.join("claims")).is_ok_and(|entries| {
             entries.flatten().any(|e| {
-                e.file_name().to_string_lossy().starts_with("unit-")
+                aboure_workers::unit_of_file_name(&e.file_name().to_string_lossy()).is_some()
                     && std::fs::read_to_string(e.path()).is_ok_and(|t| t.starts_with(&signed))
             })
         });

@@ -51,14 +51,6 @@ pub enum RunError {
     /// The run folder's `run.json` cannot be read, understood or written.
     #[error(transparent)]
     Manifest(#[from] aboure_records::ManifestError),
-    /// Another live worker already has this worker's name in the folder.
-    #[error("a live worker named {name} already works on {}", dir.display())]
-    WorkerNameTaken {
-        /// The worker's name (`K-of-N` or host and pid).
-        name: String,
-        /// The run folder.
-        dir: PathBuf,
-    },
     /// A task of the run (a game or a claim) panicked or was cancelled: a
     /// defect of aboure, not of the input.
     #[error("a {what} task failed: {source}")]
@@ -91,6 +83,12 @@ pub enum RunError {
     /// A league cannot go on as asked (a changed entrant, workers).
     #[error(transparent)]
     League(#[from] crate::league::error::LeagueRunError),
+    /// The SPRT's decision cannot be written.
+    #[error(transparent)]
+    SprtFile(#[from] aboure_records::SprtFileError),
+    /// The folder shared with other workers failed.
+    #[error(transparent)]
+    Workers(#[from] aboure_workers::Error),
     /// Reading or writing the output folder failed.
     #[error("{context}: {source}")]
     Io {

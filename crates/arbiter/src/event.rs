@@ -34,7 +34,7 @@ pub enum Event {
     /// Another worker of the run recorded a game (read from its file).
     Recorded(Box<GameRecord>),
     /// The workers of the run: alive, ended or dead, and what they hold.
-    Workers(crate::claim::RosterBrief),
+    Workers(aboure_workers::RosterBrief),
     /// Where the SPRT stands, over every worker's games.
     Sprt(aboure_stats::OrderedStatus),
     /// A league stopped by its verdict (`until = "separated"`), after a

@@ -23,7 +23,38 @@ use crate::clock::{ms, Clock};
 use crate::config::{Adjudication, BotId, Limit, TimeControl};
 use crate::opening::Opening;
 use crate::schedule::GameSpec;
-use aboure_process::{BotFailure, BotProcess};
+use aboure_process::{BotFailure, BotProcess, FailureKind};
+
+/// Why a bot lost a game: its process failed, or the game refused what it
+/// did (a move too late for its clock, an illegal move).
+#[derive(Clone, Debug)]
+pub struct Forfeit {
+    /// How the results file records it.
+    pub termination: Termination,
+    /// What happened: the offending move, the overrun, the exit status.
+    pub detail: String,
+}
+
+impl From<BotFailure> for Forfeit {
+    fn from(failure: BotFailure) -> Forfeit {
+        Forfeit {
+            termination: termination(failure.kind),
+            detail: failure.detail,
+        }
+    }
+}
+
+/// How the results file records a failure of a bot's process.
+pub(crate) fn termination(kind: FailureKind) -> Termination {
+    match kind {
+        FailureKind::Startup => Termination::StartupFailure,
+        FailureKind::Crash => Termination::Crash,
+        FailureKind::NoMoveInTime => Termination::TimeForfeit,
+        FailureKind::ProtocolViolation => Termination::ProtocolViolation,
+        FailureKind::UnreadableMove => Termination::IllegalMove,
+        FailureKind::ResourceLimit => Termination::ResourceLimit,
+    }
+}
 
 /// What a game needs besides its bots.
 #[derive(Clone, Debug)]
@@ -96,7 +127,7 @@ impl<'a> GameLog<'a> {
         self,
         position: &Position,
         termination: Termination,
-        failure: Option<(Side, BotFailure)>,
+        failure: Option<(Side, Forfeit)>,
     ) -> GameRecord {
         let s = &self.setup;
         let score = position.score();
@@ -111,7 +142,7 @@ impl<'a> GameLog<'a> {
             }
             None => (GameResult::from_score(score), None, None),
         };
-        let termination = failure.as_ref().map_or(termination, |(_, f)| f.kind);
+        let termination = failure.as_ref().map_or(termination, |(_, f)| f.termination);
         GameRecord {
             id: s.spec.id.clone(),
             pairing: [
@@ -158,7 +189,8 @@ impl GameSetup<'_> {
 /// A game that could not start: `side`'s bot failed to start.
 pub fn forfeit_at_start(setup: GameSetup<'_>, side: Side, failure: BotFailure) -> GameRecord {
     let position = setup.opening.start();
-    GameLog::new(setup).finish(&position, failure.kind, Some((side, failure)))
+    let forfeit = Forfeit::from(failure);
+    GameLog::new(setup).finish(&position, forfeit.termination, Some((side, forfeit)))
 }
 
 /// Plays a game between `bots` (South, North), both already started and
@@ -215,19 +247,22 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
                 Ok(()) => bot.think(&position, &go, clocks[me].deadline()).await,
                 Err(f) => Err(f),
             };
-            let answer = answer.and_then(|a| match clocks[me].charge(a.elapsed) {
-                Ok(()) => Ok(a),
-                Err(overrun) => Err(BotFailure {
-                    kind: Termination::TimeForfeit,
-                    detail: overrun.to_string(),
-                }),
-            });
+            let answer =
+                answer
+                    .map_err(Forfeit::from)
+                    .and_then(|a| match clocks[me].charge(a.elapsed) {
+                        Ok(()) => Ok(a),
+                        Err(overrun) => Err(Forfeit {
+                            termination: Termination::TimeForfeit,
+                            detail: overrun.to_string(),
+                        }),
+                    });
             let answer = answer.and_then(|a| {
                 if legal.contains(a.mv) {
                     Ok(a)
                 } else {
-                    Err(BotFailure {
-                        kind: Termination::IllegalMove,
+                    Err(Forfeit {
+                        termination: Termination::IllegalMove,
                         detail: format!(
                             "bestmove {} is not legal in {pos}; legal moves: {legal}",
                             a.mv
@@ -249,9 +284,9 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
                     );
                 }
                 Err(failure) => {
-                    tracing::info!(game = %setup.spec.id, bot = %bot.name(), kind = %failure.kind, detail = %failure.detail, "bot forfeits");
+                    tracing::info!(game = %setup.spec.id, bot = %bot.name(), kind = %failure.termination, detail = %failure.detail, "bot forfeits");
                     return (
-                        log.finish(&pos, failure.kind, Some((side, failure))),
+                        log.finish(&pos, failure.termination, Some((side, failure))),
                         Some(side),
                     );
                 }

@@ -5,12 +5,12 @@
 //! The loop keeps no state a crash could lose: the pairs of the league are
 //! its games in `games.jsonl` (ids `l{pair}-g{game}`, the pairing named
 //! South first), its entrants are in `run.json` (when each joined, when it
-//! retired), and each decision is a function of those alone ([`plan`]). A
+//! retired), and each decision is a function of those alone ([`aboure_league::in_flight`]). A
 //! resumed league therefore plays the same pairs in the same order as one
 //! that was never stopped, finishing first any pair a crash cut short.
 //! Several pairs are in play at once up to the league's `in_flight` (its
 //! first run's concurrency, recorded); how that stays deterministic is in
-//! [`plan`]. Workers sharing the folder (`--shard`, `--join`) run
+//! [`aboure_league::in_flight`]. Workers sharing the folder (`--shard`, `--join`) run
 //! `worker.rs` instead: they claim pair numbers as they decide them, and
 //! write `workers.json` as a tournament's workers do.
 //!
@@ -20,7 +20,6 @@
 mod desk;
 pub(crate) mod entrants;
 pub(crate) mod error;
-mod plan;
 mod play;
 mod worker;
 
@@ -35,8 +34,8 @@ use aboure_records::{
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use aboure_league::in_flight::{self, Book, Membership, Slot};
 pub use error::LeagueRunError;
-use plan::{Book, Slot};
 use play::{parse_game_id, PairTask};
 
 use crate::config::{BotId, Config};
@@ -69,8 +68,7 @@ pub(crate) async fn run(
     }
     refuse_if_workers(&output.dir)?;
     // Games workers recorded in the folder (`league/worker.rs`) count too.
-    let siblings =
-        crate::tournament::follow::Follower::new(&output.dir, &output.games_path).poll()?;
+    let siblings = aboure_workers::Siblings::new(&output.dir, &output.games_path).poll()?;
     output.previous.extend(siblings.into_iter().map(|(_, g)| g));
     let concurrency = options.concurrency_for(config) as u64;
     let previous = std::mem::take(&mut output.previous);
@@ -144,30 +142,28 @@ pub(crate) async fn run(
     })
 }
 
+/// When each entrant joined and left, as the league's in-flight rule reads
+/// them.
+fn memberships(entrants: &[EntrantRecord]) -> Vec<Membership> {
+    entrants
+        .iter()
+        .map(|e| Membership {
+            joined: e.joined,
+            retired_from: e.retired_from,
+        })
+        .collect()
+}
+
 /// Refuses a plain run of a league that workers are playing: it takes no
 /// claims, so it would play their pairs again.
 fn refuse_if_workers(dir: &std::path::Path) -> Result<(), LeagueRunError> {
-    let Ok(entries) = std::fs::read_dir(dir.join(crate::claim::CLAIMS_DIR)) else {
-        return Ok(());
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(unit) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("unit-"))
-            .and_then(|u| u.parse().ok())
-        else {
-            continue;
-        };
-        let Ok(file) = std::fs::File::open(entry.path()) else {
-            continue; // finished meanwhile
-        };
-        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock_shared() {
-            let dir = dir.to_owned();
-            return Err(LeagueRunError::WorkersPlaying { dir, unit });
-        }
+    match aboure_workers::held_unit(dir) {
+        Some(unit) => Err(LeagueRunError::WorkersPlaying {
+            dir: dir.to_owned(),
+            unit,
+        }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The pair number after every recorded one.
@@ -332,10 +328,10 @@ impl Loop {
             let slot = match book.get(n) {
                 Some(slot) => *slot, // decided before a crash: finish it
                 None => {
-                    let decided = plan::decide(
+                    let decided = in_flight::decide(
                         &self.rule,
                         self.config.seed(),
-                        &self.entrants,
+                        &memberships(&self.entrants),
                         book,
                         n,
                         self.in_flight,
@@ -425,7 +421,7 @@ pub(crate) fn verdict(
     entrants: &[EntrantRecord],
 ) -> LeagueVerdict {
     let pairs = book.finished();
-    let field_entrants = plan::entrants_at(entrants, u64::MAX);
+    let field_entrants = in_flight::entrants_at(&memberships(entrants), u64::MAX);
     let table = Field::new(&field_entrants, &pairs)
         .ok()
         .and_then(|field| Table::with_prior(&field));

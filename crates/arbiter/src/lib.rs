@@ -21,7 +21,6 @@
 
 mod adjudication;
 pub mod build;
-pub mod claim;
 mod clock;
 mod dispatch;
 mod error;

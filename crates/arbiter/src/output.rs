@@ -135,7 +135,7 @@ pub fn prepare(
     games_path: PathBuf,
     layers: &aboure_sandbox::Layers,
 ) -> Result<Output, RunError> {
-    let logs = dir.join("logs");
+    let logs = aboure_records::RunFolder::new(dir).logs();
     std::fs::create_dir_all(&logs)
         .map_err(RunError::io(format!("cannot create {}", logs.display())))?;
     let lock = ResultsLock::acquire(&games_path)?;

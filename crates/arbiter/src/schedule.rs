@@ -96,7 +96,7 @@ impl Schedule {
     }
 
     /// Game pairs (a pairing's pair number) in the whole tournament: the
-    /// units workers claim ([`crate::claim`]), numbered in playing order.
+    /// units workers claim ([`aboure_workers`]), numbered in playing order.
     pub fn units(&self) -> u64 {
         u64::from(self.pairs) * (self.first.len() / 2) as u64
     }
@@ -180,7 +180,7 @@ fn game_id(pairing: usize, pair: u32, game: u8) -> String {
 /// `i` (in schedule order) goes to shard `i % N + 1`, so a pair's two games
 /// stay together (see [`Schedule`]). A run's `--shard K/N` is a worker's
 /// name and the slice it takes first, not a limit: a worker whose slice is
-/// done takes the units nobody holds ([`crate::claim`]).
+/// done takes the units nobody holds ([`aboure_workers`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// Which slice, 1..=count.

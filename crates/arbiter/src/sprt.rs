@@ -20,14 +20,10 @@
 
 use std::path::{Path, PathBuf};
 
-use aboure_records::{GameRecord, RecordPairBook};
+use aboure_records::{GameRecord, RecordPairBook, SprtFile, SPRT_SCHEMA};
 use aboure_stats::{OrderedSprt, OrderedStatus, Sprt, SprtDecision};
-use serde_json::json;
 
 use crate::error::RunError;
-
-/// The decision file in the output folder.
-pub const DECISION_FILE: &str = "sprt.json";
 
 /// The verdict of `games` (in any order, repeated or not) on the test of
 /// `pairing[0]` against `pairing[1]`.
@@ -70,7 +66,7 @@ impl PairCounter {
 
 /// The verdict of a run in progress, fed every game of the folder as its
 /// worker learns of it: its own as they finish, the other workers' as it
-/// reads their files ([`crate::claim`]'s follower).
+/// reads their files ([`aboure_workers`]'s follower).
 #[derive(Debug)]
 pub struct LiveSprt {
     counter: PairCounter,
@@ -108,49 +104,35 @@ impl LiveSprt {
     }
 
     /// Writes the decision to `sprt.json` once it is there: the first
-    /// writer wins (a hard link of a finished temporary file, so the file
-    /// appears whole or not at all), and every writer would write the same
-    /// verdict anyway.
+    /// writer wins ([`SprtFile::write_first_in`]), and every writer would
+    /// write the same verdict anyway.
     pub fn write_decision(&mut self) -> Result<(), RunError> {
         let status = self.status();
         if self.written || !status.decided() {
             return Ok(());
         }
-        let path = self.dir.join(DECISION_FILE);
         let sprt = self.counter.test.sprt();
-        let body = json!({
-            "test": self.counter.pairing[0],
-            "baseline": self.counter.pairing[1],
-            "elo0": sprt.elo0(),
-            "elo1": sprt.elo1(),
-            "alpha": sprt.alpha(),
-            "beta": sprt.beta(),
-            "decision": status.status.decision,
-            "pairs": status.counted,
-            "pentanomial": status.counts.counts(),
-            "llr": status.status.llr,
-            "lower": status.status.lower,
-            "upper": status.status.upper,
-            "max_pairs": sprt.max_pairs(),
-            "truncated": status.status.truncated,
-            "written_by": format!("host {} pid {}", crate::lock::hostname(), std::process::id()),
-        });
-        let temp = self.dir.join(format!(
-            ".{DECISION_FILE}.{}.{}",
-            crate::lock::hostname(),
-            std::process::id()
-        ));
-        let text = serde_json::to_string_pretty(&body).unwrap_or_default() + "\n";
-        std::fs::write(&temp, text)
-            .and_then(|()| std::fs::File::open(&temp)?.sync_all())
-            .map_err(RunError::io(format!("cannot write {}", temp.display())))?;
-        let linked = std::fs::hard_link(&temp, &path);
-        let _ = std::fs::remove_file(&temp);
-        match linked {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(RunError::io(format!("cannot write {}", path.display()))(e)),
-        }
+        let host = crate::lock::hostname();
+        let pid = std::process::id();
+        let file = SprtFile {
+            schema: SPRT_SCHEMA,
+            test: self.counter.pairing[0].clone(),
+            baseline: self.counter.pairing[1].clone(),
+            elo0: sprt.elo0(),
+            elo1: sprt.elo1(),
+            alpha: sprt.alpha(),
+            beta: sprt.beta(),
+            decision: status.status.decision,
+            pairs: status.counted,
+            pentanomial: status.counts.counts(),
+            llr: status.status.llr,
+            lower: status.status.lower,
+            upper: status.status.upper,
+            max_pairs: sprt.max_pairs(),
+            truncated: status.status.truncated,
+            written_by: format!("host {host} pid {pid}"),
+        };
+        file.write_first_in(&self.dir, &format!("{host}.{pid}"))?;
         self.written = true;
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! Running a tournament as one worker of a run: `concurrency` game tasks
-//! claim game pairs from the run folder ([`crate::claim`]), each game
+//! claim game pairs from the run folder ([`aboure_workers`]), each game
 //! owning its two bot processes for its duration; every finished game is
 //! written and synced to this worker's results file, under its claim,
 //! before the task claims more. Any number of workers may share the
@@ -19,7 +19,6 @@ use std::time::Duration;
 use aboure_records::{results_file, worker_results_file, GameRecord, GamesWriter, Standing, Tally};
 use tokio::sync::watch;
 
-use crate::claim::{ClaimDir, Slice, WorkerFile};
 use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
@@ -27,11 +26,11 @@ use crate::output::prepare;
 use crate::schedule::{Schedule, Shard};
 use crate::sprt::LiveSprt;
 use aboure_process::{BotLogs, Launch};
+use aboure_workers::census as roster;
+use aboure_workers::{ClaimDir, Slice, WorkerFile};
 
-pub(crate) mod follow;
 mod gate;
 mod queue;
-pub(crate) mod roster;
 mod simulate;
 mod worker;
 use gate::check_stop;
@@ -210,7 +209,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
         index: u64::from(s.index - 1),
         count: u64::from(s.count),
     });
-    let follower = follow::Follower::new(&output.dir, &output.games_path);
+    let follower = aboure_workers::Siblings::new(&output.dir, &output.games_path);
     let mut queue = Queue::new(
         schedule,
         (claims, registered),
@@ -259,8 +258,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
     let writer = Arc::new(Mutex::new(roster::Writer::default()));
     let roster = tokio::spawn(roster::watch(
         (output.dir.clone(), name.clone()),
-        options.observer.clone(),
-        roster_of(&shared),
+        roster_of(&shared, options.observer.clone()),
         writer.clone(),
     ));
     let mut tasks = Vec::new();
@@ -322,8 +320,9 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
 }
 
 /// What the roster needs of a tournament worker: the games its queue
-/// counted by results file, and the queue to tell what the roster says.
-fn roster_of(shared: &Arc<Shared>) -> (roster::Games, roster::Told) {
+/// counted by results file, and the queue and the observer to tell what
+/// the roster says.
+fn roster_of(shared: &Arc<Shared>, observer: Observer) -> (roster::Games, roster::Told) {
     let (counted, told) = (shared.clone(), shared.clone());
     let games: roster::Games = Arc::new(move || {
         let state = gate::lock(&counted).ok()?;
@@ -333,6 +332,7 @@ fn roster_of(shared: &Arc<Shared>) -> (roster::Games, roster::Told) {
         if let Ok(mut state) = gate::lock(&told) {
             state.queue.set_roster(brief, passed);
         }
+        observer(&Event::Workers(brief.clone()));
     });
     (games, told)
 }
@@ -399,31 +399,13 @@ pub(crate) fn enrol(
     name: &str,
     concurrency: usize,
 ) -> Result<(ClaimDir, WorkerFile), RunError> {
-    let about = format!(
-        "worker {name} host {} pid {}",
-        crate::lock::hostname(),
-        std::process::id()
-    );
-    let claims = ClaimDir::new(&output.dir, about.clone()).map_err(RunError::io(format!(
-        "cannot create the claims folder in {}",
-        output.dir.display()
-    )))?;
-    let own_file = own_file_name(output);
-    let worker = WorkerFile::register(
-        claims.dir(),
+    let who = aboure_workers::Enrolment {
         name,
-        &format!("{about} games at once {concurrency}"),
-        &own_file,
-    )
-    .map_err(RunError::io(format!(
-        "cannot register in {}",
-        claims.dir().display()
-    )))?
-    .ok_or_else(|| RunError::WorkerNameTaken {
-        name: name.to_owned(),
-        dir: output.dir.clone(),
-    })?;
-    Ok((claims, worker))
+        host: &crate::lock::hostname(),
+        concurrency,
+        results: &own_file_name(output),
+    };
+    Ok(aboure_workers::enrol(&output.dir, &who)?)
 }
 
 /// The name of this worker's own results file in the run's folder.

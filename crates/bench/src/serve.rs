@@ -87,8 +87,9 @@ pub fn measure(aboure: &Path, games: usize, dir: &Path) -> io::Result<ServeFigur
         .map_err(io::Error::other)?;
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("run.json"), RUN_JSON)?;
-    let path = dir.join("games.jsonl");
+    let folder = aboure_records::RunFolder::new(dir);
+    std::fs::write(folder.manifest(), RUN_JSON)?;
+    let path = folder.results(None);
     let mut out = io::BufWriter::new(std::fs::File::create(&path)?);
     for i in 0..games {
         writeln!(out, "{}", game_line(&template, i))?;

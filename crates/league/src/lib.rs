@@ -26,6 +26,7 @@ mod config;
 mod error;
 mod field;
 mod focus;
+pub mod in_flight;
 pub mod round_robin;
 pub mod schedule;
 mod seed;

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aboure_protocol::ArbiterMessage;
-use aboure_records::Termination;
 use tokio::process::ChildStdin;
 use tokio::task::JoinHandle;
 
@@ -26,17 +25,35 @@ use crate::lines::Arrival;
 use crate::logs::BotLogs;
 use crate::stderr::{drain, last_lines, last_words, out_of_memory_line, StderrTail};
 
-/// Why a bot lost: the termination kind and a human-readable detail.
+/// What went wrong with a bot's process, in the process layer's words; the
+/// arbiter decides what each means for the game it was playing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// It could not be started, or did not finish its handshake in time.
+    Startup,
+    /// It ended (or closed its pipes) on its own.
+    Crash,
+    /// It sent no move within the time it was given.
+    NoMoveInTime,
+    /// It broke the protocol: a line too long, or one nobody asked for.
+    ProtocolViolation,
+    /// Its move could not be read as a move.
+    UnreadableMove,
+    /// It was stopped at one of its limits (memory, CPU time, processes).
+    ResourceLimit,
+}
+
+/// Why a bot lost: what went wrong and a human-readable detail.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotFailure {
-    /// The kind of failure, as recorded.
-    pub kind: Termination,
+    /// What went wrong.
+    pub kind: FailureKind,
     /// What happened: the offending line, the exit status, the overrun.
     pub detail: String,
 }
 
 impl BotFailure {
-    fn new(kind: Termination, detail: impl Into<String>) -> BotFailure {
+    fn new(kind: FailureKind, detail: impl Into<String>) -> BotFailure {
         BotFailure {
             kind,
             detail: detail.into(),
@@ -145,7 +162,7 @@ impl BotProcess {
                 None => String::new(),
             };
             BotFailure::new(
-                Termination::StartupFailure,
+                FailureKind::Startup,
                 format!(
                     "cannot start {}{dir}: {e}",
                     launch.command.program.display()
@@ -160,8 +177,8 @@ impl BotProcess {
             Ok(()) => Ok(bot),
             Err(stop) => {
                 let mut failure = bot.failure(stop).await;
-                if failure.kind == Termination::Crash {
-                    failure.kind = Termination::StartupFailure;
+                if failure.kind == FailureKind::Crash {
+                    failure.kind = FailureKind::Startup;
                 }
                 bot.kill().await;
                 Err(bot.explained(failure))
@@ -258,10 +275,7 @@ impl BotProcess {
         if let Some(report) = self.channel.reported_error() {
             failure.detail += &format!("; the bot reported: {report:?}");
         }
-        let ended = matches!(
-            failure.kind,
-            Termination::Crash | Termination::StartupFailure
-        );
+        let ended = matches!(failure.kind, FailureKind::Crash | FailureKind::Startup);
         if let (false, true, Some(cage)) = (self.moved, ended, self.cage()) {
             failure.detail += &format!("\n{cage}");
         }
@@ -339,7 +353,7 @@ impl BotProcess {
         let fault = match stop {
             Stop::Exited(Ok(exit)) => return self.failure_for(exit, "ended").await,
             Stop::Exited(Err(e)) => {
-                return BotFailure::new(Termination::Crash, format!("ended (status unknown: {e})"))
+                return BotFailure::new(FailureKind::Crash, format!("ended (status unknown: {e})"))
             }
             Stop::Fault(fault) => fault,
         };
@@ -351,16 +365,16 @@ impl BotProcess {
             } => {
                 let ms = (waited.as_micros() as f64) / 1000.0;
                 let detail = format!("no bestmove within {ms:.3} ms");
-                return BotFailure::new(Termination::TimeForfeit, detail);
+                return BotFailure::new(FailureKind::NoMoveInTime, detail);
             }
-            Fault::NoReply { .. } => Termination::StartupFailure,
-            Fault::TooLong { .. } | Fault::Unasked(_) => Termination::ProtocolViolation,
-            Fault::Unreadable(_) => Termination::IllegalMove,
+            Fault::NoReply { .. } => FailureKind::Startup,
+            Fault::TooLong { .. } | Fault::Unasked(_) => FailureKind::ProtocolViolation,
+            Fault::Unreadable(_) => FailureKind::UnreadableMove,
             Fault::Closed(_) | Fault::WriteFailed(_) => {
                 let what = fault.to_string();
                 return match self.reaper.wait_for(EXIT_AFTER_CLOSE).await {
                     Some(exit) => self.failure_for(exit, &what).await,
-                    None => BotFailure::new(Termination::Crash, what),
+                    None => BotFailure::new(FailureKind::Crash, what),
                 };
             }
         };
@@ -380,20 +394,20 @@ impl BotProcess {
     /// quotes the last lines of its stderr.
     async fn failure_for(&self, exit: Exit, what: &str) -> BotFailure {
         if let Some(why) = self.explain_exit(exit) {
-            return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
+            return BotFailure::new(FailureKind::ResourceLimit, format!("{what}: {why}"));
         }
         self.stderr.settled(LAST_WORDS_WAIT).await;
         let text = self.stderr.whole_lines();
         let reported = out_of_memory_line(&text)
             .and_then(|line| self.limits.explain_report(exit.status, &line));
         if let Some(why) = reported {
-            return BotFailure::new(Termination::ResourceLimit, format!("{what}: {why}"));
+            return BotFailure::new(FailureKind::ResourceLimit, format!("{what}: {why}"));
         }
         let mut detail = format!("{what}: {}", describe(exit.status));
         if let Some(words) = last_words(&text) {
             detail += &format!("; {words}");
         }
-        BotFailure::new(Termination::Crash, detail)
+        BotFailure::new(FailureKind::Crash, detail)
     }
 
     /// Kills the bot's whole process group, reaps it and lets its last

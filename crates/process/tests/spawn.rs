@@ -6,9 +6,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aboure_process::{
-    BotLogs, BotProcess, Launch, Launcher, Limits, Output, Plain, Program, Wrapper,
+    BotLogs, BotProcess, FailureKind, Launch, Launcher, Limits, Output, Plain, Program, Wrapper,
 };
-use aboure_records::Termination;
 
 fn launch(script: &str, launcher: Arc<dyn Launcher>, limits: Limits) -> Launch {
     Launch {
@@ -69,7 +68,7 @@ async fn the_cpu_limits_hard_kill_is_told_from_another_kill() {
         .await
         .unwrap();
     let failure = bot.new_game().await.unwrap_err();
-    assert_eq!(failure.kind, Termination::ResourceLimit, "{failure:?}");
+    assert_eq!(failure.kind, FailureKind::ResourceLimit, "{failure:?}");
     assert!(
         failure
             .detail
@@ -82,7 +81,7 @@ async fn the_cpu_limits_hard_kill_is_told_from_another_kill() {
         .await
         .unwrap();
     let failure = bot.new_game().await.unwrap_err();
-    assert_eq!(failure.kind, Termination::Crash, "{failure:?}");
+    assert_eq!(failure.kind, FailureKind::Crash, "{failure:?}");
     assert!(failure.detail.contains("killed by signal 9"), "{failure:?}");
 }
 
@@ -91,7 +90,7 @@ async fn a_bot_that_cannot_start_is_a_startup_failure() {
     let mut missing = launch("", Arc::new(Plain), Limits::default());
     missing.command.program = "/nonexistent/aboure-bot".into();
     let failure = BotProcess::start(&missing).await.unwrap_err();
-    assert_eq!(failure.kind, Termination::StartupFailure);
+    assert_eq!(failure.kind, FailureKind::Startup);
     assert!(
         failure
             .detail
@@ -100,7 +99,7 @@ async fn a_bot_that_cannot_start_is_a_startup_failure() {
     );
     let crash = launch("echo oops >&2; exit 3", Arc::new(Plain), Limits::default());
     let failure = BotProcess::start(&crash).await.unwrap_err();
-    assert_eq!(failure.kind, Termination::StartupFailure);
+    assert_eq!(failure.kind, FailureKind::Startup);
     assert!(
         failure
             .detail

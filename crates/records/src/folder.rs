@@ -1,4 +1,7 @@
-//! The results files of an output folder.
+//! A run's output folder: [`RunFolder`] names every file and folder in
+//! it, so that the writers and the readers (the arbiter, the report, the
+//! live page, the workers) agree by construction; below, the results files'
+//! names.
 //!
 //! A run writes `games.jsonl`; shard K of N writes `games-K-of-N.jsonl`,
 //! and a worker that joins a run under no shard name writes
@@ -8,6 +11,87 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+
+/// The folder of claims and worker entries that workers sharing a run
+/// write (what is inside it is the workers crate's to name).
+pub const CLAIMS_DIR: &str = "claims";
+
+/// The folder of the bots' logs (protocol and stderr).
+pub const LOGS_DIR: &str = "logs";
+
+/// The end-of-run reports, in the order they are written.
+pub const REPORT_FILES: [&str; 3] = ["report.txt", "report.json", "report.html"];
+
+/// A run's output folder, and the one place that names what is in it: the
+/// results files, `run.json`, `workers.json`, `sprt.json`, the reports, the
+/// logs and the claims folder. Each file's format is its own module's
+/// (this crate's for the files, the workers crate's inside `claims/`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunFolder {
+    dir: PathBuf,
+}
+
+impl RunFolder {
+    /// The run folder `dir`.
+    pub fn new(dir: impl Into<PathBuf>) -> RunFolder {
+        RunFolder { dir: dir.into() }
+    }
+
+    /// The folder itself.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The results file of shard `shard` (`None`: the whole run).
+    pub fn results(&self, shard: Option<(u32, u32)>) -> PathBuf {
+        results_file(&self.dir, shard)
+    }
+
+    /// The results file of the worker named `name`.
+    pub fn worker_results(&self, name: &str) -> PathBuf {
+        worker_results_file(&self.dir, name)
+    }
+
+    /// Every results file in the folder, in [`results_files`]' order.
+    pub fn results_files(&self) -> io::Result<Vec<PathBuf>> {
+        results_files(&self.dir)
+    }
+
+    /// `run.json`: what the run is ([`crate::RunManifest`]).
+    pub fn manifest(&self) -> PathBuf {
+        self.dir.join(crate::MANIFEST_FILE)
+    }
+
+    /// `workers.json`: who works on it ([`crate::workers::WorkersFile`]).
+    pub fn workers(&self) -> PathBuf {
+        self.dir.join(crate::workers::WORKERS_FILE)
+    }
+
+    /// `sprt.json`: an SPRT's decision ([`crate::SprtFile`]).
+    pub fn sprt(&self) -> PathBuf {
+        self.dir.join(crate::SPRT_FILE)
+    }
+
+    /// The bots' logs.
+    pub fn logs(&self) -> PathBuf {
+        self.dir.join(LOGS_DIR)
+    }
+
+    /// The claims folder of workers sharing the run.
+    pub fn claims(&self) -> PathBuf {
+        self.dir.join(CLAIMS_DIR)
+    }
+
+    /// The end-of-run reports: text, JSON, HTML.
+    pub fn reports(&self) -> [PathBuf; 3] {
+        REPORT_FILES.map(|name| self.dir.join(name))
+    }
+
+    /// The HTML report.
+    pub fn html_report(&self) -> PathBuf {
+        self.dir.join(REPORT_FILES[2])
+    }
+}
 
 /// The results file of shard `index` of `count` (`None`: the whole run) in
 /// `dir`.
@@ -67,6 +151,41 @@ fn shard_of(name: &str) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_folder_names_the_files_old_runs_have() {
+        let f = RunFolder::new("/r");
+        let names = [
+            f.results(None),
+            f.results(Some((2, 3))),
+            f.worker_results("h-7"),
+            f.manifest(),
+            f.workers(),
+            f.sprt(),
+            f.logs(),
+            f.claims(),
+            f.html_report(),
+        ];
+        let expected = [
+            "games.jsonl",
+            "games-2-of-3.jsonl",
+            "games-w-h-7.jsonl",
+            "run.json",
+            "workers.json",
+            "sprt.json",
+            "logs",
+            "claims",
+            "report.html",
+        ];
+        assert_eq!(names, expected.map(|n| Path::new("/r").join(n)));
+        let reports = f.reports().map(|p| p.file_name().unwrap().to_owned());
+        assert_eq!(reports, ["report.txt", "report.json", "report.html"]);
+        // Every results file it names is one `results_files` lists.
+        for path in &names[..3] {
+            let name = path.file_name().unwrap().to_str().unwrap();
+            assert!(shard_of(name).is_some(), "{name}");
+        }
+    }
 
     #[test]
     fn shard_files_are_recognised_and_others_are_not() {

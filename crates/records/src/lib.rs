@@ -58,6 +58,7 @@
 mod csv;
 mod detect;
 mod folder;
+pub mod follow;
 mod identity;
 mod league;
 mod lines;
@@ -70,6 +71,7 @@ mod record;
 mod row;
 mod rows;
 mod scan;
+mod sprt_decision;
 mod standings;
 mod summary;
 mod tune_file;
@@ -80,7 +82,10 @@ mod writer;
 
 pub use crate::csv::{CsvRows, MAX_COUNT};
 pub use detect::{ResultsFormat, ResultsFormatError};
-pub use folder::{results_file, results_files, worker_results_file};
+pub use folder::{
+    results_file, results_files, worker_results_file, RunFolder, CLAIMS_DIR, LOGS_DIR, REPORT_FILES,
+};
+pub use follow::{Follower, Poll};
 pub use identity::{
     AdjudicationIdentity, BotIdentity, BotRunIdentity, FormatIdentity, LimitsIdentity,
     OpeningsIdentity, TournamentIdentity,
@@ -101,6 +106,7 @@ pub use record::{
 };
 pub use row::Row;
 pub use rows::Rows;
+pub use sprt_decision::{SprtFile, SprtFileError, SPRT_FILE, SPRT_SCHEMA};
 pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
 pub use tune_file::{

@@ -158,7 +158,7 @@ pub enum ManifestError {
 impl RunManifest {
     /// The manifest's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
-        dir.join(MANIFEST_FILE)
+        crate::RunFolder::new(dir).manifest()
     }
 
     /// A manifest of the current schema.

@@ -139,7 +139,7 @@ pub enum WorkersError {
 impl WorkersFile {
     /// The file's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
-        dir.join(WORKERS_FILE)
+        crate::RunFolder::new(dir).workers()
     }
 
     /// Reads the workers file of the run folder `dir`: `Ok(None)` when it

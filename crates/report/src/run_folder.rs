@@ -13,7 +13,7 @@ use crate::report::Report;
 use crate::tally::ReportTally;
 
 /// The names of the end-of-run reports, in the order they are written.
-pub const RUN_REPORTS: [&str; 3] = ["report.txt", "report.json", "report.html"];
+pub const RUN_REPORTS: [&str; 3] = aboure_records::REPORT_FILES;
 
 /// An empty tally for the end-of-run report of the run in `dir`: its SPRT,
 /// sandbox, league and default prior ([`crate::default_prior`] of its

@@ -21,9 +21,9 @@ use aboure_records::workers::WorkersFile;
 use aboure_records::{results_files, ManifestError, Problem, ProblemKind, RunManifest};
 use aboure_report::SprtSettings;
 
-use crate::follow::Follower;
 use crate::live::{LiveRun, RunInfo, Snapshot};
 use crate::tune_page::LiveTune;
+use aboure_records::Follower;
 
 /// A folder given on the command line, and what was read from it.
 #[derive(Debug)]

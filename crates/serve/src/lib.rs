@@ -17,7 +17,7 @@
 //! every request; its routes are fixed, so no part of a request names a
 //! file.
 //!
-//! - [`follow`]: one file, followed by polling (works over NFS).
+//! - [`aboure_records::Follower`]: one file, followed by polling (works over NFS).
 //! - [`folder`]: one folder's files and `run.json`.
 //! - [`live`]: the run's state and the snapshot the page shows.
 //! - [`tune`]: a tune's folder (`aboure tune`), followed instead of a run.
@@ -25,7 +25,6 @@
 #![deny(missing_docs)]
 
 pub mod folder;
-pub mod follow;
 pub mod live;
 mod page;
 mod server;

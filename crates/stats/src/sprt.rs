@@ -38,7 +38,7 @@ pub enum EloModel {
 }
 
 /// What the test concludes so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SprtDecision {
     /// Neither bound crossed: play on.

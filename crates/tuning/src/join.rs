@@ -3,7 +3,7 @@
 //!
 //! Each iteration of the `games` objective is an ordinary tournament in
 //! `DIR/iterations/NNNNN/`, and a tournament folder is already a queue of
-//! game pairs any number of workers claim ([`aboure_arbiter::claim`]). So a worker
+//! game pairs any number of workers claim ([`aboure_workers`]). So a worker
 //! needs no queue of its own: it reads `tune-path.jsonl`, computes the next
 //! iteration's two points exactly as the owner does (the perturbation of
 //! iteration `k` depends only on the seed and `k`, theta is read back from

@@ -1,7 +1,7 @@
 //! What one league worker process knows of the shared folder, and the
 //! claims it makes: every game the folder's results files hold (its
 //! [`Book`]), the pairs it holds, and the three things it does under the
-//! claim protocol ([`crate::claim`]): [`Desk::ask`] for the next pair,
+//! claim protocol ([`aboure_workers`]): [`Desk::ask`] for the next pair,
 //! [`Desk::record`] a game of a held pair, [`Desk::release`] a pair.
 //! Every call does blocking I/O (the worker runs them on tokio's blocking
 //! pool, one at a time per process). How the pieces fit, and why, is in
@@ -14,13 +14,13 @@ use std::time::Duration;
 use aboure_league::{Decision, Rule};
 use aboure_records::{outcome, EntrantRecord, GameRecord, GamesWriter, Tally};
 
-use super::plan::{decide_shared, Book, Slot};
 use super::play::parse_game_id;
-use super::{record_game, stop_reason, LeagueRunError};
-use crate::claim::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
+use super::{memberships, record_game, stop_reason, LeagueRunError};
 use crate::error::RunError;
-use crate::tournament::follow::Follower;
+use aboure_league::in_flight::{decide_shared, Book, Slot};
 use aboure_records::StopReason;
+use aboure_workers::Siblings;
+use aboure_workers::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
 
 /// A claim file's line that says which pair its unit is: `league-pair A B`,
 /// the entrants' places in `run.json` (South in game 0, then in game 1).
@@ -62,7 +62,7 @@ pub(super) struct Desk {
     pub(super) seed: u64,
     pub(super) entrants: Vec<EntrantRecord>,
     pub(super) claims: ClaimDir,
-    pub(super) follower: Follower,
+    pub(super) follower: Siblings,
     pub(super) writer: GamesWriter,
     pub(super) worker: WorkerFile,
     /// Every game of the folder, by pair.
@@ -175,7 +175,7 @@ impl Desk {
         let decided = decide_shared(
             &self.rule,
             self.seed,
-            &self.entrants,
+            &memberships(&self.entrants),
             &finished,
             &in_flight,
             number,
@@ -203,8 +203,7 @@ impl Desk {
                 continue;
             }
             // A file removed since the listing was finished with.
-            let path = self.claims.dir().join(format!("unit-{n}"));
-            if let Ok(text) = std::fs::read_to_string(path) {
+            if let Some(text) = self.claims.read(n) {
                 if let Some(slot) = self.decision_in(&text) {
                     slots.insert(n, slot);
                 }
@@ -232,11 +231,10 @@ impl Desk {
         };
         // Whatever its last holder recorded before it died is on disk now.
         self.refresh()?;
-        let text = std::fs::read_to_string(self.claims.dir().join(format!("unit-{number}")))
-            .unwrap_or_default();
+        let text = self.claims.read(number).unwrap_or_default();
         let (slot, decided) = match (self.book.get(number), self.decision_in(&text), fresh) {
             (Some(s), ..) if s.complete() => {
-                claim.finish(&mut self.claims).map_err(io("release"))?;
+                claim.release(&mut self.claims).map_err(io("release"))?;
                 return Ok(Taken::Done);
             }
             (Some(s), ..) => (*s, false),
@@ -246,7 +244,7 @@ impl Desk {
             (None, None, None) => match self.decide(number)? {
                 Decision::Play(p) => (Slot::new(p.south_first, p.north_first), true),
                 _ => {
-                    claim.finish(&mut self.claims).map_err(io("release"))?;
+                    claim.release(&mut self.claims).map_err(io("release"))?;
                     return Ok(Taken::Done);
                 }
             },
@@ -264,7 +262,7 @@ impl Desk {
         }
         // Its last signer, whose decision may end the file if it died
         // between writing it and signing it again.
-        let before = crate::claim::last_signer(&text);
+        let before = aboure_workers::last_signer(&text);
         if let Some((from, _)) = before.filter(|(_, s)| *s != self.claims.holder()) {
             // For the roster only: the game is safe without it.
             let _ = self.worker.took_over(number, from);
@@ -327,7 +325,7 @@ impl Desk {
         };
         if self.book.get(number).is_some_and(Slot::complete) {
             claim
-                .finish(&mut self.claims)
+                .release(&mut self.claims)
                 .map_err(RunError::io(format!("cannot release claim {number}")))?;
         }
         Ok(())

@@ -14,13 +14,13 @@
 //! 1. **A pair left unfinished** is taken first: a claim file whose lock
 //!    is free (its worker died, however it died), or a pair with one game
 //!    recorded and no claim (a run cut short). The claim protocol is the
-//!    one every format uses ([`crate::claim`]: a `flock` on
+//!    one every format uses ([`aboure_workers`]: a `flock` on
 //!    `claims/unit-N` that the kernel drops when its holder dies, checked
 //!    again before each write); the taker plays only the game or games
 //!    no results file holds.
 //! 2. **Otherwise a new pair**: its number is one past every number
 //!    recorded or claimed, and the rule ([`aboure_league::Rule::next`],
-//!    through `plan::decide_shared`) picks its two entrants from every
+//!    through `aboure_league::in_flight::decide_shared`) picks its two entrants from every
 //!    finished pair of the folder and the pairs in flight (each counted
 //!    as two draws, as a one-process league counts its pending pairs, so
 //!    that two workers do not send the same newcomer to the same
@@ -65,7 +65,7 @@
 //! and on how long games take, which nobody fixes: two runs of the same
 //! league with workers need not play the same pairs, even with
 //! deterministic bots. A league played by one process (`--concurrency C`)
-//! keeps its stronger rule (`plan.rs`: pair `n` is a function of the
+//! keeps its stronger rule (`aboure_league::in_flight`: pair `n` is a function of the
 //! records of the pairs before `n + 1 - C`), so it and its resumes play
 //! the same pairs every time. The verdict is deterministic in the sense
 //! that matters: it is the rule's, on the games recorded.
@@ -87,19 +87,19 @@ use aboure_records::{results_file, worker_results_file, Tally};
 use rand::Rng;
 
 use super::desk::{Ask, Desk, Recorded, POLL_FIRST, POLL_MOST};
-use super::plan::Slot;
 use super::play::{game_spec, one_game};
 use super::{entrants, verdict, LeagueRunError};
-use crate::claim::Unit;
 use crate::config::{BotId, Config};
 use crate::error::RunError;
 use crate::event::Event;
 use crate::lock::ResultsLock;
 use crate::output::{prepare, schedule_identity};
 use crate::tournament::enrol;
-use crate::tournament::follow::Follower;
-use crate::tournament::roster;
-use crate::tournament::{launches, sandbox, worker_name, RunOptions, Summary};
+use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions, Summary};
+use aboure_league::in_flight::Slot;
+use aboure_workers::census as roster;
+use aboure_workers::Siblings;
+use aboure_workers::Unit;
 
 /// Runs this process as one worker of the league of `config` in
 /// `options.out_dir`.
@@ -128,7 +128,7 @@ pub(crate) async fn run(
     let (claims, worker) = enrol(&output, &name, concurrency)?;
 
     // Every game of the folder: this worker's own file, then the others'.
-    let mut follower = Follower::new(&output.dir, &output.games_path);
+    let mut follower = Siblings::new(&output.dir, &output.games_path);
     let own = std::mem::take(&mut output.previous);
     let mut known: Vec<_> = own
         .into_iter()
@@ -196,8 +196,7 @@ pub(crate) async fn run(
     let writer = Arc::new(Mutex::new(roster::Writer::default()));
     let roster = tokio::spawn(roster::watch(
         (output.dir.clone(), name.clone()),
-        options.observer.clone(),
-        roster_of(&desk),
+        roster_of(&desk, options.observer.clone()),
         writer.clone(),
     ));
     let seat = Seat {
@@ -228,14 +227,16 @@ pub(crate) async fn run(
 }
 
 /// What the roster needs of a league worker: the games its desk counted
-/// by results file (the pairs it holds and took over are in `claims/`).
-fn roster_of(desk: &Arc<Mutex<Desk>>) -> (roster::Games, roster::Told) {
+/// by results file (the pairs it holds and took over are in `claims/`);
+/// the roster goes to the observer.
+fn roster_of(desk: &Arc<Mutex<Desk>>, observer: Observer) -> (roster::Games, roster::Told) {
     let desk = desk.clone();
     let games: roster::Games = Arc::new(move || {
         let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
         Some(desk.games_by_file.clone())
     });
-    (games, Arc::new(|_, _| {}))
+    let told: roster::Told = Arc::new(move |brief, _| observer(&Event::Workers(brief.clone())));
+    (games, told)
 }
 
 /// Marks this worker as ended (left on its own accord, whether the league

@@ -17,12 +17,12 @@ use aboure_stats::OrderedStatus;
 
 use super::queue::{Next, WriteCheck};
 use super::{Shared, State};
-use crate::claim::{Claim, ClaimFile};
 use crate::config::Config;
 use crate::error::RunError;
 use crate::output::Output;
 use crate::schedule::GameSpec;
 use crate::sprt::LiveSprt;
+use aboure_workers::{Claim, ClaimFile};
 
 /// How old a reading of the other workers' files may be when choosing a
 /// unit (the unit chosen is read for again once acquired, whatever its age).

@@ -1,6 +1,6 @@
 //! The run's units as this worker process sees them: what every results
 //! file of the folder recorded ([`Ledger`]), which units it holds, which
-//! it saw held by others, and the claims it makes ([`crate::claim`]).
+//! it saw held by others, and the claims it makes ([`aboure_workers`]).
 //! Every call does blocking I/O: the tournament runs them on tokio's
 //! blocking pool.
 //!
@@ -38,18 +38,18 @@ use aboure_records::GameRecord;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::follow::Follower;
+use aboure_workers::Siblings;
 
 mod known;
 #[cfg(test)]
 mod tests;
 mod work;
-use crate::claim::{
+use crate::error::RunError;
+use crate::schedule::{GameSpec, Schedule};
+use aboure_workers::{
     acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Found, Ledger,
     Refused, RosterBrief, Slice, Unit, Whose, WorkerFile,
 };
-use crate::error::RunError;
-use crate::schedule::{GameSpec, Schedule};
 pub use work::Work;
 
 const PROBE_FIRST: Duration = Duration::from_secs(4);
@@ -103,7 +103,7 @@ pub(super) struct Queue {
     /// Games of units not (yet known to be) in the log, with their file:
     /// what this worker appends once such a unit it holds is complete.
     unlogged: BTreeMap<Unit, Vec<(String, GameRecord)>>,
-    follower: Follower,
+    follower: Siblings,
     slice: Option<Slice>,
     busy: BTreeSet<Unit>,
     mine: BTreeSet<Unit>,
@@ -139,7 +139,7 @@ impl Queue {
     pub(super) fn new(
         schedule: Schedule,
         (claims, worker): (ClaimDir, WorkerFile),
-        follower: Follower,
+        follower: Siblings,
         slice: Option<Slice>,
         (own_file, own): (String, &[GameRecord]),
     ) -> Queue {
@@ -381,7 +381,7 @@ impl Queue {
             }
         }
         let io = RunError::io(format!("cannot release unit {unit}"));
-        claim.finish(&mut self.claims).map_err(io)
+        claim.release(&mut self.claims).map_err(io)
     }
 
     /// What sharing the run cost so far.

@@ -23,15 +23,15 @@ use std::time::{Duration, Instant};
 use aboure_records::{read_summaries, results_file, results_files, GameRecord, GameResult};
 use aboure_records::{GamesWriter, Termination};
 
-use super::follow::Follower;
 use super::gate::REFRESH_AGE;
 use super::queue::{Next, Queue, WriteCheck};
-use super::roster;
 use super::Work;
-use crate::claim::{ClaimDir, RosterBrief, Slice, WorkerFile};
 use crate::config::Config;
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
+use aboure_workers::census as roster;
+use aboure_workers::Siblings;
+use aboure_workers::{RosterBrief, Slice};
 
 /// What a simulated run did.
 #[derive(Clone, Debug)]
@@ -102,22 +102,21 @@ fn worker(
     let own_file = own
         .file_name()
         .map_or(String::new(), |f| f.to_string_lossy().into_owned());
-    let about = format!("worker {name} host simulated pid {}", std::process::id());
     let io = |what: &str| RunError::io(format!("{what} in {}", dir.display()));
-    let claims = ClaimDir::new(dir, about.clone()).map_err(io("cannot create claims"))?;
-    let registered = WorkerFile::register(claims.dir(), &name, &about, &own_file)
-        .map_err(io("cannot register"))?
-        .ok_or_else(|| RunError::WorkerNameTaken {
-            name: name.clone(),
-            dir: dir.to_owned(),
-        })?;
+    let who = aboure_workers::Enrolment {
+        name: &name,
+        host: "simulated",
+        concurrency: 1,
+        results: &own_file,
+    };
+    let (claims, registered) = aboure_workers::enrol(dir, &who)?;
     let mut writer = GamesWriter::append(&own).map_err(io("cannot open a results file"))?;
     let units = schedule.units();
     let slice = Some(Slice {
         index: u64::from(k - 1),
         count: u64::from(n),
     });
-    let follower = Follower::new(dir, &own);
+    let follower = Siblings::new(dir, &own);
     let mut queue = Queue::new(
         schedule,
         (claims, registered),

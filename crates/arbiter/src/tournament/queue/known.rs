@@ -3,8 +3,8 @@
 //! workers learnt of since the caller last asked.
 //!
 //! The ledger is kept up to date from the shared log of finished units
-//! ([`crate::claim::FinishedLog`]: one file, read from the offset reached), not from the
-//! siblings' results files. Those are read (by a [`super::Follower`], from the
+//! ([`aboure_workers::FinishedLog`]: one file, read from the offset reached), not from the
+//! siblings' results files. Those are read (by a [`super::Siblings`], from the
 //! offset reached in each) only when the log may not tell everything: at
 //! the start, when a unit acquired was signed by another worker (it died,
 //! gave up or lost its lock, perhaps after recording a game), when the
@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use aboure_records::GameRecord;
 
 use super::Queue;
-use crate::claim::Ledger;
 use crate::error::RunError;
+use aboure_workers::Ledger;
 
 impl Queue {
     /// Counts a game of the run found in the results file `file`; false if

@@ -3,7 +3,7 @@
 //! slice it finds held.
 
 use super::*;
-use crate::claim::{Found, RosterBrief};
+use aboure_workers::{Found, RosterBrief};
 
 fn queue(dir: &std::path::Path, k: u32, n: u32) -> Queue {
     let text = "[tournament]\npairs = 6\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
@@ -19,7 +19,7 @@ fn queue(dir: &std::path::Path, k: u32, n: u32) -> Queue {
         index: u64::from(k - 1),
         count: u64::from(n),
     };
-    let follower = Follower::new(dir, &own);
+    let follower = Siblings::new(dir, &own);
     let mut q = Queue::new(
         Schedule::new(&config, None),
         (claims, worker.unwrap().unwrap()),

@@ -2,7 +2,7 @@
 //! of the roster and of the others' files. Printed at the end of a shared
 //! run, and added up over every worker by `aboure bench workers`.
 
-use crate::claim::Tries;
+use aboure_workers::Tries;
 
 /// What a worker did to share the run: claims and reads of the others'
 /// files.

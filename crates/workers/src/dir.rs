@@ -9,8 +9,35 @@ use std::path::{Path, PathBuf};
 
 use super::{ClaimFolder, Unit};
 
-/// The folder of claims inside a run folder.
-pub const CLAIMS_DIR: &str = "claims";
+pub use aboure_records::CLAIMS_DIR;
+
+/// What a unit's claim file is named before its number.
+const UNIT_PREFIX: &str = "unit-";
+
+/// The name of `unit`'s claim file in `claims/`: the one place it is made.
+pub fn unit_file_name(unit: Unit) -> String {
+    format!("{UNIT_PREFIX}{unit}")
+}
+
+/// The unit whose claim file is named `name`, if it is one.
+pub fn unit_of_file_name(name: &str) -> Option<Unit> {
+    name.strip_prefix(UNIT_PREFIX)?.parse().ok()
+}
+
+/// A unit of the run in `run_dir` whose claim file a live worker holds
+/// now, if any: a run that takes no claims must not play beside them.
+pub fn held_unit(run_dir: &Path) -> Option<Unit> {
+    let entries = std::fs::read_dir(aboure_records::RunFolder::new(run_dir).claims()).ok()?;
+    entries.flatten().find_map(|entry| {
+        let unit = entry.file_name().to_str().and_then(unit_of_file_name)?;
+        // A file removed since the listing was finished with.
+        let file = File::open(entry.path()).ok()?;
+        match file.try_lock_shared() {
+            Err(TryLockError::WouldBlock) => Some(unit),
+            _ => None,
+        }
+    })
+}
 
 /// `claims/` of a run folder, for one worker.
 #[derive(Debug)]
@@ -31,7 +58,7 @@ impl ClaimDir {
     /// The claims of the run in `run_dir` (creating `claims/`), for the
     /// worker described by `holder`.
     pub fn new(run_dir: &Path, holder: String) -> io::Result<ClaimDir> {
-        let dir = run_dir.join(CLAIMS_DIR);
+        let dir = aboure_records::RunFolder::new(run_dir).claims();
         std::fs::create_dir_all(&dir)?;
         Ok(ClaimDir { dir, holder })
     }
@@ -46,12 +73,7 @@ impl ClaimDir {
         let mut units = Vec::new();
         for entry in std::fs::read_dir(&self.dir)? {
             let entry = entry?;
-            if let Some(unit) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.strip_prefix("unit-"))
-                .and_then(|n| n.parse().ok())
-            {
+            if let Some(unit) = entry.file_name().to_str().and_then(unit_of_file_name) {
                 units.push(unit);
             }
         }
@@ -97,8 +119,14 @@ impl ClaimDir {
         &self.holder
     }
 
+    /// The text of `unit`'s claim file (its signatures and notes), or
+    /// `None` if it has none now (finished, or never claimed).
+    pub fn read(&self, unit: Unit) -> Option<String> {
+        std::fs::read_to_string(self.path(unit)).ok()
+    }
+
     fn path(&self, unit: Unit) -> PathBuf {
-        self.dir.join(format!("unit-{unit}"))
+        self.dir.join(unit_file_name(unit))
     }
 }
 
@@ -163,6 +191,35 @@ mod tests {
     }
 
     #[test]
+    fn unit_names_round_trip_and_other_names_are_no_unit() {
+        assert_eq!(unit_of_file_name(&unit_file_name(417)), Some(417));
+        for other in [
+            "worker-1-of-2",
+            "roster.lock",
+            "unit-",
+            "unit-x",
+            "unit-3.tmp",
+        ] {
+            assert_eq!(unit_of_file_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_held_unit_is_seen_held_from_outside_and_a_released_one_is_not() {
+        let dir = temp("outside");
+        assert_eq!(held_unit(&dir), None);
+        let mut a = ClaimDir::new(&dir, "a".into()).unwrap();
+        let held = acquire(&mut a, 5).unwrap().expect("free");
+        assert_eq!(a.read(5).as_deref(), Some(""));
+        assert_eq!(held_unit(&dir), Some(5));
+        drop(held);
+        // Released without finishing: the file stays, nobody holds it.
+        assert!(a.read(5).is_some());
+        assert_eq!(held_unit(&dir), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_held_unit_is_refused_to_others_and_free_once_its_holder_closes_it() {
         let dir = temp("held");
         let mut a = ClaimDir::new(&dir, "a".into()).unwrap();
@@ -189,7 +246,7 @@ mod tests {
             taken = acquire(&mut b, 3).unwrap();
         }
         let taken = taken.expect("free after its holder died");
-        taken.finish(&mut b).unwrap();
+        taken.release(&mut b).unwrap();
         assert!(a.listed().unwrap().is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -204,7 +261,7 @@ mod tests {
         let held: Claim<ClaimFile> = acquire(&mut a, 0).unwrap().unwrap();
         // b opens the file, then a finishes the unit and closes it.
         let opened = b.open(0).unwrap();
-        held.finish(&mut a).unwrap();
+        held.release(&mut a).unwrap();
         assert!(b.try_lock(&opened).unwrap(), "the old file's lock is free");
         assert!(
             !b.linked(&opened).unwrap(),

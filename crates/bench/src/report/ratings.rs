@@ -9,7 +9,6 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use aboure_records::{GameRecord, GameResult, OpeningRecord, Termination};
-use anyhow::Context;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -64,20 +63,21 @@ impl Files {
     }
 
     /// Writes the three files, unless all are there already.
-    pub fn write(&self, games: u64) -> anyhow::Result<()> {
+    pub fn write(&self, games: u64) -> std::io::Result<()> {
         if self.each().iter().all(|(_, f)| f.exists()) {
             return Ok(());
         }
-        let create = |path: &Path| -> anyhow::Result<BufWriter<std::fs::File>> {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?;
+        let create = |path: &Path| -> std::io::Result<BufWriter<std::fs::File>> {
+            let file = std::fs::File::create(path).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("cannot create {}: {e}", path.display()))
+            })?;
             Ok(BufWriter::with_capacity(1 << 20, file))
         };
         let (mut jsonl, mut csv, mut pgn) =
             (create(&self.jsonl)?, create(&self.csv)?, create(&self.pgn)?);
         writeln!(csv, "white,black,result")?;
         for (n, game) in games_of(games).enumerate() {
-            serde_json::to_writer(&mut jsonl, &game)?;
+            serde_json::to_writer(&mut jsonl, &game).map_err(std::io::Error::other)?;
             jsonl.write_all(b"\n")?;
             let result = game.result.as_str();
             writeln!(csv, "{},{},{result}", game.south, game.north)?;

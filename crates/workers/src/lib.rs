@@ -1,12 +1,25 @@
-//! Claims: how any number of workers, on any machines, share one run.
+//! Shared runs: how any number of workers, on any machines, share one run
+//! folder.
 //!
-//! The run folder is a queue of game pairs in schedule order (both games
-//! of a pair stay together; a pair is a *unit*, numbered as
-//! [`crate::Schedule`] plays them). A worker claims the next unit nobody
+//! The run folder is a queue of work units (a tournament's game pairs in
+//! schedule order, both games of a pair together; a league's pairs in the
+//! order its rule chose them), numbered from 0. A worker claims the next unit nobody
 //! holds, plays its games, records them, releases the unit and claims
 //! another. Any subset of workers may run, in any order, at any time: a
 //! unit is free until someone holds it, and a claim lasts exactly as long
 //! as its worker lives.
+//!
+//! # The API, the same for every format
+//!
+//! A worker joins the run with [`enrol`] (its entry in the roster,
+//! `claims/worker-NAME`, locked while it lives), takes units with
+//! [`acquire`], checks with [`Claim::still_held`] just before it writes a
+//! record, and gives a finished unit back with [`Claim::release`]. Who works
+//! on the run is [`roster`]; [`census`] turns it into `workers.json` every
+//! 2 s; [`Siblings`] follows what the other workers record. A tournament
+//! claims its schedule's game pairs through this, a league the pairs its
+//! rule decides; both name the claim files only through this crate
+//! ([`unit_file_name`]).
 //!
 //! # The mechanism: a lock the kernel drops, on a file per unit
 //!
@@ -50,7 +63,7 @@
 //! worker appends its name to the claim file as it acquires the unit and
 //! again before each write, so a name other than its own last means
 //! another worker held the unit meanwhile, and the worker reads every
-//! results file before it decides (see `tournament/queue.rs`; the
+//! results file before it decides (see the arbiter's tournament queue; the
 //! proptest in `sim.rs` models signatures and the log of finished units).
 //!
 //! # What it needs of the filesystem
@@ -80,11 +93,17 @@
 //! while it says so, so a worker does not knock on the locks of live
 //! workers at every claim.
 
+#![deny(missing_docs)]
+
 use std::io;
 use std::ops::Range;
 
+pub mod census;
 mod dir;
+mod enrol;
+mod error;
 mod finished;
+mod follow;
 mod ledger;
 mod roster;
 #[cfg(test)]
@@ -92,15 +111,19 @@ mod sim;
 mod tries;
 
 pub use aboure_records::workers::{WorkerEntry, WorkerState};
-pub use dir::{ClaimDir, ClaimFile, CLAIMS_DIR};
+pub use dir::{held_unit, unit_file_name, unit_of_file_name, ClaimDir, ClaimFile, CLAIMS_DIR};
+pub use enrol::{enrol, Enrolment};
+pub use error::Error;
 pub use finished::{FinishedLog, FINISHED_LOG};
+pub use follow::Siblings;
 pub use ledger::Ledger;
 pub use roster::{
     describe as describe_roster, last_signer, roster, signer_name, RosterBrief, WorkerFile,
 };
 pub use tries::{Found, Tries, Whose, PHASES};
 
-/// A game pair's place in the schedule (see [`crate::Schedule`]).
+/// A work unit's number: a game pair's place in a tournament's schedule,
+/// a league pair's in the order its rule chose it.
 pub type Unit = u64;
 
 /// The claim files of a run, as the protocol sees them. [`ClaimDir`] is the
@@ -145,7 +168,7 @@ impl<H> Claim<H> {
 
     /// Releases a unit whose games are all recorded: its name goes first,
     /// under the lock, so nobody acquires a finished unit by its old file.
-    pub fn finish<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<()> {
+    pub fn release<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<()> {
         if self.still_held(folder)? {
             folder.unlink(&self.handle)?;
         }

@@ -8,18 +8,50 @@
 
 use std::path::PathBuf;
 
-use aboure_arbiter::claim::{Found, Whose, PHASES};
-use aboure_arbiter::SimulatedRun;
-use anyhow::Context;
+use aboure_arbiter::{RunError, SimulatedRun};
+use aboure_config::ConfigError;
+use aboure_workers::{Found, Whose, PHASES};
 
-/// Runs the simulation once per worker count and prints a row for each.
-pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> anyhow::Result<()> {
-    let base = dir.unwrap_or_else(aboure_bench::arbiter::scratch);
+/// Why the simulation could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkersBenchError {
+    /// The simulation's tournament file was refused.
+    #[error("the simulation's tournament file is refused")]
+    Config(#[source] ConfigError),
+    /// A simulated run failed.
+    #[error("{workers} workers in {}", dir.display())]
+    Run {
+        /// Workers simulated.
+        workers: u32,
+        /// Their folder.
+        dir: PathBuf,
+        /// Why.
+        source: Box<RunError>,
+    },
+    /// A simulated run lost or duplicated games.
+    #[error("{workers} workers recorded {all} games ({distinct} distinct) of {expected}")]
+    Recorded {
+        /// Workers simulated.
+        workers: u32,
+        /// Games recorded.
+        all: usize,
+        /// Distinct games among them.
+        distinct: usize,
+        /// Games in the schedule.
+        expected: u64,
+    },
+}
+
+/// Runs the simulation once per worker count (in `dir`, else a scratch
+/// folder) and prints a row for each.
+pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> Result<(), WorkersBenchError> {
+    let base = dir.unwrap_or_else(crate::arbiter::scratch);
     let text = format!(
         "[tournament]\npairs = {pairs}\n[time-control]\nmovetime = \"10ms\"\n\
          [[bot]]\nname = \"a\"\nbuiltin = \"random\"\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n"
     );
-    let config = aboure_config::parse(&text, "bench-workers.toml".as_ref())?;
+    let config = aboure_config::parse(&text, "bench-workers.toml".as_ref())
+        .map_err(WorkersBenchError::Config)?;
     println!(
         "{pairs} pairs (games take no time), one folder on {}:",
         base.display()
@@ -30,20 +62,26 @@ pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> anyhow::Result<
     for &n in workers {
         let dir = base.join(format!("workers-{n}"));
         let _ = std::fs::remove_dir_all(&dir);
-        let run = aboure_arbiter::simulate_workers(&config, n, &dir)
-            .with_context(|| format!("{n} workers in {}", dir.display()));
-        aboure_bench::arbiter::clean(&dir);
-        let run = run?;
+        let run = aboure_arbiter::simulate_workers(&config, n, &dir);
+        crate::arbiter::clean(&dir);
+        let run = run.map_err(|source| WorkersBenchError::Run {
+            workers: n,
+            dir,
+            source: Box::new(source),
+        })?;
         println!("{}", row(&run));
         let (all, distinct) = run.recorded;
-        anyhow::ensure!(
-            all == distinct && all as u64 == 2 * run.pairs,
-            "{n} workers recorded {all} games ({distinct} distinct) of {}",
-            2 * run.pairs
-        );
+        if all != distinct || all as u64 != 2 * run.pairs {
+            return Err(WorkersBenchError::Recorded {
+                workers: n,
+                all,
+                distinct,
+                expected: 2 * run.pairs,
+            });
+        }
         runs.push(run);
     }
-    aboure_bench::arbiter::clean(&base);
+    crate::arbiter::clean(&base);
     print_tries(&runs);
     Ok(())
 }

@@ -28,13 +28,23 @@
 
 use std::collections::BTreeMap;
 
-use aboure_league::{Decision, Entrant, Field, LeagueError, PlayedPair, Rule};
-use aboure_records::EntrantRecord;
 use aboure_stats::PlayerResult;
+
+use crate::{Decision, Entrant, Field, LeagueError, PlayedPair, Rule};
+
+/// When an entrant joined the league and left it, by pair number (the
+/// records' entrant, without its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Membership {
+    /// The first pair number it could be scheduled in.
+    pub joined: u64,
+    /// The first pair number it was no longer scheduled in, if retired.
+    pub retired_from: Option<u64>,
+}
 
 /// A pair of the league: its two entrants and what is recorded of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Slot {
+pub struct Slot {
     /// Entrant who is South in game 0.
     pub south_first: usize,
     /// Entrant who is South in game 1.
@@ -84,13 +94,13 @@ impl Slot {
 
 /// Every pair of the league decided so far, by pair number.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Book {
+pub struct Book {
     slots: BTreeMap<u64, Slot>,
 }
 
 /// Why a pair's decision is not possible yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Waiting {
+pub struct Waiting {
     /// The earliest unfinished pair it must read.
     pub pair: u64,
 }
@@ -160,7 +170,7 @@ impl Book {
 }
 
 /// The entrants as the decision for pair `n` sees them.
-pub(crate) fn entrants_at(entrants: &[EntrantRecord], n: u64) -> Vec<Entrant> {
+pub fn entrants_at(entrants: &[Membership], n: u64) -> Vec<Entrant> {
     entrants
         .iter()
         .take_while(|e| e.joined <= n)
@@ -172,10 +182,10 @@ pub(crate) fn entrants_at(entrants: &[EntrantRecord], n: u64) -> Vec<Entrant> {
 }
 
 /// The decision for pair `n`, or the pair it waits for.
-pub(crate) fn decide(
+pub fn decide(
     rule: &Rule,
     seed: u64,
-    entrants: &[EntrantRecord],
+    entrants: &[Membership],
     book: &Book,
     n: u64,
     in_flight: u64,
@@ -212,14 +222,14 @@ pub(crate) fn decide(
 }
 
 /// The decision for pair `n` of a league whose pairs are played by
-/// workers sharing its folder (`league/worker.rs`): from every `finished`
+/// workers sharing its folder: from every `finished`
 /// pair, whatever its number, and the pairs `in_flight` (decided, not
 /// complete: held by a worker, or left by a dead one), which count as two
 /// draws each, as [`decide`]'s pending pairs do.
-pub(crate) fn decide_shared(
+pub fn decide_shared(
     rule: &Rule,
     seed: u64,
-    entrants: &[EntrantRecord],
+    entrants: &[Membership],
     finished: &[PlayedPair],
     in_flight: &[Slot],
     n: u64,
@@ -268,13 +278,11 @@ fn with_pending(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aboure_league::Reason;
+    use crate::Reason;
 
-    fn entrant(joined: u64, retired_from: Option<u64>) -> EntrantRecord {
-        EntrantRecord {
-            name: format!("e{joined}"),
+    fn entrant(joined: u64, retired_from: Option<u64>) -> Membership {
+        Membership {
             joined,
-            joined_at: String::new(),
             retired_from,
         }
     }
@@ -374,7 +382,7 @@ mod tests {
     fn a_league_stops_only_on_the_verdict_of_every_pair_before_it() {
         let entrants: Vec<_> = (0..2).map(|_| entrant(0, None)).collect();
         let rule = Rule {
-            until: Some(aboure_league::Separation {
+            until: Some(crate::Separation {
                 confidence: 0.9,
                 tie_margin: 0.0,
             }),
@@ -449,7 +457,7 @@ mod tests {
         // neighbour within a wide margin, but no pair is finished.
         let until = Rule {
             games: None,
-            until: Some(aboure_league::Separation {
+            until: Some(crate::Separation {
                 confidence: 0.9,
                 tie_margin: 1000.0,
             }),

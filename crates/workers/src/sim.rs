@@ -227,7 +227,7 @@ impl Worker {
                 }
             }
             Phase::Releasing(claim) => {
-                claim.finish(&mut self.folder).unwrap();
+                claim.release(&mut self.folder).unwrap();
                 Phase::Idle
             }
             Phase::Holding(claim, Some(g)) => {
@@ -356,7 +356,7 @@ fn a_slow_worker_whose_lock_was_lost_does_not_write_a_second_record() {
         !held.still_held(&mut slow).unwrap(),
         "the slow one must not write"
     );
-    taken.finish(&mut other).unwrap();
+    taken.release(&mut other).unwrap();
     // Once the unit is finished and its name gone, the old file is no claim.
     assert!(!held.still_held(&mut slow).unwrap());
 }

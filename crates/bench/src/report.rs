@@ -21,25 +21,71 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use aboure_stats::bradley_terry::DEFAULT_BOOTSTRAP_SAMPLES;
-use anyhow::{bail, Context};
+
+/// Why the report's benchmark could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportBenchError {
+    /// A file could not be read or written, or a program not started.
+    #[error("{context}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A measured program failed.
+    #[error("{what} failed on the benchmark file")]
+    Failed {
+        /// The program.
+        what: String,
+    },
+    /// A report is not JSON.
+    #[error("{} is not JSON", path.display())]
+    Json {
+        /// The report.
+        path: PathBuf,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A report lacks a figure the benchmark reads.
+    #[error("{}: {what}", path.display())]
+    Missing {
+        /// The report.
+        path: PathBuf,
+        /// What it lacks.
+        what: &'static str,
+    },
+}
+
+/// Wraps an I/O error with what was being done.
+fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> ReportBenchError {
+    let context = context.into();
+    move |source| ReportBenchError::Io { context, source }
+}
 
 /// The baseline: what a one-line Python script does with the file.
 const PYTHON: &str = "import json, sys\nfor line in open(sys.argv[1]):\n    json.loads(line)\n";
 
-pub fn run(games: u64, file: Option<PathBuf>, accuracy: bool) -> anyhow::Result<()> {
-    let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
+/// Measures the report on `games` synthetic games (in `file`, written if
+/// it is absent), with the per-move accuracy too if `accuracy`, then
+/// compares the rating of the three formats.
+pub fn run(games: u64, file: Option<PathBuf>, accuracy: bool) -> Result<(), ReportBenchError> {
+    let exe = std::env::current_exe().map_err(io("cannot locate the aboure binary"))?;
     let path = file
         .unwrap_or_else(|| std::env::temp_dir().join(format!("aboure-bench-report-{games}.jsonl")));
     if !path.exists() {
         let t = Instant::now();
-        aboure_bench::synthetic::write(&path, games)?;
+        crate::synthetic::write(&path, games)
+            .map_err(io(format!("cannot write {}", path.display())))?;
         eprintln!(
             "wrote {} ({games} games) in {:.1} s",
             path.display(),
             t.elapsed().as_secs_f64()
         );
     }
-    let size = std::fs::metadata(&path)?.len();
+    let size = std::fs::metadata(&path)
+        .map_err(io(format!("cannot read {}", path.display())))?
+        .len();
     let file = path.display().to_string();
     println!("{} games, {:.1} MB: {file}", games, size as f64 / 1e6);
     let python = measure(
@@ -94,10 +140,13 @@ const PUBLISHED: [(&str, f64, f64); 2] = [
 
 /// The rating comparison: each format of the same games, timed, with its
 /// peak memory and its largest miss of a true strength.
-fn compare_formats(exe: &Path, dir: &Path, games: u64) -> anyhow::Result<()> {
+fn compare_formats(exe: &Path, dir: &Path, games: u64) -> Result<(), ReportBenchError> {
     let files = ratings::Files::in_dir(dir, games);
     let t = Instant::now();
-    files.write(games)?;
+    files.write(games).map_err(io(format!(
+        "cannot write the rating files in {}",
+        dir.display()
+    )))?;
     println!(
         "\nrating {games} games of {} players of known strength ({:.0}% draws, first move +{} Elo); \
          files ready in {:.1} s",
@@ -125,7 +174,7 @@ fn compare_formats(exe: &Path, dir: &Path, games: u64) -> anyhow::Result<()> {
         let (first, draw) = fitted(&out)?;
         println!(
             "{name:<46} {:>6.0} MB {:>6.2} s {:>7.1} MB   {first:+.1} / {draw:.1}",
-            std::fs::metadata(file)?.len() as f64 / 1e6,
+            size_mb(file)?,
             m.seconds,
             m.peak_mb,
         );
@@ -143,7 +192,7 @@ fn compare_formats(exe: &Path, dir: &Path, games: u64) -> anyhow::Result<()> {
         println!(
             "{:<46} {:>6.0} MB {:>6.2} s {:>7.1} MB   widest 95% interval {widest:.1} Elo",
             format!("{name}, --intervals bootstrap ({DEFAULT_BOOTSTRAP_SAMPLES})"),
-            std::fs::metadata(file)?.len() as f64 / 1e6,
+            size_mb(file)?,
             m.seconds,
             m.peak_mb,
         );
@@ -159,32 +208,52 @@ fn compare_formats(exe: &Path, dir: &Path, games: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A file's size in MB.
+fn size_mb(file: &Path) -> Result<f64, ReportBenchError> {
+    let meta = std::fs::metadata(file).map_err(io(format!("cannot read {}", file.display())))?;
+    Ok(meta.len() as f64 / 1e6)
+}
+
+/// A JSON report.
+fn json_of(report: &Path) -> Result<serde_json::Value, ReportBenchError> {
+    let bytes = std::fs::read(report).map_err(io(format!("cannot read {}", report.display())))?;
+    serde_json::from_slice(&bytes).map_err(|source| ReportBenchError::Json {
+        path: report.to_owned(),
+        source,
+    })
+}
+
 /// The widest 95% interval of a JSON report's players.
-fn widest_interval(report: &Path) -> anyhow::Result<f64> {
-    let text = std::fs::read_to_string(report)?;
-    let json: serde_json::Value = serde_json::from_str(&text)?;
+fn widest_interval(report: &Path) -> Result<f64, ReportBenchError> {
+    let json = json_of(report)?;
+    let missing = |what| ReportBenchError::Missing {
+        path: report.to_owned(),
+        what,
+    };
     let players = json["players"]
         .as_array()
-        .context("no players in the report")?;
+        .ok_or_else(|| missing("no players in the report"))?;
     players
         .iter()
         .map(|p| Some(p["elo_high"].as_f64()? - p["elo_low"].as_f64()?))
         .try_fold(0f64, |w, x| x.map(|x| w.max(x)))
-        .context("an interval without an end")
+        .ok_or_else(|| missing("an interval without an end"))
 }
 
 /// The fitted first-move advantage and draw parameter, BayesElo's model
 /// scale (the one the results were drawn from).
-fn fitted(report: &Path) -> anyhow::Result<(f64, f64)> {
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(report)?).context("the report is not JSON")?;
+fn fitted(report: &Path) -> Result<(f64, f64), ReportBenchError> {
+    let json = json_of(report)?;
     let fit = &json["ratings"];
     match (
         fit["first_move_advantage"].as_f64(),
         fit["draw_elo"].as_f64(),
     ) {
         (Some(first), Some(draw)) => Ok((first, draw)),
-        _ => bail!("the report fitted no first-move advantage or draw parameter"),
+        _ => Err(ReportBenchError::Missing {
+            path: report.to_owned(),
+            what: "the report fitted no first-move advantage or draw parameter",
+        }),
     }
 }
 
@@ -195,11 +264,14 @@ struct Measured {
 
 /// Runs `command` to the end, its output discarded (or written to
 /// `stdout`), and measures it.
-fn measure(command: &mut Command, what: &str, stdout: Option<&Path>) -> anyhow::Result<Measured> {
+fn measure(
+    command: &mut Command,
+    what: &str,
+    stdout: Option<&Path>,
+) -> Result<Measured, ReportBenchError> {
     let out = match stdout {
         Some(path) => Stdio::from(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?,
+            std::fs::File::create(path).map_err(io(format!("cannot create {}", path.display())))?,
         ),
         None => Stdio::null(),
     };
@@ -208,11 +280,13 @@ fn measure(command: &mut Command, what: &str, stdout: Option<&Path>) -> anyhow::
         .stdout(out)
         .stderr(Stdio::null())
         .spawn()
-        .with_context(|| format!("cannot start {what}"))?;
-    let reaped = aboure_bench::cpu::wait_measured(child).context("wait4")?;
+        .map_err(io(format!("cannot start {what}")))?;
+    let reaped = crate::cpu::wait_measured(child).map_err(io(format!("cannot wait for {what}")))?;
     let seconds = t.elapsed().as_secs_f64();
     if !reaped.status.success() {
-        bail!("{what} failed on the benchmark file");
+        return Err(ReportBenchError::Failed {
+            what: what.to_owned(),
+        });
     }
     Ok(Measured {
         seconds,

@@ -117,7 +117,7 @@ pub fn roster(claims: &Path) -> io::Result<Vec<WorkerEntry>> {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        if let Some(unit) = name.strip_prefix("unit-").and_then(|u| u.parse().ok()) {
+        if let Some(unit) = crate::unit_of_file_name(name) {
             if let Some((worker, signature)) = last_signer(&text) {
                 let held = (unit, signature.to_owned());
                 holding.entry(worker.to_owned()).or_default().push(held);

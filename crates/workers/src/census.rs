@@ -2,7 +2,7 @@
 //! worker tries the lock of `claims/roster.lock` without waiting; the one
 //! that holds it (until it leaves or dies: the kernel drops the lock, and
 //! another worker takes it at its next try) reads the roster of `claims/`
-//! ([`crate::claim::roster`], which probes each worker's lock once), adds
+//! ([`crate::roster`], which probes each worker's lock once), adds
 //! the games each worker's results file holds (as far as it has read
 //! them), and writes it to `workers.json` in the run folder
 //! ([`aboure_records::workers::WorkersFile`], whole or not at all), and
@@ -13,7 +13,7 @@
 //! each other worker one small read.
 //!
 //! Workers of every format that shares a folder use it: a tournament's
-//! ([`super::run`]) and a league's (`league/worker.rs`). What differs is
+//! and a league's. What differs is
 //! passed in: how the worker counts its games by results file ([`Games`])
 //! and what it does with the brief besides telling its observer (the
 //! progress line). A tournament worker hands the pairs to its queue: those
@@ -38,12 +38,10 @@ use std::time::Duration;
 
 use aboure_records::workers::{WorkersFile, WORKERS_SCHEMA};
 
-use super::Observer;
-use crate::claim::{roster, RosterBrief, WorkerState, CLAIMS_DIR};
-use crate::event::Event;
+use crate::{roster, Error, RosterBrief, WorkerState};
 
 /// How often the roster is read.
-pub(crate) const EVERY: Duration = Duration::from_secs(2);
+pub const EVERY: Duration = Duration::from_secs(2);
 
 /// The lock whose holder writes `workers.json`.
 const ROSTER_LOCK: &str = "roster.lock";
@@ -56,21 +54,20 @@ const ROSTER_BRIEF: &str = "roster.brief";
 const LEAVING_TRIES: u32 = 50;
 const LEAVING_PAUSE: Duration = Duration::from_millis(20);
 
-type Error = Box<dyn std::error::Error + Send + Sync>;
-
 /// The games a worker counted, by the name of the results file that holds
 /// them; `None` once the worker's state is lost (a poisoned lock), which
 /// ends the watch. Called on tokio's blocking pool.
-pub(crate) type Games = Arc<dyn Fn() -> Option<BTreeMap<String, u64>> + Send + Sync>;
+pub type Games = Arc<dyn Fn() -> Option<BTreeMap<String, u64>> + Send + Sync>;
 
-/// What a worker does with each brief besides telling its observer, and
-/// whether it was read by a pass over `claims/` (true) or from the brief.
-pub(crate) type Told = Arc<dyn Fn(&RosterBrief, bool) + Send + Sync>;
+/// What a worker does with each brief (tell its observer, steer its
+/// claims), and whether it was read by a pass over `claims/` (true) or
+/// from the brief.
+pub type Told = Arc<dyn Fn(&RosterBrief, bool) + Send + Sync>;
 
 /// The right to write the roster: the lock of `claims/roster.lock`, once
 /// taken, kept while this worker works, let go of as it leaves.
 #[derive(Default)]
-pub(crate) struct Writer {
+pub struct Writer {
     held: Option<File>,
     /// Left: the lock is not to be taken again.
     left: bool,
@@ -79,7 +76,7 @@ pub(crate) struct Writer {
 impl Writer {
     /// True if this worker holds the lock: its reads are passes over
     /// `claims/`, the others' reads of the brief.
-    pub(crate) fn holds(&self) -> bool {
+    pub fn holds(&self) -> bool {
         self.held.is_some()
     }
 
@@ -95,7 +92,11 @@ impl Writer {
             .create(true)
             .truncate(false)
             .write(true)
-            .open(dir.join(CLAIMS_DIR).join(ROSTER_LOCK))?;
+            .open(
+                aboure_records::RunFolder::new(dir)
+                    .claims()
+                    .join(ROSTER_LOCK),
+            )?;
         match file.try_lock() {
             Ok(()) => {
                 self.held = Some(file);
@@ -109,9 +110,8 @@ impl Writer {
 
 /// Reads and tells the roster of the run folder `dir` every [`EVERY`]
 /// until aborted, as worker `me`.
-pub(crate) async fn watch(
+pub async fn watch(
     (dir, me): (PathBuf, String),
-    observer: Observer,
     (games, told): (Games, Told),
     writer: Arc<Mutex<Writer>>,
 ) {
@@ -121,15 +121,12 @@ pub(crate) async fn watch(
             let Some(games) = games() else {
                 return Ok(None);
             };
-            let mut writer = writer.lock().map_err(|_| "poisoned")?;
+            let mut writer = writer.lock().map_err(|_| Error::Poisoned)?;
             let brief = read(&dir, &me, &games, &mut writer)?;
             Ok::<_, Error>(Some((brief, writer.holds())))
         });
         match read.await {
-            Ok(Ok(Some((brief, passed)))) => {
-                told(&brief, passed);
-                observer(&Event::Workers(brief));
-            }
+            Ok(Ok(Some((brief, passed)))) => told(&brief, passed),
             Ok(Ok(None)) | Err(_) => return,
             Ok(Err(e)) => tracing::warn!("cannot read the workers of the run: {e}"),
         }
@@ -142,17 +139,18 @@ pub(crate) async fn watch(
 /// dead), with `games` as it counted them, if it holds the lock or gets it
 /// within a few tries (the last to leave does), then lets go of the lock
 /// for good.
-pub(crate) async fn leave(
-    dir: &Path,
-    me: &str,
-    games: BTreeMap<String, u64>,
-    writer: Arc<Mutex<Writer>>,
-) {
+pub async fn leave(dir: &Path, me: &str, games: BTreeMap<String, u64>, writer: Arc<Mutex<Writer>>) {
     let (dir, me) = (dir.to_owned(), me.to_owned());
     let written = tokio::task::spawn_blocking(move || {
-        let mut writer = writer.lock().map_err(|_| "poisoned")?;
+        let mut writer = writer.lock().map_err(|_| Error::Poisoned)?;
         for _ in 1..LEAVING_TRIES {
-            if writer.take(&dir)? {
+            let lock = aboure_records::RunFolder::new(&*dir)
+                .claims()
+                .join(ROSTER_LOCK);
+            if writer
+                .take(&dir)
+                .map_err(Error::io(format!("cannot lock {}", lock.display())))?
+            {
                 break;
             }
             std::thread::sleep(LEAVING_PAUSE);
@@ -172,18 +170,27 @@ pub(crate) async fn leave(
 /// reads the roster from `claims/`, with `games` (recorded games by
 /// results file name), and writes `workers.json` and the brief; the others
 /// read the brief (none yet: an empty one).
-pub(super) fn read(
+pub fn read(
     dir: &Path,
     me: &str,
     games: &BTreeMap<String, u64>,
     writer: &mut Writer,
 ) -> Result<RosterBrief, Error> {
-    let brief_path = dir.join(CLAIMS_DIR).join(ROSTER_BRIEF);
-    if !writer.take(dir)? {
+    let brief_path = aboure_records::RunFolder::new(dir)
+        .claims()
+        .join(ROSTER_BRIEF);
+    let cannot = |what: &str, path: &Path| Error::io(format!("cannot {what} {}", path.display()));
+    let lock_path = aboure_records::RunFolder::new(dir)
+        .claims()
+        .join(ROSTER_LOCK);
+    if !writer.take(dir).map_err(cannot("lock", &lock_path))? {
         return Ok(match std::fs::read(&brief_path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)?,
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| Error::Brief {
+                path: brief_path.clone(),
+                source,
+            })?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => RosterBrief::default(),
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(cannot("read", &brief_path)(e)),
         });
     }
     let previous = match WorkersFile::read_in(dir) {
@@ -193,7 +200,8 @@ pub(super) fn read(
             None
         }
     };
-    let mut workers = roster(&dir.join(CLAIMS_DIR))?;
+    let claims = aboure_records::RunFolder::new(dir).claims();
+    let mut workers = roster(&claims).map_err(cannot("read the roster of", &claims))?;
     for w in &mut workers {
         w.games = games.get(&w.results).copied().unwrap_or(0);
         // A worker no longer alive was last seen alive when the file was
@@ -214,6 +222,10 @@ pub(super) fn read(
     file.write_in(dir)?;
     let brief = RosterBrief::of(&file.workers);
     // Whole or not at all, as workers.json.
-    aboure_records::write_whole(&brief_path, &serde_json::to_vec(&brief)?)?;
+    let bytes = serde_json::to_vec(&brief).map_err(|source| Error::Brief {
+        path: brief_path.clone(),
+        source,
+    })?;
+    aboure_records::write_whole(&brief_path, &bytes).map_err(cannot("write", &brief_path))?;
     Ok(brief)
 }
