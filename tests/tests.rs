@@ -14,6 +14,7 @@ mod build;
 mod check_bot_misbehaving;
 mod check_bot_reference;
 mod cli_engine;
+mod docs;
 mod fairness;
 mod fuzz_corpus;
 mod hardening_bots;
