@@ -14,7 +14,8 @@ use aboure_sandbox::{Mode, Policy};
 const SHOWN_LINES: usize = 40;
 
 /// Check that a bot speaks the protocol: handshake, options, positions,
-/// every time control, stop, isready while thinking, quit, a full game.
+/// endless sowings, every time control, stop, isready while thinking, quit,
+/// a full game.
 #[derive(clap::Args)]
 pub struct Args {
     /// Limit on answers that have no clock of their own (aboureok, readyok,
