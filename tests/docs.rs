@@ -10,7 +10,7 @@
 //! resolves; and the defaults the docs quote are the embedded defaults.
 //! Each check has a test that feeds it a broken snippet and sees it fail.
 
-mod markdown;
+pub mod markdown;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

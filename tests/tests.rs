@@ -24,6 +24,7 @@ mod hardening_soak;
 mod kits;
 mod league;
 mod league_workers;
+mod quick_start;
 mod report_cli;
 mod report_html;
 mod report_prior;
