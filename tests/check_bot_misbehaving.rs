@@ -35,7 +35,7 @@ fn a_bot_that_never_sends_aboureok_fails_the_handshake_and_nothing_else_runs() {
         "{}",
         run.dump()
     );
-    assert_eq!(run.summary(), "0 passed, 1 failed, 20 skipped");
+    assert_eq!(run.summary(), "0 passed, 1 failed, 21 skipped");
     // The exchange is shown: what was sent, what came back, the time-out.
     for shown in [
         "> aboure 1",
@@ -89,6 +89,43 @@ fn a_bot_that_answers_illegal_moves_fails_every_check_that_asks_for_one() {
 }
 
 #[test]
+fn a_bot_that_ignores_endless_sowings_fails_the_endless_sowing_check_only() {
+    let run = misbehaving(&PATIENT, "ignores_endless.py", "greedy");
+    assert_fails(&run, &["endless-sowing"], "illegal move `bestmove 5`");
+    assert_eq!(
+        run.with_status("FAIL"),
+        ["endless-sowing"],
+        "{}",
+        run.dump()
+    );
+    // The reason names RULES.md's position and its legal moves.
+    let line = run.line("endless-sowing");
+    assert!(
+        line.contains("4,3,4,1,2,3/1,4,3,2,1,5 s 8 7") && line.contains("legal moves: 0 1 2 4"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_slow_handshake_passes_with_a_warning_that_says_why_it_matters() {
+    let run = misbehaving(&["--check", "handshake"], "slow_start.py", "random");
+    assert_eq!(run.status("handshake"), "PASS", "{}", run.dump());
+    assert!(
+        run.stdout.contains("warning: the handshake took")
+            && run.stdout.contains("(over 1000 ms)")
+            && run
+                .stdout
+                .contains("every game of a tournament waits for it"),
+        "{}",
+        run.dump()
+    );
+    // A quick one does not warn.
+    let quick = check_bot(&["--check", "handshake"], &[ABOURE, "bot", "random"]);
+    assert_eq!(quick.status("handshake"), "PASS", "{}", quick.dump());
+    assert!(!quick.stdout.contains("warning:"), "{}", quick.dump());
+}
+
+#[test]
 fn a_bot_that_ignores_stop_fails_the_checks_that_stop_it() {
     let run = misbehaving(
         &["--margin", "2000", "--timeout", "4000"],
@@ -111,7 +148,13 @@ fn a_bot_that_ignores_stop_fails_the_checks_that_stop_it() {
 #[test]
 fn a_bot_that_crashes_on_position_set_fails_where_set_up_positions_are_sent() {
     let run = misbehaving(&PATIENT, "crashes_on_set.py", "random");
-    let set_up = ["newgame", "position-set", "forced-pass", "one-legal-move"];
+    let set_up = [
+        "newgame",
+        "position-set",
+        "forced-pass",
+        "one-legal-move",
+        "endless-sowing",
+    ];
     assert_fails(&run, &set_up, "exited with status 3");
     assert_eq!(run.with_status("FAIL"), set_up, "{}", run.dump());
     // Its last words on stderr are shown with the failure.

@@ -4,10 +4,13 @@
 //! `aboure check-bot` passes it under a memory limit, started from a folder
 //! of its own, with the default sandbox, without it (the limit then a
 //! per-process rlimit) and where namespaces are forbidden; and a short sandboxed tournament of all
-//! six and two reference bots ends with no forfeit. These tests need the
+//! six and two reference bots ends with no forfeit. Each kit's README
+//! commands build and check it in a copy of its folder, away from the
+//! repository. These tests need the
 //! toolchains `tests/run.sh` installs.
 
 mod build;
+mod copy;
 mod no_namespaces;
 mod rules;
 
@@ -34,6 +37,7 @@ fn kit_works(kit: Kit) {
     check_bot_passes(&built, &[]);
     check_bot_passes(&built, &["--sandbox", "off"]);
     check_bot_passes_without_namespaces(&built);
+    copy::works_in_a_copy(kit);
 }
 
 fn rules_agree(built: &Built) {

@@ -572,7 +572,7 @@ fn a_pair_split_between_two_workers_files_of_one_folder_is_one_pair() {
 }
 
 /// The cost of sharing a run, measured with many worker processes on one
-/// machine (the figures in configs/README.md):
+/// machine (the figures in docs/many-machines.md):
 /// `cargo test --test sprt_shards -- --ignored --nocapture workers_figures`
 /// (`ABOURE_WORKERS=10,100` by default).
 #[test]

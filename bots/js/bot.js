@@ -3,7 +3,7 @@
 // It wires standard input and output to the protocol in protocol.js; the
 // rules are in rules.js and the move choice in search.js.
 //
-// Run it: node bot.js. Check it: aboure check-bot -- node bots/js/bot.js
+// Run it: node bot.js. Check it: aboure check-bot -- node bot.js (in this folder)
 "use strict";
 
 const readline = require("readline");

@@ -14,7 +14,8 @@ use aboure_sandbox::{Mode, Policy};
 const SHOWN_LINES: usize = 40;
 
 /// Check that a bot speaks the protocol: handshake, options, positions,
-/// every time control, stop, isready while thinking, quit, a full game.
+/// endless sowings, every time control, stop, isready while thinking, quit,
+/// a full game.
 #[derive(clap::Args)]
 pub struct Args {
     /// Limit on answers that have no clock of their own (aboureok, readyok,
@@ -25,8 +26,9 @@ pub struct Args {
     /// ms [default: a tournament's default `margin`].
     #[arg(long, value_name = "MS")]
     margin: Option<u64>,
-    /// Limit on the bot's address space, as the tournament's `memory-limit`
-    /// (e.g. `512MiB`); enforced by the system as in a tournament.
+    /// Limit on the bot's memory, as the tournament's `memory-limit` (e.g.
+    /// `512MiB`): a memory cgroup for the bot and its children where the
+    /// machine allows it, else each process's private memory (RLIMIT_DATA).
     #[arg(long, value_name = "SIZE")]
     memory_limit: Option<String>,
     /// Limit on the bot's CPU time, as the tournament's `cpu-limit` (e.g.

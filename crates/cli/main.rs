@@ -54,9 +54,13 @@ enum Command {
     Bench(bench::Args),
     /// Pass probability and length of an SPRT at a range of true Elo.
     SprtCalc(sprt_calc::Args),
-    /// Tune a bot's int options by SPSA (a file with a [tune] table).
+    /// Tune a bot's int and float options by SPSA (a file with a [tune] table).
     Tune(tune::Args),
 }
+
+/// Set in the environment: parse the command line, then exit 0 without
+/// running the command.
+const PARSE_ONLY: &str = "ABOURE_PARSE_ONLY";
 
 fn main() -> ExitCode {
     // The bot-side helper of the sandbox (`aboure sandbox-exec PLAN`, or
@@ -74,6 +78,13 @@ fn main() -> ExitCode {
         }
     }
     let cli = Cli::parse();
+    // The documentation's tests check that every `aboure ...` line of the
+    // docs parses, without running it: with this variable set, a command
+    // line that parses does nothing and exits 0 (one that does not parses
+    // to clap's usage error, status 2, as always).
+    if std::env::var_os(PARSE_ONLY).is_some() {
+        return ExitCode::SUCCESS;
+    }
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Serve(args) => serve::run(args),

@@ -22,7 +22,7 @@ use crate::run_progress::Progress;
 /// Run a tournament from a TOML file.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The tournament file (see configs/README.md).
+    /// The tournament file (see docs/tournament-file.md).
     config: PathBuf,
     /// Output folder (default: out/<config file stem>).
     #[arg(long)]

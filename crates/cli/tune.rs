@@ -18,7 +18,7 @@ type Progress = Arc<dyn Fn(&TuneProgress) + Send + Sync>;
 /// Tune a bot's parameters from a TOML file with a [tune] table.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The tournament file with its [tune] table (see configs/README.md).
+    /// The tournament file with its [tune] table (see docs/tuning.md).
     config: PathBuf,
     /// Output folder (default: out/<config file stem>).
     #[arg(long)]
@@ -39,7 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = aboure_config::load(&args.config)?;
     let Some(tune) = config.tune() else {
         anyhow::bail!(
-            "{}: no [tune] table: `aboure tune` needs one (see configs/README.md)",
+            "{}: no [tune] table: `aboure tune` needs one (see docs/tuning.md)",
             args.config.display()
         );
     };

@@ -2,8 +2,8 @@
 // wires standard input and output to the protocol in Bot.java; the rules are
 // in Position.java and the move choice in Search.java.
 //
-// Build it: make -C bots/java. Check it:
-// aboure check-bot -- java -Xss512k -XX:+UseSerialGC -jar bots/java/build/bot.jar
+// Build it: make (in this folder). Check it:
+// aboure check-bot -- java -Xss512k -XX:+UseSerialGC -jar build/bot.jar
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -2,7 +2,7 @@
 //! 100 and 1,000 workers, simulated with threads that claim, record and
 //! read with the real claim code and files on a real folder
 //! ([`aboure_arbiter::simulate_workers`]), games taking no time. The
-//! figures in configs/README.md ("What sharing costs: measured"), and
+//! figures in docs/many-machines.md ("What sharing costs: measured"), and
 //! where the claim tries went: what each found, whose pair it was, and in
 //! which quarter of the run.
 

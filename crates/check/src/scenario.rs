@@ -25,6 +25,15 @@ pub const SETUPS: [&str; 4] = [
 /// must pass (pit 4's sowing never ends) and North is to move.
 pub const PROTOCOL_PASS: &str = "1,0,1,0,8,1/5,6,5,4,5,6 s 3 3";
 
+/// RULES.md's example of an endless sowing: South's pit 5 relays for ever,
+/// so the legal moves are 0, 1, 2 and 4.
+pub const RULES_ENDLESS: &str = "4,3,4,1,2,3/1,4,3,2,1,5 s 8 7";
+
+/// Another, with North to move: pit 7 never ends, 9 and 11 do. Endless
+/// sowings are rare (none is reachable from the start; three in 100,000
+/// random boards), so the suite names them rather than search for them.
+pub const NORTH_ENDLESS: &str = "4,3,2,7,4,1/0,5,1,7,1,5 n 4 4";
+
 /// The protocol's example of an ending after a pass: North's only move.
 pub const PROTOCOL_LAST_MOVE: &str = "0,0,0,0,0,1/0,0,0,0,0,2 s 22 23";
 
@@ -151,6 +160,13 @@ pub fn one_legal_move() -> Vec<GameSoFar> {
     games
 }
 
+/// Positions where the side to move has a sowing that never ends, beside
+/// legal ones: a bot that takes every pit of two or more seeds for a move
+/// plays an illegal one, or loses on time sowing for ever.
+pub fn endless_sowings() -> Vec<GameSoFar> {
+    vec![set(RULES_ENDLESS), set(NORTH_ENDLESS)]
+}
+
 /// Set-up positions, bare and with a few moves played from them.
 pub fn set_ups() -> Vec<GameSoFar> {
     let mut games: Vec<GameSoFar> = SETUPS.iter().map(|p| set(p)).collect();
@@ -237,6 +253,21 @@ mod tests {
             let legal = current(&game).legal_moves();
             assert_eq!(legal.len(), 1);
             assert_ne!(legal[0], Move::Pass);
+        }
+    }
+
+    #[test]
+    fn endless_games_have_an_endless_sowing_beside_legal_ones() {
+        for (game, endless, legal) in endless_sowings()
+            .iter()
+            .zip([(5, "0 1 2 4"), (7, "9 11")])
+            .map(|(g, (e, l))| (g, e, l))
+        {
+            let p = current(game);
+            assert!(p.seeds(endless) >= 2, "{p}");
+            let moves: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
+            assert_eq!(moves.join(" "), legal, "{p}");
+            assert!(askable(game));
         }
     }
 

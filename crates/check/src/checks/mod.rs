@@ -36,6 +36,8 @@ pub enum Check {
     ForcedPass,
     /// A position with a single legal sowing.
     OneLegalMove,
+    /// Positions where a sowing never ends.
+    EndlessSowing,
     /// `go stime .. ntime .. sinc .. ninc ..` with each side to move.
     GoClock,
     /// `go movetime`.
@@ -64,7 +66,7 @@ pub enum Check {
 
 impl Check {
     /// Every check, in the order the suite runs them.
-    pub const ALL: [Check; 21] = [
+    pub const ALL: [Check; 22] = [
         Check::Handshake,
         Check::Options,
         Check::BadInput,
@@ -74,6 +76,7 @@ impl Check {
         Check::PositionSet,
         Check::ForcedPass,
         Check::OneLegalMove,
+        Check::EndlessSowing,
         Check::GoClock,
         Check::GoMovetime,
         Check::GoDepth,
@@ -100,6 +103,7 @@ impl Check {
             Check::PositionSet => "position-set",
             Check::ForcedPass => "forced-pass",
             Check::OneLegalMove => "one-legal-move",
+            Check::EndlessSowing => "endless-sowing",
             Check::GoClock => "go-clock",
             Check::GoMovetime => "go-movetime",
             Check::GoDepth => "go-depth",
@@ -148,6 +152,11 @@ impl Check {
             }
             Check::OneLegalMove => {
                 "a position with a single legal sowing gets exactly that move, in time"
+            }
+            Check::EndlessSowing => {
+                "positions where a sowing never ends (RULES.md's example, \
+                 4,3,4,1,2,3/1,4,3,2,1,5 s 8 7, where South's pit 5 relays for ever) get \
+                 a legal `bestmove` in time: an endless sowing is not a move"
             }
             Check::GoClock => {
                 "`go stime .. ntime .. sinc .. ninc ..` with South and with North to \
@@ -213,6 +222,7 @@ impl Check {
             Check::PositionSet => positions::set_up(s).await,
             Check::ForcedPass => positions::forced_pass(s).await,
             Check::OneLegalMove => positions::one_legal_move(s).await,
+            Check::EndlessSowing => positions::endless_sowing(s).await,
             Check::GoClock => time::clock(s).await,
             Check::GoMovetime => time::movetime(s).await,
             Check::GoDepth => time::depth(s).await,

@@ -1,6 +1,6 @@
 //! Checks that the bot reads every form of `position` the arbiter sends:
 //! from the start, from a set-up position, with forced passes in the moves,
-//! and where only one move is legal. Each game gets `go movetime` and must
+//! where only one move is legal, and where a sowing never ends. Each game gets `go movetime` and must
 //! get a legal answer in time.
 
 use aboure_protocol::{ArbiterMessage, GameSoFar};
@@ -35,4 +35,8 @@ pub(super) async fn forced_pass(s: &mut Session<'_>) -> Step<()> {
 
 pub(super) async fn one_legal_move(s: &mut Session<'_>) -> Step<()> {
     each_game(s, &scenario::one_legal_move()).await
+}
+
+pub(super) async fn endless_sowing(s: &mut Session<'_>) -> Step<()> {
+    each_game(s, &scenario::endless_sowings()).await
 }

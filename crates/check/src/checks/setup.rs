@@ -1,7 +1,7 @@
 //! Checks of what happens before and between games: the handshake, options,
 //! robustness to bad input, pings and `newgame`.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use aboure_protocol::{ArbiterMessage, BotMessage, OptionKind, OptionSpec};
 
@@ -11,6 +11,10 @@ use crate::session::{ms, Session, Step};
 
 /// How many pings the ping check sends in a row.
 const PINGS: usize = 20;
+
+/// A handshake slower than this passes with a warning: a tournament's
+/// `startup-timeout` allows 10 s, but every game pays it.
+const SLOW_HANDSHAKE: Duration = Duration::from_secs(1);
 
 pub(super) async fn handshake(s: &mut Session<'_>) -> Step<()> {
     let (id, took) = s.fresh_start().await?;
@@ -27,6 +31,15 @@ pub(super) async fn handshake(s: &mut Session<'_>) -> Step<()> {
         id.author,
         ms(took)
     ));
+    if took > SLOW_HANDSHAKE {
+        s.warn(format!(
+            "the handshake took {} (over {}): every game of a tournament waits for it, \
+             and with restart = \"per-game\" each game starts the bot afresh; do slow \
+             set-up work once, after `aboureok` or lazily",
+            ms(took),
+            ms(SLOW_HANDSHAKE)
+        ));
+    }
     let options: Vec<String> = id.options.iter().map(describe).collect();
     s.detail(match options.len() {
         0 => "no options".to_owned(),

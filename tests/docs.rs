@@ -1,0 +1,324 @@
+//! The documentation is tested like code, so that it cannot drift from it:
+//! every ```toml block of README.md, docs/, configs/, bots/ and the crates'
+//! READMEs is loaded by the real config loader (a block with fewer than two
+//! `[[bot]]` tables is completed with two built-in bots; one marked
+//! ```toml fragment is checked as TOML only; one that quotes the embedded
+//! defaults, which are no file of their own, must equal them key for
+//! key); every `aboure ...` line of a
+//! shell block parses with the real command line (`ABOURE_PARSE_ONLY`
+//! makes the binary stop after parsing); every relative link and `#anchor`
+//! resolves; and the defaults the docs quote are the embedded defaults.
+//! Each check has a test that feeds it a broken snippet and sees it fail.
+
+pub mod markdown;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use markdown::{anchors, blocks, command_lines, links};
+
+use crate::support::ABOURE;
+
+/// The repository's root.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every Markdown file the checks read: the top-level pages, docs/,
+/// configs/, bots/ (the kits' own folders included) and crates/*/.
+fn documents() -> Vec<PathBuf> {
+    let root = root();
+    let mut files: Vec<PathBuf> = ["README.md", "PROTOCOL.md", "RULES.md"]
+        .iter()
+        .map(|f| root.join(f))
+        .collect();
+    for dir in ["docs", "configs", "bots", "crates"] {
+        collect_markdown(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 20, "too few Markdown files: {files:?}");
+    files
+}
+
+fn collect_markdown(dir: &Path, files: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_string_lossy();
+        if path.is_dir() {
+            // Build output and dependencies of the kits, not documentation.
+            if !["target", "build", "node_modules"].contains(&name.as_ref()) {
+                collect_markdown(&path, files);
+            }
+        } else if name.ends_with(".md") {
+            files.push(path);
+        }
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `file:line` relative to the repository, for messages.
+fn place(file: &Path, line: usize) -> String {
+    let shown = file.strip_prefix(root()).unwrap_or(file);
+    format!("{}:{line}", shown.display())
+}
+
+/// Two built-in bots that complete a block with fewer than two of its own.
+const TWO_BOTS: &str = "\n[[bot]]\nname = \"doc-a\"\nbuiltin = \"random\"\n\n\
+                        [[bot]]\nname = \"doc-b\"\nbuiltin = \"greedy\"\n";
+
+/// The problem with one ```toml block of `file` (its info string `info`),
+/// if any: loaded by the arbiter's config loader, as a file beside `file`
+/// so that relative paths mean what they mean there.
+fn toml_problem(file: &Path, info: &str, text: &str) -> Option<String> {
+    if info.split_whitespace().nth(1) == Some("fragment") {
+        return text.parse::<toml::Table>().err().map(|e| e.to_string());
+    }
+    if quotes_the_defaults(text) {
+        return defaults_problem(text);
+    }
+    let bots = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("[[bot]]"))
+        .count();
+    let mut whole = text.to_owned();
+    if bots < 2 {
+        whole.push_str(TWO_BOTS);
+    }
+    let path = file.with_file_name("snippet.toml");
+    aboure_config::parse(&whole, &path)
+        .err()
+        .map(|e| format!("{e}\n--- the file loaded:\n{whole}"))
+}
+
+/// The problem with one `aboure ...` command line, if any: the real binary
+/// parses it and stops.
+fn command_problem(words: &[String]) -> Option<String> {
+    let output = Command::new(ABOURE)
+        .args(&words[1..])
+        .env("ABOURE_PARSE_ONLY", "1")
+        .output()
+        .expect("run aboure");
+    (!output.status.success()).then(|| {
+        format!(
+            "`{}` does not parse: {}",
+            words.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        )
+    })
+}
+
+/// The problem with one link of `file`, if any: a relative target must
+/// exist, and its `#anchor` must be a heading of the Markdown file it names.
+fn link_problem(file: &Path, target: &str) -> Option<String> {
+    if target.contains("://") || target.starts_with("mailto:") {
+        return None;
+    }
+    let (path, anchor) = match target.split_once('#') {
+        Some((path, anchor)) => (path, Some(anchor)),
+        None => (target, None),
+    };
+    let dest = if path.is_empty() {
+        file.to_owned()
+    } else {
+        file.parent().unwrap().join(path)
+    };
+    if !dest.exists() {
+        return Some(format!("{target}: no such file {}", dest.display()));
+    }
+    let anchor = anchor.filter(|_| dest.extension().is_some_and(|e| e == "md"))?;
+    (!anchors(&read(&dest)).contains(anchor))
+        .then(|| format!("{target}: no heading with the anchor #{anchor}"))
+}
+
+/// Runs `check` on every document and fails with every problem it found.
+fn every_document(what: &str, check: impl Fn(&Path, &str, &mut Vec<String>) -> usize) {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for file in documents() {
+        checked += check(&file, &read(&file), &mut problems);
+    }
+    assert!(checked > 0, "no {what} found in the docs");
+    assert!(
+        problems.is_empty(),
+        "{} of {checked} {what} are broken:\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
+    eprintln!("{checked} {what} checked");
+}
+
+#[test]
+fn every_toml_block_loads() {
+    every_document("TOML blocks", |file, text, problems| {
+        let tomls: Vec<_> = blocks(text)
+            .into_iter()
+            .filter(|b| b.info.split_whitespace().next() == Some("toml"))
+            .collect();
+        for b in &tomls {
+            if let Some(p) = toml_problem(file, &b.info, &b.text) {
+                problems.push(format!("{}: {p}", place(file, b.line)));
+            }
+        }
+        tomls.len()
+    });
+}
+
+#[test]
+fn every_aboure_command_line_parses() {
+    every_document("command lines", |file, text, problems| {
+        let mut n = 0;
+        for b in blocks(text) {
+            if !["sh", "console", "bash"].contains(&b.info.as_str()) {
+                continue;
+            }
+            for words in command_lines(&b.text) {
+                n += 1;
+                if let Some(p) = command_problem(&words) {
+                    problems.push(format!("{}: {p}", place(file, b.line)));
+                }
+            }
+        }
+        n
+    });
+}
+
+#[test]
+fn every_relative_link_and_anchor_resolves() {
+    every_document("links", |file, text, problems| {
+        let found = links(text);
+        for link in &found {
+            if let Some(p) = link_problem(file, &link.target) {
+                problems.push(format!("{}: {p}", place(file, link.line)));
+            }
+        }
+        found.len()
+    });
+}
+
+/// The settings of a TOML text: one `table.key = value` per line, without
+/// comments; commented-out keys are no settings.
+fn settings(text: &str) -> Vec<String> {
+    let mut table = String::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.split(" #").next().unwrap_or("").trim();
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        if line.starts_with('[') {
+            table = line.trim_matches(['[', ']']).to_owned();
+        } else {
+            let (key, value) = line.split_once('=').expect("key = value");
+            out.push(format!("{table}.{} = {}", key.trim(), value.trim()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// True when `text` quotes the embedded defaults rather than being a
+/// tournament file: a table of `[sandbox]` and `[sprt]` keys with no bot,
+/// and `timeout` beside a clock (the defaults give every limit's keys).
+fn quotes_the_defaults(text: &str) -> bool {
+    let s = settings(text);
+    let has = |key: &str| s.iter().any(|l| l.starts_with(key));
+    has("time-control.timeout")
+        && has("time-control.base")
+        && has("sandbox.uids")
+        && !text.lines().any(|l| l.trim_start().starts_with("[[bot]]"))
+}
+
+/// The problem with a block that quotes the defaults, if any: every
+/// setting the embedded default.toml makes, and no other.
+fn defaults_problem(text: &str) -> Option<String> {
+    let quoted = settings(text);
+    let embedded = settings(aboure_config::DEFAULT_CONFIG);
+    (quoted != embedded).then(|| {
+        let missing: Vec<_> = embedded.iter().filter(|l| !quoted.contains(l)).collect();
+        let extra: Vec<_> = quoted.iter().filter(|l| !embedded.contains(l)).collect();
+        format!("the defaults quoted differ from the embedded default.toml: missing {missing:?}, not in it {extra:?}")
+    })
+}
+
+#[test]
+fn the_documented_defaults_are_the_embedded_ones() {
+    for page in ["docs/tournament-file.md", "configs/README.md"] {
+        let text = read(&root().join(page));
+        let start = text
+            .find("## The defaults")
+            .expect("a section of the defaults");
+        let block = blocks(&text[start..])
+            .into_iter()
+            .find(|b| b.info.starts_with("toml"))
+            .expect("a TOML block of the defaults");
+        assert!(quotes_the_defaults(&block.text), "{page}: {}", block.text);
+        assert_eq!(defaults_problem(&block.text), None, "{page}");
+    }
+}
+
+#[test]
+fn a_broken_toml_snippet_fails() {
+    let file = root().join("docs/snippet.md");
+    assert!(toml_problem(&file, "toml", "[tournament]\npairs = 10\n").is_none());
+    let bad = toml_problem(&file, "toml", "[time-control]\nmovetime = \"fast\"\n").unwrap();
+    assert!(bad.contains("time-control.movetime"), "{bad}");
+    let unknown = toml_problem(&file, "toml", "[tournament]\npears = 10\n").unwrap();
+    assert!(unknown.contains("pears"), "{unknown}");
+    assert!(toml_problem(&file, "toml fragment", "[sandbox]\nread = [\n").is_some());
+    assert!(toml_problem(&file, "toml fragment", "pears = 10\n").is_none());
+}
+
+#[test]
+fn a_broken_command_line_fails() {
+    let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+    assert!(command_problem(&words("aboure run configs/default.toml --resume")).is_none());
+    let bad = command_problem(&words("aboure run configs/default.toml --resumee")).unwrap();
+    assert!(bad.contains("--resumee"), "{bad}");
+    assert!(command_problem(&words("aboure rnu x.toml")).is_some());
+}
+
+#[test]
+fn a_broken_link_fails() {
+    let file = root().join("docs/README.md");
+    assert!(link_problem(&file, "writing-a-bot.md#building-bots").is_none());
+    assert!(link_problem(&file, "https://example.org/nowhere").is_none());
+    let missing = link_problem(&file, "no-such-page.md").unwrap();
+    assert!(missing.contains("no such file"), "{missing}");
+    let anchor = link_problem(&file, "writing-a-bot.md#no-such-heading").unwrap();
+    assert!(anchor.contains("#no-such-heading"), "{anchor}");
+}
+
+#[test]
+fn drifted_defaults_differ() {
+    let quoted = "[tournament]\npairs = 10 # per pairing\n# seed = 2\n[sandbox]\ncpu = \"1\"\n";
+    assert_eq!(
+        settings(quoted),
+        vec!["sandbox.cpu = \"1\"", "tournament.pairs = 10"]
+    );
+    assert_ne!(
+        settings(quoted),
+        settings("[tournament]\npairs = 12\n[sandbox]\ncpu = \"1\"\n")
+    );
+    // A quote of the defaults with one value changed, or one key left out.
+    let defaults = aboure_config::DEFAULT_CONFIG;
+    assert!(quotes_the_defaults(defaults));
+    assert_eq!(defaults_problem(defaults), None);
+    let changed = defaults.replace("max-plies = 400", "max-plies = 500");
+    let problem = defaults_problem(&changed).unwrap();
+    assert!(
+        problem.contains("adjudication.max-plies = 500"),
+        "{problem}"
+    );
+    let dropped = defaults.replace("repetitions = 3", "");
+    let problem = defaults_problem(&dropped).unwrap();
+    assert!(
+        problem.contains("adjudication.repetitions = 3"),
+        "{problem}"
+    );
+}
