@@ -273,11 +273,11 @@ impl BotProcess {
         self.guard.as_ref().and_then(|g| g.cage())
     }
 
-    /// Writes one line (which need not be a valid message) and flushes it;
-    /// returns the instant after the flush.
-    pub async fn write_line(&mut self, line: &str) -> std::io::Result<Instant> {
+    /// Writes one line (which need not be a valid message) and flushes it
+    /// by `deadline`; returns the instant after the flush.
+    pub async fn write_line(&mut self, line: &str, deadline: Instant) -> std::io::Result<Instant> {
         self.release();
-        self.channel.write_lines(&[line]).await
+        self.channel.write_lines(&[line], deadline).await
     }
 
     /// The conversation itself, for a caller that hears the lines through
@@ -354,7 +354,11 @@ impl BotProcess {
                 return BotFailure::new(Termination::TimeForfeit, detail);
             }
             Fault::NoReply { .. } => Termination::StartupFailure,
-            Fault::TooLong { .. } | Fault::Unasked(_) => Termination::ProtocolViolation,
+            Fault::Unread { what: "go", .. } => Termination::TimeForfeit,
+            Fault::Unread { .. } => Termination::StartupFailure,
+            Fault::TooLong { .. } | Fault::Unasked(_) | Fault::TooMuch(_) => {
+                Termination::ProtocolViolation
+            }
             Fault::Unreadable(_) => Termination::IllegalMove,
             Fault::Closed(_) | Fault::WriteFailed(_) => {
                 let what = fault.to_string();
@@ -416,7 +420,7 @@ impl BotProcess {
     /// left of its process group.
     pub async fn quit(mut self, grace: Duration) {
         let quit = ArbiterMessage::Quit.to_string();
-        if self.write_line(&quit).await.is_ok() {
+        if self.write_line(&quit, Instant::now() + grace).await.is_ok() {
             self.reaper.wait_for(grace).await;
         }
         self.kill().await;
