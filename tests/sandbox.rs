@@ -11,6 +11,8 @@ use crate::harness;
 mod explain;
 #[path = "sandbox/own.rs"]
 mod own;
+#[path = "sandbox/sockets.rs"]
+mod sockets;
 #[path = "sandbox/unprivileged.rs"]
 mod unprivileged;
 #[path = "sandbox/world.rs"]

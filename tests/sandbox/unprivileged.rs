@@ -27,6 +27,7 @@ const CORE: &[&str] = &[
     "own::a_shell_bot_sources_a_file_beside_itself",
     "own::a_bot_in_a_home_directory_is_refused_before_any_game",
     "explain::a_bot_refused_a_read_at_start_up_is_told_what_the_sandbox_allowed",
+    "sockets::a_bot_opens_only_the_socket_families_it_is_allowed",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -176,7 +176,7 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
         confine::landlock(rules)?;
     }
     if plan.seccomp {
-        confine::seccomp(plan.private_memory)?;
+        confine::seccomp(plan.private_memory, plan.network)?;
     }
     let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));
     let program = c(&plan.program.to_string_lossy())?;
@@ -423,7 +423,7 @@ pub fn probe_main() -> ! {
         ..Rules::default()
     };
     report.landlock = confine::landlock(&rules).err();
-    report.seccomp = confine::seccomp(false).err();
+    report.seccomp = confine::seccomp(false, false).err();
     println!("{}", serde_json::to_string(&report).unwrap_or_default());
     std::process::exit(0)
 }
