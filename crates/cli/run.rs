@@ -222,7 +222,10 @@ fn print_table(
     first_forfeits: &BTreeMap<String, String>,
 ) {
     let table = &summary.standings;
-    let mut out = std::io::stdout().lock();
+    // Written whole, then printed safe for a terminal: names and details
+    // come from the bots and the results files.
+    use std::fmt::Write as _;
+    let mut out = String::new();
     match report {
         Ok(report) => {
             let _ = write!(out, "{}", report.text());
@@ -313,6 +316,7 @@ fn print_table(
             w.claimed, w.tries, w.polls, w.opens, w.bytes, w.log_reads, w.log_bytes, w.logged
         );
     }
+    print!("{}", aboure_report::printable(&out));
 }
 
 fn init_logging(args: &Args, bar: ProgressBar) {
