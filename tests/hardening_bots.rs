@@ -309,3 +309,27 @@ fn floods_of_options_and_info_are_refused_or_cut_and_stay_small() {
     assert_no_survivors(&m, Duration::from_secs(5));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_direction_override_in_a_bots_name_reaches_the_terminal_only_as_text() {
+    let dir = folder("escapes");
+    let m = marker("escapes");
+    // (Control characters in a name are refused by the config; a direction
+    // override, which reverses the rest of its line, is not.) The bot fails
+    // every game, so its name is in the report, the forfeit warning and its
+    // first forfeit.
+    let bot = hostile("rev\\u202esed", "escapes.sh", &m, &[]);
+    let config = write_config(&dir, &gauntlet(&bot, "5s"));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    check_games(
+        &games(&out),
+        &[("rev\u{202e}sed", Some(("crash", "owned")))],
+    );
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(printed.matches("rev\\u{202e}sed").count() >= 3, "{printed}");
+    assert!(!printed.contains('\u{202e}'), "{printed:?}");
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
