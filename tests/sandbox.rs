@@ -9,6 +9,8 @@
 use crate::harness;
 #[path = "sandbox/explain.rs"]
 mod explain;
+#[path = "sandbox/links.rs"]
+mod links;
 #[path = "sandbox/own.rs"]
 mod own;
 #[path = "sandbox/sockets.rs"]

@@ -33,7 +33,7 @@ fn mode(path: &Path) -> u32 {
 }
 
 /// The lines of `log` that start with `prefix`, without it.
-fn reported<'a>(log: &'a str, prefix: &str) -> Vec<&'a str> {
+pub(super) fn reported<'a>(log: &'a str, prefix: &str) -> Vec<&'a str> {
     log.lines().filter_map(|l| l.strip_prefix(prefix)).collect()
 }
 

@@ -162,10 +162,13 @@ pub(crate) fn sandbox(
     config: &Config,
     options: &RunOptions,
 ) -> Result<(Arc<aboure_sandbox::Sandbox>, aboure_sandbox::Layers), RunError> {
-    let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
-        config.sandbox(),
-        &options.aboure_exe,
-    )?);
+    let mut sandbox = aboure_sandbox::Sandbox::new(config.sandbox(), &options.aboure_exe)?;
+    sandbox.hide([config.path().to_owned(), options.out_dir.clone()]);
+    for bot in config.bots() {
+        let (program, args) = bot.command_line(&options.aboure_exe);
+        sandbox.hide_bot(bot.name(), &program, &args, bot.workdir());
+    }
+    let sandbox = Arc::new(sandbox);
     let ponder = config
         .bots()
         .iter()

@@ -32,6 +32,10 @@ pub struct Sandbox {
     settings: Settings,
     layers: Layers,
     helper: PathBuf,
+    /// Paths no bot sees (see [`Sandbox::hide`]).
+    hidden: Vec<PathBuf>,
+    /// Each bot's own paths, which no other bot sees.
+    bots: Vec<(String, Vec<PathBuf>)>,
 }
 
 /// One bot process to start, as the arbiter would start it unsandboxed.
@@ -73,7 +77,45 @@ impl Sandbox {
             settings: settings.clone(),
             layers,
             helper: helper.to_owned(),
+            hidden: Vec::new(),
+            bots: Vec::new(),
         })
+    }
+
+    /// Hides `paths` from every bot (the tournament file, with every bot's
+    /// `env`, and the results folder), even where they lie in a folder a
+    /// bot may read or write.
+    pub fn hide(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
+        self.hidden.extend(paths.into_iter().map(|p| normal(&p)));
+    }
+
+    /// Hides the bot `name`'s own files (its program outside the system's
+    /// folders, the files its command names, its own folders) from every
+    /// other bot.
+    pub fn hide_bot(&mut self, name: &str, program: &Path, args: &[String], workdir: &Path) {
+        let program = normal(&resolve(program));
+        let command = Command {
+            program: &program,
+            args,
+            workdir: &normal(workdir),
+            helper: &self.helper,
+        };
+        let mut own = crate::own::own_folders(&command, &[]).unwrap_or_default();
+        own.extend(
+            args.iter()
+                .map(|a| normal(&command.workdir.join(a)))
+                .filter(|p| p.is_file()),
+        );
+        own.push(program);
+        self.bots.push((name.to_owned(), own));
+    }
+
+    /// What bot `name` must not see.
+    fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
+        let others = self.bots.iter().filter(|(bot, _)| bot != name);
+        let mut hidden = self.hidden.clone();
+        hidden.extend(others.flat_map(|(_, own)| own.iter().cloned()));
+        hidden
     }
 
     /// The layers bots get in this run.
@@ -186,7 +228,8 @@ impl Sandbox {
             bot: spec.name.to_owned(),
             command: command_line(spec),
             refusal: Box::new(refusal),
-        })?;
+        })?
+        .masked(&self.hidden_from(spec.name));
         let landlock = has("landlock").then(|| {
             let mut write = vec![scratch_dir.clone()];
             write.extend(view.writable());

@@ -85,6 +85,9 @@ pub enum EntryKind {
     Symlink(PathBuf),
     /// An empty folder (the working directory when nothing is bound there).
     Folder,
+    /// Hidden: an empty read-only folder or file mounted over what a bind
+    /// brought (the tournament file, the results, another bot's files).
+    Mask,
 }
 
 /// A user and group id.
