@@ -9,6 +9,8 @@
 use crate::harness;
 #[path = "sandbox/explain.rs"]
 mod explain;
+#[path = "sandbox/identity.rs"]
+mod identity;
 #[path = "sandbox/links.rs"]
 mod links;
 #[path = "sandbox/own.rs"]

@@ -166,7 +166,7 @@ pub(crate) fn sandbox(
     sandbox.hide([config.path().to_owned(), options.out_dir.clone()]);
     for bot in config.bots() {
         let (program, args) = bot.command_line(&options.aboure_exe);
-        sandbox.hide_bot(bot.name(), &program, &args, bot.workdir());
+        sandbox.register_bot(bot.name(), (&program, &args), bot.workdir(), bot.sandbox())?;
     }
     let sandbox = Arc::new(sandbox);
     let ponder = config
