@@ -73,3 +73,34 @@ fn a_bot_opens_only_the_socket_families_it_is_allowed() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn no_socket_or_fifo_is_made_in_a_write_folder() {
+    // Not below /tmp, which is the bot's scratch in its world (a write
+    // path there shares the scratch's rules: no endpoints in either);
+    // /var/tmp is open to every user, as /tmp is.
+    let dir = Path::new("/var/tmp").join(format!("aboure-endpoints-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = marker("endpoints");
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let data_arg = data.display().to_string();
+    let bots = hostile("endpoints", "endpoints.sh", &m, &[&data_arg])
+        + &format!("sandbox = {{ write = [{data_arg:?}] }}\n");
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "endpoints");
+    let reported: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("endpoint: "))
+        .collect();
+    let once = [
+        "write socket refused",
+        "write fifo refused",
+        "tmp socket ok",
+        "tmp fifo ok",
+    ];
+    assert_eq!(reported, [once, once].concat(), "{log}");
+    // Nothing was left in the folder.
+    assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -28,6 +28,7 @@ const CORE: &[&str] = &[
     "own::a_bot_in_a_home_directory_is_refused_before_any_game",
     "explain::a_bot_refused_a_read_at_start_up_is_told_what_the_sandbox_allowed",
     "sockets::a_bot_opens_only_the_socket_families_it_is_allowed",
+    "sockets::no_socket_or_fifo_is_made_in_a_write_folder",
     "links::a_link_planted_in_a_write_folder_is_not_followed_at_the_next_start",
     "links::the_tournament_file_and_results_beside_a_bot_are_masked",
     "identity::a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own",

@@ -4,6 +4,7 @@
 //! wrong as text for the helper's one line of stderr.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use landlock::{
     Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
@@ -136,9 +137,18 @@ pub fn landlock(rules: &Rules) -> Result<(), String> {
     }
     let mut created = ruleset.create().map_err(|e| fail(&e))?;
     let read = AccessFs::from_read(abi);
+    let no_endpoints = AccessFs::from_all(abi) & !(AccessFs::MakeSock | AccessFs::MakeFifo);
+    // Rules add up: a `write` path below the scratch (a host folder under
+    // /tmp) would get the scratch's rights, so the scratch then has none.
+    let below = |s: &PathBuf| rules.write.iter().any(|w| w.starts_with(s));
+    let scratch = match rules.scratch.iter().any(below) {
+        true => no_endpoints,
+        false => AccessFs::from_all(abi),
+    };
     let grants = [
         (&rules.read, read),
-        (&rules.write, AccessFs::from_all(abi)),
+        (&rules.write, no_endpoints),
+        (&rules.scratch, scratch),
         (&rules.devices, AccessFs::from_file(abi)),
     ];
     for (paths, access) in grants {

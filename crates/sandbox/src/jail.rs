@@ -291,15 +291,12 @@ impl Sandbox {
             refusal: Box::new(refusal),
         })?
         .masked(&self.hidden_from(spec.name));
-        let landlock = has("landlock").then(|| {
-            let mut write = vec![scratch_dir.clone()];
-            write.extend(view.writable());
-            Rules {
-                read: view.readable(),
-                write,
-                devices: DEVICES.iter().map(PathBuf::from).collect(),
-                no_tcp: !spec.policy.network,
-            }
+        let landlock = has("landlock").then(|| Rules {
+            read: view.readable(),
+            write: view.writable(),
+            scratch: vec![scratch_dir.clone()],
+            devices: DEVICES.iter().map(PathBuf::from).collect(),
+            no_tcp: !spec.policy.network,
         });
         let mut env: BTreeMap<String, String> = [
             ("PATH", PATH),
