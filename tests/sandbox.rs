@@ -9,6 +9,8 @@
 use crate::harness;
 #[path = "sandbox/explain.rs"]
 mod explain;
+#[path = "sandbox/hold.rs"]
+mod hold;
 #[path = "sandbox/identity.rs"]
 mod identity;
 #[path = "sandbox/links.rs"]

@@ -33,6 +33,7 @@ const CORE: &[&str] = &[
     "links::the_tournament_file_and_results_beside_a_bot_are_masked",
     "identity::a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own",
     "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
+    "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

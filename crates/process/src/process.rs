@@ -117,8 +117,10 @@ impl BotProcess {
         let tail = Arc::new(StderrTail::default());
         let logs = launch.logs.clone();
         let stderr_drain = tokio::spawn(drain(stderr, Some(logs.clone()), tail.clone()));
-        let hold = Hold::new(match launched.guard.as_ref().and_then(|g| g.freezer()) {
+        let guard = launched.guard.as_ref();
+        let hold = Hold::new(match guard.and_then(|g| g.freezer()) {
             Some(dir) => HoldMethod::Freezer(dir.to_owned()),
+            None if guard.is_some_and(|g| g.relays_hold()) => HoldMethod::Relay(reaper.pid()),
             None => HoldMethod::Signals(reaper.pid()),
         });
         Ok(BotProcess {

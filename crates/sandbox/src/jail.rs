@@ -199,6 +199,7 @@ impl Sandbox {
                 env: spec.env.clone().into_iter().collect(),
                 confined: false,
                 cage: None,
+                namespaces: false,
                 cgroups: Cgroups::default(),
                 _claim: None,
                 scratch: None,
@@ -363,6 +364,7 @@ impl Sandbox {
             )],
             confined: true,
             cage: Some(cage),
+            namespaces: has("namespaces"),
             cgroups,
             _claim: claim,
             scratch,
@@ -429,6 +431,10 @@ impl Guard for Jail {
         self.cgroups.freezer()
     }
 
+    fn relays_hold(&self) -> bool {
+        self.namespaces
+    }
+
     fn cage(&self) -> Option<String> {
         self.cage.as_ref().map(Cage::to_string)
     }
@@ -446,6 +452,8 @@ pub struct Jail {
     confined: bool,
     /// What it may do, for a failure at its start.
     cage: Option<Cage>,
+    /// Started with its own pid namespace, whose init relays a hold.
+    namespaces: bool,
     // Dropped in this order: processes first, then their folder, and only
     // then the uid (no new bot gets it while a file of the last is left).
     cgroups: Cgroups,
