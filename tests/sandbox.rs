@@ -15,6 +15,8 @@ mod hold;
 mod identity;
 #[path = "sandbox/links.rs"]
 mod links;
+#[path = "sandbox/memory.rs"]
+mod memory;
 #[path = "sandbox/own.rs"]
 mod own;
 #[path = "sandbox/sockets.rs"]

@@ -40,6 +40,14 @@ pub struct Sandbox {
     bots: Vec<RegisteredBot>,
     /// Each bot's uid for the whole run (see [`Sandbox::identity_of`]).
     claims: Mutex<BTreeMap<String, Arc<Claim>>>,
+    /// The limit of the run's memory group (see [`Sandbox::bound_memory`]).
+    run_memory: Option<u64>,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        crate::cgroup::remove_run_groups();
+    }
 }
 
 /// What the sandbox knows of a bot of the run before it starts.
@@ -92,6 +100,7 @@ impl Sandbox {
             hidden: Vec::new(),
             bots: Vec::new(),
             claims: Mutex::default(),
+            run_memory: None,
         })
     }
 
@@ -175,6 +184,13 @@ impl Sandbox {
         Ok(claim)
     }
 
+    /// Bounds the memory of every bot process of the run together to
+    /// `bytes` (where there is a memory cgroup): what a process leaves
+    /// charged behind it stays under this bound too.
+    pub fn bound_memory(&mut self, bytes: u64) {
+        self.run_memory = Some(bytes);
+    }
+
     /// What bot `name` must not see.
     fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
         let others = self.bots.iter().filter(|bot| bot.name != name);
@@ -241,6 +257,7 @@ impl Sandbox {
         let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
         let request = Request {
             memory: has("cgroup-memory").then_some(spec.memory).flatten(),
+            run_memory: self.run_memory,
             pids: pids_cgroup,
             freezer: has(crate::fairness::FREEZER),
             cpu_millis: has(crate::fairness::CPU)
