@@ -7,19 +7,27 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::*;
 
-/// The spinners seen (by pid): CPU ticks at the last look, and when each
-/// was first and last seen.
-type Seen = HashMap<u32, (u64, Instant, Instant)>;
+/// Clock ticks a second of `/proc/PID/stat` (`USER_HZ`).
+const TICKS: f64 = 100.0;
 
-/// CPU ticks (user and system) of process `pid`.
-fn ticks(pid: u32) -> Option<u64> {
+/// The spinners seen (by pid): CPU seconds and age in seconds at the last
+/// look (the age from the process's own start time, so a sampler slowed by
+/// a busy machine still sees its whole life).
+type Seen = HashMap<u32, (f64, f64)>;
+
+/// CPU seconds (user and system) and age in seconds of process `pid`.
+fn usage(pid: u32) -> Option<(f64, f64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+    let number = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    let cpu = (number(11)? + number(12)?) / TICKS;
+    let started = number(19)? / TICKS;
+    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+    let now: f64 = uptime.split_whitespace().next()?.parse().ok()?;
+    Some((cpu, now - started))
 }
 
 /// Looks for processes whose command line holds `pattern` until `stop`.
@@ -34,10 +42,8 @@ fn watch(pattern: String, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Seen
                 .lines()
                 .filter_map(|l| l.parse().ok())
             {
-                if let Some(t) = ticks(pid) {
-                    let now = Instant::now();
-                    let entry = seen.entry(pid).or_insert((t, now, now));
-                    *entry = (t, entry.1, now);
+                if let Some(usage) = usage(pid) {
+                    seen.insert(pid, usage);
                 }
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -64,10 +70,7 @@ fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
     let seen = watcher.join().unwrap();
     assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
     assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
-    let ticks_per_second = 100.0;
-    for (pid, (ticks, first, last)) in seen {
-        let lived = (last - first).as_secs_f64();
-        let cpu = ticks as f64 / ticks_per_second;
+    for (pid, (cpu, lived)) in seen {
         println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
         // Four seconds of the opponent's thinking a game: held, the
         // spinner runs only around the bot's own instant moves and its

@@ -172,7 +172,8 @@ impl Sandbox {
                 source,
             },
         )?;
-        for path in write {
+        // A `write` path not made yet is left out of the view, as before.
+        for path in write.iter().filter(|p| p.exists()) {
             give(path, claim.identity()).map_err(|source| SandboxError::Prepare {
                 bot: name.to_owned(),
                 path: path.clone(),
