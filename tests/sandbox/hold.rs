@@ -76,7 +76,8 @@ fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
         // spinner runs only around the bot's own instant moves and its
         // start.
         assert!(lived > 3.0, "seen for {lived:.2} s");
-        assert!(cpu / lived < 0.3, "{cpu:.2} s of CPU in {lived:.2} s");
+        // (Not held, it took 0.29 to 0.37 of a core on a busy machine.)
+        assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
