@@ -198,3 +198,138 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
         ],
     );
 }
+
+/// `aboure run` that must end within `limit`: killed and failed otherwise.
+#[track_caller]
+fn run_within(config: &Path, out: &Path, limit: Duration) -> std::process::Output {
+    let child = run_command(config, out, &[])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (done, waited) = std::sync::mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output()));
+    match waited.recv_timeout(limit) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            // SAFETY: kill has no memory effects; the pid is our child's,
+            // not yet reaped (the waiting thread has not returned).
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("the run hung for {limit:?}");
+        }
+    }
+}
+
+#[test]
+fn a_bot_that_never_reads_its_input_loses_and_the_run_ends() {
+    let dir = folder("deaf");
+    let m = marker("deaf");
+    // An option far larger than the one-page pipe the bot shrank its
+    // input to: the arbiter's write of it can never complete.
+    let book = "b".repeat(100_000);
+    let bots = [
+        hostile("deaf", "deaf.sh", &m, &[]),
+        format!("options = {{ Book = \"{book}\" }}\n"),
+    ]
+    .concat();
+    let text = gauntlet(&bots, "2s").replace("pairs = 1\n", "pairs = 1\nrestart = \"never\"\n");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run_within(&config, &out, Duration::from_secs(60));
+    assert!(output.status.success(), "{}", show(&output));
+    check_games(
+        &games(&out),
+        &[(
+            "deaf",
+            Some(("startup_failure", "did not read its input (setoption")),
+        )],
+    );
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn floods_of_options_and_info_are_refused_or_cut_and_stay_small() {
+    let dir = folder("input-caps");
+    let m = marker("input-caps");
+    let env = format!("env = {{ ABOURE_HOSTILE = \"{m}\" }}\n");
+    let bots = [
+        // 300 options of 60 KB each, then 300 small ones.
+        testbot("bulky", &format!("{m} options --at 300 --ms 60000")),
+        env.clone(),
+        testbot("many", &format!("{m} options --at 300 --ms 10")),
+        env.clone(),
+        // A 10,000-move pv and a 30 KB string before every answer.
+        testbot("chatty", &format!("{m} chatty --seed 5")),
+        env,
+    ]
+    .concat();
+    let config = write_config(&dir, &gauntlet(&bots, "5s"));
+    let out = dir.join("out");
+    let (output, max_rss_kib) = run_measured(&run_args(&config, &out, &[]), &dir);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    check_games(
+        &games,
+        &[
+            (
+                "bulky",
+                Some(("protocol_violation", "handshake of more than 262144 bytes")),
+            ),
+            (
+                "many",
+                Some(("protocol_violation", "more than 128 options")),
+            ),
+            ("chatty", None),
+        ],
+    );
+    assert!(
+        max_rss_kib < 100 * 1024,
+        "peak resident memory {max_rss_kib} KiB"
+    );
+    let mut cut = 0;
+    for ply in games.iter().flat_map(|g| g["plies"].as_array().unwrap()) {
+        let Some(info) = ply.get("info") else {
+            continue;
+        };
+        if info["pv_sent"] == 10_000 {
+            cut += 1;
+            assert_eq!(info["pv"].as_array().unwrap().len(), 32, "{info}");
+            let text = info["string"].as_str().unwrap();
+            assert!(text.ends_with("(cut from 30000 bytes)"), "{text}");
+            assert!(text.len() < 600, "{} bytes kept", text.len());
+        }
+    }
+    assert!(cut > 4, "only {cut} plies had their info cut");
+    // Two games of the chatty bot sent over 60 KB a ply; the results hold
+    // about 1 KB a ply.
+    let size = std::fs::metadata(out.join("games.jsonl")).unwrap().len();
+    assert!(size < 300_000, "games.jsonl of {size} bytes");
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_direction_override_in_a_bots_name_reaches_the_terminal_only_as_text() {
+    let dir = folder("escapes");
+    let m = marker("escapes");
+    // (Control characters in a name are refused by the config; a direction
+    // override, which reverses the rest of its line, is not.) The bot fails
+    // every game, so its name is in the report, the forfeit warning and its
+    // first forfeit.
+    let bot = hostile("rev\\u202esed", "escapes.sh", &m, &[]);
+    let config = write_config(&dir, &gauntlet(&bot, "5s"));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    check_games(
+        &games(&out),
+        &[("rev\u{202e}sed", Some(("crash", "owned")))],
+    );
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(printed.matches("rev\\u{202e}sed").count() >= 3, "{printed}");
+    assert!(!printed.contains('\u{202e}'), "{printed:?}");
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -567,3 +567,30 @@ fn a_run_json_it_cannot_read_is_refused_naming_the_file() {
     );
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+#[test]
+fn names_with_terminal_escapes_are_printed_as_escapes() {
+    let dir = std::env::temp_dir().join(format!("aboure-report-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("results.csv");
+    // A name that would clear the screen and retitle the window, and one
+    // that reverses the rest of its line.
+    let evil = "evil\u{1b}[2J\u{1b}]0;owned\u{7}";
+    let bidi = "rev\u{202e}sed";
+    let rows: String = (0..4)
+        .map(|_| format!("{evil},{bidi},1-0\n{bidi},{evil},1/2-1/2\n"))
+        .collect();
+    std::fs::write(&csv, format!("south,north,result\n{rows}")).unwrap();
+    let (ok, stdout, stderr) = aboure(&["--no-accuracy", csv.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(
+        !stdout.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+        "raw control characters: {stdout:?}"
+    );
+    assert!(
+        stdout.contains("evil\\u{1b}[2J\\u{1b}]0;owned\\u{7}"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("rev\\u{202e}sed"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

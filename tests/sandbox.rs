@@ -9,8 +9,18 @@
 use crate::harness;
 #[path = "sandbox/explain.rs"]
 mod explain;
+#[path = "sandbox/hold.rs"]
+mod hold;
+#[path = "sandbox/identity.rs"]
+mod identity;
+#[path = "sandbox/links.rs"]
+mod links;
+#[path = "sandbox/memory.rs"]
+mod memory;
 #[path = "sandbox/own.rs"]
 mod own;
+#[path = "sandbox/sockets.rs"]
+mod sockets;
 #[path = "sandbox/unprivileged.rs"]
 mod unprivileged;
 #[path = "sandbox/world.rs"]

@@ -185,10 +185,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     for warning in &report.warnings {
-        eprintln!("aboure: warning: {warning}");
+        eprintln!("aboure: warning: {}", aboure_report::printable(warning));
     }
     for AnchorArg { name, .. } in &args.anchor {
         if !report.players.iter().any(|p| &p.name == name) {
+            let name = aboure_report::printable(name);
             bail!("--anchor {name}: no bot of that name played in these files");
         }
     }
@@ -334,7 +335,7 @@ fn style(template: &str) -> ProgressStyle {
 fn tune(dir: &std::path::Path, format: Format) -> anyhow::Result<ExitCode> {
     let report = aboure_report::TuneReport::load(dir)?;
     let text = match format {
-        Format::Text => report.text(),
+        Format::Text => aboure_report::printable(&report.text()).into_owned(),
         Format::Json => report.json(),
         Format::Html => report.html(),
     };

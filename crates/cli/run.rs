@@ -248,7 +248,10 @@ fn print_table(
     first_forfeits: &BTreeMap<String, String>,
 ) {
     let table = &summary.standings;
-    let mut out = std::io::stdout().lock();
+    // Written whole, then printed safe for a terminal: names and details
+    // come from the bots and the results files.
+    use std::fmt::Write as _;
+    let mut out = String::new();
     match report {
         Ok(report) => {
             let _ = write!(out, "{}", report.text());
@@ -280,10 +283,12 @@ fn print_table(
         }
     }
     print_outcome(&mut out, config, summary);
+    print!("{}", aboure_report::printable(&out));
 }
 
 /// The run's own standings, for when no report could be made.
-fn print_tally(out: &mut impl Write, table: &[aboure_records::Standing]) {
+fn print_tally(out: &mut String, table: &[aboure_records::Standing]) {
+    use std::fmt::Write as _;
     let _ = writeln!(
         out,
         "{:<24} {:>7} {:>7} {:>6} {:>6} {:>6} {:>8}",
@@ -306,7 +311,8 @@ fn print_tally(out: &mut impl Write, table: &[aboure_records::Standing]) {
 
 /// How the run ended (the SPRT's counts, why it stopped), where its games
 /// are, and what this worker shared with others.
-fn print_outcome(out: &mut impl Write, config: &Config, summary: &Summary) {
+fn print_outcome(out: &mut String, config: &Config, summary: &Summary) {
+    use std::fmt::Write as _;
     if let Some((status, describe)) = &summary.sprt {
         let _ = writeln!(
             out,

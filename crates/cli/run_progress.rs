@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use aboure_arbiter::Event;
 use aboure_records::{GameRecord, Standing};
+use aboure_report::printable;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::run_eta::RunEta;
@@ -76,7 +77,7 @@ impl Progress {
                 settled,
                 neighbours,
             } => self.league_settled(*settled, *neighbours),
-            Event::Stopped(reason) => self.bar.println(format!("stopping: {reason}")),
+            Event::Stopped(reason) => self.bar.println(printable(&format!("stopping: {reason}"))),
             Event::Interrupted => {}
         }
     }
@@ -144,10 +145,11 @@ impl Progress {
                 None => detail.to_owned(),
             },
         };
-        self.bar.println(format!(
+        let line = format!(
             "game {} ({} - {}): {loser} loses by {}: {shown}",
             game.id, game.south, game.north, game.termination
-        ));
+        );
+        self.bar.println(printable(&line));
     }
 
     /// A game of the run recorded (this worker's or another's): into the
@@ -187,7 +189,8 @@ impl Progress {
         if let Some((settled, of)) = self.league.lock().ok().and_then(|l| *l) {
             msg.push(format!("neighbours settled {settled}/{of}"));
         }
-        self.bar.set_message(msg.join("  "));
+        self.bar
+            .set_message(printable(&msg.join("  ")).into_owned());
         if let Ok(eta) = self.eta.lock() {
             self.bar.set_prefix(match self.league_bar {
                 true => eta.open_line(),

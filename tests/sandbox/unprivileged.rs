@@ -22,11 +22,18 @@ const CORE: &[&str] = &[
     "world::inotify_tells_a_bot_no_names_in_a_folder_it_cannot_list",
     "world::a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size",
     "world::a_bot_holds_no_shared_memory_past_its_memory_limit",
-    "world::a_bot_writes_its_write_path_as_its_own_uid_and_is_told_when_it_cannot",
+    "world::a_bot_writes_its_write_path_as_its_own_uid",
     "own::a_python_bot_of_several_files_elsewhere_imports_its_modules",
     "own::a_shell_bot_sources_a_file_beside_itself",
     "own::a_bot_in_a_home_directory_is_refused_before_any_game",
     "explain::a_bot_refused_a_read_at_start_up_is_told_what_the_sandbox_allowed",
+    "sockets::a_bot_opens_only_the_socket_families_it_is_allowed",
+    "sockets::no_socket_or_fifo_is_made_in_a_write_folder",
+    "links::a_link_planted_in_a_write_folder_is_not_followed_at_the_next_start",
+    "links::the_tournament_file_and_results_beside_a_bot_are_masked",
+    "identity::a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own",
+    "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
+    "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -19,6 +19,9 @@
 //!   longline      prints a line of 1 MB without a newline at its N-th go
 //!   orphan        starts a child `sleep 31415` at start-up, then hangs at go N
 //!   hog           allocates and touches MS mebibytes at its N-th go
+//!   chatty        sends an `info` with a 10,000-move pv and a 30 KB string
+//!                 before every answer (moves randomly)
+//!   options       declares N string options with defaults of MS bytes
 //! ```
 //! N counts `go` messages over the life of the process.
 
@@ -114,6 +117,12 @@ fn main() {
                 }
                 let _ = writeln!(out, "id name testbot {}", args.mode);
                 let _ = writeln!(out, "id author aboure tests");
+                if args.mode == "options" {
+                    let default = "d".repeat(args.ms as usize);
+                    for i in 0..args.at {
+                        let _ = writeln!(out, "option name o{i} type string default {default}");
+                    }
+                }
                 let _ = writeln!(out, "aboureok");
             }
             "isready" if args.mode != "nohandshake" => {
@@ -175,6 +184,11 @@ fn main() {
                         std::hint::black_box(&hoard);
                     }
                     "sleepy" => std::thread::sleep(Duration::from_millis(args.ms)),
+                    "chatty" => {
+                        let pv = format!("{mv} ").repeat(10_000);
+                        let text = "s".repeat(30_000);
+                        let _ = writeln!(out, "info depth 1 pv {pv}string {text}");
+                    }
                     "longline" if here => {
                         let junk = vec![b'x'; 1 << 20];
                         let _ = out.write_all(&junk);

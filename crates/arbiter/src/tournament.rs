@@ -161,10 +161,20 @@ pub(crate) fn sandbox(
     config: &Config,
     options: &RunOptions,
 ) -> Result<(Arc<aboure_sandbox::Sandbox>, aboure_sandbox::Layers), RunError> {
-    let sandbox = Arc::new(aboure_sandbox::Sandbox::new(
-        config.sandbox(),
-        &options.aboure_exe,
-    )?);
+    let mut sandbox = aboure_sandbox::Sandbox::new(config.sandbox(), &options.aboure_exe)?;
+    sandbox.hide([config.path().to_owned(), options.out_dir.clone()]);
+    for bot in config.bots() {
+        let (program, args) = bot.command_line(&options.aboure_exe);
+        sandbox.register_bot(bot.name(), (&program, &args), bot.workdir(), bot.sandbox())?;
+    }
+    // At most two processes a game (a restart's overlap aside), each under
+    // the largest limit; unbounded if any bot has none.
+    let limits: Option<Vec<u64>> = config.bots().iter().map(|b| b.limits().memory).collect();
+    if let Some(largest) = limits.and_then(|l| l.into_iter().max()) {
+        let processes = 2 * options.concurrency_for(config) as u64;
+        sandbox.bound_memory(processes.saturating_mul(largest));
+    }
+    let sandbox = Arc::new(sandbox);
     let ponder = config
         .bots()
         .iter()

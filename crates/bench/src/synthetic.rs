@@ -128,6 +128,7 @@ fn play(rng: &mut SmallRng, opening: &[Move], bots: [usize; 2], forfeit: bool) -
             nodes: Some(rng.gen_range(1_000..200_000)),
             time_ms: Some((time * 10.0).round() / 10.0),
             pv: vec![legal[pick].to_string()],
+            pv_sent: None,
             string: None,
         });
         pos = next[pick];

@@ -28,10 +28,10 @@ pub(crate) trait Link {
     /// The rules the bot runs under (its sandbox), in words.
     fn cage(&self) -> Option<String>;
 
-    /// Writes the lines, each with a newline, and flushes them together;
-    /// the instant after the flush.
-    async fn write_lines(&mut self, lines: &[&str]) -> std::io::Result<Instant> {
-        self.channel().write_lines(lines).await
+    /// Writes the lines, each with a newline, and flushes them together
+    /// by `deadline`; the instant after the flush.
+    async fn write_lines(&mut self, lines: &[&str], deadline: Instant) -> std::io::Result<Instant> {
+        self.channel().write_lines(lines, deadline).await
     }
 
     /// The next piece of output by `deadline` (`None` if none came).

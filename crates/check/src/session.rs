@@ -157,7 +157,8 @@ impl<'c, L: Link> Session<'c, L> {
         let Some(bot) = self.bot.as_mut() else {
             return Err(Failure("the bot is not running".into()));
         };
-        match bot.write_lines(lines).await {
+        let deadline = Instant::now() + self.config.timeout;
+        match bot.write_lines(lines, deadline).await {
             Ok(at) => {
                 for line in lines {
                     self.record(at, Direction::Sent, *line);

@@ -38,7 +38,8 @@ impl Validator<'_> {
 
     /// The base layer deserialized as `T`, its spans past the user's text.
     pub(super) fn base_layer<T: for<'de> Deserialize<'de>>(&self) -> Result<T, ConfigError> {
-        let text = format!("{:width$}{DEFAULT_CONFIG}", "", width = self.text.len());
+        // Padding made by hand: a format width stops at 65,535.
+        let text = " ".repeat(self.text.len()) + DEFAULT_CONFIG;
         toml::from_str(&text).map_err(|err| {
             self.whole(
                 "",

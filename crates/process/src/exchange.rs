@@ -18,6 +18,15 @@ use crate::logs::BotLogs;
 use crate::turn::{Heard, Turn};
 use std::sync::Arc;
 
+/// Options a bot may declare in its handshake.
+pub const MAX_OPTIONS: usize = 128;
+
+/// Bytes a bot may send from `aboure 1` to its `aboureok` (its names and
+/// option declarations): with [`MAX_OPTIONS`] and the protocol's
+/// [`aboure_protocol::MAX_CHOICES`], a bound on what the arbiter keeps of
+/// each bot.
+pub const MAX_HANDSHAKE: usize = 256 * 1024;
+
 /// A bot's answer to `go`.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -68,9 +77,16 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         }
     }
 
-    /// Writes the lines, each with a newline, and flushes; returns the
-    /// instant after the flush.
-    pub async fn write_lines(&mut self, lines: &[&str]) -> std::io::Result<Instant> {
+    /// Writes the lines, each with a newline, and flushes by `deadline`;
+    /// returns the instant after the flush. A bot that does not read its
+    /// input (and shrank its pipe) would otherwise hold the arbiter here
+    /// for ever: past the deadline the write is abandoned with a
+    /// `TimedOut` error and the input closed, as its state is unknown.
+    pub async fn write_lines(
+        &mut self,
+        lines: &[&str],
+        deadline: Instant,
+    ) -> std::io::Result<Instant> {
         let Some(writer) = self.writer.as_mut() else {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::BrokenPipe,
@@ -84,9 +100,20 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
-        writer.write_all(&bytes).await?;
-        writer.flush().await?;
-        Ok(Instant::now())
+        let write = async {
+            writer.write_all(&bytes).await?;
+            writer.flush().await
+        };
+        match tokio::time::timeout_at(deadline.into(), write).await {
+            Ok(written) => written.map(|()| Instant::now()),
+            Err(_) => {
+                self.writer = None;
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("{} bytes unread after {:.0?}", bytes.len(), now.elapsed()),
+                ))
+            }
+        }
     }
 
     /// Closes the writing side (end of input for the bot).
@@ -94,12 +121,26 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         self.writer = None;
     }
 
-    async fn send(&mut self, messages: &[&ArbiterMessage]) -> Result<Instant, Fault> {
+    /// Writes the messages by `deadline`; `what` names the step for a bot
+    /// that does not read them in time.
+    async fn send(
+        &mut self,
+        messages: &[&ArbiterMessage],
+        deadline: Instant,
+        what: &'static str,
+    ) -> Result<Instant, Fault> {
         let lines: Vec<String> = messages.iter().map(ToString::to_string).collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        self.write_lines(&lines)
+        let start = Instant::now();
+        self.write_lines(&lines, deadline)
             .await
-            .map_err(|e| Fault::WriteFailed(e.to_string()))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::TimedOut => Fault::Unread {
+                    what,
+                    waited: start.elapsed(),
+                },
+                _ => Fault::WriteFailed(e.to_string()),
+            })
     }
 
     /// The next piece of output by `deadline` (`None` if none came).
@@ -174,20 +215,11 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         limit: Duration,
     ) -> Result<(), Fault> {
         let deadline = Instant::now() + limit;
-        self.send(&[&ArbiterMessage::Aboure {
+        let aboure = ArbiterMessage::Aboure {
             version: PROTOCOL_VERSION,
-        }])
-        .await?;
-        let mut declared = Vec::new();
-        self.wait_for(deadline, limit, "aboureok", |h| match h {
-            Heard::Message(BotMessage::Option(spec)) => {
-                declared.push(spec.clone());
-                false
-            }
-            h => *h == Heard::Message(BotMessage::AboureOk),
-        })
-        .await?;
-        self.declared = declared;
+        };
+        self.send(&[&aboure], deadline, "aboure").await?;
+        self.declared = self.declarations(deadline, limit).await?;
         let options: Vec<ArbiterMessage> = options
             .iter()
             .map(|(name, value)| ArbiterMessage::SetOption {
@@ -197,16 +229,52 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             .collect();
         let mut messages: Vec<&ArbiterMessage> = options.iter().collect();
         messages.push(&ArbiterMessage::IsReady);
-        self.send(&messages).await?;
+        self.send(&messages, deadline, "setoption").await?;
         self.wait_for(deadline, limit, "readyok", ready).await
+    }
+
+    /// The lines up to `aboureok` by `deadline`, and the options declared
+    /// in them: at most [`MAX_OPTIONS`] in at most [`MAX_HANDSHAKE`] bytes,
+    /// as everything declared is kept for the whole run.
+    async fn declarations(
+        &mut self,
+        deadline: Instant,
+        limit: Duration,
+    ) -> Result<Vec<OptionSpec>, Fault> {
+        let mut declared = Vec::new();
+        let mut bytes = 0;
+        loop {
+            let Some((at, line)) = self.next_text(deadline).await? else {
+                return Err(Fault::NoReply {
+                    what: "aboureok",
+                    limit,
+                    waited: limit
+                        .saturating_sub(deadline.saturating_duration_since(Instant::now())),
+                });
+            };
+            bytes += line.len() + 1;
+            if bytes > MAX_HANDSHAKE {
+                return Err(Fault::TooMuch(format!(
+                    "a handshake of more than {MAX_HANDSHAKE} bytes"
+                )));
+            }
+            match self.turn.hear(at, &line)? {
+                Heard::Message(BotMessage::Option(_)) if declared.len() == MAX_OPTIONS => {
+                    return Err(Fault::TooMuch(format!("more than {MAX_OPTIONS} options")));
+                }
+                Heard::Message(BotMessage::Option(spec)) => declared.push(spec),
+                Heard::Message(BotMessage::AboureOk) => return Ok(declared),
+                _ => tracing::trace!(line = %line, "ignored while waiting for aboureok"),
+            }
+        }
     }
 
     /// `newgame`, then `isready` ... `readyok` within `limit`.
     pub(crate) async fn new_game(&mut self, limit: Duration) -> Result<(), Fault> {
         self.check_unasked(limit).await?;
-        self.send(&[&ArbiterMessage::NewGame, &ArbiterMessage::IsReady])
-            .await?;
         let deadline = Instant::now() + limit;
+        let messages = [&ArbiterMessage::NewGame, &ArbiterMessage::IsReady];
+        self.send(&messages, deadline, "newgame").await?;
         self.wait_for(deadline, limit, "readyok", ready).await
     }
 
@@ -220,7 +288,9 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
     /// already read are looked at too. Other lines are dropped.
     pub(crate) async fn check_unasked(&mut self, limit: Duration) -> Result<(), Fault> {
         if std::mem::take(&mut self.deferred) {
-            let flushed = self.send(&[&ArbiterMessage::IsReady]).await?;
+            let deadline = Instant::now() + limit;
+            let isready = [&ArbiterMessage::IsReady];
+            let flushed = self.send(&isready, deadline, "isready").await?;
             self.turn.fence(flushed);
         }
         if self.turn.fenced().is_some() {
@@ -252,12 +322,16 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         limit: Duration,
         defer: bool,
     ) -> Result<Answer, Fault> {
+        // The bot's time runs from the flush, so the write gets a limit of
+        // its own: the same again.
+        let written = Instant::now() + limit;
         let started = if std::mem::take(&mut self.deferred) {
-            let flushed = self.send(&[&ArbiterMessage::IsReady, position, go]).await?;
+            let messages = [&ArbiterMessage::IsReady, position, go];
+            let flushed = self.send(&messages, written, "go").await?;
             self.turn.fence(flushed);
             flushed
         } else {
-            self.send(&[position, go]).await?
+            self.send(&[position, go], written, "go").await?
         };
         self.turn.ask(started);
         let deadline = started + limit;
@@ -274,7 +348,10 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
                 Heard::Answer { mv, elapsed } => {
                     if defer {
                         self.deferred = true;
-                    } else if let Ok(flushed) = self.send(&[&ArbiterMessage::IsReady]).await {
+                    } else if let Ok(flushed) = self
+                        .send(&[&ArbiterMessage::IsReady], at + limit, "isready")
+                        .await
+                    {
                         // A write error is left for the next exchange to
                         // report: the answer itself stands.
                         self.turn.fence(flushed);
@@ -328,10 +405,10 @@ fn merge(info: &mut InfoRecord, i: aboure_protocol::SearchInfo) {
         info.time_ms = Some((t.as_micros() as f64) / 1000.0);
     }
     if !i.pv.is_empty() {
-        info.pv = i.pv.iter().map(ToString::to_string).collect();
+        info.keep_pv(&i.pv);
     }
     if let Some(s) = i.string {
-        info.string = Some(s);
+        info.keep_string(s);
     }
 }
 

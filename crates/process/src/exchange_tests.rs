@@ -242,3 +242,111 @@ async fn the_end_of_the_output_is_closed_every_time() {
     let arrival = channel.next(far).await.unwrap();
     assert_eq!(arrival.output, Output::Closed(None));
 }
+
+/// A channel whose bot never reads: its input holds `pipe` bytes; the
+/// bot's output (the second stream) is written by the test.
+fn deaf(
+    pipe: usize,
+) -> (
+    Channel<tokio::io::DuplexStream>,
+    (tokio::io::DuplexStream, tokio::io::DuplexStream),
+) {
+    let (to_bot, unread) = tokio::io::duplex(pipe);
+    let (says, from_bot) = tokio::io::duplex(1024);
+    let logs = Arc::new(BotLogs::discard());
+    (Channel::new(to_bot, from_bot, logs, 1), (unread, says))
+}
+
+#[tokio::test]
+async fn a_write_the_bot_never_reads_ends_at_its_deadline() {
+    let (mut channel, _bot) = deaf(8);
+    let limit = Duration::from_millis(100);
+    let t0 = Instant::now();
+    let fault = channel
+        .exchange(&startpos(), &go(), limit, false)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(fault, Fault::Unread { what: "go", .. }),
+        "{fault:?}"
+    );
+    assert!(t0.elapsed() < limit * 5, "{:?}", t0.elapsed());
+    // The input is closed: what is half written can never be taken back.
+    let again = channel.write_lines(&["isready"], Instant::now() + limit);
+    assert_eq!(
+        again.await.unwrap_err().kind(),
+        std::io::ErrorKind::BrokenPipe
+    );
+}
+
+#[tokio::test]
+async fn the_handshake_ends_when_its_options_are_never_read() {
+    let (mut channel, (_unread, mut says)) = deaf(64);
+    says.write_all(b"aboureok\n").await.unwrap();
+    let options = [("Book".to_owned(), "b".repeat(1000))];
+    let fault = channel
+        .handshake(&options, Duration::from_millis(100))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            fault,
+            Fault::Unread {
+                what: "setoption",
+                ..
+            }
+        ),
+        "{fault:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_handshake_of_too_many_options_or_bytes_is_refused() {
+    for (options, size, expected) in [
+        (MAX_OPTIONS + 1, 1, "more than 128 options"),
+        (8, 60_000, "a handshake of more than 262144 bytes"),
+    ] {
+        let (mut channel, mut bot) = scripted();
+        let script = tokio::spawn(async move {
+            bot.hear().await;
+            let default = "d".repeat(size);
+            for i in 0..options {
+                bot.say(&format!("option name o{i} type string default {default}\n"))
+                    .await;
+            }
+            bot.say("aboureok\n").await;
+        });
+        let fault = channel.handshake(&[], LIMIT).await.unwrap_err();
+        assert_eq!(fault.to_string(), format!("sent {expected}"));
+        script.abort();
+    }
+}
+
+#[tokio::test]
+async fn a_write_that_fits_returns_the_instant_of_its_flush() {
+    let (mut channel, _bot) = deaf(64);
+    let before = Instant::now();
+    let at = channel
+        .write_lines(&["isready"], before + Duration::from_secs(1))
+        .await
+        .unwrap();
+    assert!(at >= before);
+}
+
+#[tokio::test]
+async fn a_long_pv_and_info_string_are_cut_in_the_record() {
+    let (mut channel, mut bot) = scripted();
+    let pv = "3 ".repeat(1000);
+    let text = "é".repeat(20_000);
+    bot.say(&format!("info depth 2 pv {pv}string {text}\nbestmove 2\n"))
+        .await;
+    let answer = channel
+        .exchange(&startpos(), &go(), LIMIT, false)
+        .await
+        .unwrap();
+    assert_eq!(answer.info.pv.len(), aboure_records::PV_KEPT);
+    assert_eq!(answer.info.pv_sent, Some(1000));
+    let kept = answer.info.string.unwrap();
+    assert!(kept.ends_with("... (cut from 40000 bytes)"), "{kept}");
+    assert!(kept.len() <= aboure_records::INFO_STRING_KEPT + 30);
+}

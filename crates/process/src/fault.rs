@@ -30,9 +30,22 @@ pub enum Fault {
     /// The output ended (or could not be read: the error).
     #[error("{}", match .0 { Some(e) => format!("output unreadable: {e}"), None => "closed its output".to_owned() })]
     Closed(Option<String>),
+    /// The bot did not read its input: what was written to it was still
+    /// not taken when the write's deadline passed.
+    #[error("did not read its input ({what} still unread after {waited:.0?})")]
+    Unread {
+        /// The message that was being written (`aboure`, `go`, ...).
+        what: &'static str,
+        /// How long the write waited.
+        waited: Duration,
+    },
     /// Writing to the bot failed.
     #[error("closed its input ({0})")]
     WriteFailed(String),
+    /// More than the protocol's bounds allow (the handshake's size, the
+    /// number of options).
+    #[error("sent {0}")]
+    TooMuch(String),
     /// A `bestmove` that answers no `go`.
     #[error("bestmove that was not asked for: {0:?}")]
     Unasked(String),

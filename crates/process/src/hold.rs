@@ -12,16 +12,22 @@
 //!   move (`aboure bench arbiter`), while what a bot can do in that time
 //!   against its opponent's clock is nothing measurable. Nothing the bot
 //!   does gets a process out of the group.
+//! - a sandbox with a pid namespace of its own and no freezer (an
+//!   unprivileged arbiter): `SIGUSR1` to the sandbox's helper, which relays
+//!   it to the namespace's init, which sends `SIGSTOP` to every process of
+//!   the namespace (`kill(-1)`), `setsid` daemons and double forks
+//!   included; `SIGUSR2` continues them (see [`Guard::relays_hold`]).
 //! - otherwise `SIGSTOP` and `SIGCONT` to the bot's process group, which it
 //!   leads. A helper that moved itself to another group (`setpgid`,
-//!   `setsid`) is not stopped: that is the weaker of the two, and said so in
-//!   the sandbox's layers report.
+//!   `setsid`) is not stopped: that is the weakest of the three, and said
+//!   so in the sandbox's layers report.
 //!
 //! A frozen task does not die of `SIGKILL` until it is thawed (cgroup v1
 //! freezer; a stopped one does): a kill is therefore followed by a thaw, so
 //! the pending `SIGKILL` is the first thing the bot sees.
 //!
 //! [`Guard::freezer`]: crate::launch::Guard::freezer
+//! [`Guard::relays_hold`]: crate::launch::Guard::relays_hold
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -33,6 +39,9 @@ pub enum HoldMethod {
     Freezer(PathBuf),
     /// Stop and continue signals to the process group `pgid`.
     Signals(u32),
+    /// `SIGUSR1` and `SIGUSR2` to the sandbox helper `pid`, relayed as a
+    /// stop and a continue of its whole pid namespace.
+    Relay(u32),
 }
 
 /// One bot process's hold: the method, and whether it is held now.
@@ -68,6 +77,7 @@ impl Hold {
         match &self.method {
             HoldMethod::Freezer(dir) => write_state(dir, "FROZEN"),
             HoldMethod::Signals(pgid) => signal_group(*pgid, libc::SIGSTOP),
+            HoldMethod::Relay(pid) => signal(*pid, libc::SIGUSR1),
         }
     }
 
@@ -81,6 +91,7 @@ impl Hold {
         match &self.method {
             HoldMethod::Freezer(dir) => write_state(dir, "THAWED"),
             HoldMethod::Signals(pgid) => signal_group(*pgid, libc::SIGCONT),
+            HoldMethod::Relay(pid) => signal(*pid, libc::SIGUSR2),
         }
     }
 }
@@ -98,6 +109,18 @@ fn signal_group(pgid: u32, signal: libc::c_int) -> io::Result<()> {
     // SAFETY: killpg has no memory-safety preconditions; the group is the
     // bot's own (see `Reaper::kill_group`).
     if unsafe { libc::killpg(pgid as libc::pid_t, signal) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn signal(pid: u32, signal: libc::c_int) -> io::Result<()> {
+    if pid == 0 {
+        return Err(io::Error::other("the sandbox helper's pid is unknown"));
+    }
+    // SAFETY: kill has no memory-safety preconditions; the process is the
+    // bot's helper, the arbiter's own child, not yet reaped.
+    if unsafe { libc::kill(pid as libc::pid_t, signal) } != 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(())

@@ -98,6 +98,14 @@ pub trait Guard: Debug + Send + Sync {
         None
     }
 
+    /// True if the launched process relays `SIGUSR1` and `SIGUSR2` as a
+    /// stop and a continue of every process of the bot (a sandbox whose
+    /// init signals its whole pid namespace): the hold without a freezer
+    /// then reaches processes that left the bot's process group.
+    fn relays_hold(&self) -> bool {
+        false
+    }
+
     /// The rules the process runs under, in words, with how to allow more
     /// (a sandbox's readable folders, environment, network, memory): told
     /// with a failure before the bot's first move, when a refusal is the

@@ -33,7 +33,7 @@ pub mod process;
 mod stderr;
 pub mod turn;
 
-pub use exchange::{Answer, Channel, Fault};
+pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_OPTIONS};
 pub use exit::{describe, Exit};
 pub use hold::HoldMethod;
 pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};

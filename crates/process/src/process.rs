@@ -134,8 +134,10 @@ impl BotProcess {
         let tail = Arc::new(StderrTail::default());
         let logs = launch.logs.clone();
         let stderr_drain = tokio::spawn(drain(stderr, Some(logs.clone()), tail.clone()));
-        let hold = Hold::new(match launched.guard.as_ref().and_then(|g| g.freezer()) {
+        let guard = launched.guard.as_ref();
+        let hold = Hold::new(match guard.and_then(|g| g.freezer()) {
             Some(dir) => HoldMethod::Freezer(dir.to_owned()),
+            None if guard.is_some_and(|g| g.relays_hold()) => HoldMethod::Relay(reaper.pid()),
             None => HoldMethod::Signals(reaper.pid()),
         });
         Ok(BotProcess {
@@ -287,11 +289,11 @@ impl BotProcess {
         self.guard.as_ref().and_then(|g| g.cage())
     }
 
-    /// Writes one line (which need not be a valid message) and flushes it;
-    /// returns the instant after the flush.
-    pub async fn write_line(&mut self, line: &str) -> std::io::Result<Instant> {
+    /// Writes one line (which need not be a valid message) and flushes it
+    /// by `deadline`; returns the instant after the flush.
+    pub async fn write_line(&mut self, line: &str, deadline: Instant) -> std::io::Result<Instant> {
         self.release();
-        self.channel.write_lines(&[line]).await
+        self.channel.write_lines(&[line], deadline).await
     }
 
     /// The conversation itself, for a caller that hears the lines through
@@ -368,7 +370,11 @@ impl BotProcess {
                 return BotFailure::new(FailureKind::NoMoveInTime, detail);
             }
             Fault::NoReply { .. } => FailureKind::Startup,
-            Fault::TooLong { .. } | Fault::Unasked(_) => FailureKind::ProtocolViolation,
+            Fault::Unread { what: "go", .. } => FailureKind::NoMoveInTime,
+            Fault::Unread { .. } => FailureKind::Startup,
+            Fault::TooLong { .. } | Fault::Unasked(_) | Fault::TooMuch(_) => {
+                FailureKind::ProtocolViolation
+            }
             Fault::Unreadable(_) => FailureKind::UnreadableMove,
             Fault::Closed(_) | Fault::WriteFailed(_) => {
                 let what = fault.to_string();
@@ -430,7 +436,7 @@ impl BotProcess {
     /// left of its process group.
     pub async fn quit(mut self, grace: Duration) {
         let quit = ArbiterMessage::Quit.to_string();
-        if self.write_line(&quit).await.is_ok() {
+        if self.write_line(&quit, Instant::now() + grace).await.is_ok() {
             self.reaper.wait_for(grace).await;
         }
         self.kill().await;

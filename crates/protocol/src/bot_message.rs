@@ -134,6 +134,11 @@ fn parse_id(t: &mut Tokens) -> Result<BotMessage, String> {
     Ok(make(text.to_owned()))
 }
 
+/// Choices a `choice` option may declare: a longer list is refused as
+/// unreadable (a 64 KB line would otherwise hold thousands, each a string
+/// the arbiter keeps for the whole run).
+pub const MAX_CHOICES: usize = 64;
+
 fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
     t.keyword("name")?;
     let name = option_name(t.require("the option name")?)?.to_owned();
@@ -182,6 +187,9 @@ fn parse_option(t: &mut Tokens) -> Result<OptionSpec, String> {
             while let Some(word) = t.next() {
                 if word != "var" {
                     return Err(format!("expected `var`, found `{word}`"));
+                }
+                if choices.len() == MAX_CHOICES {
+                    return Err(format!("more than {MAX_CHOICES} choices"));
                 }
                 choices.push(t.require("the choice after `var`")?.to_owned());
             }

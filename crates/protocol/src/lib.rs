@@ -42,7 +42,7 @@ mod tokens;
 pub use arbiter_message::{
     ArbiterMessage, Clocks, GameSoFar, Go, IllegalMoveAt, Start, PROTOCOL_VERSION,
 };
-pub use bot_message::BotMessage;
+pub use bot_message::{BotMessage, MAX_CHOICES};
 pub use error::ParseMessageError;
 pub use option_spec::OptionSpecError;
 pub use player::{

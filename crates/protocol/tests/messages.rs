@@ -525,3 +525,20 @@ fn an_error_report_is_info_string_error_and_is_cut_at_its_bound() {
     assert!(cut.ends_with("...") && cut.len() <= aboure_protocol::ERROR_REPORT_MAX + 3);
     assert!(cut.len() > aboure_protocol::ERROR_REPORT_MAX - 2);
 }
+
+#[test]
+fn a_choice_option_holds_at_most_max_choices() {
+    let line = |n: usize| {
+        let vars: String = (0..n).map(|i| format!(" var c{i}")).collect();
+        format!("option name style type choice default c0{vars}")
+    };
+    let most = line(aboure_protocol::MAX_CHOICES).parse::<BotMessage>();
+    assert!(
+        matches!(&most, Ok(BotMessage::Option(spec)) if matches!(&spec.kind,
+            OptionKind::Choice { choices, .. } if choices.len() == aboure_protocol::MAX_CHOICES)),
+        "{most:?}"
+    );
+    let over = line(aboure_protocol::MAX_CHOICES + 1).parse::<BotMessage>();
+    let err = over.unwrap_err().to_string();
+    assert!(err.contains("more than 64 choices"), "{err}");
+}

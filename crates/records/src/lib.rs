@@ -103,6 +103,7 @@ pub use problem::{Problem, ProblemKind, ReadError};
 pub use reader::{parse_games, read_games, read_summaries, Results};
 pub use record::{
     GameRecord, GameResult, InfoRecord, Mover, OpeningRecord, PlyRecord, SideName, Termination,
+    INFO_STRING_KEPT, PV_KEPT,
 };
 pub use row::Row;
 pub use rows::Rows;

@@ -142,18 +142,55 @@ pub struct InfoRecord {
     /// Time the bot says it spent, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<f64>,
-    /// Principal variation.
+    /// Principal variation: its first [`PV_KEPT`] moves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pv: Vec<String>,
-    /// The last `info string` text.
+    /// The length of the principal variation the bot sent, when it was
+    /// longer than [`PV_KEPT`] moves and `pv` holds only its start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pv_sent: Option<usize>,
+    /// The last `info string` text, cut to [`INFO_STRING_KEPT`] bytes (see
+    /// [`InfoRecord::keep_string`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub string: Option<String>,
 }
+
+/// Moves of a principal variation kept in a ply's record. A bot may send
+/// thousands in one line; every ply of every game would keep them.
+pub const PV_KEPT: usize = 32;
+
+/// Bytes of an `info string` kept in a ply's record, for the same reason.
+pub const INFO_STRING_KEPT: usize = 512;
 
 impl InfoRecord {
     /// True if no field is set.
     pub fn is_empty(&self) -> bool {
         *self == InfoRecord::default()
+    }
+
+    /// Keeps the first [`PV_KEPT`] moves of `pv`, and its length if it was
+    /// cut.
+    pub fn keep_pv<T: ToString>(&mut self, pv: &[T]) {
+        self.pv = pv.iter().take(PV_KEPT).map(ToString::to_string).collect();
+        self.pv_sent = (pv.len() > PV_KEPT).then_some(pv.len());
+    }
+
+    /// Keeps `text` as the `info string`, cut to [`INFO_STRING_KEPT`] bytes
+    /// (at a character boundary) with a note of its length.
+    pub fn keep_string(&mut self, text: String) {
+        if text.len() <= INFO_STRING_KEPT {
+            self.string = Some(text);
+            return;
+        }
+        let mut end = INFO_STRING_KEPT;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.string = Some(format!(
+            "{}... (cut from {} bytes)",
+            &text[..end],
+            text.len()
+        ));
     }
 }
 

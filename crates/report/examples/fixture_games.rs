@@ -36,6 +36,7 @@ fn choose(name: &str, pos: &Position, rng: &mut SmallRng) -> (Move, InfoRecord) 
         nodes: Some(n as u64),
         time_ms: Some(1.0),
         pv: vec![moves[pick].to_string()],
+        pv_sent: None,
         string: None,
     };
     (moves[pick], info)

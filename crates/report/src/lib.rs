@@ -100,6 +100,7 @@ mod open_pairs;
 mod options;
 mod pairings;
 mod plot;
+mod printable;
 mod ratings;
 mod report;
 mod run_folder;
@@ -124,6 +125,7 @@ pub use options::{
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
+pub use printable::printable;
 pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
     BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,

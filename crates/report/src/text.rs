@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::figure::{signed, HeadToHeadFigures};
+use crate::printable::printable;
 use crate::ratings::RatingStatus;
 use crate::report::Report;
 
@@ -18,12 +19,12 @@ fn summary_line(s: &HeadToHeadFigures) -> String {
 }
 
 impl Report {
-    /// The report as text.
+    /// The report as text, safe for a terminal (see [`printable`]).
     pub fn text(&self) -> String {
         let mut out = String::new();
         self.write_text(&mut out)
             .expect("writing to a String cannot fail");
-        out
+        printable(&out).into_owned()
     }
 
     fn write_text(&self, out: &mut String) -> std::fmt::Result {

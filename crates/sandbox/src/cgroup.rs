@@ -27,6 +27,32 @@ fn base(controller: &str) -> PathBuf {
     Path::new(ROOT).join(controller).join("aboure")
 }
 
+/// The run's memory group, `memory/aboure/PID-run`, made at its first use
+/// with `limit`: every bot process's memory group lies in it, so the pages
+/// a process leaves behind when its own group is removed (a tmpfs another
+/// process still holds open) are charged to the run, which outlives the
+/// processes, and stay under its limit. Removed with [`remove_run_groups`].
+pub fn run_memory_group(limit: Option<u64>) -> std::io::Result<PathBuf> {
+    let dir = base("memory").join(format!("{}-run", std::process::id()));
+    if !dir.exists() {
+        std::fs::create_dir_all(&dir)?;
+        // Charges of the processes' groups count in this one (always so on
+        // recent kernels; older ones need it set before any child).
+        let _ = std::fs::write(dir.join("memory.use_hierarchy"), "1");
+        if let Some(bytes) = limit {
+            write_file(&dir.join("memory.limit_in_bytes"), &bytes.to_string())?;
+        }
+    }
+    Ok(dir)
+}
+
+/// Removes the run's memory group (its processes' groups are gone by then;
+/// what they left is charged to the group above, `aboure`).
+pub fn remove_run_groups() {
+    let dir = base("memory").join(format!("{}-run", std::process::id()));
+    let _ = std::fs::remove_dir(dir);
+}
+
 /// Whether groups can be made for `controller`; the reason if not.
 pub fn usable(controller: &str) -> Result<(), String> {
     let root = Path::new(ROOT).join(controller);
@@ -61,6 +87,16 @@ pub fn sweep(controller: &str) {
             .and_then(|n| n.split('-').next()?.parse::<u32>().ok());
         if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
             thaw(&entry.path());
+            // A run's memory group holds its processes' groups.
+            for inner in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if inner.path().is_dir() {
+                    let _ = std::fs::remove_dir(inner.path());
+                }
+            }
             let _ = std::fs::remove_dir(entry.path());
         }
     }
@@ -80,6 +116,9 @@ fn thaw(dir: &Path) {
 pub struct Request {
     /// Memory limit, bytes.
     pub memory: Option<u64>,
+    /// The run's memory limit, bytes, over every bot process together (see
+    /// [`run_memory_group`]); `None`: the run's group counts, unlimited.
+    pub run_memory: Option<u64>,
     /// Processes and threads.
     pub pids: Option<u64>,
     /// A freezer group, to hold the bot while its opponent thinks.
@@ -110,7 +149,10 @@ impl Cgroups {
         );
         let mut groups = Cgroups::default();
         if let Some(bytes) = request.memory {
-            let dir = groups.make("memory", &name)?;
+            let run = run_memory_group(request.run_memory)?;
+            let dir = run.join(&name);
+            std::fs::create_dir_all(&dir)?;
+            groups.dirs.push(dir.clone());
             std::fs::write(dir.join("memory.limit_in_bytes"), bytes.to_string())?;
             // With swap, the same limit on memory and swap together.
             let memsw = dir.join("memory.memsw.limit_in_bytes");

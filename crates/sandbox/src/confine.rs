@@ -4,6 +4,7 @@
 //! wrong as text for the helper's one line of stderr.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use landlock::{
     Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
@@ -136,9 +137,18 @@ pub fn landlock(rules: &Rules) -> Result<(), String> {
     }
     let mut created = ruleset.create().map_err(|e| fail(&e))?;
     let read = AccessFs::from_read(abi);
+    let no_endpoints = AccessFs::from_all(abi) & !(AccessFs::MakeSock | AccessFs::MakeFifo);
+    // Rules add up: a `write` path below the scratch (a host folder under
+    // /tmp) would get the scratch's rights, so the scratch then has none.
+    let below = |s: &PathBuf| rules.write.iter().any(|w| w.starts_with(s));
+    let scratch = match rules.scratch.iter().any(below) {
+        true => no_endpoints,
+        false => AccessFs::from_all(abi),
+    };
     let grants = [
         (&rules.read, read),
-        (&rules.write, AccessFs::from_all(abi)),
+        (&rules.write, no_endpoints),
+        (&rules.scratch, scratch),
         (&rules.devices, AccessFs::from_file(abi)),
     ];
     for (paths, access) in grants {
@@ -280,6 +290,47 @@ fn shared_memory(arch: TargetArch) -> Result<SeccompFilter, String> {
     .map_err(fail)
 }
 
+/// The socket families a bot may open: local sockets always, and IPv4 and
+/// IPv6 when its network is on. A list of what is allowed, as systemd's
+/// `RestrictAddressFamilies`: a network namespace does not cover every
+/// family (vsock is not namespaced; netlink, packet and Bluetooth reach
+/// the kernel's interfaces), and a family added by a later kernel is
+/// refused without anyone listing it.
+pub fn socket_families(network: bool) -> &'static [i32] {
+    if network {
+        &[libc::AF_UNIX, libc::AF_INET, libc::AF_INET6]
+    } else {
+        &[libc::AF_UNIX]
+    }
+}
+
+/// Refuses `socket` and `socketpair` for a family not in `allowed`, as a
+/// kernel without it would (`EAFNOSUPPORT`).
+fn socket_filter(arch: TargetArch, allowed: &[i32]) -> Result<SeccompFilter, String> {
+    let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
+    // One rule, every condition of which must hold: the family is none of
+    // the allowed ones.
+    let other_family = || {
+        let conditions = allowed
+            .iter()
+            .map(|&family| {
+                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        SeccompRule::new(conditions)
+    };
+    SeccompFilter::new(
+        BTreeMap::from([
+            (libc::SYS_socket, vec![other_family().map_err(fail)?]),
+            (libc::SYS_socketpair, vec![other_family().map_err(fail)?]),
+        ]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EAFNOSUPPORT as u32),
+        arch,
+    )
+    .map_err(fail)
+}
+
 /// `clone` flags that make namespaces.
 const NAMESPACE_FLAGS: &[i32] = &[
     libc::CLONE_NEWUSER,
@@ -291,9 +342,10 @@ const NAMESPACE_FLAGS: &[i32] = &[
     libc::CLONE_NEWCGROUP,
 ];
 
-/// Installs the seccomp filters; with `private_memory`, also the one that
-/// keeps every byte of memory under the bot's `RLIMIT_DATA`.
-pub fn seccomp(private_memory: bool) -> Result<(), String> {
+/// Installs the seccomp filters: the deny list, the socket families of
+/// [`socket_families`] for `network`, and with `private_memory` the one
+/// that keeps every byte of memory under the bot's `RLIMIT_DATA`.
+pub fn seccomp(private_memory: bool, network: bool) -> Result<(), String> {
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| format!("seccomp: {e}"))?;
     let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = (DENIED.iter().chain(DENIED_LEGACY))
@@ -330,7 +382,8 @@ pub fn seccomp(private_memory: bool) -> Result<(), String> {
         arch,
     )
     .map_err(fail)?;
-    let mut filters = vec![deny, clone3];
+    let sockets = socket_filter(arch, socket_families(network))?;
+    let mut filters = vec![deny, clone3, sockets];
     if private_memory {
         filters.push(shared_memory(arch)?);
     }

@@ -46,6 +46,20 @@ pub enum SandboxError {
         /// Why.
         source: crate::identity::ClaimError,
     },
+    /// Two bots were given the same `write` folder (or one inside the
+    /// other's).
+    #[error(
+        "sandbox of {bot}: its write path {path} is shared with bot {other}; \
+         each bot writes as its own user, so give each its own folder"
+    )]
+    SharedWrite {
+        /// The bot.
+        bot: String,
+        /// The bot it shares with.
+        other: String,
+        /// The shared path.
+        path: PathBuf,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

@@ -19,6 +19,10 @@ const SIGNALS: &str = "stopped with SIGSTOP and continued with SIGCONT through i
      process group while its opponent thinks (a helper that leaves the group with \
      setpgid or setsid keeps running)";
 
+const NAMESPACE: &str = "stopped with SIGSTOP and continued with SIGCONT by its \
+     sandbox's init (kill(-1) in its pid namespace) while its opponent thinks, every \
+     process of it, whatever its group or session";
+
 /// The fairness layers `mode` gets on a machine with `support`.
 pub(crate) fn layers(mode: Mode, support: &Support) -> Vec<Layer> {
     let on = mode != Mode::Off;
@@ -28,6 +32,11 @@ pub(crate) fn layers(mode: Mode, support: &Support) -> Vec<Layer> {
             active: true,
             detail: "every process of a bot frozen while its opponent thinks (cgroup v1 freezer)"
                 .to_owned(),
+        },
+        (true, Err(e)) if support.namespaces.is_ok() => Layer {
+            name: FREEZER,
+            active: false,
+            detail: format!("{e}; a bot is {NAMESPACE}"),
         },
         (true, Err(e)) => Layer {
             name: FREEZER,
@@ -117,6 +126,10 @@ mod tests {
             layers[0]
                 .detail
                 .starts_with("no freezer; a bot is stopped with SIGSTOP"),
+            "{layers:?}"
+        );
+        assert!(
+            layers[0].detail.contains("by its sandbox's init (kill(-1)"),
             "{layers:?}"
         );
         assert_eq!(

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use aboure_process::{size_text, Exit, Guard, Limits, MemoryRlimit};
 
@@ -14,7 +15,7 @@ use crate::identity::{self, Claim};
 use crate::layers::Layers;
 use crate::own::resolve;
 use crate::paths::{installation, normal};
-use crate::plan::{Plan, Resource, Root, Rules};
+use crate::plan::{Identity, Plan, Resource, Root, Rules};
 use crate::probe::Support;
 use crate::scratch;
 use crate::settings::{Mode, Policy, Settings};
@@ -32,6 +33,29 @@ pub struct Sandbox {
     settings: Settings,
     layers: Layers,
     helper: PathBuf,
+    /// Paths no bot sees (see [`Sandbox::hide`]).
+    hidden: Vec<PathBuf>,
+    /// Each bot's own paths, which no other bot sees, and its `write`
+    /// paths.
+    bots: Vec<RegisteredBot>,
+    /// Each bot's uid for the whole run (see [`Sandbox::identity_of`]).
+    claims: Mutex<BTreeMap<String, Arc<Claim>>>,
+    /// The limit of the run's memory group (see [`Sandbox::bound_memory`]).
+    run_memory: Option<u64>,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        crate::cgroup::remove_run_groups();
+    }
+}
+
+/// What the sandbox knows of a bot of the run before it starts.
+#[derive(Debug)]
+struct RegisteredBot {
+    name: String,
+    own: Vec<PathBuf>,
+    write: Vec<PathBuf>,
 }
 
 /// One bot process to start, as the arbiter would start it unsandboxed.
@@ -73,7 +97,107 @@ impl Sandbox {
             settings: settings.clone(),
             layers,
             helper: helper.to_owned(),
+            hidden: Vec::new(),
+            bots: Vec::new(),
+            claims: Mutex::default(),
+            run_memory: None,
         })
+    }
+
+    /// Hides `paths` from every bot (the tournament file, with every bot's
+    /// `env`, and the results folder), even where they lie in a folder a
+    /// bot may read or write.
+    pub fn hide(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
+        self.hidden.extend(paths.into_iter().map(|p| normal(&p)));
+    }
+
+    /// Tells the sandbox of a bot of the run: its own files (its program
+    /// outside the system's folders, the files its command names, its own
+    /// folders) and its `write` paths are hidden from every other bot, and
+    /// a `write` path one bot shares with another is refused (each bot
+    /// writes as its own uid: a shared folder would mix their files).
+    pub fn register_bot(
+        &mut self,
+        name: &str,
+        command: (&Path, &[String]),
+        workdir: &Path,
+        policy: &Policy,
+    ) -> Result<(), SandboxError> {
+        let (program, args) = command;
+        let program = normal(&resolve(program));
+        let workdir = normal(workdir);
+        let command = Command {
+            program: &program,
+            args,
+            workdir: &workdir,
+            helper: &self.helper,
+        };
+        let mut own = crate::own::own_folders(&command, &[]).unwrap_or_default();
+        let files = args.iter().map(|a| normal(&workdir.join(a)));
+        own.extend(files.filter(|p| p.is_file()));
+        own.push(program.clone());
+        let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
+        for other in &self.bots {
+            let shared = (write.iter())
+                .find(|w| (other.write.iter()).any(|o| w.starts_with(o) || o.starts_with(w)));
+            if let Some(path) = shared {
+                return Err(SandboxError::SharedWrite {
+                    bot: name.to_owned(),
+                    other: other.name.clone(),
+                    path: path.clone(),
+                });
+            }
+        }
+        self.bots.push(RegisteredBot {
+            name: name.to_owned(),
+            own,
+            write,
+        });
+        Ok(())
+    }
+
+    /// The uid of bot `name` for the whole run: claimed at its first
+    /// process and held until the sandbox is dropped, so every process of
+    /// it, in every game, is the same user (its files in its `write`
+    /// folders stay its own) and no other bot is ever that user. Its
+    /// `write` paths are given to it then.
+    fn identity_of(&self, name: &str, write: &[PathBuf]) -> Result<Arc<Claim>, SandboxError> {
+        let mut claims = self.claims.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(claim) = claims.get(name) {
+            return Ok(claim.clone());
+        }
+        let claim = identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
+            |source| SandboxError::Claim {
+                bot: name.to_owned(),
+                source,
+            },
+        )?;
+        // A `write` path not made yet is left out of the view, as before.
+        for path in write.iter().filter(|p| p.exists()) {
+            give(path, claim.identity()).map_err(|source| SandboxError::Prepare {
+                bot: name.to_owned(),
+                path: path.clone(),
+                source,
+            })?;
+        }
+        let claim = Arc::new(claim);
+        claims.insert(name.to_owned(), claim.clone());
+        Ok(claim)
+    }
+
+    /// Bounds the memory of every bot process of the run together to
+    /// `bytes` (where there is a memory cgroup): what a process leaves
+    /// charged behind it stays under this bound too.
+    pub fn bound_memory(&mut self, bytes: u64) {
+        self.run_memory = Some(bytes);
+    }
+
+    /// What bot `name` must not see.
+    fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
+        let others = self.bots.iter().filter(|bot| bot.name != name);
+        let mut hidden = self.hidden.clone();
+        hidden.extend(others.flat_map(|bot| bot.own.iter().chain(&bot.write).cloned()));
+        hidden
     }
 
     /// The layers bots get in this run.
@@ -92,6 +216,7 @@ impl Sandbox {
                 env: spec.env.clone().into_iter().collect(),
                 confined: false,
                 cage: None,
+                namespaces: false,
                 cgroups: Cgroups::default(),
                 _claim: None,
                 scratch: None,
@@ -111,14 +236,10 @@ impl Sandbox {
             reason,
         })?;
         let claim = match has("identity") && nix::unistd::geteuid().is_root() {
-            true => Some(
-                identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
-                    |source| SandboxError::Claim {
-                        bot: spec.name.to_owned(),
-                        source,
-                    },
-                )?,
-            ),
+            true => {
+                let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
+                Some(self.identity_of(spec.name, &write)?)
+            }
             false => None,
         };
         let world = has("root");
@@ -137,6 +258,7 @@ impl Sandbox {
         let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
         let request = Request {
             memory: has("cgroup-memory").then_some(spec.memory).flatten(),
+            run_memory: self.run_memory,
             pids: pids_cgroup,
             freezer: has(crate::fairness::FREEZER),
             cpu_millis: has(crate::fairness::CPU)
@@ -186,16 +308,14 @@ impl Sandbox {
             bot: spec.name.to_owned(),
             command: command_line(spec),
             refusal: Box::new(refusal),
-        })?;
-        let landlock = has("landlock").then(|| {
-            let mut write = vec![scratch_dir.clone()];
-            write.extend(view.writable());
-            Rules {
-                read: view.readable(),
-                write,
-                devices: DEVICES.iter().map(PathBuf::from).collect(),
-                no_tcp: !spec.policy.network,
-            }
+        })?
+        .masked(&self.hidden_from(spec.name));
+        let landlock = has("landlock").then(|| Rules {
+            read: view.readable(),
+            write: view.writable(),
+            scratch: vec![scratch_dir.clone()],
+            devices: DEVICES.iter().map(PathBuf::from).collect(),
+            no_tcp: !spec.policy.network,
         });
         let mut env: BTreeMap<String, String> = [
             ("PATH", PATH),
@@ -242,7 +362,7 @@ impl Sandbox {
                 entries: view.entries,
                 scratch: spec.policy.disk.unwrap_or(self.settings.disk),
             }),
-            identity: claim.as_ref().map(Claim::identity),
+            identity: claim.as_ref().map(|c| c.identity()),
             own_files: view.own,
             own_writable,
         };
@@ -262,11 +382,23 @@ impl Sandbox {
             )],
             confined: true,
             cage: Some(cage),
+            namespaces: has("namespaces"),
             cgroups,
             _claim: claim,
             scratch,
         })
     }
+}
+
+/// Makes the folder `path` the bot's (owner and group `identity`), opened
+/// without following a link.
+fn give(path: &Path, identity: Identity) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let folder = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
+        .open(path)?;
+    std::os::unix::fs::fchown(&folder, Some(identity.uid), Some(identity.gid))
 }
 
 /// `paths` without repeats and without those inside another of them.
@@ -317,6 +449,10 @@ impl Guard for Jail {
         self.cgroups.freezer()
     }
 
+    fn relays_hold(&self) -> bool {
+        self.namespaces
+    }
+
     fn cage(&self) -> Option<String> {
         self.cage.as_ref().map(Cage::to_string)
     }
@@ -334,11 +470,13 @@ pub struct Jail {
     confined: bool,
     /// What it may do, for a failure at its start.
     cage: Option<Cage>,
+    /// Started with its own pid namespace, whose init relays a hold.
+    namespaces: bool,
     // Dropped in this order: processes first, then their folder, and only
     // then the uid (no new bot gets it while a file of the last is left).
     cgroups: Cgroups,
     scratch: Option<tempfile::TempDir>,
-    _claim: Option<Claim>,
+    _claim: Option<Arc<Claim>>,
 }
 
 impl Jail {

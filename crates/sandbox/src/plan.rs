@@ -85,6 +85,9 @@ pub enum EntryKind {
     Symlink(PathBuf),
     /// An empty folder (the working directory when nothing is bound there).
     Folder,
+    /// Hidden: an empty read-only folder or file mounted over what a bind
+    /// brought (the tournament file, the results, another bot's files).
+    Mask,
 }
 
 /// A user and group id.
@@ -101,8 +104,14 @@ pub struct Identity {
 pub struct Rules {
     /// Read (and execute) below these.
     pub read: Vec<PathBuf>,
-    /// Read and write below these.
+    /// Read and write below these, but make no socket or FIFO (the bot's
+    /// `write` paths: a socket there would outlive the process and hand
+    /// descriptors, its private `/tmp` among them, to its next one).
     pub write: Vec<PathBuf>,
+    /// Everything below these: the bot's private scratch (runtimes make
+    /// their sockets in `TMPDIR`).
+    #[serde(default)]
+    pub scratch: Vec<PathBuf>,
     /// Devices to read and write (`/dev/null`).
     pub devices: Vec<PathBuf>,
     /// No TCP bind or connect.

@@ -83,6 +83,7 @@ pub fn enter(root: &Root, owner: Identity) -> Result<(), String> {
             }
             EntryKind::ReadOnly => bind(&source, &target, &entry.path, true)?,
             EntryKind::ReadWrite => bind(&source, &target, &entry.path, false)?,
+            EntryKind::Mask => mask(&target, &entry.path)?,
         }
     }
     // 5.
@@ -163,39 +164,122 @@ fn devices(new: &Path) -> Result<(), String> {
 
 /// Binds `source` at `target` (`host` names it in errors) and remounts it
 /// without set-user-id programs and devices, read-only unless `!read_only`.
+/// The mount point is made without following a link (`O_EXCL` and
+/// `O_NOFOLLOW`) and mounted on by descriptor, opened with no link on its
+/// way: a link planted in a folder the bot can write is never followed by
+/// this privileged process.
 fn bind(source: &Path, target: &Path, host: &Path, read_only: bool) -> Result<(), String> {
     let meta = std::fs::metadata(source).map_err(|e| at("cannot read", host, e))?;
     make_parents(target)?;
     if meta.is_dir() {
-        if !target.is_dir() {
-            mkdir(target, 0o755)?;
-        }
-    } else if !target.exists() {
-        std::fs::File::create(target).map_err(|e| at("cannot make", target, e))?;
+        mkdir(target, 0o755)?;
+    } else {
+        mount_point_file(target)?;
     }
+    let place = no_links(target)?;
     let none = None::<&str>;
     // Non-recursive, so a mount below the source is not exposed; in a user
     // namespace the kernel refuses that for a tree with mounts below it
     // (they are locked), and then they come along.
-    let bound = mount(Some(source), target, none, MsFlags::MS_BIND, none).or_else(|_| {
+    let bound = mount(Some(source), &place.path, none, MsFlags::MS_BIND, none).or_else(|_| {
         mount(
             Some(source),
-            target,
+            &place.path,
             none,
             MsFlags::MS_BIND | MsFlags::MS_REC,
             none,
         )
     });
     bound.map_err(|e| at("cannot bind", host, e))?;
+    // The descriptor names the place under the new mount: opened again,
+    // the path crosses into it.
+    let mounted = no_links(target)?;
     let mut flags = MsFlags::MS_REMOUNT
         | MsFlags::MS_BIND
         | MsFlags::MS_NOSUID
         | MsFlags::MS_NODEV
-        | locked(target);
+        | locked(&mounted.path);
     if read_only {
         flags |= MsFlags::MS_RDONLY;
     }
-    mount(none, target, none, flags, none).map_err(|e| at("cannot remount", host, e))
+    mount(none, &mounted.path, none, flags, none).map_err(|e| at("cannot remount", host, e))
+}
+
+/// `target` opened as a place (`O_PATH`) with no symbolic link anywhere on
+/// its way, and the path of the descriptor, which names that very place
+/// whatever is renamed or replaced after.
+struct Place {
+    _fd: std::os::fd::OwnedFd,
+    path: PathBuf,
+}
+
+fn no_links(target: &Path) -> Result<Place, String> {
+    use nix::fcntl::{openat2, OFlag, OpenHow, ResolveFlag};
+    use std::os::fd::AsRawFd;
+    let how = OpenHow::new()
+        .flags(OFlag::O_PATH | OFlag::O_CLOEXEC | OFlag::O_NOFOLLOW)
+        .resolve(ResolveFlag::RESOLVE_NO_SYMLINKS | ResolveFlag::RESOLVE_NO_MAGICLINKS);
+    let fd = openat2(nix::fcntl::AT_FDCWD, target, how)
+        .map_err(|e| at("a link on the way to (or cannot open)", target, e))?;
+    // The host's /proc, still reachable below the old root.
+    let path = PathBuf::from(format!("/old/proc/self/fd/{}", fd.as_raw_fd()));
+    Ok(Place { _fd: fd, path })
+}
+
+/// An empty file to mount on at `target`, or the one already there; never
+/// through a link (`O_NOFOLLOW` refuses one as the last component).
+fn mount_point_file(target: &Path) -> Result<(), String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let made = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(target);
+    match made {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            match std::fs::symlink_metadata(target) {
+                Ok(m) if m.is_file() => Ok(()),
+                _ => Err(at("cannot make", target, "not a plain file")),
+            }
+        }
+        Err(e) => Err(at("cannot make", target, e)),
+    }
+}
+
+/// Hides what a bind brought at `target` (`host` names it in errors) under
+/// an empty read-only tmpfs, or an empty file for a file. A link is not
+/// masked: it is the bot's own (made in a folder it writes), and what it
+/// replaced is gone.
+fn mask(target: &Path, host: &Path) -> Result<(), String> {
+    let meta = std::fs::symlink_metadata(target).map_err(|e| at("cannot read", host, e))?;
+    if meta.file_type().is_symlink() {
+        return Ok(());
+    }
+    let place = no_links(target)?;
+    let none = None::<&str>;
+    let flags = MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC;
+    let masked = match meta.is_dir() {
+        true => mount(
+            Some("tmpfs"),
+            &place.path,
+            Some("tmpfs"),
+            flags,
+            Some("size=4k,nr_inodes=1,mode=0555"),
+        ),
+        false => {
+            // An empty file of the staging root, bound read-only.
+            let empty = Path::new("/empty");
+            mount_point_file(empty)?;
+            let remount = MsFlags::MS_REMOUNT | MsFlags::MS_BIND | flags;
+            mount(Some(empty), &place.path, none, MsFlags::MS_BIND, none)
+                .map_err(|e| at("cannot hide", host, e))?;
+            let mounted = no_links(target)?;
+            mount(none, &mounted.path, none, remount, none)
+        }
+    };
+    masked.map_err(|e| at("cannot hide", host, e))
 }
 
 /// The flags of the mount at `path` that a remount must keep (the kernel

@@ -59,6 +59,8 @@ pub struct View {
     /// The bot's own files and folders (beyond its program), which its
     /// identity must be able to read.
     pub own: Vec<PathBuf>,
+    /// Its program, as the command names it.
+    program: PathBuf,
 }
 
 impl View {
@@ -67,28 +69,70 @@ impl View {
     pub fn of(command: &Command, policy: &Policy) -> Result<View, Refusal> {
         let mut wanted: Vec<Entry> = system().to_vec();
         let ro = |path: PathBuf| entry(path, EntryKind::ReadOnly);
+        // What lies in a `write` path is the bot's to change: a file there
+        // may be a link it planted by the next start. Nothing in one is
+        // resolved or bound on its own; the writable bind shows it as it is,
+        // links resolved inside the bot's root.
+        let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
+        let outside = |p: &PathBuf| !write.iter().any(|w| p.starts_with(w));
         let program = normal(command.program);
-        wanted.extend(installation(&program).map(ro));
+        if outside(&program) {
+            wanted.extend(installation(&program).map(ro));
+        }
         let mut own = Vec::new();
         let files: Vec<PathBuf> = command
             .args
             .iter()
             .map(|a| normal(&command.workdir.join(a)))
-            .filter(|p| p.is_file())
+            .filter(|p| outside(p) && p.is_file())
             .collect();
         let folders = own_folders(command, &policy.read)?;
         own.extend(folders.iter().cloned());
         own.extend(files.iter().cloned());
-        wanted.push(ro(program.clone()));
-        wanted.extend(folders.into_iter().map(ro));
-        wanted.extend(files.into_iter().map(ro));
-        wanted.extend(policy.read.iter().map(|p| ro(normal(p))));
-        wanted.extend((policy.write.iter()).map(|p| entry(normal(p), EntryKind::ReadWrite)));
+        let read = policy.read.iter().map(|p| normal(p));
+        let bound = (std::iter::once(program.clone()))
+            .chain(folders)
+            .chain(files)
+            .chain(read)
+            .filter(outside);
+        wanted.extend(bound.map(ro));
+        let nested = |w: &PathBuf| write.iter().any(|o| o != w && w.starts_with(o));
+        let writable = write.iter().filter(|w| !nested(w));
+        wanted.extend(writable.map(|p| entry(p.clone(), EntryKind::ReadWrite)));
         wanted.push(entry(normal(command.workdir), EntryKind::Folder));
         Ok(View {
             entries: order(resolved(wanted)),
             own,
+            program,
         })
+    }
+
+    /// The view with `hidden` masked where it lies inside one of the bot's
+    /// own binds (its folders, its `read` and `write` paths): the
+    /// tournament file, the results and other bots' files are never seen,
+    /// even from a folder that holds them. A hidden path that holds one of
+    /// the bot's own files, or lies in a system folder, is left alone: it
+    /// cannot be masked without hiding the bot from itself.
+    pub fn masked(mut self, hidden: &[PathBuf]) -> View {
+        let system = system();
+        let mut masks = Vec::new();
+        for path in hidden.iter().map(|p| normal(p)) {
+            let holds_own = (self.own.iter())
+                .chain([&self.program])
+                .chain(self.writable().iter())
+                .any(|own| own.starts_with(&path));
+            let bound_in = self.entries.iter().any(|e| {
+                matches!(e.kind, EntryKind::ReadOnly | EntryKind::ReadWrite)
+                    && path.starts_with(&e.path)
+                    && !system.iter().any(|s| s.path == e.path)
+            });
+            if bound_in && !holds_own && std::fs::symlink_metadata(&path).is_ok() {
+                masks.push(entry(path, EntryKind::Mask));
+            }
+        }
+        self.entries.extend(masks);
+        self.entries = order(std::mem::take(&mut self.entries));
+        self
     }
 
     /// The paths Landlock lets the bot read (the host's view of the same
@@ -178,6 +222,7 @@ fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
         EntryKind::Copy | EntryKind::ReadOnly => 1,
         EntryKind::ReadWrite => 2,
         EntryKind::Folder => 3,
+        EntryKind::Mask => 4,
     };
     wanted.sort_by(|a, b| (&a.path, rank(&a.kind)).cmp(&(&b.path, rank(&b.kind))));
     let mut entries: Vec<Entry> = Vec::new();
@@ -189,7 +234,8 @@ fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
         let covered = entries.iter().any(|e| {
             entry.path.starts_with(&e.path)
                 && match (&e.kind, &entry.kind) {
-                    (EntryKind::Symlink(_), _) => true,
+                    (EntryKind::Symlink(_) | EntryKind::Mask, _) => true,
+                    (_, EntryKind::Mask) => false,
                     (_, EntryKind::Folder) => e.kind != EntryKind::Folder || e.path == entry.path,
                     (EntryKind::ReadOnly, EntryKind::ReadOnly | EntryKind::Copy) => true,
                     (EntryKind::ReadWrite, EntryKind::ReadWrite) => true,
@@ -260,6 +306,46 @@ mod tests {
         assert_eq!(view.own, [bots.join("mine"), bots.join("mine/bot.py")]);
         let workdir = view.entries.iter().find(|e| e.path == dir.path()).unwrap();
         assert_eq!(workdir.kind, EntryKind::Folder);
+    }
+
+    #[test]
+    fn nothing_in_a_write_path_is_bound_on_its_own_and_hidden_paths_are_masked() {
+        let dir = tempfile::tempdir().unwrap();
+        let mine = dir.path().join("mine");
+        std::fs::create_dir_all(mine.join("data")).unwrap();
+        std::fs::write(mine.join("bot.py"), "").unwrap();
+        std::fs::write(mine.join("data/weights"), "").unwrap();
+        std::fs::write(mine.join("t.toml"), "").unwrap();
+        let args = ["mine/bot.py", "mine/data/weights"].map(String::from);
+        let policy = Policy {
+            write: vec![mine.join("data")],
+            read: vec![mine.join("data/more")],
+            ..Policy::default()
+        };
+        let command = Command {
+            program: Path::new("/usr/bin/python3"),
+            args: &args,
+            workdir: dir.path(),
+            helper: Path::new("/opt/aboure"),
+        };
+        let view = View::of(&command, &policy).unwrap();
+        let at = |path: &Path| {
+            view.entries
+                .iter()
+                .find(|e| e.path == path)
+                .map(|e| &e.kind)
+        };
+        assert_eq!(at(&mine.join("data")), Some(&EntryKind::ReadWrite));
+        assert_eq!(at(&mine.join("data/weights")), None);
+        assert_eq!(at(&mine.join("data/more")), None);
+        let hidden = [mine.join("t.toml"), mine.clone(), PathBuf::from("/usr/bin")];
+        let view = view.masked(&hidden);
+        let masks: Vec<&Path> = (view.entries.iter())
+            .filter(|e| e.kind == EntryKind::Mask)
+            .map(|e| e.path.as_path())
+            .collect();
+        // Its own folder holds its script, and /usr/bin is a system folder.
+        assert_eq!(masks, [mine.join("t.toml")]);
     }
 
     #[test]

@@ -1,0 +1,83 @@
+//! A bot is held while its opponent thinks, every process of it: a
+//! `setsid`, double-forked spinner included, by the freezer under a root
+//! arbiter and by the sandbox's init (`kill(-1, SIGSTOP)` in the bot's pid
+//! namespace) under an unprivileged one. The spinner's CPU time is read
+//! from outside, from `/proc`.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use super::*;
+
+/// Clock ticks a second of `/proc/PID/stat` (`USER_HZ`).
+const TICKS: f64 = 100.0;
+
+/// The spinners seen (by pid): CPU seconds and age in seconds at the last
+/// look (the age from the process's own start time, so a sampler slowed by
+/// a busy machine still sees its whole life).
+type Seen = HashMap<u32, (f64, f64)>;
+
+/// CPU seconds (user and system) and age in seconds of process `pid`.
+fn usage(pid: u32) -> Option<(f64, f64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let number = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    let cpu = (number(11)? + number(12)?) / TICKS;
+    let started = number(19)? / TICKS;
+    let uptime = std::fs::read_to_string("/proc/uptime").ok()?;
+    let now: f64 = uptime.split_whitespace().next()?.parse().ok()?;
+    Some((cpu, now - started))
+}
+
+/// Looks for processes whose command line holds `pattern` until `stop`.
+fn watch(pattern: String, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Seen> {
+    std::thread::spawn(move || {
+        let mut seen = Seen::new();
+        while !stop.load(Ordering::Relaxed) {
+            let found = Command::new("pgrep").args(["-f", &pattern]).output();
+            let pids = found.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+            for pid in pids
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.parse().ok())
+            {
+                if let Some(usage) = usage(pid) {
+                    seen.insert(pid, usage);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        seen
+    })
+}
+
+#[test]
+fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
+    let dir = folder("sandbox-hold");
+    let m = marker("hold");
+    // The opponent thinks a second a move; the spinner's bot answers at
+    // once. Eight plies a game.
+    let bots = testbot("honest", "sleepy --ms 1000 --seed 7")
+        + &hostile("spinner", "daemonspin.sh", &m, &[]);
+    let text = gauntlet_against("", &bots)
+        .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
+        .replace("base = \"2s\"", "base = \"30s\"");
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = watch(format!("{m}-spin"), stop.clone());
+    let games = run_and_check(&dir, &m, &text, 1);
+    stop.store(true, Ordering::Relaxed);
+    let seen = watcher.join().unwrap();
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
+    for (pid, (cpu, lived)) in seen {
+        println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
+        // Four seconds of the opponent's thinking a game: held, the
+        // spinner runs only around the bot's own instant moves and its
+        // start.
+        assert!(lived > 3.0, "seen for {lived:.2} s");
+        // (Not held, it took 0.29 to 0.37 of a core on a busy machine.)
+        assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

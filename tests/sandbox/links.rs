@@ -1,0 +1,83 @@
+//! Paths the bot can change are never followed by the privileged side: a
+//! link planted in a `write` folder, where the bot's command names a file,
+//! is not resolved by the arbiter at the next start; and the tournament
+//! file, the results and the other bot's files are masked when they lie in
+//! a folder the bot may read. Each attack through `aboure run`, checked
+//! from outside.
+
+use std::os::unix::fs::PermissionsExt;
+
+use super::world::reported;
+use super::*;
+
+/// The other bot's `[[bot]]` table, named `honest`, with a secret `env`.
+fn honest_with(secret: &str) -> String {
+    testbot("honest", "random --seed 7") + &format!("env = {{ API_KEY = {secret:?} }}\n")
+}
+
+#[test]
+fn a_link_planted_in_a_write_folder_is_not_followed_at_the_next_start() {
+    let dir = folder("sandbox-plant");
+    let m = marker("plant");
+    let secret = format!("plantsecret{}", std::process::id());
+    let data = dir.join("planter/data");
+    std::fs::create_dir_all(data.join("w")).unwrap();
+    let weights = data.join("w/weights.bin");
+    std::fs::write(&weights, "weights v1\n").unwrap();
+    // Writable by the bot's uid, whoever it is (no sticky bit: it may
+    // move the folder away).
+    for folder in [&data, &data.join("w")] {
+        std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let weights_arg = weights.display().to_string();
+    let write = format!(
+        "sandbox = {{ write = [{:?}] }}\n",
+        data.display().to_string()
+    );
+    let bots = hostile("planter", "plant.sh", &m, &[&weights_arg]) + &write;
+    run_and_check(&dir, &m, &gauntlet_against(&honest_with(&secret), &bots), 1);
+    let log = stderr_log(&dir.join("out"), "planter");
+    // The first process read its weights and planted the link; the second
+    // found the link, which leads nowhere in its world.
+    assert_eq!(reported(&log, "planted: ").len(), 1, "{log}");
+    let read = reported(&log, "weights: ");
+    assert_eq!(read[0].trim(), "weights v1", "{log}");
+    assert!(read[1].contains("No such file"), "{log}");
+    assert!(!log.contains(&secret), "{log}");
+    assert!(std::fs::symlink_metadata(&weights).unwrap().is_symlink());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_tournament_file_and_results_beside_a_bot_are_masked() {
+    let dir = folder("sandbox-beside");
+    let m = marker("beside");
+    let secret = format!("besidesecret{}", std::process::id());
+    let script = dir.join("beside.sh");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/beside.sh"),
+        &script,
+    )
+    .unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bots = format!(
+        "[[bot]]\nname = \"beside\"\ncommand = [\"sh\", {:?}, {m:?}, {TESTBOT:?}]\n\
+         env = {{ ABOURE_HOSTILE = \"{m}\" }}\n",
+        script.display().to_string()
+    );
+    run_and_check(&dir, &m, &gauntlet_against(&honest_with(&secret), &bots), 1);
+    let log = stderr_log(&dir.join("out"), "beside");
+    assert!(!log.contains(&secret), "{log}");
+    // Masked: an empty file, and an empty folder.
+    assert_eq!(reported(&log, "toml: "), ["0", "0"], "{log}");
+    assert_eq!(reported(&log, "results: "), ["0", "0"], "{log}");
+    for listing in reported(&log, "listing: ") {
+        assert!(listing.contains("beside.sh"), "{listing}");
+        assert!(!listing.contains("logs"), "{listing}");
+    }
+    // The run itself read and wrote them.
+    assert!(std::fs::read_to_string(dir.join("tournament.toml"))
+        .unwrap()
+        .contains(&secret));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
