@@ -10,7 +10,10 @@
 //! measures each move on a monotonic clock, turns every failure (time,
 //! illegal move, crash, garbage, a hung start-up) into a recorded loss, and
 //! appends every finished game durably to `games.jsonl` so an interrupted
-//! run can be resumed.
+//! run can be resumed. Workers that share a run folder (`--shard`,
+//! `--join`) claim its units through [`aboure_workers`], which owns
+//! everything under `claims/`; every path of the folder is named by
+//! [`aboure_records::RunFolder`].
 //!
 //! Reading the file is `aboure-config`'s job, tuning `aboure-tuning`'s.
 //! Pure logic (schedule, clocks, adjudication) is separate from the I/O

@@ -15,7 +15,7 @@
 //! counts, the pairs still open and the complete pairs ahead of a gap,
 //! nothing per finished game, so a test of any length runs in flat memory.
 //! A worker does not claim a pair too far past the recorded prefix (see
-//! `tournament/queue.rs`), and stops claiming once the test has decided;
+//! the tournament's queue), and stops claiming once the test has decided;
 //! the first worker to see the decision writes it, once, to `sprt.json`.
 
 use std::path::{Path, PathBuf};

@@ -190,18 +190,12 @@ pub(crate) fn sandbox(
 pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
     let (sandbox, layers) = sandbox(config, &options)?;
     let name = worker_name(&options);
-    let games_path = match (options.shard, options.join) {
-        (Some(s), _) => results_file(&options.out_dir, Some((s.index, s.count))),
-        (None, true) => worker_results_file(&options.out_dir, &name),
-        (None, false) => results_file(&options.out_dir, None),
-    };
-    let resume = options.resume || options.join;
     let mut output = prepare(
         &options.out_dir,
         config,
-        resume,
+        options.resume || options.join,
         options.shard,
-        games_path,
+        own_results_file(&options, &name),
         &layers,
     )?;
     for note in &output.notes {
@@ -219,14 +213,9 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
         index: u64::from(s.index - 1),
         count: u64::from(s.count),
     });
-    let follower = aboure_workers::Siblings::new(&output.dir, &output.games_path);
-    let mut queue = Queue::new(
-        schedule,
-        (claims, registered),
-        follower,
-        slice,
-        (own_file, &previous),
-    );
+    let siblings = aboure_workers::Siblings::new(&output.dir, &output.games_path);
+    let own = (own_file, previous.as_slice());
+    let mut queue = Queue::new(schedule, (claims, registered), siblings, slice, own);
     queue.start(&output.dir)?;
     let mut known: Vec<GameRecord> = previous;
     known.extend(queue.take_fresh());
@@ -236,15 +225,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
     });
 
     let launches = launches(config, &options, &output.logs, sandbox)?;
-    let mut sprt = gate::live_sprt(config, &output);
-    let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
-    for g in &known {
-        tally.add(g);
-        if let Some(s) = sprt.as_mut() {
-            s.add(g);
-        }
-    }
-    drop(known);
+    let (tally, sprt) = counted(config, &output, known);
     (options.observer)(&Event::Standings(tally.standings()));
     let (stop, _) = watch::channel(false);
     let shared = Arc::new(Shared {
@@ -271,6 +252,87 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
         roster_of(&shared, options.observer.clone()),
         writer.clone(),
     ));
+    let result = play(&shared, (&config, &launches), &options, concurrency).await;
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    roster.abort();
+    leave(&shared, &output.dir, &name, writer).await;
+    result?;
+    let folder = (output.notes, output.games_path, output.dir);
+    ended(&shared, &options, scheduled, folder)
+}
+
+/// How the run ended, for this worker: read as it leaves.
+fn ended(
+    shared: &Arc<Shared>,
+    options: &RunOptions,
+    scheduled: usize,
+    (notes, games_path, out_dir): (Vec<String>, PathBuf, PathBuf),
+) -> Result<Summary, RunError> {
+    let interrupted = *options.interrupt.borrow();
+    if interrupted {
+        (options.observer)(&Event::Interrupted);
+    }
+    let mut state = gate::lock(shared)?;
+    // The others' half-played units too, for the standings (the log holds
+    // finished units only): when the run stopped before every unit was.
+    let unfinished = !state.queue.ledger().all_done();
+    if let Err(e) = unfinished.then(|| state.queue.refresh_all()).transpose() {
+        tracing::warn!("cannot read the other workers' files at the end: {e}");
+    }
+    gate::absorb(&mut state);
+    Ok(Summary {
+        sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
+        standings: state.tally.standings(),
+        finished: state.queue.ledger().games() as usize,
+        scheduled,
+        played: state.played,
+        work: state.queue.work(),
+        interrupted,
+        stopped: state.stopped.clone(),
+        notes,
+        games_path,
+        out_dir,
+    })
+}
+
+/// This worker's results file: its shard's, its own as a worker that
+/// joined, or the run's.
+fn own_results_file(options: &RunOptions, name: &str) -> PathBuf {
+    match (options.shard, options.join) {
+        (Some(s), _) => results_file(&options.out_dir, Some((s.index, s.count))),
+        (None, true) => worker_results_file(&options.out_dir, name),
+        (None, false) => results_file(&options.out_dir, None),
+    }
+}
+
+/// The standings and the SPRT (if the run is one) of the games `known`
+/// as the worker starts.
+fn counted(
+    config: &Config,
+    output: &crate::output::Output,
+    known: Vec<GameRecord>,
+) -> (Tally, Option<LiveSprt>) {
+    let mut sprt = gate::live_sprt(config, output);
+    let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
+    for g in &known {
+        tally.add(g);
+        if let Some(s) = sprt.as_mut() {
+            s.add(g);
+        }
+    }
+    (tally, sprt)
+}
+
+/// Plays on `concurrency` game tasks until the queue is done, the run
+/// stops or it is interrupted; the last task error, if any.
+async fn play(
+    shared: &Arc<Shared>,
+    (config, launches): (&Arc<Config>, &Arc<Vec<Launch>>),
+    options: &RunOptions,
+    concurrency: usize,
+) -> Result<(), RunError> {
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
         let worker = Worker {
@@ -296,37 +358,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary,
             }
         }
     }
-    for l in launches.iter() {
-        l.logs.flush();
-    }
-    roster.abort();
-    leave(&shared, &output.dir, &name, writer).await;
-    result?;
-    let interrupted = *options.interrupt.borrow();
-    if interrupted {
-        (options.observer)(&Event::Interrupted);
-    }
-    let mut state = gate::lock(&shared)?;
-    // The others' half-played units too, for the standings (the log holds
-    // finished units only): when the run stopped before every unit was.
-    let unfinished = !state.queue.ledger().all_done();
-    if let Err(e) = unfinished.then(|| state.queue.refresh_all()).transpose() {
-        tracing::warn!("cannot read the other workers' files at the end: {e}");
-    }
-    gate::absorb(&mut state);
-    Ok(Summary {
-        sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
-        standings: state.tally.standings(),
-        finished: state.queue.ledger().games() as usize,
-        scheduled,
-        played: state.played,
-        work: state.queue.work(),
-        interrupted,
-        stopped: state.stopped.clone(),
-        notes: output.notes,
-        games_path: output.games_path.clone(),
-        out_dir: output.dir.clone(),
-    })
+    result
 }
 
 /// What the roster needs of a tournament worker: the games its queue

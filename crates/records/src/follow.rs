@@ -45,7 +45,7 @@ pub struct Poll {
     pub restarted: bool,
     /// New complete lines, each with its 1-based line number, newline cut.
     pub lines: Vec<(usize, Vec<u8>)>,
-    /// More is waiting beyond [`READ_SLICE`]: poll again at once.
+    /// More is waiting beyond one slice (16 MiB): poll again at once.
     pub more: bool,
 }
 

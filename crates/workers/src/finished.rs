@@ -13,7 +13,7 @@
 //! claim file and then reads the log knows all it needs. A claim file
 //! signed by someone else (its holder died, gave up, or lost its lock)
 //! says the log may not tell everything about the unit: only then are the
-//! siblings' results files read (see `tournament/queue.rs`).
+//! siblings' results files read (see the arbiter's tournament queue).
 //!
 //! The log's first line says whether it holds every finished unit of the
 //! run: it does if, when the log was created (with `O_EXCL`, by the first

@@ -48,7 +48,7 @@
 //! # Who works on the league
 //!
 //! The workers write `workers.json` as a tournament's do, through the same
-//! roster writer (`tournament/roster.rs`): one of them at a time reads
+//! roster writer ([`aboure_workers::census`]): one of them at a time reads
 //! `claims/` every 2 s and writes the file, and the last to leave writes
 //! the final one. A league's claims are its pair numbers, so a worker's
 //! `holding` is the pairs it holds; its `games` are the games its desk
