@@ -11,12 +11,13 @@ use aboure_process::{size_text, Exit, Guard, Limits, MemoryRlimit};
 use crate::cage::Cage;
 use crate::cgroup::{Cgroups, Request};
 use crate::error::SandboxError;
-use crate::identity::{self, Claim};
+use crate::identity::Claim;
 use crate::layers::Layers;
 use crate::own::resolve;
 use crate::paths::{installation, normal};
-use crate::plan::{Identity, Plan, Resource, Root, Rules};
+use crate::plan::{Plan, Resource, Root, Rules};
 use crate::probe::Support;
+use crate::roster::RegisteredBot;
 use crate::scratch;
 use crate::settings::{Mode, Policy, Settings};
 use crate::view::{Command, View};
@@ -30,32 +31,24 @@ const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// The sandbox of a run: its settings and the layers this machine allows.
 #[derive(Debug)]
 pub struct Sandbox {
-    settings: Settings,
+    pub(crate) settings: Settings,
     layers: Layers,
-    helper: PathBuf,
+    pub(crate) helper: PathBuf,
     /// Paths no bot sees (see [`Sandbox::hide`]).
-    hidden: Vec<PathBuf>,
+    pub(crate) hidden: Vec<PathBuf>,
     /// Each bot's own paths, which no other bot sees, and its `write`
     /// paths.
-    bots: Vec<RegisteredBot>,
-    /// Each bot's uid for the whole run (see [`Sandbox::identity_of`]).
-    claims: Mutex<BTreeMap<String, Arc<Claim>>>,
+    pub(crate) bots: Vec<RegisteredBot>,
+    /// Each bot's uid for the whole run (see `Sandbox::identity_of`).
+    pub(crate) claims: Mutex<BTreeMap<String, Arc<Claim>>>,
     /// The limit of the run's memory group (see [`Sandbox::bound_memory`]).
-    run_memory: Option<u64>,
+    pub(crate) run_memory: Option<u64>,
 }
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
         crate::cgroup::remove_run_groups();
     }
-}
-
-/// What the sandbox knows of a bot of the run before it starts.
-#[derive(Debug)]
-struct RegisteredBot {
-    name: String,
-    own: Vec<PathBuf>,
-    write: Vec<PathBuf>,
 }
 
 /// One bot process to start, as the arbiter would start it unsandboxed.
@@ -104,102 +97,6 @@ impl Sandbox {
         })
     }
 
-    /// Hides `paths` from every bot (the tournament file, with every bot's
-    /// `env`, and the results folder), even where they lie in a folder a
-    /// bot may read or write.
-    pub fn hide(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
-        self.hidden.extend(paths.into_iter().map(|p| normal(&p)));
-    }
-
-    /// Tells the sandbox of a bot of the run: its own files (its program
-    /// outside the system's folders, the files its command names, its own
-    /// folders) and its `write` paths are hidden from every other bot, and
-    /// a `write` path one bot shares with another is refused (each bot
-    /// writes as its own uid: a shared folder would mix their files).
-    pub fn register_bot(
-        &mut self,
-        name: &str,
-        command: (&Path, &[String]),
-        workdir: &Path,
-        policy: &Policy,
-    ) -> Result<(), SandboxError> {
-        let (program, args) = command;
-        let program = normal(&resolve(program));
-        let workdir = normal(workdir);
-        let command = Command {
-            program: &program,
-            args,
-            workdir: &workdir,
-            helper: &self.helper,
-        };
-        let mut own = crate::own::own_folders(&command, &[]).unwrap_or_default();
-        let files = args.iter().map(|a| normal(&workdir.join(a)));
-        own.extend(files.filter(|p| p.is_file()));
-        own.push(program.clone());
-        let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
-        for other in &self.bots {
-            let shared = (write.iter())
-                .find(|w| (other.write.iter()).any(|o| w.starts_with(o) || o.starts_with(w)));
-            if let Some(path) = shared {
-                return Err(SandboxError::SharedWrite {
-                    bot: name.to_owned(),
-                    other: other.name.clone(),
-                    path: path.clone(),
-                });
-            }
-        }
-        self.bots.push(RegisteredBot {
-            name: name.to_owned(),
-            own,
-            write,
-        });
-        Ok(())
-    }
-
-    /// The uid of bot `name` for the whole run: claimed at its first
-    /// process and held until the sandbox is dropped, so every process of
-    /// it, in every game, is the same user (its files in its `write`
-    /// folders stay its own) and no other bot is ever that user. Its
-    /// `write` paths are given to it then.
-    fn identity_of(&self, name: &str, write: &[PathBuf]) -> Result<Arc<Claim>, SandboxError> {
-        let mut claims = self.claims.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(claim) = claims.get(name) {
-            return Ok(claim.clone());
-        }
-        let claim = identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
-            |source| SandboxError::Claim {
-                bot: name.to_owned(),
-                source,
-            },
-        )?;
-        // A `write` path not made yet is left out of the view, as before.
-        for path in write.iter().filter(|p| p.exists()) {
-            give(path, claim.identity()).map_err(|source| SandboxError::Prepare {
-                bot: name.to_owned(),
-                path: path.clone(),
-                source,
-            })?;
-        }
-        let claim = Arc::new(claim);
-        claims.insert(name.to_owned(), claim.clone());
-        Ok(claim)
-    }
-
-    /// Bounds the memory of every bot process of the run together to
-    /// `bytes` (where there is a memory cgroup): what a process leaves
-    /// charged behind it stays under this bound too.
-    pub fn bound_memory(&mut self, bytes: u64) {
-        self.run_memory = Some(bytes);
-    }
-
-    /// What bot `name` must not see.
-    fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
-        let others = self.bots.iter().filter(|bot| bot.name != name);
-        let mut hidden = self.hidden.clone();
-        hidden.extend(others.flat_map(|bot| bot.own.iter().chain(&bot.write).cloned()));
-        hidden
-    }
-
     /// The layers bots get in this run.
     pub fn layers(&self) -> &Layers {
         &self.layers
@@ -209,18 +106,7 @@ impl Sandbox {
     /// the command that starts it in its cage.
     pub fn prepare(&self, spec: &BotSpec) -> Result<Jail, SandboxError> {
         if self.settings.mode == Mode::Off || spec.policy.disabled {
-            return Ok(Jail {
-                program: spec.program.to_owned(),
-                args: spec.args.to_vec(),
-                workdir: spec.workdir.to_owned(),
-                env: spec.env.clone().into_iter().collect(),
-                confined: false,
-                cage: None,
-                namespaces: false,
-                cgroups: Cgroups::default(),
-                _claim: None,
-                scratch: None,
-            });
+            return Ok(Jail::plain(spec));
         }
         let prepare_err = |path: &Path| {
             let bot = spec.name.to_owned();
@@ -235,13 +121,7 @@ impl Sandbox {
             workdir: spec.workdir.to_owned(),
             reason,
         })?;
-        let claim = match has("identity") && nix::unistd::geteuid().is_root() {
-            true => {
-                let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
-                Some(self.identity_of(spec.name, &write)?)
-            }
-            false => None,
-        };
+        let claim = self.claim(spec)?;
         let world = has("root");
         // A scratch folder on the host only where there is no constructed
         // root (which has a private tmpfs of its own).
@@ -255,38 +135,10 @@ impl Sandbox {
             std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
                 .map_err(prepare_err(dir.path()))?;
         }
-        let pids_cgroup = has("cgroup-pids").then_some(self.settings.processes);
-        let request = Request {
-            memory: has("cgroup-memory").then_some(spec.memory).flatten(),
-            run_memory: self.run_memory,
-            pids: pids_cgroup,
-            freezer: has(crate::fairness::FREEZER),
-            cpu_millis: has(crate::fairness::CPU)
-                .then_some(self.settings.cpu_millis)
-                .flatten(),
-            cpus: has(crate::fairness::CPUSET)
-                .then(|| self.settings.cpus.clone())
-                .flatten(),
-        };
+        let request = self.cgroup_request(spec);
         let cgroups =
             Cgroups::create(&request).map_err(prepare_err(Path::new("/sys/fs/cgroup")))?;
-
-        let mut rlimits = vec![
-            (
-                Resource::Fsize,
-                self.settings.file_size,
-                self.settings.file_size,
-            ),
-            (
-                Resource::Nofile,
-                self.settings.open_files,
-                self.settings.open_files,
-            ),
-        ];
-        if pids_cgroup.is_none() {
-            let n = self.settings.processes;
-            rlimits.push((Resource::Nproc, n, n));
-        }
+        let rlimits = self.rlimits(request.pids.is_some());
 
         let scratch_dir = match &scratch {
             Some(dir) => dir.path().to_owned(),
@@ -295,21 +147,7 @@ impl Sandbox {
         // The helper starts in the working directory: every path it is
         // given must not depend on where it is.
         let workdir = normal(spec.workdir);
-        let view = View::of(
-            &Command {
-                program: &program,
-                args: spec.args,
-                workdir: &workdir,
-                helper: &self.helper,
-            },
-            spec.policy,
-        )
-        .map_err(|refusal| SandboxError::OwnFolder {
-            bot: spec.name.to_owned(),
-            command: command_line(spec),
-            refusal: Box::new(refusal),
-        })?
-        .masked(&self.hidden_from(spec.name));
+        let view = self.view(spec, &program, &workdir)?;
         let landlock = has("landlock").then(|| Rules {
             read: view.readable(),
             write: view.writable(),
@@ -317,35 +155,11 @@ impl Sandbox {
             devices: DEVICES.iter().map(PathBuf::from).collect(),
             no_tcp: !spec.policy.network,
         });
-        let mut env: BTreeMap<String, String> = [
-            ("PATH", PATH),
-            ("LANG", "C.UTF-8"),
-            ("HOME", &scratch_dir.to_string_lossy()),
-            ("TMPDIR", &scratch_dir.to_string_lossy()),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v.to_owned()))
-        .collect();
-        env.extend(spec.env.clone());
+        let env = environment(spec, &scratch_dir);
         let mut argv = vec![spec.program.to_string_lossy().into_owned()];
         argv.extend(spec.args.iter().cloned());
         let own_writable = view.writable();
-        let cage = Cage {
-            confined_reads: world || has("landlock"),
-            readable: covering(
-                (installation(&program).into_iter())
-                    .chain(view.own.iter().cloned())
-                    .chain(spec.policy.read.iter().map(|p| normal(p))),
-            ),
-            writable: own_writable.clone(),
-            scratch: world.then_some(spec.policy.disk.unwrap_or(self.settings.disk)),
-            env: env.keys().cloned().collect(),
-            network: spec.policy.network,
-            memory: spec.memory.map(|bytes| match request.memory.is_some() {
-                true => (bytes, "a cgroup over all its processes"),
-                false => (bytes, MemoryRlimit::current().describe()),
-            }),
-        };
+        let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
         let plan = Plan {
             program,
             argv,
@@ -390,15 +204,111 @@ impl Sandbox {
     }
 }
 
-/// Makes the folder `path` the bot's (owner and group `identity`), opened
-/// without following a link.
-fn give(path: &Path, identity: Identity) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let folder = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
-        .open(path)?;
-    std::os::unix::fs::fchown(&folder, Some(identity.uid), Some(identity.gid))
+impl Sandbox {
+    /// The rules the bot of `spec` runs under, in words for its failures;
+    /// `cgroup_memory`: its memory limit is a cgroup's.
+    fn cage(
+        &self,
+        spec: &BotSpec,
+        program: &Path,
+        view: &View,
+        env: &BTreeMap<String, String>,
+        cgroup_memory: bool,
+    ) -> Cage {
+        let world = self.layers.has("root");
+        Cage {
+            confined_reads: world || self.layers.has("landlock"),
+            readable: covering(
+                (installation(program).into_iter())
+                    .chain(view.own.iter().cloned())
+                    .chain(spec.policy.read.iter().map(|p| normal(p))),
+            ),
+            writable: view.writable(),
+            scratch: world.then_some(spec.policy.disk.unwrap_or(self.settings.disk)),
+            env: env.keys().cloned().collect(),
+            network: spec.policy.network,
+            memory: spec.memory.map(|bytes| match cgroup_memory {
+                true => (bytes, "a cgroup over all its processes"),
+                false => (bytes, MemoryRlimit::current().describe()),
+            }),
+        }
+    }
+
+    /// The bot's uid for the run, where the arbiter is root and may give
+    /// one.
+    fn claim(&self, spec: &BotSpec) -> Result<Option<Arc<Claim>>, SandboxError> {
+        if !(self.layers.has("identity") && nix::unistd::geteuid().is_root()) {
+            return Ok(None);
+        }
+        let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
+        self.identity_of(spec.name, &write).map(Some)
+    }
+
+    /// What the bot of `spec` sees, running `program` in `workdir`, with
+    /// what it must not see masked.
+    fn view(&self, spec: &BotSpec, program: &Path, workdir: &Path) -> Result<View, SandboxError> {
+        let command = Command {
+            program,
+            args: spec.args,
+            workdir,
+            helper: &self.helper,
+        };
+        let view = View::of(&command, spec.policy).map_err(|refusal| SandboxError::OwnFolder {
+            bot: spec.name.to_owned(),
+            command: command_line(spec),
+            refusal: Box::new(refusal),
+        })?;
+        Ok(view.masked(&self.hidden_from(spec.name)))
+    }
+
+    /// The cgroups one process of the bot of `spec` gets, as the machine
+    /// allows.
+    fn cgroup_request(&self, spec: &BotSpec) -> Request {
+        let has = |layer| self.layers.has(layer);
+        Request {
+            memory: has("cgroup-memory").then_some(spec.memory).flatten(),
+            run_memory: self.run_memory,
+            pids: has("cgroup-pids").then_some(self.settings.processes),
+            freezer: has(crate::fairness::FREEZER),
+            cpu_millis: has(crate::fairness::CPU)
+                .then_some(self.settings.cpu_millis)
+                .flatten(),
+            cpus: has(crate::fairness::CPUSET)
+                .then(|| self.settings.cpus.clone())
+                .flatten(),
+        }
+    }
+
+    /// The resource limits, with `RLIMIT_NPROC` where no pids cgroup
+    /// counts the processes.
+    fn rlimits(&self, pids_cgroup: bool) -> Vec<(Resource, u64, u64)> {
+        let s = &self.settings;
+        let mut rlimits = vec![
+            (Resource::Fsize, s.file_size, s.file_size),
+            (Resource::Nofile, s.open_files, s.open_files),
+        ];
+        if !pids_cgroup {
+            rlimits.push((Resource::Nproc, s.processes, s.processes));
+        }
+        rlimits
+    }
+}
+
+/// The bot's whole environment: `PATH`, `LANG`, `HOME` and `TMPDIR` (its
+/// scratch), and its own `env`.
+fn environment(spec: &BotSpec, scratch: &Path) -> BTreeMap<String, String> {
+    let scratch = scratch.to_string_lossy();
+    let mut env: BTreeMap<String, String> = [
+        ("PATH", PATH),
+        ("LANG", "C.UTF-8"),
+        ("HOME", &scratch),
+        ("TMPDIR", &scratch),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    env.extend(spec.env.clone());
+    env
 }
 
 /// `paths` without repeats and without those inside another of them.
@@ -480,6 +390,22 @@ pub struct Jail {
 }
 
 impl Jail {
+    /// A bot run as a plain child process (mode `off`, `sandbox = false`).
+    fn plain(spec: &BotSpec) -> Jail {
+        Jail {
+            program: spec.program.to_owned(),
+            args: spec.args.to_vec(),
+            workdir: spec.workdir.to_owned(),
+            env: spec.env.clone().into_iter().collect(),
+            confined: false,
+            cage: None,
+            namespaces: false,
+            cgroups: Cgroups::default(),
+            _claim: None,
+            scratch: None,
+        }
+    }
+
     /// The command that starts the bot (set its stdio, process group and
     /// limits, then spawn it). Confined, its environment is the plan's only.
     pub fn command(&self) -> std::process::Command {

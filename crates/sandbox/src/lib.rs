@@ -57,6 +57,7 @@ mod paths;
 mod plan;
 mod probe;
 mod root;
+mod roster;
 mod scratch;
 mod settings;
 mod view;

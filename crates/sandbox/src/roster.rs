@@ -1,0 +1,137 @@
+//! The run's bots as the sandbox knows them before any starts: what each
+//! must not see of the others (their own files and `write` paths, hidden
+//! by masks in the constructed root), the `write` paths no two may share,
+//! each bot's one uid for the whole run, and the run's memory bound.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::SandboxError;
+use crate::identity::{self, Claim};
+use crate::jail::Sandbox;
+use crate::own::resolve;
+use crate::paths::normal;
+use crate::plan::Identity;
+use crate::settings::Policy;
+use crate::view::Command;
+
+/// What the sandbox knows of a bot of the run before it starts.
+#[derive(Debug)]
+pub(crate) struct RegisteredBot {
+    name: String,
+    own: Vec<PathBuf>,
+    write: Vec<PathBuf>,
+}
+
+impl Sandbox {
+    /// Hides `paths` from every bot (the tournament file, with every bot's
+    /// `env`, and the results folder), even where they lie in a folder a
+    /// bot may read or write.
+    pub fn hide(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
+        self.hidden.extend(paths.into_iter().map(|p| normal(&p)));
+    }
+
+    /// Tells the sandbox of a bot of the run: its own files (its program
+    /// outside the system's folders, the files its command names, its own
+    /// folders) and its `write` paths are hidden from every other bot, and
+    /// a `write` path one bot shares with another is refused (each bot
+    /// writes as its own uid: a shared folder would mix their files).
+    pub fn register_bot(
+        &mut self,
+        name: &str,
+        command: (&Path, &[String]),
+        workdir: &Path,
+        policy: &Policy,
+    ) -> Result<(), SandboxError> {
+        let (program, args) = command;
+        let program = normal(&resolve(program));
+        let workdir = normal(workdir);
+        let command = Command {
+            program: &program,
+            args,
+            workdir: &workdir,
+            helper: &self.helper,
+        };
+        let mut own = crate::own::own_folders(&command, &[]).unwrap_or_default();
+        let files = args.iter().map(|a| normal(&workdir.join(a)));
+        own.extend(files.filter(|p| p.is_file()));
+        own.push(program.clone());
+        let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
+        for other in &self.bots {
+            let shared = (write.iter())
+                .find(|w| (other.write.iter()).any(|o| w.starts_with(o) || o.starts_with(w)));
+            if let Some(path) = shared {
+                return Err(SandboxError::SharedWrite {
+                    bot: name.to_owned(),
+                    other: other.name.clone(),
+                    path: path.clone(),
+                });
+            }
+        }
+        self.bots.push(RegisteredBot {
+            name: name.to_owned(),
+            own,
+            write,
+        });
+        Ok(())
+    }
+
+    /// The uid of bot `name` for the whole run: claimed at its first
+    /// process and held until the sandbox is dropped, so every process of
+    /// it, in every game, is the same user (its files in its `write`
+    /// folders stay its own) and no other bot is ever that user. Its
+    /// `write` paths are given to it then.
+    pub(crate) fn identity_of(
+        &self,
+        name: &str,
+        write: &[PathBuf],
+    ) -> Result<Arc<Claim>, SandboxError> {
+        let mut claims = self.claims.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(claim) = claims.get(name) {
+            return Ok(claim.clone());
+        }
+        let claim = identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
+            |source| SandboxError::Claim {
+                bot: name.to_owned(),
+                source,
+            },
+        )?;
+        // A `write` path not made yet is left out of the view, as before.
+        for path in write.iter().filter(|p| p.exists()) {
+            give(path, claim.identity()).map_err(|source| SandboxError::Prepare {
+                bot: name.to_owned(),
+                path: path.clone(),
+                source,
+            })?;
+        }
+        let claim = Arc::new(claim);
+        claims.insert(name.to_owned(), claim.clone());
+        Ok(claim)
+    }
+
+    /// Bounds the memory of every bot process of the run together to
+    /// `bytes` (where there is a memory cgroup): what a process leaves
+    /// charged behind it stays under this bound too.
+    pub fn bound_memory(&mut self, bytes: u64) {
+        self.run_memory = Some(bytes);
+    }
+
+    /// What bot `name` must not see.
+    pub(crate) fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
+        let others = self.bots.iter().filter(|bot| bot.name != name);
+        let mut hidden = self.hidden.clone();
+        hidden.extend(others.flat_map(|bot| bot.own.iter().chain(&bot.write).cloned()));
+        hidden
+    }
+}
+
+/// Makes the folder `path` the bot's (owner and group `identity`), opened
+/// without following a link.
+fn give(path: &Path, identity: Identity) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let folder = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
+        .open(path)?;
+    std::os::unix::fs::fchown(&folder, Some(identity.uid), Some(identity.gid))
+}
