@@ -23,6 +23,7 @@ mod hardening_soak;
 mod kits;
 mod league;
 mod league_workers;
+mod openings;
 mod report_cli;
 mod report_html;
 mod report_prior;

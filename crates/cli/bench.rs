@@ -41,6 +41,35 @@ enum What {
         #[arg(long)]
         mcts_sweep: bool,
     },
+    /// Which openings separate bot pairs best: pentanomial frequencies, nElo
+    /// and the pairs an SPRT needs, from random openings and from books of
+    /// the solver's choosing, then real SPRTs that confirm the best book.
+    Openings {
+        /// Game pairs measured per bot pair and source of openings.
+        #[arg(long, default_value_t = 2_000)]
+        pairs: u64,
+        /// Real SPRTs from random openings and from the best book, per bot pair.
+        #[arg(long, default_value_t = 20)]
+        runs: u64,
+        /// Most pairs of one real SPRT.
+        #[arg(long, default_value_t = 20_000)]
+        cap: u64,
+        /// Plies of the books' openings (random ones have 4, the default).
+        #[arg(long, default_value_t = 4)]
+        plies: u32,
+        /// The SPRT's H0, in normalized Elo.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        elo0: f64,
+        /// The SPRT's H1, in normalized Elo.
+        #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
+        elo1: f64,
+        /// Threads playing the measured pairs.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Only these bot pairs, by index (comma-separated; all by default).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<usize>,
+    },
     /// The recovery of alphabeta from a row weight of the wrong sign by
     /// SPSA under both objectives (exact accuracy, game pairs), at each
     /// budget and over seeds: CPU time, final value and Elo gained against
@@ -211,6 +240,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             for line in lines {
                 println!("{line}");
             }
+        }
+        What::Openings {
+            pairs,
+            runs,
+            cap,
+            plies,
+            elo0,
+            elo1,
+            threads,
+            only,
+        } => {
+            let settings = aboure_bench::openings::Settings {
+                pairs,
+                runs,
+                cap,
+                plies,
+                sprt: aboure_stats::Sprt::new(
+                    elo0,
+                    elo1,
+                    0.05,
+                    0.05,
+                    aboure_stats::EloModel::Normalized,
+                )?,
+                threads,
+                only,
+            };
+            aboure_bench::openings::bench(&settings, &mut std::io::stdout().lock())?;
         }
         What::Tune {
             accuracy_iterations,

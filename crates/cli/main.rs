@@ -12,6 +12,7 @@ mod bench_report;
 mod bench_workers;
 mod bot;
 mod check_bot;
+mod openings;
 mod perft;
 mod report;
 mod run;
@@ -45,6 +46,8 @@ enum Command {
     CheckBot(check_bot::Args),
     /// Solve a position exactly.
     Solve(solve::Args),
+    /// Write a book of openings chosen by their exact values.
+    Openings(openings::Args),
     /// Count the move sequences of each length from a position.
     Perft(perft::Args),
     /// Play moves from a position and print each position reached.
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bot::run(args),
         Command::CheckBot(args) => check_bot::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Openings(args) => openings::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Apply(args) => apply::run(args),
         Command::Bench(args) => bench::run(args),

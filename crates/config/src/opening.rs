@@ -89,13 +89,15 @@ pub fn random_opening(seed: u64, index: u32, plies: u32) -> Opening {
 
 /// Parses an openings file: one opening per line, either a position
 /// (`startpos` or RULES.md notation), a move sequence from the start
-/// (`2 7 3`), or a position followed by `moves ...`. Blank lines and lines
-/// starting with `#` are skipped. Errors carry the 1-based line number.
+/// (`2 7 3`), or a position followed by `moves ...`. Blank lines are
+/// skipped, and a `#` starts a comment to the end of its line. Errors carry the 1-based line number.
 pub fn parse_opening_file(text: &str) -> Result<Vec<Opening>, OpeningFileError> {
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
+        // A `#` starts a comment, on a line of its own or after an opening
+        // (a book from `aboure openings` notes each position's value there).
+        let line = raw.split_once('#').map_or(raw, |(before, _)| before).trim();
+        if line.is_empty() {
             continue;
         }
         let (pos_text, moves_text) = match line.split_once("moves") {
@@ -202,6 +204,14 @@ mod tests {
         assert!(list[1].moves.is_empty() && list[1].position.is_none());
         assert!(list[2].position.is_some());
         assert_eq!(list[2].start_text(), "4,4,4,4,4,4/4,4,4,4,4,4 n 0 0");
+    }
+
+    #[test]
+    fn a_comment_may_follow_an_opening() {
+        let text = "5,1,2,6,6,0/5,5,5,1,5,5 n 2 0 # value 3 random-loss 1.20\n2 7 # two moves\n";
+        let list = parse_opening_file(text).unwrap();
+        assert_eq!(list[0].start_text(), "5,1,2,6,6,0/5,5,5,1,5,5 n 2 0");
+        assert_eq!(list[1].moves.len(), 2);
     }
 
     #[test]

@@ -28,6 +28,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::elo::{score_from_elo, NELO_PER_T};
 use crate::llr::{mle_expected, mle_t_value};
+use crate::pentanomial::Pentanomial;
 use crate::sprt::{EloModel, Sprt};
 
 /// Probabilities of a game pair's five scores, fishtest's order
@@ -69,6 +70,17 @@ impl PairDistribution {
         Ok(PairDistribution {
             p: p.map(|x| x / total),
         })
+    }
+
+    /// From measured pair counts, each empty bin counted as 0.001 pairs as
+    /// the LLR counts it (fishtest's regularization): a sample may not have
+    /// seen an outcome that the distributions near it still have.
+    pub fn from_counts(counts: &Pentanomial) -> Result<PairDistribution, CharacteristicError> {
+        PairDistribution::new(
+            counts
+                .counts()
+                .map(|x| if x == 0 { 1e-3 } else { x as f64 }),
+        )
     }
 
     /// Two independent games between equal players that draw with

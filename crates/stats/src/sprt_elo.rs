@@ -49,9 +49,7 @@ pub fn stopped_elo(
 ) -> Option<StoppedElo> {
     let c = counts.counts();
     let naive = naive_elo(sprt.model(), c)?;
-    // Empty bins count as 0.001 pairs, as in the LLR: a short test may not
-    // have seen an outcome that the distributions near it still have.
-    let base = PairDistribution::new(c.map(|x| if x == 0 { 1e-3 } else { x as f64 })).ok()?;
+    let base = PairDistribution::from_counts(counts).ok()?;
     let mean_at = |theta: f64| mean_naive(sprt, &base, theta, runs, seed);
     let width = sprt.elo1() - sprt.elo0();
     let (mut lo, mut hi) = (naive - width, naive + width);

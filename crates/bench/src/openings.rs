@@ -1,0 +1,588 @@
+//! Which openings separate bots best (`aboure bench openings`).
+//!
+//! An SPRT's expected length grows as `1 / nElo²`, and nElo depends on the
+//! openings: an opening one side wins whatever either bot plays scores a
+//! pair 1-1 and tells nothing. For each bot pair this measures, in game
+//! pairs played in-process (colours swapped on the same opening, fresh
+//! bots every pair, so a pair is a function of its opening and seed):
+//!
+//! - the pentanomial frequencies and nElo (with fastchess's 95% interval)
+//!   from random openings, as `[openings] plies = 4` plays them, and from
+//!   books of the solver's choosing ([`aboure_openings`]) by value band and
+//!   sharpness, every qualifying position in a seeded order;
+//! - the pairs an SPRT needs with those frequencies, through the same
+//!   simulation as `aboure sprt-calc` ([`aboure_stats::characteristic`]),
+//!   and the ratio against random openings;
+//! - then real SPRTs, pair by pair, from random openings and from the book
+//!   that promised most, each run on openings of its own seed, to confirm
+//!   the promise with games rather than arithmetic.
+//!
+//! The books are chosen on the measuring seed and confirmed on others: the
+//! SPRT runs use seeds 1 to `runs`, the measurement seed 0.
+
+use std::fmt;
+
+use aboure_config::opening::random_opening;
+use aboure_bots::{builtin, configure};
+use aboure_engine::{Position, Side};
+use aboure_openings::{appraised, Band, BookEntry, Selection};
+use aboure_protocol::{Player, SearchLimits};
+use aboure_stats::characteristic::{characteristic, PairDistribution};
+use aboure_stats::{Pentanomial, PlayerResult, Sprt, SprtDecision};
+
+use crate::duel::{nodes, play, result, Seat};
+
+/// A reference bot with its options and its nodes a move.
+#[derive(Clone, Debug)]
+pub struct Contender {
+    bot: &'static str,
+    options: Vec<(&'static str, String)>,
+    nodes: u64,
+}
+
+impl Contender {
+    fn new(bot: &'static str, nodes: u64) -> Contender {
+        Contender {
+            bot,
+            options: Vec::new(),
+            nodes,
+        }
+    }
+
+    fn with(mut self, option: &'static str, value: &str) -> Contender {
+        self.options.push((option, value.to_owned()));
+        self
+    }
+
+    /// A fresh player; `seed` seeds the bots that draw (never 0, which
+    /// would ask the system for a seed).
+    fn player(&self, seed: u64) -> Box<dyn Player + Send> {
+        let mut p = builtin(self.bot).expect("a reference bot");
+        let names: Vec<String> = p.options().into_iter().map(|o| o.name).collect();
+        if names.iter().any(|n| n == "hash") {
+            configure(&mut *p, "hash", "1").expect("a 1 MB table");
+        }
+        if names.iter().any(|n| n == "seed") {
+            configure(&mut *p, "seed", &(seed | 1).to_string()).expect("a seed");
+        }
+        for (name, value) in &self.options {
+            configure(&mut *p, name, value).expect("an option the bench sets");
+        }
+        p
+    }
+
+    fn limits(&self) -> SearchLimits {
+        nodes(self.nodes)
+    }
+}
+
+impl fmt::Display for Contender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} nodes", self.bot, self.nodes)?;
+        for (name, value) in &self.options {
+            write!(f, " {name}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Two bots to tell apart; `a` is the one expected to be stronger.
+#[derive(Clone, Debug)]
+pub struct Matchup {
+    /// What kind of pair this is.
+    pub kind: &'static str,
+    /// The first bot.
+    pub a: Contender,
+    /// The second bot.
+    pub b: Contender,
+}
+
+impl fmt::Display for Matchup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} against {} ({})", self.a, self.b, self.kind)
+    }
+}
+
+/// The bot pairs measured: close versions of one bot first (what users
+/// test most), then bots of different kinds.
+pub fn matchups() -> Vec<Matchup> {
+    let ab = |n| Contender::new("alphabeta", n);
+    let mcts = |n| Contender::new("mcts", n);
+    vec![
+        Matchup {
+            kind: "one bot, more search",
+            a: ab(1_500),
+            b: ab(1_000),
+        },
+        Matchup {
+            kind: "one bot, an evaluation weight changed",
+            a: ab(1_500),
+            b: ab(1_500).with("row_weight", "20"),
+        },
+        Matchup {
+            kind: "one bot, more playouts",
+            a: mcts(1_500),
+            b: mcts(1_000),
+        },
+        Matchup {
+            kind: "two kinds, close in strength",
+            a: ab(1_500),
+            b: mcts(1_500),
+        },
+        Matchup {
+            kind: "two kinds, far apart",
+            a: ab(300),
+            b: Contender::new("greedy", 1),
+        },
+    ]
+}
+
+/// Where a measurement's openings come from.
+#[derive(Clone, Debug)]
+pub enum Openings {
+    /// Random legal moves from the start, as the arbiter draws them.
+    Random {
+        /// Moves per opening.
+        plies: u32,
+    },
+    /// Every position a selection admits, in an order each seed shuffles.
+    Book {
+        /// The selection.
+        selection: Selection,
+        /// Its positions.
+        positions: Vec<Position>,
+    },
+}
+
+impl Openings {
+    /// A book of every position at `selection`'s depth that it admits,
+    /// from `all`, the positions appraised at that depth.
+    pub fn book(selection: Selection, all: &[BookEntry]) -> Openings {
+        let positions = all
+            .iter()
+            .filter(|e| selection.admits(&e.appraisal))
+            .map(|e| e.position)
+            .collect();
+        Openings::Book {
+            selection,
+            positions,
+        }
+    }
+
+    /// The book cut in two halves of alternate positions: one to choose
+    /// a book on, one to confirm it on, so that a book chosen for luck on
+    /// its positions is not confirmed on the same ones (deterministic bots
+    /// play each position the same way every time). Random openings are
+    /// chosen on nothing and stay whole.
+    pub fn halves(&self) -> (Openings, Openings) {
+        match self {
+            Openings::Random { .. } => (self.clone(), self.clone()),
+            Openings::Book {
+                selection,
+                positions,
+            } => {
+                let half = |parity| Openings::Book {
+                    selection: selection.clone(),
+                    positions: positions.iter().skip(parity).step_by(2).copied().collect(),
+                };
+                (half(0), half(1))
+            }
+        }
+    }
+
+    /// Opening `index` of the stream `seed`.
+    pub fn start(&self, seed: u64, index: u64) -> Position {
+        match self {
+            Openings::Random { plies } => {
+                let opening = random_opening(seed, index as u32, *plies);
+                let mut pos = opening.start();
+                for m in opening.moves {
+                    pos.play_unchecked(m);
+                }
+                pos
+            }
+            Openings::Book { positions, .. } => {
+                // A stride prime to any book size below it walks every
+                // position once before repeating; the seed moves the start.
+                let n = positions.len() as u64;
+                let at = seed.wrapping_mul(0x9E37_79B9) % n;
+                positions[((at + index.wrapping_mul(stride(n))) % n) as usize]
+            }
+        }
+    }
+
+    /// Distinct openings, if finite.
+    pub fn size(&self) -> Option<usize> {
+        match self {
+            Openings::Random { .. } => None,
+            Openings::Book { positions, .. } => Some(positions.len()),
+        }
+    }
+}
+
+/// The smallest stride above `n / 2` that is coprime to `n`.
+fn stride(n: u64) -> u64 {
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    (n / 2 + 1..).find(|&s| gcd(s, n) == 1).unwrap_or(1).max(1)
+}
+
+impl fmt::Display for Openings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Openings::Random { plies } => write!(f, "random, {plies} plies"),
+            Openings::Book {
+                selection,
+                positions,
+            } => write!(f, "book: {selection} ({} positions)", positions.len()),
+        }
+    }
+}
+
+/// The books measured besides random openings: value bands from balanced
+/// to lopsided for the side to move, and quiet against sharp balanced ones.
+pub fn selections(plies: u32) -> Vec<Selection> {
+    let band = |lo, hi| Band::new(lo, hi).expect("a band");
+    let loss = |lo, hi| Some(Band::new(lo, hi).expect("a band"));
+    let at = |value, sharpness| Selection {
+        value,
+        sharpness,
+        plies,
+    };
+    vec![
+        at(band(-1, 1), None),
+        at(band(-2, 2), None),
+        at(band(-4, 4), None),
+        at(band(3, 8), None),
+        at(band(-8, -3), None),
+        at(band(9, 20), None),
+        at(band(-2, 2), loss(0.0, 4.0)),
+        at(band(-2, 2), loss(6.0, 48.0)),
+    ]
+}
+
+/// Every position `plies` deep, appraised (the books' raw material).
+pub fn positions(plies: u32) -> Vec<BookEntry> {
+    appraised(plies)
+}
+
+/// Game pair `index` of stream `seed`: `a` is South in the first game and
+/// North in the second; `a`'s results.
+pub fn pair(m: &Matchup, openings: &Openings, seed: u64, index: u64) -> [PlayerResult; 2] {
+    let start = openings.start(seed, index);
+    let bot_seed = seed.wrapping_mul(1_000_003).wrapping_add(index);
+    let (la, lb) = (m.a.limits(), m.b.limits());
+    let game = |a_side: Side| {
+        let (mut a, mut b) = (m.a.player(bot_seed), m.b.player(bot_seed + 1));
+        let (sa, sb) = (
+            Seat {
+                player: &mut *a,
+                limits: &la,
+            },
+            Seat {
+                player: &mut *b,
+                limits: &lb,
+            },
+        );
+        let (south, north) = if a_side == Side::South {
+            (sa, sb)
+        } else {
+            (sb, sa)
+        };
+        result(play(south, north, start, |_, _| {}), a_side)
+    };
+    [game(Side::South), game(Side::North)]
+}
+
+/// `pairs` game pairs of stream `seed` on `threads` threads.
+pub fn measure(
+    m: &Matchup,
+    openings: &Openings,
+    pairs: u64,
+    seed: u64,
+    threads: usize,
+) -> Pentanomial {
+    let threads = threads.max(1) as u64;
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut counts = Pentanomial::default();
+                    for index in (t..pairs).step_by(threads as usize) {
+                        let [first, second] = pair(m, openings, seed, index);
+                        counts.add_pair(first, second);
+                    }
+                    counts
+                })
+            })
+            .collect();
+        let mut total = Pentanomial::default();
+        for part in parts {
+            total += part.join().expect("a measuring thread");
+        }
+        total
+    })
+}
+
+/// The mean pairs `sprt` needs if its pairs follow `counts`' frequencies
+/// at their own nElo (`None` when they give no test).
+pub fn expected_pairs(sprt: &Sprt, counts: &Pentanomial) -> Option<f64> {
+    let base = PairDistribution::from_counts(counts).ok()?;
+    let nelo = counts.head_to_head().nelo.value()?;
+    Some(
+        characteristic(sprt, &base, nelo, 2_000, 1)
+            .ok()?
+            .expected_pairs,
+    )
+}
+
+/// How one real SPRT ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtRun {
+    /// Pairs played.
+    pub pairs: u64,
+    /// The verdict (`Continue` when the cap was reached first).
+    pub decision: SprtDecision,
+}
+
+/// A real SPRT of `m.a` against `m.b` on stream `seed`, pair by pair, to its
+/// verdict or `cap` pairs.
+pub fn sprt_run(m: &Matchup, openings: &Openings, sprt: &Sprt, seed: u64, cap: u64) -> SprtRun {
+    let mut counts = Pentanomial::default();
+    for index in 0..cap {
+        let [first, second] = pair(m, openings, seed, index);
+        counts.add_pair(first, second);
+        let decision = sprt.status_pentanomial(&counts).decision;
+        if decision != SprtDecision::Continue {
+            return SprtRun {
+                pairs: index + 1,
+                decision,
+            };
+        }
+    }
+    SprtRun {
+        pairs: cap,
+        decision: SprtDecision::Continue,
+    }
+}
+
+/// What `aboure bench openings` is given.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Game pairs measured per bot pair and source of openings.
+    pub pairs: u64,
+    /// Real SPRTs per bot pair from random openings and from the best book.
+    pub runs: u64,
+    /// Most pairs of one real SPRT.
+    pub cap: u64,
+    /// Plies of the books' openings (the random baseline has 4, as a
+    /// tournament's default).
+    pub plies: u32,
+    /// The SPRT, in normalized Elo.
+    pub sprt: Sprt,
+    /// Threads playing the measured pairs.
+    pub threads: usize,
+    /// Only the bot pairs whose index is listed (all if empty).
+    pub only: Vec<usize>,
+}
+
+/// One source of openings measured for one bot pair.
+struct Row {
+    held_out: Openings,
+    counts: Pentanomial,
+    expected: Option<f64>,
+}
+
+/// Runs the whole bench, writing its tables to `out` as they are measured.
+pub fn bench(settings: &Settings, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let all = positions(settings.plies);
+    writeln!(
+        out,
+        "openings {} plies deep: {} distinct positions; SPRT nElo [{}, {}], alpha {} beta {}",
+        settings.plies,
+        all.len(),
+        settings.sprt.elo0(),
+        settings.sprt.elo1(),
+        settings.sprt.alpha(),
+        settings.sprt.beta()
+    )?;
+    // The baseline is what a tournament plays by default.
+    let mut sources = vec![Openings::Random { plies: 4 }.halves()];
+    sources.extend(
+        selections(settings.plies)
+            .into_iter()
+            .map(|s| Openings::book(s, &all).halves())
+            .filter(|(chosen, _)| chosen.size().unwrap_or(0) >= 20),
+    );
+    writeln!(
+        out,
+        "each book measured on half its positions (the number shown) and confirmed on the other half"
+    )?;
+    for (i, m) in matchups().iter().enumerate() {
+        if !settings.only.is_empty() && !settings.only.contains(&i) {
+            continue;
+        }
+        writeln!(out, "\n[{i}] {m}")?;
+        let rows = measure_sources(m, &sources, settings, out)?;
+        confirm(m, &rows, settings, out)?;
+    }
+    Ok(())
+}
+
+fn measure_sources(
+    m: &Matchup,
+    sources: &[(Openings, Openings)],
+    settings: &Settings,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Vec<Row>> {
+    writeln!(
+        out,
+        "  {:<52} {:>30} {:>6} {:>16} {:>9} {:>8}",
+        "openings", "pairs LL/LD/WL+DD/WD/WW", "score", "nElo (95%)", "SPRT pairs", "vs random"
+    )?;
+    let mut rows: Vec<Row> = Vec::new();
+    for (openings, held_out) in sources {
+        let counts = measure(m, openings, settings.pairs, 0, settings.threads);
+        let expected = expected_pairs(&settings.sprt, &counts);
+        let ratio = match (rows.first().and_then(|r| r.expected), expected) {
+            (Some(random), Some(here)) => format!("{:.1}x", random / here),
+            _ => "-".to_owned(),
+        };
+        let h = counts.head_to_head();
+        let nelo = match (h.nelo.value(), h.nelo.error()) {
+            (Some(v), Some(e)) => format!("{v:+.1} +- {e:.1}"),
+            _ => format!("{:?}", h.nelo),
+        };
+        writeln!(
+            out,
+            "  {:<52} {:>30} {:>6.3} {:>16} {:>9} {:>8}",
+            openings.to_string(),
+            format!("{:?}", counts.counts()),
+            h.score.unwrap_or(f64::NAN),
+            nelo,
+            match (expected, h.nelo.value()) {
+                (Some(e), _) => format!("{e:.0}"),
+                // Every pair split: the LLR never moves.
+                (None, None) => "never".to_owned(),
+                (None, Some(_)) => "-".to_owned(),
+            },
+            ratio
+        )?;
+        rows.push(Row {
+            held_out: held_out.clone(),
+            counts,
+            expected,
+        });
+    }
+    Ok(rows)
+}
+
+/// Real SPRTs from random openings and from the book that promised the
+/// fewest pairs, on seeds the measurement did not use.
+fn confirm(
+    m: &Matchup,
+    rows: &[Row],
+    settings: &Settings,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    if settings.runs == 0 {
+        return Ok(());
+    }
+    let best = rows
+        .iter()
+        .skip(1)
+        .filter(|r| r.counts.score().unwrap_or(0.5) > 0.5)
+        .filter_map(|r| Some((r, r.expected?)))
+        .min_by(|x, y| x.1.total_cmp(&y.1));
+    let mut confirmed = vec![&rows[0]];
+    confirmed.extend(best.map(|(r, _)| r));
+    let mut means = Vec::new();
+    for row in confirmed {
+        let runs: Vec<SprtRun> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..=settings.runs)
+                .map(|seed| {
+                    let o = &row.held_out;
+                    scope.spawn(move || sprt_run(m, o, &settings.sprt, seed, settings.cap))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an SPRT thread"))
+                .collect()
+        });
+        let mean = runs.iter().map(|r| r.pairs as f64).sum::<f64>() / runs.len() as f64;
+        let passed = runs
+            .iter()
+            .filter(|r| r.decision == SprtDecision::AcceptH1)
+            .count();
+        let capped = runs
+            .iter()
+            .filter(|r| r.decision == SprtDecision::Continue)
+            .count();
+        writeln!(
+            out,
+            "  real SPRTs, {}: {} runs, mean {:.0} pairs, H1 accepted {passed}, capped {capped}",
+            row.held_out,
+            runs.len(),
+            mean
+        )?;
+        means.push(mean);
+    }
+    if let [random, book] = means[..] {
+        writeln!(
+            out,
+            "  real SPRTs: {:.1}x fewer pairs with the book",
+            random / book
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_book_stream_walks_every_position_before_repeating() {
+        for n in [1u64, 2, 6, 10, 97, 360] {
+            let positions: Vec<Position> = (0..n)
+                .map(|i| {
+                    let o = random_opening(3, i as u32, 6);
+                    let mut p = o.start();
+                    o.moves.iter().for_each(|m| p.play_unchecked(*m));
+                    p
+                })
+                .collect();
+            let book = Openings::Book {
+                selection: selections(4)[0].clone(),
+                positions: positions.clone(),
+            };
+            let mut seen: Vec<Position> = (0..n).map(|i| book.start(5, i)).collect();
+            let mut all = positions;
+            seen.sort_by_key(|p| p.to_string());
+            all.sort_by_key(|p| p.to_string());
+            assert_eq!(seen, all, "{n}");
+        }
+    }
+
+    #[test]
+    fn a_pair_is_a_function_of_its_opening_and_seed() {
+        let m = &matchups()[2];
+        let book = Openings::Random { plies: 4 };
+        assert_eq!(pair(m, &book, 4, 9), pair(m, &book, 4, 9));
+    }
+
+    #[test]
+    fn the_far_pair_is_won_by_the_stronger_bot_and_every_pair_counts() {
+        // Greedy against alphabeta is far apart: from any openings the
+        // stronger bot wins most pairs, and the measure counts every pair.
+        let m = &matchups()[4];
+        let counts = measure(m, &Openings::Random { plies: 4 }, 40, 0, 2);
+        assert_eq!(counts.pairs(), 40);
+        assert!(counts.score().unwrap() > 0.6, "{counts:?}");
+    }
+}

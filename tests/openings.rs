@@ -1,0 +1,133 @@
+//! End-to-end tests of `aboure openings`: the book it writes is confirmed
+//! position by position by `aboure solve`, and a tournament plays from it.
+
+use crate::harness::*;
+
+use aboure_engine::Position;
+
+/// The book's openings: each line's position and the value in its comment.
+fn book_lines(text: &str) -> Vec<(Position, i32)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (position, comment) = l.split_once('#').expect("a comment after the position");
+            let value = comment
+                .split_whitespace()
+                .skip_while(|w| *w != "value")
+                .nth(1)
+                .expect("a value in the comment");
+            (position.trim().parse().unwrap(), value.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_book_holds_distinct_positions_whose_values_aboure_solve_confirms() {
+    let dir = folder("openings-book");
+    let book = dir.join("book.txt");
+    let o = aboure(&[
+        "openings",
+        "--count",
+        "12",
+        "--value=-3..3",
+        "--plies",
+        "4",
+        "--seed",
+        "5",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("wrote 12 openings"),
+        "{}",
+        show(&o)
+    );
+    let lines = book_lines(&std::fs::read_to_string(&book).unwrap());
+    assert_eq!(lines.len(), 12);
+    let distinct: std::collections::HashSet<_> = lines.iter().map(|(p, _)| p).collect();
+    assert_eq!(distinct.len(), 12);
+    for (position, value) in &lines {
+        assert!((-3..=3).contains(value));
+        assert!(!position.is_game_over());
+        // `aboure solve` counts the seeds still on the board; the book's
+        // value adds the captures already made.
+        let solved = aboure(&["solve", "--position", &position.to_string()]);
+        assert!(solved.status.success(), "{}", show(&solved));
+        let board: i32 = String::from_utf8_lossy(&solved.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("value ").map(|v| v.parse().unwrap()))
+            .unwrap();
+        let me = position.side_to_move();
+        let held = i32::from(position.captured(me)) - i32::from(position.captured(!me));
+        assert_eq!(held + board, *value, "{position}");
+    }
+}
+
+#[test]
+fn a_band_no_position_fits_is_refused_with_the_count_that_does() {
+    let dir = folder("openings-refused");
+    let book = dir.join("book.txt");
+    let o = aboure(&[
+        "openings",
+        "--count",
+        "5000",
+        "--value=-3..3",
+        "--plies",
+        "2",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("5000 were asked for"), "{err}");
+    assert!(!book.exists());
+    let bad = aboure(&["openings", "--count", "5", "--value", "3..-3", "--out", "x"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("is empty"),
+        "{}",
+        show(&bad)
+    );
+}
+
+#[test]
+fn a_tournament_plays_every_pair_from_the_book_in_order() {
+    let dir = folder("openings-run");
+    let book = dir.join("book.txt");
+    let o = aboure(&[
+        "openings",
+        "--count",
+        "3",
+        "--value=4..12",
+        "--plies",
+        "4",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let lines = book_lines(&std::fs::read_to_string(&book).unwrap());
+    let config = write_config(
+        &dir,
+        &format!(
+            "[tournament]\npairs = 3\nconcurrency = 1\n[time-control]\ndepth = 2\n\
+             [openings]\nfile = {:?}\n\
+             [[bot]]\nname = \"a\"\nbuiltin = \"alphabeta\"\n\
+             [[bot]]\nname = \"g\"\nbuiltin = \"greedy\"\n",
+            book.to_str().unwrap()
+        ),
+    );
+    let out = dir.join("out");
+    let run = run(&config, &out, &[]);
+    assert!(run.status.success(), "{}", show(&run));
+    let games = games(&out);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        let pair = g["pair"].as_u64().unwrap() as usize;
+        assert_eq!(
+            g["start"].as_str().unwrap(),
+            lines[pair].0.to_string(),
+            "{g}"
+        );
+    }
+}
