@@ -22,8 +22,8 @@
 
 use std::fmt;
 
-use aboure_config::opening::random_opening;
 use aboure_bots::{builtin, configure};
+use aboure_config::opening::random_opening;
 use aboure_engine::{Position, Side};
 use aboure_openings::{appraised, Band, BookEntry, Selection};
 use aboure_protocol::{Player, SearchLimits};

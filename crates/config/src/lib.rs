@@ -5,10 +5,11 @@
 //!
 //! The file is read over an embedded, commented base layer
 //! (`src/base.toml`, [`DEFAULT_CONFIG`]) that holds every default, as
-//! nextest does (`defaults.rs`); each table has its own small validator
-//! (`bot.rs`, `time_control.rs`, `openings.rs`, `adjudication.rs`,
-//! `sprt.rs`, `sandbox.rs`, `league.rs`, `tune_table.rs`). This crate knows
-//! no processes and plays no games: the arbiter, `aboure check-bot`,
+//! nextest does (`defaults.rs`). Each table has its own small validator in
+//! a file named for it (`bot_table.rs`, `time_control_table.rs`,
+//! `openings_table.rs`, ...); the values they make that others share
+//! ([`TimeControl`], [`Adjudication`]) have files of their own. This crate
+//! knows no processes and plays no games: the arbiter, `aboure check-bot`,
 //! `aboure tune` and the bench read a file only through it.
 
 #![deny(missing_docs)]
@@ -21,41 +22,41 @@ use toml::Spanned;
 
 use crate::opening::OpeningSource;
 
-mod adjudication;
-mod bot;
+mod adjudication_rules;
+mod adjudication_table;
+mod bot_table;
 mod build_command;
-mod control;
 mod defaults;
 mod error;
-mod league;
+mod league_table;
 pub mod opening;
-mod openings;
-mod rules;
-mod sandbox;
-mod sprt;
+mod openings_table;
+mod sandbox_table;
+mod sprt_table;
 mod time_control;
-mod tournament;
+mod time_control_table;
+mod tournament_table;
 mod tune_table;
 mod validator;
 
-pub use bot::{BotCommand, BotConfig};
+pub use adjudication_rules::{Adjudication, SolveRule};
+pub use bot_table::{BotCommand, BotConfig};
 pub use build_command::BuildCommand;
-pub use control::{Limit, TimeControl};
 pub use error::ConfigError;
-pub use rules::{Adjudication, SolveRule};
+pub use time_control::{Limit, TimeControl};
 pub use tune_table::ProbeFormat;
 pub use tune_table::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
 pub use validator::MAX_DURATION;
 
 pub use defaults::{default_margin, default_sandbox, DEFAULT_CONFIG};
 
-use adjudication::RawAdjudication;
-use bot::{BotContext, RawBot};
-use openings::RawOpenings;
-use sandbox::RawSandbox;
-use sprt::RawSprt;
-use time_control::{RawTimeControl, TimeControls};
-use tournament::RawTournament;
+use adjudication_table::RawAdjudication;
+use bot_table::{BotContext, RawBot};
+use openings_table::RawOpenings;
+use sandbox_table::RawSandbox;
+use sprt_table::RawSprt;
+use time_control_table::{RawTimeControl, TimeControls};
+use tournament_table::RawTournament;
 use validator::Validator;
 
 /// The built-in reference bots, run as `aboure bot NAME`: the bots crate's
@@ -384,7 +385,7 @@ mod tests {
         let config = parse(&movetime, Path::new("t.toml")).unwrap();
         assert_eq!(
             config.bots()[0].time_control().limit,
-            crate::control::Limit::Movetime(Duration::from_millis(100))
+            crate::time_control::Limit::Movetime(Duration::from_millis(100))
         );
     }
 

@@ -12,8 +12,8 @@ use aboure_stats::Sprt;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::bot::BotConfig;
-use super::sprt::RawSprt;
+use super::bot_table::BotConfig;
+use super::sprt_table::RawSprt;
 use super::{BotId, Config, Format, Validator};
 use crate::error::ConfigError;
 

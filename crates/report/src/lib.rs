@@ -86,7 +86,7 @@
 
 mod accuracy;
 mod analysis;
-mod build;
+mod compute;
 mod escape;
 mod failure;
 mod figure;
@@ -95,7 +95,7 @@ mod ids;
 mod input;
 mod json;
 mod kept;
-mod league;
+mod league_report;
 mod open_pairs;
 mod options;
 mod pairings;
@@ -104,7 +104,7 @@ mod printable;
 mod ratings;
 mod report;
 mod run_folder;
-mod sprt;
+mod sprt_report;
 mod stream;
 mod tally;
 mod text;
@@ -119,7 +119,7 @@ pub use figure::{Figure, HeadToHeadFigures};
 pub use input::{
     files_of, league_of, load, prior_of, sandbox_of, seed_of, sprt_of, Input, InputError,
 };
-pub use league::{HistoryPoint, LeagueEntrant, LeagueReport, MOST_CHECKPOINTS};
+pub use league_report::{HistoryPoint, LeagueEntrant, LeagueReport, MOST_CHECKPOINTS};
 pub use options::{
     default_prior, AccuracyOptions, IntervalKind, ReportOptions, SprtSettings,
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
@@ -132,7 +132,7 @@ pub use report::{
     SCHEMA_VERSION,
 };
 pub use run_folder::{run_report_tally, write_run_reports, RUN_REPORTS};
-pub use sprt::SprtReport;
+pub use sprt_report::SprtReport;
 pub use stream::{read_files, Progress, StreamError};
 pub use tally::{Pushed, ReportTally, FAILURES_LISTED};
 pub use tune_report::{is_tune_folder, ParameterPath, TuneReport};

@@ -1,5 +1,5 @@
 //! The report model: every figure the outputs show, computed once from the
-//! counts a [`crate::ReportTally`] keeps (see [`crate::build`]). Text, JSON
+//! counts a [`crate::ReportTally`] keeps (see [`crate::compute`]). Text, JSON
 //! and HTML only format it.
 
 use aboure_records::{GameRecord, SandboxLayers};
@@ -12,7 +12,7 @@ use crate::failure::{Failure, FailureCounts};
 use crate::options::IntervalKind;
 use crate::pairings::Pairing;
 use crate::ratings::{CycleLine, FitSummary, RatingStatus};
-use crate::sprt::SprtReport;
+use crate::sprt_report::SprtReport;
 
 /// Version of the JSON schema (see the crate docs); bumped when a field
 /// changes meaning or disappears.
@@ -56,7 +56,7 @@ pub struct Report {
     /// A league's leaderboard, verdict and ratings over time (absent from
     /// the JSON for other runs).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub league: Option<crate::league::LeagueReport>,
+    pub league: Option<crate::league_report::LeagueReport>,
     /// Per-move accuracy against the exact solver, when analysed.
     pub accuracy: Option<AccuracyReport>,
     /// The games the HTML game list and viewer show (see

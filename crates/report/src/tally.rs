@@ -95,7 +95,7 @@ pub struct ReportTally {
     viewer: Kept<LineText>,
     pub(crate) analysis: Option<Analysis>,
     /// A league's results at checkpoints, for its ratings over time.
-    pub(crate) history: Option<crate::league::RatingHistory>,
+    pub(crate) history: Option<crate::league_report::RatingHistory>,
 }
 
 impl ReportTally {

@@ -4,8 +4,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::Validator;
+use crate::adjudication_rules::Adjudication;
 use crate::error::ConfigError;
-use crate::rules::Adjudication;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -37,7 +37,7 @@ impl Validator<'_> {
         let nodes = self.required(&raw.solve_nodes, "adjudication.solve-nodes")?;
         let nodes = self.range(nodes, "adjudication.solve-nodes", 1, 1_000_000_000_000)? as u64;
         let solve = match &raw.solve_after {
-            Some(after) => Some(crate::rules::SolveRule {
+            Some(after) => Some(crate::adjudication_rules::SolveRule {
                 after_plies: self.range(after, "adjudication.solve-after", 0, 100_000)? as u32,
                 nodes,
             }),

@@ -7,8 +7,8 @@
 
 use toml::Spanned;
 
-use super::bot::RawBot;
-use super::tournament::RawTournament;
+use super::bot_table::RawBot;
+use super::tournament_table::RawTournament;
 use super::{Format, Validator};
 use crate::error::ConfigError;
 

@@ -18,7 +18,7 @@ use crate::report::{
     BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,
     SCHEMA_VERSION,
 };
-use crate::sprt::sprt_report;
+use crate::sprt_report::sprt_report;
 use crate::tally::ReportTally;
 
 impl Report {
@@ -82,7 +82,14 @@ impl Report {
             let standing: Vec<(&str, usize, Option<f64>)> = (players.iter())
                 .map(|p| (p.name.as_str(), p.rank, p.elo))
                 .collect();
-            crate::league::league_report(record, &standing, names, &history, last, options.prior)
+            crate::league_report::league_report(
+                record,
+                &standing,
+                names,
+                &history,
+                last,
+                options.prior,
+            )
         });
         Report {
             schema_version: SCHEMA_VERSION,

@@ -8,12 +8,12 @@ use aboure_process::Limits;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::sandbox::RawPolicy;
-use super::time_control::{RawTimeControl, TimeControls};
+use super::sandbox_table::RawPolicy;
+use super::time_control_table::{RawTimeControl, TimeControls};
 use super::BuildCommand;
 use super::{Validator, BUILTIN_BOTS};
-use crate::control::TimeControl;
 use crate::error::ConfigError;
+use crate::time_control::TimeControl;
 
 /// One bot of the tournament, as validated.
 #[derive(Clone, Debug, PartialEq)]
