@@ -17,6 +17,8 @@ mod identity;
 mod links;
 #[path = "sandbox/memory.rs"]
 mod memory;
+#[path = "sandbox/named.rs"]
+mod named;
 #[path = "sandbox/own.rs"]
 mod own;
 #[path = "sandbox/sockets.rs"]

@@ -211,7 +211,7 @@ fn own_folders(
         workdir: cwd,
         helper: exe,
     };
-    aboure_sandbox::own_folders(&command, &policy.read).map_err(|refusal| {
+    aboure_sandbox::own_folders(&command, &policy.read, &policy.write).map_err(|refusal| {
         anyhow::anyhow!(
             "the bot's command ({}): {refusal} (here: --read PATH)",
             words.join(" ")

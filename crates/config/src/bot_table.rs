@@ -437,7 +437,7 @@ impl Validator<'_> {
             workdir: &workdir,
             helper: &helper,
         };
-        match aboure_sandbox::own_folders(&command_of, &bot.sandbox.read) {
+        match aboure_sandbox::own_folders(&command_of, &bot.sandbox.read, &bot.sandbox.write) {
             Ok(_) => Ok(()),
             Err(refusal) => Err(self.at(
                 command.span(),

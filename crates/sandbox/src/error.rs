@@ -60,6 +60,20 @@ pub enum SandboxError {
         /// The shared path.
         path: PathBuf,
     },
+    /// A bot's command names (or its own folder lies in) what the sandbox
+    /// hides from it.
+    #[error(
+        "sandbox of {bot}: its command opens {path}, {what}, which no bot may see; \
+         name only the bot's own files (and put them in a folder of its own)"
+    )]
+    Hidden {
+        /// The bot.
+        bot: String,
+        /// The path.
+        path: PathBuf,
+        /// Whose it is.
+        what: String,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

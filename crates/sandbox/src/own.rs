@@ -110,10 +110,37 @@ pub struct Command<'a> {
     pub helper: &'a Path,
 }
 
+/// The flags after which an interpreter runs code given on its command
+/// line (`python3 -c CODE`, `node -e`, `perl -e`, `bash -c`) or a module
+/// (`python3 -m`): the file arguments that follow are data, not a script,
+/// so their folders are not the bot's own.
+const INLINE: &[&str] = &["-c", "-e", "-E", "--eval", "-p", "--print", "-m"];
+
+/// The interpreter's script: its first file argument, unless code given
+/// inline comes first.
+fn script(command: &Command) -> Option<PathBuf> {
+    for arg in command.args {
+        if INLINE.contains(&arg.as_str()) {
+            return None;
+        }
+        let path = normal(&command.workdir.join(arg));
+        if path.is_file() {
+            return Some(path);
+        }
+    }
+    None
+}
+
 /// The bot's own folders (absolute, lexically normal, without repeats), or
-/// the first that is refused. `read` is the bot's allowances: a file they
-/// cover needs no folder and is never refused.
-pub fn own_folders(command: &Command, read: &[PathBuf]) -> Result<Vec<PathBuf>, Refusal> {
+/// the first that is refused. `read` and `write` are the bot's allowances:
+/// a file they cover needs no folder and is never refused, and a file in a
+/// `write` path (which the bot may have turned into a link by its next
+/// start) opens nothing.
+pub fn own_folders(
+    command: &Command,
+    read: &[PathBuf],
+    write: &[PathBuf],
+) -> Result<Vec<PathBuf>, Refusal> {
     let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
     let program = normal(command.program);
     let resolved = std::fs::canonicalize(&program).unwrap_or_else(|_| program.clone());
@@ -121,12 +148,13 @@ pub fn own_folders(command: &Command, read: &[PathBuf]) -> Result<Vec<PathBuf>, 
         || installation(&program).is_some()
         || installation(&resolved).is_some();
     let at = |arg: &str| normal(&command.workdir.join(arg));
+    let in_write = |p: &Path| write.iter().any(|w| p.starts_with(normal(w)));
     if installed {
         // An interpreter's script, or the program a wrapper runs.
-        if let Some(script) = command.args.iter().map(|a| at(a)).find(|p| p.is_file()) {
+        if let Some(script) = script(command).filter(|p| !in_write(p)) {
             files.extend(folders_of(&script));
         }
-    } else if resolved != normal(command.helper) && resolved.is_file() {
+    } else if !in_write(&program) && resolved != normal(command.helper) && resolved.is_file() {
         // The bot's own program (one that does not exist fails at its
         // start, with its own reason): its arguments are its data.
         files.extend(folders_of(&program));
@@ -137,6 +165,9 @@ pub fn own_folders(command: &Command, read: &[PathBuf]) -> Result<Vec<PathBuf>, 
         }
         for entry in pair[1].split(':').filter(|e| !e.is_empty()) {
             let entry = at(entry.strip_suffix("/*").unwrap_or(entry));
+            if in_write(&entry) {
+                continue;
+            }
             match entry.is_dir() {
                 // A folder of classes: the folder itself.
                 true => files.push((entry.clone(), entry)),
@@ -236,7 +267,35 @@ mod tests {
             workdir,
             helper: Path::new("/opt/aboure/aboure"),
         };
-        own_folders(&command, &[])
+        own_folders(&command, &[], &[])
+    }
+
+    #[test]
+    fn inline_code_and_files_in_write_paths_open_no_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("other")).unwrap();
+        std::fs::create_dir_all(d.join("w")).unwrap();
+        std::fs::write(d.join("other/bot.py"), "").unwrap();
+        std::fs::write(d.join("w/bot.py"), "").unwrap();
+        // The file after `-c CODE` is data, not the script.
+        let inline = folders("/usr/bin/python3", &["-c", "pass", "other/bot.py"], d).unwrap();
+        assert!(inline.is_empty(), "{inline:?}");
+        assert_eq!(
+            folders("/usr/bin/python3", &["other/bot.py"], d).unwrap(),
+            [d.join("other")]
+        );
+        // A script in a `write` path may be a link by the next start.
+        let args = ["w/bot.py".to_owned()];
+        let command = Command {
+            program: Path::new("/usr/bin/python3"),
+            args: &args,
+            workdir: d,
+            helper: Path::new("/opt/aboure/aboure"),
+        };
+        assert!(own_folders(&command, &[], &[d.join("w")])
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
@@ -320,7 +379,7 @@ mod tests {
             workdir: Path::new("/"),
             helper: Path::new("/opt/aboure"),
         };
-        let e = own_folders(&command, &[]).unwrap_err();
+        let e = own_folders(&command, &[], &[]).unwrap_err();
         assert_eq!(
             (e.folder.as_path(), e.kind),
             (Path::new("/tmp"), Shared::System)
@@ -335,9 +394,12 @@ mod tests {
             program: Path::new("/root/none"),
             ..command
         };
-        assert!(own_folders(&missing, &[]).unwrap().is_empty());
+        assert!(own_folders(&missing, &[], &[]).unwrap().is_empty());
         // Allowed by name: no folder, no refusal.
         let read = [engine.path().to_owned()];
-        assert_eq!(own_folders(&command, &read).unwrap(), Vec::<PathBuf>::new());
+        assert_eq!(
+            own_folders(&command, &read, &[]).unwrap(),
+            Vec::<PathBuf>::new()
+        );
     }
 }

@@ -19,8 +19,29 @@ use crate::view::Command;
 #[derive(Debug)]
 pub(crate) struct RegisteredBot {
     name: String,
-    own: Vec<PathBuf>,
+    /// The files its command names (its program among them).
+    files: Vec<PathBuf>,
+    /// Its own folders.
+    folders: Vec<PathBuf>,
     write: Vec<PathBuf>,
+}
+
+impl RegisteredBot {
+    fn own(&self) -> impl Iterator<Item = &PathBuf> {
+        self.files.iter().chain(&self.folders)
+    }
+
+    /// A file this bot's command names that lies in `other`'s folders or
+    /// `write` paths and in none of its own folders: another bot's file,
+    /// which no mask could hide once it is bound as this bot's own.
+    fn names_a_file_of(&self, other: &RegisteredBot) -> Option<&PathBuf> {
+        let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
+        self.files.iter().find(|f| {
+            (inside(f, &other.folders) || inside(f, &other.write))
+                && !inside(f, &self.folders)
+                && !other.files.contains(f)
+        })
+    }
 }
 
 impl Sandbox {
@@ -52,11 +73,21 @@ impl Sandbox {
             workdir: &workdir,
             helper: &self.helper,
         };
-        let mut own = crate::own::own_folders(&command, &[]).unwrap_or_default();
-        let files = args.iter().map(|a| normal(&workdir.join(a)));
-        own.extend(files.filter(|p| p.is_file()));
-        own.push(program.clone());
         let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
+        let folders = crate::own::own_folders(&command, &[], &write).unwrap_or_default();
+        let in_write = |p: &PathBuf| write.iter().any(|w| p.starts_with(w));
+        let mut files: Vec<PathBuf> = (args.iter().map(|a| normal(&workdir.join(a))))
+            .filter(|p| !in_write(p) && p.is_file())
+            .collect();
+        files.push(program.clone());
+        let bot = RegisteredBot {
+            name: name.to_owned(),
+            files,
+            folders,
+            write,
+        };
+        self.refuse_what_is_hidden(&bot)?;
+        let write = &bot.write;
         for other in &self.bots {
             let shared = (write.iter())
                 .find(|w| (other.write.iter()).any(|o| w.starts_with(o) || o.starts_with(w)));
@@ -68,11 +99,61 @@ impl Sandbox {
                 });
             }
         }
-        self.bots.push(RegisteredBot {
-            name: name.to_owned(),
-            own,
-            write,
-        });
+        self.bots.push(bot);
+        Ok(())
+    }
+
+    /// Refuses a bot whose command names (or whose own folders lie in)
+    /// what is hidden from it: the tournament file and the results folder,
+    /// another bot's files outside its own folders, or what lies in another
+    /// bot's `write` path; and a bot whose `write` path holds another
+    /// bot's files. A mask hides such a path inside a folder the bot may
+    /// read, but a file bound as the bot's own would be bound whole.
+    fn refuse_what_is_hidden(&self, bot: &RegisteredBot) -> Result<(), SandboxError> {
+        let refuse = |who: &str, path: &PathBuf, what: String| {
+            Err(SandboxError::Hidden {
+                bot: who.to_owned(),
+                path: path.clone(),
+                what,
+            })
+        };
+        if let Some(path) = bot
+            .own()
+            .find(|p| self.hidden.iter().any(|h| p.starts_with(h)))
+        {
+            return refuse(
+                &bot.name,
+                path,
+                "the tournament file or the results folder".into(),
+            );
+        }
+        for other in &self.bots {
+            if let Some(path) = bot.names_a_file_of(other) {
+                return refuse(&bot.name, path, format!("a file of bot {}", other.name));
+            }
+            if let Some(path) = other.names_a_file_of(bot) {
+                return refuse(&other.name, path, format!("a file of bot {}", bot.name));
+            }
+            let holds = |b: &RegisteredBot, a: &RegisteredBot| {
+                a.own()
+                    .find(|p| b.write.iter().any(|w| p.starts_with(w)))
+                    .cloned()
+            };
+            if let Some(path) = holds(bot, other) {
+                return refuse(
+                    &bot.name,
+                    &path,
+                    format!("in its write path, a file of bot {}", other.name),
+                );
+            }
+            if let Some(path) = holds(other, bot) {
+                return refuse(
+                    &other.name,
+                    &path,
+                    format!("in its write path, a file of bot {}", bot.name),
+                );
+            }
+        }
         Ok(())
     }
 
@@ -120,7 +201,7 @@ impl Sandbox {
     pub(crate) fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
         let others = self.bots.iter().filter(|bot| bot.name != name);
         let mut hidden = self.hidden.clone();
-        hidden.extend(others.flat_map(|bot| bot.own.iter().chain(&bot.write).cloned()));
+        hidden.extend(others.flat_map(|bot| bot.own().chain(&bot.write).cloned()));
         hidden
     }
 }

@@ -86,7 +86,7 @@ impl View {
             .map(|a| normal(&command.workdir.join(a)))
             .filter(|p| outside(p) && p.is_file())
             .collect();
-        let folders = own_folders(command, &policy.read)?;
+        let folders = own_folders(command, &policy.read, &policy.write)?;
         own.extend(folders.iter().cloned());
         own.extend(files.iter().cloned());
         let read = policy.read.iter().map(|p| normal(p));

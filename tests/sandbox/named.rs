@@ -1,0 +1,90 @@
+//! A bot's command may name only its own files: one that names the
+//! tournament file, a file of the results, or a file of another bot's
+//! folder outside its own is refused before any game (a file bound as the
+//! bot's own would be bound whole, past every mask). Each through
+//! `aboure run`, checked from outside: the run stops, names the bot and the
+//! path, and no game is recorded.
+
+use super::*;
+
+/// Runs `bots` against an honest bot holding a secret file in its own
+/// folder; returns the run's output and the folder.
+fn refused(name: &str, bot: impl Fn(&Path) -> String) -> (std::process::Output, PathBuf) {
+    let dir = folder(name);
+    let victim = dir.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("secret.txt"), "victimsecret\n").unwrap();
+    let program = victim_program(&victim);
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"victim\"\ncommand = [{program:?}, \"random\"]\n{}",
+        bot(&dir)
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    (run(&config, &out, &[]), dir)
+}
+
+/// The victim's program: a copy of the test bot in its own folder, so the
+/// folder (with its secret) is the victim's own.
+fn victim_program(victim: &Path) -> String {
+    let program = victim.join("bot");
+    std::fs::copy(TESTBOT, &program).unwrap();
+    program.display().to_string()
+}
+
+fn assert_refused(output: &std::process::Output, dir: &Path, path: &str) {
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}", show(output));
+    assert!(err.contains("sandbox of attacker"), "{err}");
+    assert!(err.contains(path), "{err}");
+    assert_eq!(recorded(&dir.join("out")), 0, "{}", show(output));
+}
+
+#[test]
+fn a_command_that_names_another_bots_file_is_refused_before_any_game() {
+    let (output, dir) = refused("sandbox-named-file", |dir| {
+        let secret = dir.join("victim/secret.txt").display().to_string();
+        format!("[[bot]]\nname = \"attacker\"\ncommand = [{TESTBOT:?}, \"random\", {secret:?}]\n")
+    });
+    assert_refused(&output, &dir, "secret.txt");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("a file of bot victim"));
+}
+
+#[test]
+fn inline_code_naming_another_bots_script_does_not_open_its_folder() {
+    // `sh -c CODE FILE`: FILE is data, not the script, so the victim's
+    // folder is not the attacker's; naming the victim's program itself is
+    // allowed (two bots of one kit name the same program).
+    let dir = folder("sandbox-named-inline");
+    let victim = dir.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("secret.txt"), "inlinesecret\n").unwrap();
+    let program = victim_program(&victim);
+    let secret = victim.join("secret.txt").display().to_string();
+    let code = format!("cat {secret:?} >&2 || echo refused-read >&2; exec {program:?} random");
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"victim\"\ncommand = [{program:?}, \"random\"]\n\
+         [[bot]]\nname = \"attacker\"\ncommand = [\"sh\", \"-c\", {code:?}, {program:?}]\n"
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(recorded(&out), 2, "{}", show(&output));
+    let log = stderr_log(&out, "attacker");
+    assert!(!log.contains("inlinesecret"), "{log}");
+    assert!(log.contains("refused-read"), "{log}");
+}
+
+#[test]
+fn a_command_that_names_the_tournament_file_or_a_result_is_refused() {
+    let (output, dir) = refused("sandbox-named-toml", |dir| {
+        let toml = dir.join("tournament.toml").display().to_string();
+        format!("[[bot]]\nname = \"attacker\"\ncommand = [{TESTBOT:?}, \"random\", {toml:?}]\n")
+    });
+    assert_refused(&output, &dir, "tournament.toml");
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("the tournament file or the results folder"));
+}
