@@ -320,7 +320,10 @@ fn a_dead_workers_pair_is_taken_over_promptly_ahead_of_the_takers_own_pairs() {
         after >= 40,
         "taken over late: {after} games followed it in {taker}"
     );
-    assert!(lost < Duration::from_secs(8), "{lost:?}");
+    // The order above is the measure of promptness; the clock only
+    // catches a takeover that waited for the end, with room for a loaded
+    // machine (10.9 s seen at a load of 12 on 2 cores).
+    assert!(lost < Duration::from_secs(20), "{lost:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
