@@ -21,6 +21,8 @@ pub(crate) struct RegisteredBot {
     name: String,
     /// The files its command names (its program among them).
     files: Vec<PathBuf>,
+    /// The files its arguments name (its data).
+    named: Vec<PathBuf>,
     /// Its own folders.
     folders: Vec<PathBuf>,
     write: Vec<PathBuf>,
@@ -31,12 +33,14 @@ impl RegisteredBot {
         self.files.iter().chain(&self.folders)
     }
 
-    /// A file this bot's command names that lies in `other`'s folders or
+    /// A file this bot's arguments name that lies in `other`'s folders or
     /// `write` paths and in none of its own folders: another bot's file,
-    /// which no mask could hide once it is bound as this bot's own.
+    /// which no mask could hide once it is bound as this bot's own. (Its
+    /// program is run, not read: two bots may share one, as every
+    /// built-in bot shares `aboure`.)
     fn names_a_file_of(&self, other: &RegisteredBot) -> Option<&PathBuf> {
         let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
-        self.files.iter().find(|f| {
+        self.named.iter().find(|f| {
             (inside(f, &other.folders) || inside(f, &other.write))
                 && !inside(f, &self.folders)
                 && !other.files.contains(f)
@@ -76,13 +80,15 @@ impl Sandbox {
         let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
         let folders = crate::own::own_folders(&command, &[], &write).unwrap_or_default();
         let in_write = |p: &PathBuf| write.iter().any(|w| p.starts_with(w));
-        let mut files: Vec<PathBuf> = (args.iter().map(|a| normal(&workdir.join(a))))
+        let named: Vec<PathBuf> = (args.iter().map(|a| normal(&workdir.join(a))))
             .filter(|p| !in_write(p) && p.is_file())
             .collect();
+        let mut files = named.clone();
         files.push(program.clone());
         let bot = RegisteredBot {
             name: name.to_owned(),
             files,
+            named,
             folders,
             write,
         };
