@@ -67,7 +67,7 @@ fn broken_tournament_files_are_refused_with_file_line_and_key() {
         (
             "type",
             format!("[time-control]\nbase = 2\n{TWO}").into_bytes(),
-            vec!["type.toml:2:8"],
+            vec!["type.toml:2:8", "time-control.base", "base = \"2ms\""],
         ),
         (
             "negative",

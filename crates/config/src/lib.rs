@@ -36,6 +36,7 @@ mod sprt;
 mod time_control;
 mod tournament;
 mod tune_table;
+mod type_hint;
 mod validator;
 
 pub use bot::{BotCommand, BotConfig};
