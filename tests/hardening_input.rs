@@ -288,3 +288,27 @@ fn results_of_another_tournament_are_never_mixed_in() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_bot_whose_program_is_missing_stops_the_run_before_any_game() {
+    let dir = folder("missingprogram");
+    let other = "[[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
+    let bare =
+        format!("[[bot]]\nname = \"a\"\ncommand = [\"aboure-no-such-program\", \"x\"]\n{other}");
+    let path = std::env::var("PATH").unwrap();
+    refused(
+        &dir,
+        "bare",
+        bare.as_bytes(),
+        &[
+            "bot \"a\": its program \"aboure-no-such-program\" is not in any folder of PATH",
+            &format!("({path})"),
+        ],
+    );
+    let missing = format!("[[bot]]\nname = \"a\"\ncommand = [\"./bin/bot\"]\n{other}");
+    let expected = format!(
+        "bot \"a\": its program {} does not exist",
+        dir.join("./bin/bot").display()
+    );
+    refused(&dir, "path", missing.as_bytes(), &[&expected]);
+}
