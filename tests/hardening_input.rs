@@ -67,7 +67,7 @@ fn broken_tournament_files_are_refused_with_file_line_and_key() {
         (
             "type",
             format!("[time-control]\nbase = 2\n{TWO}").into_bytes(),
-            vec!["type.toml:2:8"],
+            vec!["type.toml:2:8", "time-control.base", "base = \"2ms\""],
         ),
         (
             "negative",
@@ -287,4 +287,28 @@ fn results_of_another_tournament_are_never_mixed_in() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("already holds 4 finished games"));
     assert_eq!(std::fs::read(&path).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_whose_program_is_missing_stops_the_run_before_any_game() {
+    let dir = folder("missingprogram");
+    let other = "[[bot]]\nname = \"b\"\nbuiltin = \"greedy\"\n";
+    let bare =
+        format!("[[bot]]\nname = \"a\"\ncommand = [\"aboure-no-such-program\", \"x\"]\n{other}");
+    let path = std::env::var("PATH").unwrap();
+    refused(
+        &dir,
+        "bare",
+        bare.as_bytes(),
+        &[
+            "bot \"a\": its program \"aboure-no-such-program\" is not in any folder of PATH",
+            &format!("({path})"),
+        ],
+    );
+    let missing = format!("[[bot]]\nname = \"a\"\ncommand = [\"./bin/bot\"]\n{other}");
+    let expected = format!(
+        "bot \"a\": its program {} does not exist",
+        dir.join("./bin/bot").display()
+    );
+    refused(&dir, "path", missing.as_bytes(), &[&expected]);
 }

@@ -82,6 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     init_logging(&args, bar.clone());
     crate::run_build::build(&config, &out_dir, args.quiet)?;
+    let aboure_exe = std::env::current_exe().context("cannot locate the aboure binary")?;
+    aboure_arbiter::program::check(&config, &aboure_exe)?;
     let progress = Arc::new(progress_of(&config, &bar, args.quiet));
     let (summary, live, runtime) = play(&args, &config, shard, &out_dir, &bar, &progress)?;
 

@@ -32,6 +32,7 @@ mod game;
 mod league;
 mod lock;
 mod output;
+pub mod program;
 mod results;
 mod schedule;
 pub mod sprt;

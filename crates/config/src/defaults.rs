@@ -12,6 +12,7 @@
 
 use serde::Deserialize;
 
+use super::type_hint;
 use super::validator::toml_message;
 use super::Validator;
 use crate::error::ConfigError;
@@ -22,16 +23,26 @@ pub const DEFAULT_CONFIG: &str = include_str!("base.toml");
 
 impl Validator<'_> {
     /// The user's text deserialized as `T`, its syntax errors at their
-    /// line and column.
+    /// line and column, and a value of the wrong type with its key and the
+    /// line it should be ([`type_hint`]).
     pub(super) fn user_layer<T: for<'de> Deserialize<'de>>(&self) -> Result<T, ConfigError> {
-        toml::from_str(self.text).map_err(|err| {
-            let (line, column) = err.span().map_or((0, 0), |s| self.line_col(s.start));
+        let de = toml::Deserializer::new(self.text);
+        serde_path_to_error::deserialize(de).map_err(|err| {
+            let key = type_hint::key_of(err.path());
+            let err = err.into_inner();
+            let span = err.span();
+            let (line, column) = span.as_ref().map_or((0, 0), |s| self.line_col(s.start));
+            let mut message = toml_message(&err);
+            let value = span.and_then(|s| self.text.get(s));
+            if let Some(hint) = value.and_then(|v| type_hint::hint(&key, v, &message)) {
+                message = format!("{message}; {hint}");
+            }
             ConfigError {
                 path: self.path.to_owned(),
                 line,
                 column,
-                key: String::new(),
-                message: toml_message(&err),
+                key,
+                message,
             }
         })
     }

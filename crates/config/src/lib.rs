@@ -37,6 +37,7 @@ mod time_control;
 mod time_control_table;
 mod tournament_table;
 mod tune_table;
+mod type_hint;
 mod validator;
 
 pub use adjudication_rules::{Adjudication, SolveRule};

@@ -34,7 +34,7 @@ fn toml_syntax_and_unknown_keys() {
     check("\r", "t.toml:1:1: invalid TOML here");
     check(
         &format!("[tournament]\npair = 3\n{TWO_BOTS}"),
-        "t.toml:2:1: unknown field `pair`",
+        "t.toml:2:1: tournament.pair: unknown field `pair`",
     );
     check(
         &format!("{TWO_BOTS}colour = \"red\"\n"),
@@ -48,6 +48,47 @@ fn toml_syntax_and_unknown_keys() {
         &format!("[time-controls]\n{TWO_BOTS}"),
         "unknown field `time-controls`",
     );
+}
+
+#[test]
+fn a_value_of_the_wrong_type_names_its_key_and_the_line_to_write() {
+    check(
+        &format!("[time-control]\nmovetime = 25\n{TWO_BOTS}"),
+        "t.toml:2:12: time-control.movetime: invalid type: integer `25`, expected a string; \
+         a duration is a string with a unit: movetime = \"25ms\"",
+    );
+    check(
+        &format!("{TWO_BOTS}[bot.time-control]\nmargin = 1.5\n"),
+        "t.toml:8:10: bot[1].time-control.margin: invalid type: floating point `1.5`, \
+         expected a string; a duration is a string with a unit: margin = \"1.5ms\"",
+    );
+    check(
+        &format!("[tournament]\nstartup-timeout = true\n{TWO_BOTS}"),
+        "t.toml:2:19: tournament.startup-timeout: invalid type: boolean `true`, expected a string; \
+         a duration is a string with a unit, such as startup-timeout = \"500ms\"",
+    );
+    check(
+        &format!("{TWO_BOTS}[[bot]]\nname = \"c\"\ncommand = \"python3 bot.py\"\n"),
+        "t.toml:9:11: bot[2].command: invalid type: string \"python3 bot.py\", expected a sequence; \
+         give a list, the program then each argument: command = [\"python3\", \"bot.py\"]",
+    );
+    check(
+        &format!("[[bot]]\nname = 7\nbuiltin = \"random\"\n{TWO_BOTS}"),
+        "t.toml:2:8: bot[0].name: invalid type: integer `7`, expected a string; \
+         write it in quotes: name = \"7\"",
+    );
+    let listed = "t.toml:2:8: bot[0].name: invalid type: sequence, expected a string";
+    check(
+        &format!("[[bot]]\nname = [7]\nbuiltin = \"random\"\n{TWO_BOTS}"),
+        listed,
+    );
+    assert!(parse(
+        &format!("[[bot]]\nname = [7]\nbuiltin = \"random\"\n{TWO_BOTS}"),
+        "t.toml".as_ref()
+    )
+    .unwrap_err()
+    .message
+    .ends_with("expected a string"));
 }
 
 #[test]

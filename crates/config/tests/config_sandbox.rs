@@ -121,6 +121,7 @@ fn a_build_step_is_a_list_of_strings_run_in_the_bots_folder_once_per_command() {
     );
     check(
         &format!("{TWO_BOTS}build = \"make\"\n"),
-        "t.toml:7:9: invalid type: string \"make\", expected a sequence",
+        "t.toml:7:9: bot[1].build: invalid type: string \"make\", expected a sequence; \
+         give a list, the program then each argument: build = [\"make\"]",
     );
 }
