@@ -1,5 +1,7 @@
 //! Games lost by forfeit, as the report counts and lists them: the kind of
-//! a termination, the counts of each kind per bot, and one listed forfeit.
+//! a termination, the counts of each kind per bot, one listed forfeit, and
+//! the forfeits grouped by bot and kind (so that a bot failing every game
+//! reads as one line with a count, not a line per game).
 //! Below both the tally that counts them and the report that shows them.
 
 use aboure_records::{Standing, Termination};
@@ -42,6 +44,16 @@ impl FailureCounts {
             FailureKind::Other => self.other += n,
         }
     }
+
+    /// The forfeits of `kind`.
+    pub fn of_kind(&self, kind: FailureKind) -> u64 {
+        match kind {
+            FailureKind::Time => self.time,
+            FailureKind::Illegal => self.illegal,
+            FailureKind::Crash => self.crash,
+            FailureKind::Other => self.other,
+        }
+    }
 }
 
 /// The kind of a forfeit, as the standings count it; serialised as its
@@ -60,6 +72,14 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
+    /// Every kind, in the order the standings show them.
+    pub const ALL: [FailureKind; 4] = [
+        FailureKind::Time,
+        FailureKind::Illegal,
+        FailureKind::Crash,
+        FailureKind::Other,
+    ];
+
     /// `time`, `illegal`, `crash` or `other`.
     pub fn name(self) -> &'static str {
         match self {
@@ -102,9 +122,97 @@ pub struct Failure {
     pub detail: Option<String>,
 }
 
+/// The forfeits of one bot of one kind: how many, and the first of them
+/// the report lists (none if every one listed is another's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureGroup<'a> {
+    /// The bot that forfeited.
+    pub bot: &'a str,
+    /// The kind of its forfeits.
+    pub kind: FailureKind,
+    /// How many games it lost that way.
+    pub count: u64,
+    /// The first listed forfeit of this bot and kind.
+    pub example: Option<&'a Failure>,
+}
+
+/// The forfeits grouped by bot (in the order given) and kind (in
+/// [`FailureKind::ALL`]'s order), from each bot's complete counts and the
+/// listed forfeits, which may be only the first of them.
+pub fn failure_groups<'a>(
+    counts: impl IntoIterator<Item = (&'a str, FailureCounts)>,
+    listed: &'a [Failure],
+) -> Vec<FailureGroup<'a>> {
+    let mut groups = Vec::new();
+    for (bot, counts) in counts {
+        for kind in FailureKind::ALL {
+            let count = counts.of_kind(kind);
+            if count == 0 {
+                continue;
+            }
+            let example = listed.iter().find(|f| f.bot == bot && f.kind == kind);
+            groups.push(FailureGroup {
+                bot,
+                kind,
+                count,
+                example,
+            });
+        }
+    }
+    groups
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn failure(game: &str, bot: &str, termination: Termination) -> Failure {
+        Failure {
+            game: game.to_owned(),
+            bot: bot.to_owned(),
+            kind: failure_kind(termination),
+            termination,
+            detail: Some(format!("{bot} in {game}")),
+        }
+    }
+
+    #[test]
+    fn forfeits_group_by_bot_and_kind_with_their_first_listed_example() {
+        let listed = [
+            failure("g1", "b", Termination::Crash),
+            failure("g2", "a", Termination::TimeForfeit),
+            failure("g3", "a", Termination::Crash),
+            failure("g4", "a", Termination::TimeForfeit),
+            failure("g5", "a", Termination::StartupFailure),
+        ];
+        let a = FailureCounts {
+            time: 2,
+            crash: 1,
+            other: 1,
+            ..FailureCounts::default()
+        };
+        // More crashes than are listed: the count is the bot's own.
+        let b = FailureCounts {
+            crash: 7,
+            illegal: 1,
+            ..FailureCounts::default()
+        };
+        let groups = failure_groups([("a", a), ("b", b)], &listed);
+        let seen: Vec<_> = groups
+            .iter()
+            .map(|g| (g.bot, g.kind, g.count, g.example.map(|f| f.game.as_str())))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("a", FailureKind::Time, 2, Some("g2")),
+                ("a", FailureKind::Crash, 1, Some("g3")),
+                ("a", FailureKind::Other, 1, Some("g5")),
+                ("b", FailureKind::Illegal, 1, None),
+                ("b", FailureKind::Crash, 7, Some("g1")),
+            ]
+        );
+    }
 
     #[test]
     fn failure_kinds_serialise_as_their_names() {

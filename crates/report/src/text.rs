@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use crate::failure::failure_groups;
 use crate::figure::{signed, HeadToHeadFigures};
 use crate::printable::printable;
 use crate::ratings::RatingStatus;
@@ -279,23 +280,38 @@ impl Report {
         Ok(())
     }
 
+    /// The forfeits by bot and kind, each with its count and the first
+    /// forfeit of that kind as an example: a bot that fails every game is
+    /// one line, not one per game.
     fn write_failures(&self, out: &mut String) -> std::fmt::Result {
         if self.failures.is_empty() {
             return Ok(());
         }
-        const SHOWN: usize = 20;
         let total = self.failures.len() as u64 + self.failures_left_out;
         writeln!(out)?;
-        writeln!(out, "Failures: {} games lost by forfeit", total)?;
-        for f in self.failures.iter().take(SHOWN) {
-            write!(out, "  {} {} {}", f.game, f.bot, f.termination)?;
-            match &f.detail {
-                Some(d) => writeln!(out, ": {d}")?,
+        writeln!(
+            out,
+            "Failures: {total} games lost by forfeit, by bot and kind (the first of each as an example)"
+        )?;
+        let counts = self.players.iter().map(|p| (p.name.as_str(), p.failures));
+        let groups = failure_groups(counts, &self.failures);
+        let width = name_width(groups.iter().map(|g| g.bot));
+        for g in groups {
+            let games = match g.count {
+                1 => "1 game".to_owned(),
+                n => format!("{n} games"),
+            };
+            write!(out, "  {:<width$}  {:<7}  {games:>8}", g.bot, g.kind.name())?;
+            match g.example {
+                Some(f) => {
+                    write!(out, "  e.g. {} {}", f.game, f.termination)?;
+                    match &f.detail {
+                        Some(d) => writeln!(out, ": {d}")?,
+                        None => writeln!(out)?,
+                    }
+                }
                 None => writeln!(out)?,
             }
-        }
-        if total > SHOWN as u64 {
-            writeln!(out, "  ... and {} more", total - SHOWN as u64)?;
         }
         Ok(())
     }
