@@ -16,7 +16,9 @@ pub struct FailureCounts {
     pub illegal: u64,
     /// Crashed, exited or closed its pipe.
     pub crash: u64,
-    /// Protocol violation, start-up failure, resource limit.
+    /// Never became ready: no handshake in time, or could not be started.
+    pub startup: u64,
+    /// Protocol violation, resource limit.
     pub other: u64,
 }
 
@@ -32,7 +34,7 @@ impl FailureCounts {
 
     /// All forfeits.
     pub fn total(&self) -> u64 {
-        self.time + self.illegal + self.crash + self.other
+        self.time + self.illegal + self.crash + self.startup + self.other
     }
 
     /// Counts `n` forfeits of `kind`.
@@ -41,6 +43,7 @@ impl FailureCounts {
             FailureKind::Time => self.time += n,
             FailureKind::Illegal => self.illegal += n,
             FailureKind::Crash => self.crash += n,
+            FailureKind::Startup => self.startup += n,
             FailureKind::Other => self.other += n,
         }
     }
@@ -51,6 +54,7 @@ impl FailureCounts {
             FailureKind::Time => self.time,
             FailureKind::Illegal => self.illegal,
             FailureKind::Crash => self.crash,
+            FailureKind::Startup => self.startup,
             FailureKind::Other => self.other,
         }
     }
@@ -67,25 +71,29 @@ pub enum FailureKind {
     Illegal,
     /// Crashed, exited or closed its pipe.
     Crash,
-    /// Protocol violation, start-up failure, resource limit.
+    /// Never became ready: no handshake in time, or could not be started.
+    Startup,
+    /// Protocol violation, resource limit.
     Other,
 }
 
 impl FailureKind {
     /// Every kind, in the order the standings show them.
-    pub const ALL: [FailureKind; 4] = [
+    pub const ALL: [FailureKind; 5] = [
         FailureKind::Time,
         FailureKind::Illegal,
         FailureKind::Crash,
+        FailureKind::Startup,
         FailureKind::Other,
     ];
 
-    /// `time`, `illegal`, `crash` or `other`.
+    /// `time`, `illegal`, `crash`, `startup` or `other`.
     pub fn name(self) -> &'static str {
         match self {
             FailureKind::Time => "time",
             FailureKind::Illegal => "illegal",
             FailureKind::Crash => "crash",
+            FailureKind::Startup => "startup",
             FailureKind::Other => "other",
         }
     }
@@ -103,6 +111,7 @@ pub fn failure_kind(t: Termination) -> FailureKind {
         Termination::TimeForfeit => FailureKind::Time,
         Termination::IllegalMove => FailureKind::Illegal,
         Termination::Crash => FailureKind::Crash,
+        Termination::StartupFailure => FailureKind::Startup,
         _ => FailureKind::Other,
     }
 }
@@ -114,7 +123,7 @@ pub struct Failure {
     pub game: String,
     /// The bot that forfeited.
     pub bot: String,
-    /// `time`, `illegal`, `crash` or `other`.
+    /// `time`, `illegal`, `crash`, `startup` or `other`.
     pub kind: FailureKind,
     /// The termination as recorded.
     pub termination: Termination,
@@ -188,7 +197,7 @@ mod tests {
         let a = FailureCounts {
             time: 2,
             crash: 1,
-            other: 1,
+            startup: 1,
             ..FailureCounts::default()
         };
         // More crashes than are listed: the count is the bot's own.
@@ -207,7 +216,7 @@ mod tests {
             [
                 ("a", FailureKind::Time, 2, Some("g2")),
                 ("a", FailureKind::Crash, 1, Some("g3")),
-                ("a", FailureKind::Other, 1, Some("g5")),
+                ("a", FailureKind::Startup, 1, Some("g5")),
                 ("b", FailureKind::Illegal, 1, None),
                 ("b", FailureKind::Crash, 7, Some("g1")),
             ]
@@ -220,6 +229,7 @@ mod tests {
             (Termination::TimeForfeit, "time"),
             (Termination::IllegalMove, "illegal"),
             (Termination::Crash, "crash"),
+            (Termination::StartupFailure, "startup"),
             (Termination::ProtocolViolation, "other"),
         ];
         for (termination, name) in kinds {

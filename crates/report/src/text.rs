@@ -64,7 +64,7 @@ impl Report {
         }
         writeln!(
             out,
-            "     Elo    95% interval      Games   Score   Draws   Time  Illegal  Crash  Other"
+            "     Elo    95% interval      Games   Score   Draws   Time  Illegal  Crash  Startup  Other"
         )?;
         for p in &self.players {
             write!(out, "{:>4}  {:<width$}", p.rank, p.name)?;
@@ -80,16 +80,18 @@ impl Report {
             };
             writeln!(
                 out,
-                "  {elo:>6}  {interval:<18}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}  {:>5}",
+                "  {elo:>6}  {interval:<18}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}  {:>7}  {:>5}",
                 p.games,
                 pct(p.score),
                 pct(p.draw_ratio),
                 p.failures.time,
                 p.failures.illegal,
                 p.failures.crash,
+                p.failures.startup,
                 p.failures.other
             )?;
         }
+        writeln!(out, "{FORFEIT_COLUMNS}")?;
         let r = &self.ratings;
         writeln!(out)?;
         match r.status {
@@ -370,6 +372,12 @@ impl Report {
 fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
     names.map(str::len).max().unwrap_or(0).max(3)
 }
+
+/// The standings' forfeit columns, said once below the table.
+pub(crate) const FORFEIT_COLUMNS: &str =
+    "Games lost by forfeit: Time (out of time), Illegal (illegal or unreadable move), \
+Crash (exited, crashed or closed a pipe),\n  Startup (no handshake in time, or could not start), \
+Other (protocol violation, resource limit).";
 
 /// Below this p-value the fit test warns.
 pub(crate) const FIT_WARNING_P: f64 = 0.01;
