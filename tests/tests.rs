@@ -30,6 +30,7 @@ mod report_cli;
 mod report_html;
 mod report_prior;
 mod run_games;
+mod run_output;
 mod sandbox;
 mod serve_league;
 mod serve_live;

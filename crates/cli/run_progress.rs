@@ -1,6 +1,7 @@
 //! The live progress of `aboure run`: a bar whose message holds the
 //! standings, the SPRT or the league's state, the workers and the time
-//! left, fed by the arbiter's events; forfeits are printed above it.
+//! left, fed by the arbiter's events; forfeits are printed above it, or
+//! line by line when stderr is a file or a pipe (where no bar is drawn).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -77,7 +78,7 @@ impl Progress {
                 settled,
                 neighbours,
             } => self.league_settled(*settled, *neighbours),
-            Event::Stopped(reason) => self.bar.println(printable(&format!("stopping: {reason}"))),
+            Event::Stopped(reason) => self.say(&printable(&format!("stopping: {reason}"))),
             Event::Interrupted => {}
         }
     }
@@ -149,7 +150,18 @@ impl Progress {
             "game {} ({} - {}): {loser} loses by {}: {shown}",
             game.id, game.south, game.north, game.termination
         );
-        self.bar.println(printable(&line));
+        self.say(&printable(&line));
+    }
+
+    /// A line above the bar. On a stderr that is no terminal the bar is
+    /// hidden and would drop the line, so it is written as it is: a run
+    /// logged to a file or a pipe keeps its failures (not with `--quiet`).
+    fn say(&self, line: &str) {
+        match self.bar.is_hidden() {
+            false => self.bar.println(line),
+            true if !self.quiet => eprintln!("{line}"),
+            true => {}
+        }
     }
 
     /// A game of the run recorded (this worker's or another's): into the

@@ -1,5 +1,7 @@
 //! Games lost by forfeit, as the report counts and lists them: the kind of
-//! a termination, the counts of each kind per bot, and one listed forfeit.
+//! a termination, the counts of each kind per bot, one listed forfeit, and
+//! the forfeits grouped by bot and kind (so that a bot failing every game
+//! reads as one line with a count, not a line per game).
 //! Below both the tally that counts them and the report that shows them.
 
 use aboure_records::{Standing, Termination};
@@ -14,7 +16,9 @@ pub struct FailureCounts {
     pub illegal: u64,
     /// Crashed, exited or closed its pipe.
     pub crash: u64,
-    /// Protocol violation, start-up failure, resource limit.
+    /// Never became ready: no handshake in time, or could not be started.
+    pub startup: u64,
+    /// Protocol violation, resource limit.
     pub other: u64,
 }
 
@@ -30,7 +34,7 @@ impl FailureCounts {
 
     /// All forfeits.
     pub fn total(&self) -> u64 {
-        self.time + self.illegal + self.crash + self.other
+        self.time + self.illegal + self.crash + self.startup + self.other
     }
 
     /// Counts `n` forfeits of `kind`.
@@ -39,7 +43,19 @@ impl FailureCounts {
             FailureKind::Time => self.time += n,
             FailureKind::Illegal => self.illegal += n,
             FailureKind::Crash => self.crash += n,
+            FailureKind::Startup => self.startup += n,
             FailureKind::Other => self.other += n,
+        }
+    }
+
+    /// The forfeits of `kind`.
+    pub fn of_kind(&self, kind: FailureKind) -> u64 {
+        match kind {
+            FailureKind::Time => self.time,
+            FailureKind::Illegal => self.illegal,
+            FailureKind::Crash => self.crash,
+            FailureKind::Startup => self.startup,
+            FailureKind::Other => self.other,
         }
     }
 }
@@ -55,17 +71,29 @@ pub enum FailureKind {
     Illegal,
     /// Crashed, exited or closed its pipe.
     Crash,
-    /// Protocol violation, start-up failure, resource limit.
+    /// Never became ready: no handshake in time, or could not be started.
+    Startup,
+    /// Protocol violation, resource limit.
     Other,
 }
 
 impl FailureKind {
-    /// `time`, `illegal`, `crash` or `other`.
+    /// Every kind, in the order the standings show them.
+    pub const ALL: [FailureKind; 5] = [
+        FailureKind::Time,
+        FailureKind::Illegal,
+        FailureKind::Crash,
+        FailureKind::Startup,
+        FailureKind::Other,
+    ];
+
+    /// `time`, `illegal`, `crash`, `startup` or `other`.
     pub fn name(self) -> &'static str {
         match self {
             FailureKind::Time => "time",
             FailureKind::Illegal => "illegal",
             FailureKind::Crash => "crash",
+            FailureKind::Startup => "startup",
             FailureKind::Other => "other",
         }
     }
@@ -83,6 +111,7 @@ pub fn failure_kind(t: Termination) -> FailureKind {
         Termination::TimeForfeit => FailureKind::Time,
         Termination::IllegalMove => FailureKind::Illegal,
         Termination::Crash => FailureKind::Crash,
+        Termination::StartupFailure => FailureKind::Startup,
         _ => FailureKind::Other,
     }
 }
@@ -94,7 +123,7 @@ pub struct Failure {
     pub game: String,
     /// The bot that forfeited.
     pub bot: String,
-    /// `time`, `illegal`, `crash` or `other`.
+    /// `time`, `illegal`, `crash`, `startup` or `other`.
     pub kind: FailureKind,
     /// The termination as recorded.
     pub termination: Termination,
@@ -102,9 +131,97 @@ pub struct Failure {
     pub detail: Option<String>,
 }
 
+/// The forfeits of one bot of one kind: how many, and the first of them
+/// the report lists (none if every one listed is another's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureGroup<'a> {
+    /// The bot that forfeited.
+    pub bot: &'a str,
+    /// The kind of its forfeits.
+    pub kind: FailureKind,
+    /// How many games it lost that way.
+    pub count: u64,
+    /// The first listed forfeit of this bot and kind.
+    pub example: Option<&'a Failure>,
+}
+
+/// The forfeits grouped by bot (in the order given) and kind (in
+/// [`FailureKind::ALL`]'s order), from each bot's complete counts and the
+/// listed forfeits, which may be only the first of them.
+pub fn failure_groups<'a>(
+    counts: impl IntoIterator<Item = (&'a str, FailureCounts)>,
+    listed: &'a [Failure],
+) -> Vec<FailureGroup<'a>> {
+    let mut groups = Vec::new();
+    for (bot, counts) in counts {
+        for kind in FailureKind::ALL {
+            let count = counts.of_kind(kind);
+            if count == 0 {
+                continue;
+            }
+            let example = listed.iter().find(|f| f.bot == bot && f.kind == kind);
+            groups.push(FailureGroup {
+                bot,
+                kind,
+                count,
+                example,
+            });
+        }
+    }
+    groups
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn failure(game: &str, bot: &str, termination: Termination) -> Failure {
+        Failure {
+            game: game.to_owned(),
+            bot: bot.to_owned(),
+            kind: failure_kind(termination),
+            termination,
+            detail: Some(format!("{bot} in {game}")),
+        }
+    }
+
+    #[test]
+    fn forfeits_group_by_bot_and_kind_with_their_first_listed_example() {
+        let listed = [
+            failure("g1", "b", Termination::Crash),
+            failure("g2", "a", Termination::TimeForfeit),
+            failure("g3", "a", Termination::Crash),
+            failure("g4", "a", Termination::TimeForfeit),
+            failure("g5", "a", Termination::StartupFailure),
+        ];
+        let a = FailureCounts {
+            time: 2,
+            crash: 1,
+            startup: 1,
+            ..FailureCounts::default()
+        };
+        // More crashes than are listed: the count is the bot's own.
+        let b = FailureCounts {
+            crash: 7,
+            illegal: 1,
+            ..FailureCounts::default()
+        };
+        let groups = failure_groups([("a", a), ("b", b)], &listed);
+        let seen: Vec<_> = groups
+            .iter()
+            .map(|g| (g.bot, g.kind, g.count, g.example.map(|f| f.game.as_str())))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("a", FailureKind::Time, 2, Some("g2")),
+                ("a", FailureKind::Crash, 1, Some("g3")),
+                ("a", FailureKind::Startup, 1, Some("g5")),
+                ("b", FailureKind::Illegal, 1, None),
+                ("b", FailureKind::Crash, 7, Some("g1")),
+            ]
+        );
+    }
 
     #[test]
     fn failure_kinds_serialise_as_their_names() {
@@ -112,6 +229,7 @@ mod tests {
             (Termination::TimeForfeit, "time"),
             (Termination::IllegalMove, "illegal"),
             (Termination::Crash, "crash"),
+            (Termination::StartupFailure, "startup"),
             (Termination::ProtocolViolation, "other"),
         ];
         for (termination, name) in kinds {

@@ -96,7 +96,7 @@ impl Report {
             writeln!(out, "<p class=\"note\">{}</p>", esc(m))?;
         }
         let grouped = r.groups.len() > 1;
-        writeln!(out, "<div class=\"scroll\"><table class=\"standings\"><thead><tr><th>#</th><th class=\"name\">Bot</th>{}<th>Elo</th><th>95% interval</th><th>Games</th><th>W</th><th>D</th><th>L</th><th>Score</th><th>Draws</th><th title=\"time forfeits\">Time</th><th title=\"illegal moves\">Illegal</th><th title=\"crashes\">Crash</th><th title=\"protocol, start-up, resources\">Other</th></tr></thead><tbody>",
+        writeln!(out, "<div class=\"scroll\"><table class=\"standings\"><thead><tr><th>#</th><th class=\"name\">Bot</th>{}<th>Elo</th><th>95% interval</th><th>Games</th><th>W</th><th>D</th><th>L</th><th>Score</th><th>Draws</th><th title=\"time forfeits\">Time</th><th title=\"illegal moves\">Illegal</th><th title=\"crashes\">Crash</th><th title=\"no handshake in time, or could not start\">Startup</th><th title=\"protocol, resources\">Other</th></tr></thead><tbody>",
             if grouped { "<th>Group</th>" } else { "" })?;
         for p in &self.players {
             let (elo, interval) = match (p.elo, p.elo_low, p.elo_high) {
@@ -122,7 +122,7 @@ impl Report {
             }
             writeln!(out, "<td class=\"elo\">{elo}</td><td>{interval}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>",
                 p.games, p.wins, p.draws, p.losses, pct(p.score), pct(p.draw_ratio),
-                [p.failures.time, p.failures.illegal, p.failures.crash, p.failures.other]
+                [p.failures.time, p.failures.illegal, p.failures.crash, p.failures.startup, p.failures.other]
                     .iter()
                     .map(|&n| if n > 0 { format!("<td class=\"bad\">{n}</td>") } else { "<td>0</td>".to_owned() })
                     .collect::<String>())?;
@@ -387,7 +387,7 @@ impl Report {
         if self.failures.is_empty() {
             return writeln!(out, "<p>No game was lost by forfeit.</p></section>");
         }
-        writeln!(out, "<div class=\"scroll\"><table class=\"failures\"><thead><tr><th class=\"name\">Bot</th><th>Time</th><th>Illegal</th><th>Crash</th><th>Other</th><th class=\"name\">Games</th></tr></thead><tbody>")?;
+        writeln!(out, "<div class=\"scroll\"><table class=\"failures\"><thead><tr><th class=\"name\">Bot</th><th>Time</th><th>Illegal</th><th>Crash</th><th>Startup</th><th>Other</th><th class=\"name\">Games</th></tr></thead><tbody>")?;
         for p in self.players.iter().filter(|p| p.failures.total() > 0) {
             let links: Vec<String> = self
                 .failures
@@ -404,8 +404,8 @@ impl Report {
                 })
                 .collect();
             let f = p.failures;
-            writeln!(out, "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"name links\">{}</td></tr>",
-                esc(&p.name), f.time, f.illegal, f.crash, f.other, links.join(" "))?;
+            writeln!(out, "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"name links\">{}</td></tr>",
+                esc(&p.name), f.time, f.illegal, f.crash, f.startup, f.other, links.join(" "))?;
         }
         writeln!(out, "</tbody></table></div></section>")
     }

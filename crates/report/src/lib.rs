@@ -114,7 +114,9 @@ mod viewer;
 /// The sandbox layers of a run, as its `run.json` records them.
 pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
-pub use failure::{failure_kind, Failure, FailureCounts, FailureKind};
+pub use failure::{
+    failure_groups, failure_kind, Failure, FailureCounts, FailureGroup, FailureKind,
+};
 pub use figure::{Figure, HeadToHeadFigures};
 pub use input::{
     files_of, league_of, load, prior_of, sandbox_of, seed_of, sprt_of, Input, InputError,

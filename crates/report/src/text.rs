@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use crate::failure::failure_groups;
 use crate::figure::{signed, HeadToHeadFigures};
 use crate::printable::printable;
 use crate::ratings::RatingStatus;
@@ -63,7 +64,7 @@ impl Report {
         }
         writeln!(
             out,
-            "     Elo    95% interval      Games   Score   Draws   Time  Illegal  Crash  Other"
+            "     Elo    95% interval      Games   Score   Draws   Time  Illegal  Crash  Startup  Other"
         )?;
         for p in &self.players {
             write!(out, "{:>4}  {:<width$}", p.rank, p.name)?;
@@ -79,16 +80,18 @@ impl Report {
             };
             writeln!(
                 out,
-                "  {elo:>6}  {interval:<18}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}  {:>5}",
+                "  {elo:>6}  {interval:<18}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}  {:>7}  {:>5}",
                 p.games,
                 pct(p.score),
                 pct(p.draw_ratio),
                 p.failures.time,
                 p.failures.illegal,
                 p.failures.crash,
+                p.failures.startup,
                 p.failures.other
             )?;
         }
+        writeln!(out, "{FORFEIT_COLUMNS}")?;
         let r = &self.ratings;
         writeln!(out)?;
         match r.status {
@@ -279,23 +282,38 @@ impl Report {
         Ok(())
     }
 
+    /// The forfeits by bot and kind, each with its count and the first
+    /// forfeit of that kind as an example: a bot that fails every game is
+    /// one line, not one per game.
     fn write_failures(&self, out: &mut String) -> std::fmt::Result {
         if self.failures.is_empty() {
             return Ok(());
         }
-        const SHOWN: usize = 20;
         let total = self.failures.len() as u64 + self.failures_left_out;
         writeln!(out)?;
-        writeln!(out, "Failures: {} games lost by forfeit", total)?;
-        for f in self.failures.iter().take(SHOWN) {
-            write!(out, "  {} {} {}", f.game, f.bot, f.termination)?;
-            match &f.detail {
-                Some(d) => writeln!(out, ": {d}")?,
+        writeln!(
+            out,
+            "Failures: {total} games lost by forfeit, by bot and kind (the first of each as an example)"
+        )?;
+        let counts = self.players.iter().map(|p| (p.name.as_str(), p.failures));
+        let groups = failure_groups(counts, &self.failures);
+        let width = name_width(groups.iter().map(|g| g.bot));
+        for g in groups {
+            let games = match g.count {
+                1 => "1 game".to_owned(),
+                n => format!("{n} games"),
+            };
+            write!(out, "  {:<width$}  {:<7}  {games:>8}", g.bot, g.kind.name())?;
+            match g.example {
+                Some(f) => {
+                    write!(out, "  e.g. {} {}", f.game, f.termination)?;
+                    match &f.detail {
+                        Some(d) => writeln!(out, ": {d}")?,
+                        None => writeln!(out)?,
+                    }
+                }
                 None => writeln!(out)?,
             }
-        }
-        if total > SHOWN as u64 {
-            writeln!(out, "  ... and {} more", total - SHOWN as u64)?;
         }
         Ok(())
     }
@@ -354,6 +372,12 @@ impl Report {
 fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
     names.map(str::len).max().unwrap_or(0).max(3)
 }
+
+/// The standings' forfeit columns, said once below the table.
+pub(crate) const FORFEIT_COLUMNS: &str =
+    "Games lost by forfeit: Time (out of time), Illegal (illegal or unreadable move), \
+Crash (exited, crashed or closed a pipe),\n  Startup (no handshake in time, or could not start), \
+Other (protocol violation, resource limit).";
 
 /// Below this p-value the fit test warns.
 pub(crate) const FIT_WARNING_P: f64 = 0.01;

@@ -395,12 +395,25 @@ fn forfeits_are_counted_by_kind() {
     let report = Report::build(&[g, h], &ReportOptions::default());
     let a = report.players.iter().find(|p| p.name == "a").unwrap();
     assert_eq!(
-        (a.failures.illegal, a.failures.other, a.failures.time),
+        (a.failures.illegal, a.failures.startup, a.failures.other),
         (1, 1, 0)
     );
-    assert!(report
-        .text()
-        .contains("x a illegal_move: bestmove 13: no such pit"));
+    // One line per bot and kind, with a count and the first as an example.
+    let text = report.text();
+    let failures: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Failures:"))
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        failures,
+        [
+            "Failures: 2 games lost by forfeit, by bot and kind (the first of each as an example)",
+            "  a    illegal    1 game  e.g. x illegal_move: bestmove 13: no such pit",
+            "  a    startup    1 game  e.g. y startup_failure",
+        ],
+        "{text}"
+    );
     assert_eq!(
         report.shown_games().next().unwrap().result,
         GameResult::NorthWins
