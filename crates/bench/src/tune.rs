@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use aboure_bots::{configure, AlphaBetaPlayer};
-use aboure_engine::{Move, Position, Side};
+use aboure_engine::{Position, Side};
 use aboure_protocol::{Player, SearchLimits};
 use aboure_spsa::{Parameter, Spsa, SpsaSettings};
 use aboure_stats::{Estimate, Pentanomial, PlayerResult};
@@ -34,6 +34,7 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use crate::cpu::thread_seconds;
+use crate::duel::{play, result, Seat};
 use crate::search::Local;
 
 /// Alphabeta's nodes a move, in every game and every scored position.
@@ -46,8 +47,6 @@ pub const BAD_START: f64 = -50.0;
 const RANGE: (f64, f64) = (-1000.0, 1000.0);
 /// The step `c_end` by default.
 pub const STEP: f64 = 10.0;
-/// Longest game, in plies (the arbiter's default adjudication).
-const MAX_PLIES: usize = 400;
 
 /// What the recovery runs are given.
 #[derive(Clone, Debug)]
@@ -360,20 +359,27 @@ fn seeds_lost(option: &str, sample: &[Scored], value: f64) -> f64 {
 /// A game pair from `opening` between alphabeta at `a` and at `b`, colours
 /// swapped: `a`'s results.
 fn pair(option: &str, a: f64, b: f64, opening: Position) -> [PlayerResult; 2] {
-    let (mut x, mut y) = (bot(option, a), bot(option, b));
-    let first = play(&mut x, &mut y, opening, &mut Vec::new());
-    let (mut x, mut y) = (bot(option, a), bot(option, b));
-    let second = play(&mut y, &mut x, opening, &mut Vec::new());
-    [result(first, Side::South), result(second, Side::North)]
-}
-
-fn result(score: [u8; 2], side: Side) -> PlayerResult {
-    let (me, them) = (score[side.index()], score[(!side).index()]);
-    match me.cmp(&them) {
-        std::cmp::Ordering::Greater => PlayerResult::Win,
-        std::cmp::Ordering::Equal => PlayerResult::Draw,
-        std::cmp::Ordering::Less => PlayerResult::Loss,
-    }
+    let limits = limits();
+    let game = |a_side: Side| {
+        let (mut x, mut y) = (bot(option, a), bot(option, b));
+        let (sx, sy) = (
+            Seat {
+                player: &mut x,
+                limits: &limits,
+            },
+            Seat {
+                player: &mut y,
+                limits: &limits,
+            },
+        );
+        let (south, north) = if a_side == Side::South {
+            (sx, sy)
+        } else {
+            (sy, sx)
+        };
+        result(play(south, north, opening, |_, _| {}), a_side)
+    };
+    [game(Side::South), game(Side::North)]
 }
 
 /// The tuned value against the bad start: `pairs` game pairs from random
@@ -386,39 +392,6 @@ fn confirm(weight: &Weight, value: f64, pairs: u32) -> Estimate {
         counts.add_pair(first, second);
     }
     counts.head_to_head().elo
-}
-
-/// Plays a game from `start`, pushing every position a bot moved in to
-/// `seen`; returns the final score.
-fn play(
-    south: &mut dyn Player,
-    north: &mut dyn Player,
-    start: Position,
-    seen: &mut Vec<Position>,
-) -> [u8; 2] {
-    south.new_game();
-    north.new_game();
-    let mut pos = start;
-    let mut history = Vec::new();
-    while !pos.is_game_over() && history.len() < MAX_PLIES {
-        let moves = pos.legal_moves();
-        let m = if moves.as_slice() == [Move::Pass] {
-            Move::Pass
-        } else {
-            seen.push(pos);
-            let bot: &mut dyn Player = if pos.side_to_move() == Side::South {
-                &mut *south
-            } else {
-                &mut *north
-            };
-            bot.choose(&pos, &history, &limits(), &mut Local::new())
-        };
-        history.push(pos);
-        if pos.play(m).is_err() {
-            break;
-        }
-    }
-    pos.score()
 }
 
 #[cfg(test)]
