@@ -9,16 +9,15 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use aboure_league::{Decision, Rule};
 use aboure_records::{outcome, EntrantRecord, GameRecord, GamesWriter, Tally};
 
 use super::play::parse_game_id;
+use super::seat::{Ask, PairSource, Recorded};
 use super::{memberships, record_game, stop_reason, LeagueRunError};
 use crate::error::RunError;
 use aboure_league::in_flight::{decide_shared, Book, Slot};
-use aboure_records::StopReason;
 use aboure_workers::Siblings;
 use aboure_workers::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
 
@@ -28,33 +27,6 @@ const DECISION: &str = "league-pair ";
 
 /// How many numbers a worker tries in one ask when others take them first.
 const TRIES: usize = 8;
-
-/// What a worker task does next.
-#[derive(Debug)]
-pub(super) enum Ask {
-    /// Play these games (0, 1 or both) of pair `number`, held now.
-    Play {
-        number: Unit,
-        slot: Slot,
-        games: Vec<u8>,
-    },
-    /// Nothing to take now: pairs are in flight elsewhere and the rule
-    /// says stop, or others took every number tried; ask again later.
-    Wait,
-    /// The league is over (the rule's reason) and no pair is in flight.
-    Stop(StopReason),
-}
-
-/// What became of a game offered to [`Desk::record`].
-#[derive(Debug, PartialEq, Eq)]
-pub(super) enum Recorded {
-    /// Written to this worker's results file.
-    Written,
-    /// Another file holds it already: dropped.
-    Duplicate,
-    /// Another worker holds the pair now: dropped, with the claim.
-    Lost,
-}
 
 /// One worker process's view of a shared league folder.
 pub(super) struct Desk {
@@ -82,6 +54,34 @@ pub(super) struct Desk {
 }
 
 impl Desk {
+    /// A desk on the league of `rule` and `entrants`, with this worker's
+    /// claims, its follower of the others' files, its results file and its
+    /// entry in `claims/`; it has counted nothing yet.
+    pub(super) fn new(
+        rule: Rule,
+        seed: u64,
+        entrants: Vec<EntrantRecord>,
+        (claims, follower, writer, worker): (ClaimDir, Siblings, GamesWriter, WorkerFile),
+        tally: Tally,
+    ) -> Self {
+        Desk {
+            rule,
+            seed,
+            entrants,
+            claims,
+            follower,
+            writer,
+            worker,
+            book: Book::default(),
+            recorded: BTreeSet::new(),
+            tally,
+            played: 0,
+            news: Vec::new(),
+            held: BTreeMap::new(),
+            games_by_file: BTreeMap::new(),
+        }
+    }
+
     /// Counts `g`, read from the results file `path`, unless it is there
     /// already (a record of a game counted before is left to the report).
     pub(super) fn count(&mut self, path: &Path, g: GameRecord) -> Result<bool, LeagueRunError> {
@@ -341,7 +341,31 @@ enum Taken {
     Done,
 }
 
-/// How long a worker with nothing to take waits: from `POLL_FIRST`,
-/// doubling to `POLL_MOST`.
-pub(super) const POLL_FIRST: Duration = Duration::from_millis(100);
-pub(super) const POLL_MOST: Duration = Duration::from_secs(2);
+impl PairSource for Desk {
+    /// Other workers record and release pairs too.
+    const POLLS: bool = true;
+
+    fn ask(&mut self) -> Result<Ask, RunError> {
+        Desk::ask(self)
+    }
+
+    fn record(&mut self, number: Unit, game: u8, record: GameRecord) -> Result<Recorded, RunError> {
+        Desk::record(self, number, game, record)
+    }
+
+    fn release(&mut self, number: Unit) -> Result<(), RunError> {
+        Desk::release(self, number)
+    }
+
+    fn news(&mut self) -> Vec<GameRecord> {
+        std::mem::take(&mut self.news)
+    }
+
+    fn league(&self) -> (&Rule, &Book, &[EntrantRecord]) {
+        (&self.rule, &self.book, &self.entrants)
+    }
+
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+}

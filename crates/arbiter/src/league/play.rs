@@ -1,21 +1,17 @@
-//! Playing a league pair: its games one after the other (colours swapped,
-//! both from the opening of the pair's number, as every format does), each
-//! with fresh bot processes, each result sent to the league's loop, which
-//! writes it. An interrupt abandons the game in play; its bots are killed
-//! with their process groups when dropped.
-
-use std::sync::Arc;
+//! Playing a league game: a pair's games are played one after the other
+//! (colours swapped, both from the opening of the pair's number, as every
+//! format does), each with fresh bot processes; the league's loop
+//! (`seat.rs`) records each. An interrupt abandons the game in play; its
+//! bots are killed with their process groups when dropped.
 
 use aboure_engine::Side;
 use aboure_process::{BotFailure, BotProcess, Launch};
 use aboure_records::GameRecord;
-use tokio::sync::{mpsc, watch};
 
 use crate::config::{BotId, Config};
-use crate::event::Event;
 use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::schedule::GameSpec;
-use crate::tournament::{Observer, QUIT_GRACE};
+use crate::tournament::QUIT_GRACE;
 
 /// A game of a league's pair: its id is `l{pair}-g{game}`.
 pub(crate) fn game_spec(number: u64, bots: [BotId; 2], game: u8) -> GameSpec {
@@ -44,40 +40,6 @@ pub(crate) fn parse_game_id(id: &str) -> Option<(u64, u8)> {
     let (number, game) = id.strip_prefix('l')?.split_once("-g")?;
     let (number, game): (u64, u8) = (number.parse().ok()?, game.parse().ok()?);
     (game < 2 && game_id(number, game) == id).then_some((number, game))
-}
-
-/// What a pair task needs.
-pub(crate) struct PairTask {
-    pub config: Arc<Config>,
-    pub launches: Arc<Vec<Launch>>,
-    pub interrupt: watch::Receiver<bool>,
-    pub observer: Observer,
-    pub results: mpsc::UnboundedSender<(u64, u8, GameRecord)>,
-}
-
-impl PairTask {
-    /// Plays `games` of pair `number` between `bots` (South first, North
-    /// first), sending each record; stops at an interrupt.
-    pub async fn run(mut self, number: u64, bots: [BotId; 2], games: Vec<u8>) {
-        for game in games {
-            if *self.interrupt.borrow() {
-                return;
-            }
-            let spec = game_spec(number, bots, game);
-            (self.observer)(&Event::GameStarted {
-                id: spec.id.clone(),
-                south: self.config.bot(spec.south).name().to_owned(),
-                north: self.config.bot(spec.north).name().to_owned(),
-            });
-            let record = tokio::select! {
-                record = one_game(&self.config, &self.launches, &spec) => record,
-                _ = self.interrupt.wait_for(|&i| i) => return,
-            };
-            if self.results.send((number, game, record)).is_err() {
-                return; // the league's loop has ended
-            }
-        }
-    }
 }
 
 /// Starts both bots and plays `spec`; a bot that fails to start forfeits.

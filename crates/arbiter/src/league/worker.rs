@@ -79,27 +79,26 @@
 //! each ask (one `flock` try each), which suits tens of workers, not the
 //! thousands the schedule formats serve.
 
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use aboure_league::Rule;
-use aboure_process::Launch;
-use aboure_records::{results_file, worker_results_file, Tally};
-use rand::Rng;
+use aboure_records::{results_file, worker_results_file, GameRecord, StopReason, Tally};
+use aboure_sandbox::Layers;
+use aboure_workers::census as roster;
+use aboure_workers::Siblings;
 
-use super::desk::{Ask, Desk, Recorded, POLL_FIRST, POLL_MOST};
-use super::play::{game_spec, one_game};
+use super::desk::Desk;
+use super::play::parse_game_id;
+use super::seat::{seats, Seat};
 use super::{entrants, verdict, LeagueRunError};
 use crate::config::{BotId, Config};
 use crate::error::RunError;
 use crate::event::Event;
 use crate::lock::ResultsLock;
-use crate::output::{prepare, schedule_identity};
+use crate::output::{prepare, schedule_identity, Output};
 use crate::tournament::enrol;
 use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions, Summary};
-use aboure_league::in_flight::Slot;
-use aboure_workers::census as roster;
-use aboure_workers::Siblings;
-use aboure_workers::Unit;
 
 /// Runs this process as one worker of the league of `config` in
 /// `options.out_dir`.
@@ -110,9 +109,72 @@ pub(crate) async fn run(
 ) -> Result<Summary, RunError> {
     let (sandbox, layers) = sandbox(config, &options)?;
     let name = worker_name(&options);
+    let mut output = open(config, &options, &name, &layers)?;
+    let concurrency = options.concurrency_for(config);
+    let (claims, worker) = enrol(&output, &name, concurrency)?;
+    let mut follower = Siblings::new(&output.dir, &output.games_path);
+    let known = known_games(&mut output, &mut follower)?;
+    let (bots, entrants) = admit(config, &rule, &mut output, &known, concurrency)?;
+    let tally = Tally::new(config.bots().iter().map(|b| b.name()));
+    let parts = (claims, follower, output.writer, worker);
+    let mut desk = Desk::new(rule, config.seed(), entrants, parts, tally);
+    let previous = known.len();
+    for (path, g) in known {
+        desk.count(&path, g)?;
+    }
+    (options.observer)(&Event::Started {
+        total: rule.games.unwrap_or(previous),
+        previous,
+    });
+    (options.observer)(&Event::Standings(desk.tally.standings()));
+    let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    let desk = Arc::new(Mutex::new(desk));
+    let writer = Arc::new(Mutex::new(roster::Writer::default()));
+    let roster = tokio::spawn(roster::watch(
+        (output.dir.clone(), name.clone()),
+        roster_of(&desk, options.observer.clone()),
+        writer.clone(),
+    ));
+    let seat = Seat {
+        config: Arc::new(config.clone()),
+        source: desk.clone(),
+        bots: Arc::new(bots),
+        launches: launches.clone(),
+        interrupt: options.interrupt.clone(),
+        observer: options.observer.clone(),
+        changed: Arc::new(tokio::sync::watch::channel(0).0),
+    };
+    let stop = seats(seat, concurrency).await;
+    for l in launches.iter() {
+        l.logs.flush();
+    }
+    roster.abort();
+    let summary = stop.and_then(|stop| {
+        let interrupted = *options.interrupt.borrow();
+        if interrupted {
+            (options.observer)(&Event::Interrupted);
+        }
+        let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
+        finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
+    });
+    leave(&desk, &output.dir, &name, writer).await;
+    summary
+}
+
+/// The folder, ready for this worker: its own results file (`--shard`'s
+/// numbered one, or one named for the worker), never beside a plain run.
+fn open(
+    config: &Config,
+    options: &RunOptions,
+    name: &str,
+    layers: &Layers,
+) -> Result<Output, RunError> {
     let games_path = match options.shard {
         Some(s) => results_file(&options.out_dir, Some((s.index, s.count))),
-        None => worker_results_file(&options.out_dir, &name),
+        None => worker_results_file(&options.out_dir, name),
     };
     // A plain run of the league takes no claims: never play beside one.
     std::fs::create_dir_all(&options.out_dir).map_err(RunError::io(format!(
@@ -120,15 +182,19 @@ pub(crate) async fn run(
         options.out_dir.display()
     )))?;
     not_beside_a_plain_run(&results_file(&options.out_dir, None))?;
-    let mut output = prepare(&options.out_dir, config, true, None, games_path, &layers)?;
+    let output = prepare(&options.out_dir, config, true, None, games_path, layers)?;
     for note in &output.notes {
         tracing::warn!("{note}");
     }
-    let concurrency = options.concurrency_for(config);
-    let (claims, worker) = enrol(&output, &name, concurrency)?;
+    Ok(output)
+}
 
-    // Every game of the folder: this worker's own file, then the others'.
-    let mut follower = Siblings::new(&output.dir, &output.games_path);
+/// Every game of the folder, with the file that holds it: this worker's
+/// own file, then the others'.
+fn known_games(
+    output: &mut Output,
+    follower: &mut Siblings,
+) -> Result<Vec<(PathBuf, GameRecord)>, RunError> {
     let own = std::mem::take(&mut output.previous);
     let mut known: Vec<_> = own
         .into_iter()
@@ -136,9 +202,22 @@ pub(crate) async fn run(
         .collect();
     let others = follower.poll()?.into_iter();
     known.extend(others.map(|(file, g)| (output.dir.join(file), g)));
+    Ok(known)
+}
+
+/// Admits the league's entrants as the folder records them, refusing a
+/// field that changed while workers share it; each entrant's bot, and the
+/// entrants.
+fn admit(
+    config: &Config,
+    rule: &Rule,
+    output: &mut Output,
+    known: &[(PathBuf, GameRecord)],
+    concurrency: usize,
+) -> Result<(Vec<BotId>, Vec<aboure_records::EntrantRecord>), RunError> {
     let next_pair = known
         .iter()
-        .filter_map(|(_, g)| super::play::parse_game_id(&g.id))
+        .filter_map(|(_, g)| parse_game_id(&g.id))
         .map(|(n, _)| n + 1)
         .max()
         .unwrap_or(0);
@@ -161,69 +240,7 @@ pub(crate) async fn run(
     }
     output.manifest.scheduled_games = rule.games.map(|g| g as u64);
     output.manifest.write_in(&output.dir)?;
-
-    let mut desk = Desk {
-        rule,
-        seed: config.seed(),
-        entrants: league.entrants.clone(),
-        claims,
-        follower,
-        writer: output.writer,
-        worker,
-        book: Default::default(),
-        recorded: Default::default(),
-        tally: Tally::new(config.bots().iter().map(|b| b.name())),
-        played: 0,
-        news: Vec::new(),
-        held: Default::default(),
-        games_by_file: Default::default(),
-    };
-    let mut previous = 0;
-    for (path, g) in known {
-        desk.count(&path, g)?;
-        previous += 1;
-    }
-    (options.observer)(&Event::Started {
-        total: rule.games.unwrap_or(previous),
-        previous,
-    });
-    (options.observer)(&Event::Standings(desk.tally.standings()));
-    let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
-    for l in launches.iter() {
-        l.logs.flush();
-    }
-    let desk = Arc::new(Mutex::new(desk));
-    let writer = Arc::new(Mutex::new(roster::Writer::default()));
-    let roster = tokio::spawn(roster::watch(
-        (output.dir.clone(), name.clone()),
-        roster_of(&desk, options.observer.clone()),
-        writer.clone(),
-    ));
-    let seat = Seat {
-        config: Arc::new(config.clone()),
-        desk: desk.clone(),
-        bots: Arc::new(bots),
-        launches: launches.clone(),
-        options: SeatOptions {
-            interrupt: options.interrupt.clone(),
-            observer: options.observer.clone(),
-        },
-    };
-    let stop = seats(seat, concurrency).await;
-    for l in launches.iter() {
-        l.logs.flush();
-    }
-    roster.abort();
-    let summary = stop.and_then(|stop| {
-        let interrupted = *options.interrupt.borrow();
-        if interrupted {
-            (options.observer)(&Event::Interrupted);
-        }
-        let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
-        finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
-    });
-    leave(&desk, &output.dir, &name, writer).await;
-    summary
+    Ok((bots, league.entrants))
 }
 
 /// What the roster needs of a league worker: the games its desk counted
@@ -243,12 +260,7 @@ fn roster_of(desk: &Arc<Mutex<Desk>>, observer: Observer) -> (roster::Games, ros
 /// stopped, it was interrupted or it failed: not to be counted among the
 /// dead), then writes the roster once more if it can (the last to leave
 /// writes the final one).
-async fn leave(
-    desk: &Mutex<Desk>,
-    dir: &std::path::Path,
-    name: &str,
-    writer: Arc<Mutex<roster::Writer>>,
-) {
+async fn leave(desk: &Mutex<Desk>, dir: &Path, name: &str, writer: Arc<Mutex<roster::Writer>>) {
     let games = {
         let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
         if let Err(e) = desk.worker.end() {
@@ -259,39 +271,10 @@ async fn leave(
     roster::leave(dir, name, games, writer).await;
 }
 
-/// Plays `concurrency` seats until each stops; the league's stop reason,
-/// if one saw it, or the first error.
-async fn seats(
-    seat: Seat,
-    concurrency: usize,
-) -> Result<Option<aboure_records::StopReason>, RunError> {
-    let mut tasks = tokio::task::JoinSet::new();
-    for _ in 0..concurrency {
-        tasks.spawn(seat.clone().run());
-    }
-    drop(seat);
-    let (mut stop, mut failed) = (None, None);
-    while let Some(ended) = tasks.join_next().await {
-        match ended.map_err(|source| RunError::TaskFailed {
-            what: "league worker",
-            source,
-        }) {
-            Ok(Ok(reason)) => stop = stop.or(reason),
-            Ok(Err(e)) | Err(e) => {
-                failed.get_or_insert(e);
-            }
-        }
-    }
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(stop),
-    }
-}
-
 /// Refuses to start while a plain run of the league holds `games.jsonl`
 /// (for its whole run); another worker holds it only for an instant, to
 /// look, as this one does.
-fn not_beside_a_plain_run(games: &std::path::Path) -> Result<(), RunError> {
+fn not_beside_a_plain_run(games: &Path) -> Result<(), RunError> {
     let mut tries = 0;
     loop {
         match ResultsLock::acquire(games) {
@@ -309,7 +292,7 @@ fn not_beside_a_plain_run(games: &std::path::Path) -> Result<(), RunError> {
 /// how the run went.
 fn finish(
     desk: &Desk,
-    stop: Option<aboure_records::StopReason>,
+    stop: Option<StopReason>,
     options: &RunOptions,
     interrupted: bool,
 ) -> Result<Summary, RunError> {
@@ -344,129 +327,4 @@ fn finish(
         games_path: desk.writer.path().to_owned(),
         out_dir: dir,
     })
-}
-
-#[derive(Clone)]
-struct SeatOptions {
-    interrupt: tokio::sync::watch::Receiver<bool>,
-    observer: crate::tournament::Observer,
-}
-
-/// One game task of a league worker: asks, plays, records, releases, and
-/// asks again, until the league stops or the run is interrupted.
-#[derive(Clone)]
-struct Seat {
-    config: Arc<Config>,
-    desk: Arc<Mutex<Desk>>,
-    /// Each entrant's bot.
-    bots: Arc<Vec<BotId>>,
-    launches: Arc<Vec<Launch>>,
-    options: SeatOptions,
-}
-
-impl Seat {
-    /// Plays pairs; the league's stop reason, or `None` if interrupted.
-    async fn run(self) -> Result<Option<aboure_records::StopReason>, RunError> {
-        let mut pause = POLL_FIRST;
-        loop {
-            if *self.options.interrupt.borrow() {
-                return Ok(None);
-            }
-            let asked = self.with_desk(Desk::ask).await?;
-            match asked {
-                Ask::Stop(reason) => return Ok(Some(reason)),
-                Ask::Wait => {
-                    let wait = pause.mul_f64(rand::thread_rng().gen_range(0.5..1.5));
-                    pause = (pause * 2).min(POLL_MOST);
-                    let mut interrupt = self.options.interrupt.clone();
-                    tokio::select! {
-                        _ = tokio::time::sleep(wait) => {}
-                        _ = interrupt.wait_for(|&i| i) => {}
-                    }
-                }
-                Ask::Play {
-                    number,
-                    slot,
-                    games,
-                } => {
-                    pause = POLL_FIRST;
-                    let bots = [self.bots[slot.south_first], self.bots[slot.north_first]];
-                    let played = self.play(number, bots, games).await;
-                    self.with_desk(move |d| d.release(number)).await?;
-                    played?;
-                }
-            }
-        }
-    }
-
-    /// Plays `games` of the held pair `number`, recording each.
-    async fn play(&self, number: Unit, bots: [BotId; 2], games: Vec<u8>) -> Result<(), RunError> {
-        for game in games {
-            if *self.options.interrupt.borrow() {
-                return Ok(());
-            }
-            let spec = game_spec(number, bots, game);
-            (self.options.observer)(&Event::GameStarted {
-                id: spec.id.clone(),
-                south: self.config.bot(spec.south).name().to_owned(),
-                north: self.config.bot(spec.north).name().to_owned(),
-            });
-            let mut interrupt = self.options.interrupt.clone();
-            let record = tokio::select! {
-                record = one_game(&self.config, &self.launches, &spec) => record,
-                _ = interrupt.wait_for(|&i| i) => return Ok(()),
-            };
-            let kept = record.clone();
-            let (written, progress, standings) = self
-                .with_desk(move |d| {
-                    let written = d.record(number, game, record)?;
-                    let complete = d.book.get(number).is_some_and(Slot::complete);
-                    let progress = complete
-                        .then(|| super::progress(&d.rule, &d.book, &d.entrants))
-                        .flatten();
-                    Ok((written, progress, d.tally.standings()))
-                })
-                .await?;
-            match written {
-                Recorded::Written => {
-                    (self.options.observer)(&Event::GameFinished(Box::new(kept)));
-                    (self.options.observer)(&Event::Standings(standings));
-                    if let Some(event) = progress {
-                        (self.options.observer)(&event);
-                    }
-                }
-                Recorded::Duplicate => {}
-                Recorded::Lost => return Ok(()),
-            }
-        }
-        Ok(())
-    }
-
-    /// Runs `f` on the desk on tokio's blocking pool, then tells the
-    /// observer of the games others recorded.
-    async fn with_desk<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Desk) -> Result<T, RunError> + Send + 'static,
-    ) -> Result<T, RunError> {
-        let desk = self.desk.clone();
-        let (value, news, standings) = tokio::task::spawn_blocking(move || {
-            let mut desk = desk.lock().unwrap_or_else(|p| p.into_inner());
-            let value = f(&mut desk);
-            let news = std::mem::take(&mut desk.news);
-            let standings = (!news.is_empty()).then(|| desk.tally.standings());
-            (value, news, standings)
-        })
-        .await
-        .map_err(|source| RunError::TaskFailed {
-            what: "league worker",
-            source,
-        })?;
-        for g in news {
-            (self.options.observer)(&Event::Recorded(Box::new(g)));
-        }
-        if let Some(standings) = standings {
-            (self.options.observer)(&Event::Standings(standings));
-        }
-        value
-    }
 }
