@@ -51,7 +51,7 @@ pub fn configure<P: Player + ?Sized>(
             format!("no such option; options: {}", known.join(", "))
         }));
     };
-    let canonical = spec.check_value(value).map_err(error)?;
+    let canonical = spec.check_value(value).map_err(|e| error(e.to_string()))?;
     player
         .set_option(name, &canonical)
         .map_err(|e| error(e.to_string()))

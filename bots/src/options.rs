@@ -75,11 +75,10 @@ impl FloatOption {
 
     /// Reads a value, checking its syntax and range.
     pub(crate) fn parse(&self, value: &str) -> Result<f64, SetOptionError> {
-        let text = self.spec().check_value(value.trim()).map_err(|problem| {
-            // The protocol's message names the option already.
-            let prefix = format!("option {}: ", self.name);
-            bad_value(self.name, problem.trim_start_matches(&prefix).to_owned())
-        })?;
+        let text = self
+            .spec()
+            .check_value(value.trim())
+            .map_err(|e| bad_value(self.name, e.problem.to_string()))?;
         text.parse()
             .map_err(|_| bad_value(self.name, format!("`{value}` is not a number")))
     }

@@ -44,7 +44,7 @@ pub use arbiter_message::{
 };
 pub use bot_message::{BotMessage, MAX_CHOICES};
 pub use error::ParseMessageError;
-pub use option_spec::OptionSpecError;
+pub use option_spec::{OptionSpecError, OptionValueError, ValueProblem};
 pub use player::{
     ClockState, OptionKind, OptionSpec, Player, Search, SearchInfo, SearchLimits, SetOptionError,
     ERROR_REPORT_MAX,

@@ -163,42 +163,92 @@ impl OptionSpec {
     /// Checks a `setoption` value against this spec and returns it in its
     /// canonical text (e.g. `true`, `-3`, `0.7`: a float as the shortest
     /// decimal that reads back as the same double).
-    pub fn check_value(&self, value: &str) -> Result<String, String> {
-        let name = &self.name;
+    pub fn check_value(&self, value: &str) -> Result<String, OptionValueError> {
+        let refuse = |problem| OptionValueError {
+            name: self.name.clone(),
+            problem,
+        };
+        let out_of_range = |v: String, min: String, max: String| {
+            refuse(ValueProblem::OutOfRange { value: v, min, max })
+        };
         match &self.kind {
             OptionKind::Int { min, max, .. } => {
-                let v: i64 = signed(&format!("option {name}: value"), value)?;
+                let v: i64 =
+                    signed("value", value).map_err(|m| refuse(ValueProblem::Malformed(m)))?;
                 if v < *min || v > *max {
-                    return Err(format!("option {name}: {v} is outside {min}..={max}"));
+                    return Err(out_of_range(
+                        v.to_string(),
+                        min.to_string(),
+                        max.to_string(),
+                    ));
                 }
                 Ok(v.to_string())
             }
             OptionKind::Float { min, max, .. } => {
-                let v = decimal(&format!("option {name}: value"), value)?;
+                let v = decimal("value", value).map_err(|m| refuse(ValueProblem::Malformed(m)))?;
                 if v < *min || v > *max {
-                    return Err(format!("option {name}: {v} is outside {min}..={max}"));
+                    return Err(out_of_range(
+                        v.to_string(),
+                        min.to_string(),
+                        max.to_string(),
+                    ));
                 }
                 Ok(v.to_string())
             }
             OptionKind::Bool { .. } => match value {
                 "true" | "false" => Ok(value.to_owned()),
-                _ => Err(format!(
-                    "option {name}: `{value}` is neither `true` nor `false`"
-                )),
+                _ => Err(refuse(ValueProblem::NotBool(value.to_owned()))),
             },
             OptionKind::String { .. } => Ok(value.to_owned()),
-            OptionKind::Choice { choices, .. } => {
-                if choices.iter().any(|c| c == value) {
-                    Ok(value.to_owned())
-                } else {
-                    Err(format!(
-                        "option {name}: `{value}` is not one of {}",
-                        choices.join(", ")
-                    ))
-                }
-            }
+            OptionKind::Choice { choices, .. } => match choices.iter().any(|c| c == value) {
+                true => Ok(value.to_owned()),
+                false => Err(refuse(ValueProblem::NotAChoice {
+                    value: value.to_owned(),
+                    choices: choices.clone(),
+                })),
+            },
         }
     }
+}
+
+/// Why a `setoption` value does not fit its option: `option NAME: PROBLEM`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("option {name}: {problem}")]
+pub struct OptionValueError {
+    /// The option's name.
+    pub name: String,
+    /// What is wrong with the value.
+    pub problem: ValueProblem,
+}
+
+/// What is wrong with a `setoption` value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValueProblem {
+    /// Not a number of the option's type as the protocol writes numbers
+    /// (the wire rules' own message: `value `x` is not a whole number`).
+    #[error("{0}")]
+    Malformed(String),
+    /// A number outside the option's bounds.
+    #[error("{value} is outside {min}..={max}")]
+    OutOfRange {
+        /// The value, in its canonical text.
+        value: String,
+        /// The lower bound.
+        min: String,
+        /// The upper bound.
+        max: String,
+    },
+    /// A check option's value other than `true` or `false`.
+    #[error("`{0}` is neither `true` nor `false`")]
+    NotBool(String),
+    /// A combo option's value not among its choices.
+    #[error("`{value}` is not one of {}", choices.join(", "))]
+    NotAChoice {
+        /// The value.
+        value: String,
+        /// The option's choices.
+        choices: Vec<String>,
+    },
 }
 
 fn is_word(text: &str) -> bool {
@@ -254,12 +304,22 @@ mod tests {
         assert_eq!(explore.validate(), Ok(()));
         assert_eq!(explore.check_value("0.70"), Ok("0.7".to_owned()));
         assert_eq!(explore.check_value("1e1"), Ok("10".to_owned()));
-        assert_eq!(
-            explore.check_value("10.5"),
-            Err("option explore: 10.5 is outside 0..=10".to_owned())
-        );
+        let e = explore.check_value("10.5").unwrap_err();
+        assert!(matches!(e.problem, ValueProblem::OutOfRange { ref value, .. } if value == "10.5"));
+        assert_eq!(e.to_string(), "option explore: 10.5 is outside 0..=10");
         let e = explore.check_value(".5").unwrap_err();
-        assert_eq!(e, "option explore: value `.5` is not a decimal number");
+        assert!(matches!(e.problem, ValueProblem::Malformed(_)));
+        assert_eq!(
+            e.to_string(),
+            "option explore: value `.5` is not a decimal number"
+        );
+        let flag = spec("ponder", OptionKind::Bool { default: false });
+        let e = flag.check_value("yes").unwrap_err();
+        assert_eq!(e.problem, ValueProblem::NotBool("yes".to_owned()));
+        assert_eq!(
+            e.to_string(),
+            "option ponder: `yes` is neither `true` nor `false`"
+        );
         let e = spec("explore", float(11.0, 0.0, 10.0)).validate();
         assert_eq!(
             e.unwrap_err().to_string(),
