@@ -16,6 +16,7 @@ mod check_bot_reference;
 mod cli_engine;
 mod docs;
 mod fairness;
+mod function_length;
 mod fuzz_corpus;
 mod hardening_bots;
 mod hardening_crash;
