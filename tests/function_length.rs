@@ -18,11 +18,8 @@ const MOST: usize = 80;
 /// too, so the list only shrinks.
 const KNOWN: &[(&str, &str)] = &[
     ("bots/src/negamax.rs", "node"),
-    ("crates/arbiter/src/game.rs", "play"),
-    ("crates/arbiter/src/output.rs", "prepare"),
     ("crates/bench/src/league.rs", "fmt"),
     ("crates/bench/src/synthetic.rs", "play"),
-    ("crates/cli/bench.rs", "run"),
     // The sandbox's setup, being split with its typed step errors.
     ("crates/sandbox/src/jail.rs", "prepare"),
     ("crates/stats/src/mm.rs", "tilted_minorization_maximization"),

@@ -44,75 +44,12 @@ enum What {
     /// Which openings separate bot pairs best: pentanomial frequencies, nElo
     /// and the pairs an SPRT needs, from random openings and from books of
     /// the solver's choosing, then real SPRTs that confirm the best book.
-    Openings {
-        /// Game pairs measured per bot pair and source of openings.
-        #[arg(long, default_value_t = 2_000)]
-        pairs: u64,
-        /// Real SPRTs from random openings and from the best book, per bot pair.
-        #[arg(long, default_value_t = 20)]
-        runs: u64,
-        /// Most pairs of one real SPRT.
-        #[arg(long, default_value_t = 20_000)]
-        cap: u64,
-        /// Plies of the books' openings (random ones have 4, the default).
-        #[arg(long, default_value_t = 4)]
-        plies: u32,
-        /// The SPRT's H0, in normalized Elo.
-        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
-        elo0: f64,
-        /// The SPRT's H1, in normalized Elo.
-        #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
-        elo1: f64,
-        /// Threads playing the measured pairs.
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        /// Only these bot pairs, by index (comma-separated; all by default).
-        #[arg(long, value_delimiter = ',')]
-        only: Vec<usize>,
-    },
+    Openings(OpeningsArgs),
     /// The recovery of alphabeta from a row weight of the wrong sign by
     /// SPSA under both objectives (exact accuracy, game pairs), at each
     /// budget and over seeds: CPU time, final value and Elo gained against
     /// the bad start of each tune, and their medians.
-    Tune {
-        /// The accuracy objective's budgets, in SPSA iterations
-        /// (comma-separated; the option alone for none).
-        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "4")]
-        accuracy_iterations: Vec<u32>,
-        /// Informative positions in the accuracy objective's sample.
-        #[arg(long, default_value_t = 200)]
-        positions: usize,
-        /// The accuracy objective's final learning rate (gain in seeds a move).
-        #[arg(long, default_value_t = 32.0)]
-        accuracy_r_end: f64,
-        /// The games objective's budgets, in SPSA iterations of one game
-        /// pair (comma-separated; the option alone for none).
-        #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "90")]
-        games_iterations: Vec<u32>,
-        /// The games objective's final learning rate (gain in wins minus losses).
-        #[arg(long, default_value_t = 1.2)]
-        games_r_end: f64,
-        /// Game pairs of each match against the bad start.
-        #[arg(long, default_value_t = 200)]
-        pairs: u32,
-        /// The evaluation weight of alphabeta to tune (row_weight,
-        /// mobility_weight, targets_weight).
-        #[arg(long, default_value = aboure_bench::tune::OPTION)]
-        option: String,
-        /// Its bad start.
-        #[arg(long, default_value_t = aboure_bench::tune::BAD_START, allow_hyphen_values = true)]
-        start: f64,
-        /// Its perturbation at the last iteration (c_end).
-        #[arg(long, default_value_t = aboure_bench::tune::STEP)]
-        step: f64,
-        /// Tunes per budget, with seeds 1 to N.
-        #[arg(long, default_value_t = 5)]
-        seeds: u32,
-        /// Only play the match against the bad start of each of these values
-        /// (comma-separated), e.g. those `aboure tune` found.
-        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
-        elo_of: Vec<f64>,
-    },
+    Tune(TuneArgs),
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
     Responder {
@@ -200,6 +137,77 @@ enum What {
     },
 }
 
+// The options of `bench openings`.
+#[derive(clap::Args)]
+struct OpeningsArgs {
+    /// Game pairs measured per bot pair and source of openings.
+    #[arg(long, default_value_t = 2_000)]
+    pairs: u64,
+    /// Real SPRTs from random openings and from the best book, per bot pair.
+    #[arg(long, default_value_t = 20)]
+    runs: u64,
+    /// Most pairs of one real SPRT.
+    #[arg(long, default_value_t = 20_000)]
+    cap: u64,
+    /// Plies of the books' openings (random ones have 4, the default).
+    #[arg(long, default_value_t = 4)]
+    plies: u32,
+    /// The SPRT's H0, in normalized Elo.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    elo0: f64,
+    /// The SPRT's H1, in normalized Elo.
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
+    elo1: f64,
+    /// Threads playing the measured pairs.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Only these bot pairs, by index (comma-separated; all by default).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<usize>,
+}
+
+// The options of `bench tune`.
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// The accuracy objective's budgets, in SPSA iterations
+    /// (comma-separated; the option alone for none).
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "4")]
+    accuracy_iterations: Vec<u32>,
+    /// Informative positions in the accuracy objective's sample.
+    #[arg(long, default_value_t = 200)]
+    positions: usize,
+    /// The accuracy objective's final learning rate (gain in seeds a move).
+    #[arg(long, default_value_t = 32.0)]
+    accuracy_r_end: f64,
+    /// The games objective's budgets, in SPSA iterations of one game
+    /// pair (comma-separated; the option alone for none).
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "90")]
+    games_iterations: Vec<u32>,
+    /// The games objective's final learning rate (gain in wins minus losses).
+    #[arg(long, default_value_t = 1.2)]
+    games_r_end: f64,
+    /// Game pairs of each match against the bad start.
+    #[arg(long, default_value_t = 200)]
+    pairs: u32,
+    /// The evaluation weight of alphabeta to tune (row_weight,
+    /// mobility_weight, targets_weight).
+    #[arg(long, default_value = aboure_bench::tune::OPTION)]
+    option: String,
+    /// Its bad start.
+    #[arg(long, default_value_t = aboure_bench::tune::BAD_START, allow_hyphen_values = true)]
+    start: f64,
+    /// Its perturbation at the last iteration (c_end).
+    #[arg(long, default_value_t = aboure_bench::tune::STEP)]
+    step: f64,
+    /// Tunes per budget, with seeds 1 to N.
+    #[arg(long, default_value_t = 5)]
+    seeds: u32,
+    /// Only play the match against the bad start of each of these values
+    /// (comma-separated), e.g. those `aboure tune` found.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    elo_of: Vec<f64>,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Mode {
     Instant,
@@ -241,71 +249,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 println!("{line}");
             }
         }
-        What::Openings {
-            pairs,
-            runs,
-            cap,
-            plies,
-            elo0,
-            elo1,
-            threads,
-            only,
-        } => {
-            let settings = aboure_bench::openings::Settings {
-                pairs,
-                runs,
-                cap,
-                plies,
-                sprt: aboure_stats::Sprt::new(
-                    elo0,
-                    elo1,
-                    0.05,
-                    0.05,
-                    aboure_stats::EloModel::Normalized,
-                )?,
-                threads,
-                only,
-            };
-            aboure_bench::openings::bench(&settings, &mut std::io::stdout().lock())?;
-        }
-        What::Tune {
-            accuracy_iterations,
-            positions,
-            accuracy_r_end,
-            games_iterations,
-            games_r_end,
-            pairs,
-            option,
-            start,
-            step,
-            seeds,
-            elo_of,
-        } => {
-            let weight = aboure_bench::tune::Weight {
-                option,
-                start,
-                step,
-            };
-            if !elo_of.is_empty() {
-                for line in aboure_bench::tune::elo_of(&weight, &elo_of, pairs) {
-                    println!("{line}");
-                }
-                return Ok(ExitCode::SUCCESS);
-            }
-            let budget = aboure_bench::tune::Budget {
-                weight,
-                accuracy_iterations,
-                positions,
-                accuracy_r_end,
-                games_iterations,
-                games_r_end,
-                pairs,
-                seeds,
-            };
-            for line in aboure_bench::tune::recover(&budget) {
-                println!("{line}");
-            }
-        }
+        What::Openings(a) => openings(a)?,
+        What::Tune(a) => tune(a),
         What::Responder { mode, ms, threads } => respond(mode, Duration::from_millis(ms), threads)?,
         What::Fairness { pairs, work_ms } => {
             let setup = setup()?;
@@ -325,17 +270,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 print!("{field}");
             }
         }
-        What::League { entrants, seeds } => {
-            if let Some(&n) = entrants.iter().find(|&&n| n < 2) {
-                anyhow::bail!("--entrants {n}: a league needs at least two entrants");
-            }
-            // One size at a time, so each prints as soon as it is measured.
-            for n in entrants {
-                for size in aboure_bench::league::measure(&[n], seeds) {
-                    println!("{size}");
-                }
-            }
-        }
+        What::League { entrants, seeds } => league(entrants, seeds)?,
         What::Report {
             games,
             file,
@@ -346,16 +281,83 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             pairs,
             dir,
         } => aboure_bench::workers::run(&workers, pairs, dir)?,
-        What::Serve { games } => {
-            let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
-            let dir =
-                std::env::temp_dir().join(format!("aboure-bench-serve-{}", std::process::id()));
-            let figures = aboure_bench::serve::measure(&exe, games, &dir);
-            let _ = std::fs::remove_dir_all(&dir);
-            println!("{}", figures.context("the live page's benchmark failed")?);
-        }
+        What::Serve { games } => serve(games)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `bench openings`: which openings separate bot pairs best.
+fn openings(a: OpeningsArgs) -> anyhow::Result<()> {
+    let settings = aboure_bench::openings::Settings {
+        pairs: a.pairs,
+        runs: a.runs,
+        cap: a.cap,
+        plies: a.plies,
+        sprt: aboure_stats::Sprt::new(
+            a.elo0,
+            a.elo1,
+            0.05,
+            0.05,
+            aboure_stats::EloModel::Normalized,
+        )?,
+        threads: a.threads,
+        only: a.only,
+    };
+    aboure_bench::openings::bench(&settings, &mut std::io::stdout().lock())?;
+    Ok(())
+}
+
+/// `bench tune`: SPSA's recovery from a bad start, or (`--elo-of`) only
+/// the matches against the bad start.
+fn tune(a: TuneArgs) {
+    let weight = aboure_bench::tune::Weight {
+        option: a.option,
+        start: a.start,
+        step: a.step,
+    };
+    if !a.elo_of.is_empty() {
+        for line in aboure_bench::tune::elo_of(&weight, &a.elo_of, a.pairs) {
+            println!("{line}");
+        }
+        return;
+    }
+    let budget = aboure_bench::tune::Budget {
+        weight,
+        accuracy_iterations: a.accuracy_iterations,
+        positions: a.positions,
+        accuracy_r_end: a.accuracy_r_end,
+        games_iterations: a.games_iterations,
+        games_r_end: a.games_r_end,
+        pairs: a.pairs,
+        seeds: a.seeds,
+    };
+    for line in aboure_bench::tune::recover(&budget) {
+        println!("{line}");
+    }
+}
+
+/// `bench league`: one size at a time, so each prints as soon as it is
+/// measured.
+fn league(entrants: Vec<usize>, seeds: u64) -> anyhow::Result<()> {
+    if let Some(&n) = entrants.iter().find(|&&n| n < 2) {
+        anyhow::bail!("--entrants {n}: a league needs at least two entrants");
+    }
+    for n in entrants {
+        for size in aboure_bench::league::measure(&[n], seeds) {
+            println!("{size}");
+        }
+    }
+    Ok(())
+}
+
+/// `bench serve`: the live page's figures on a generated results file.
+fn serve(games: usize) -> anyhow::Result<()> {
+    let exe = std::env::current_exe().context("cannot locate the aboure binary")?;
+    let dir = std::env::temp_dir().join(format!("aboure-bench-serve-{}", std::process::id()));
+    let figures = aboure_bench::serve::measure(&exe, games, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("{}", figures.context("the live page's benchmark failed")?);
+    Ok(())
 }
 
 /// The bench bots are this binary (`aboure bench responder MODE`).

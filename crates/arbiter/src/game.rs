@@ -23,7 +23,7 @@ use crate::clock::{ms, Clock};
 use crate::config::{Adjudication, BotId, Limit, TimeControl};
 use crate::opening::Opening;
 use crate::schedule::GameSpec;
-use aboure_process::{BotFailure, BotProcess, FailureKind};
+use aboure_process::{Answer, BotFailure, BotProcess, FailureKind};
 
 /// Why a bot lost a game: its process failed, or the game refused what it
 /// did (a move too late for its clock, an illegal move).
@@ -198,12 +198,7 @@ pub fn forfeit_at_start(setup: GameSetup<'_>, side: Side, failure: BotFailure) -
 /// did (that bot must be killed, not reused).
 pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameRecord, Option<Side>) {
     let mut log = GameLog::new(setup.clone());
-    let start = setup.opening.start();
-    let wire_start = match setup.opening.position {
-        Some(p) => Start::Set(p),
-        None => Start::StartPos,
-    };
-    let mut pos = start;
+    let mut pos = setup.opening.start();
     let mut adjudicator = Adjudicator::new(setup.adjudication, &pos);
     // A small table: the positions of one game share it, and the budget per
     // position bounds the work anyway.
@@ -224,6 +219,7 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
             Err(end) => return (log.finish(&pos, end, None), None),
         }
     }
+    let mut bots = bots;
     loop {
         if legal.is_empty() {
             return (log.finish(&pos, Termination::Natural, None), None);
@@ -233,62 +229,27 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
             log.push(Move::Pass, ply(Mover::Forced));
         } else {
             let side = pos.side_to_move();
-            let me = side.index();
-            let go = go_message(&clocks, side);
-            let position = ArbiterMessage::Position(GameSoFar {
-                start: wire_start,
-                moves: log.moves.clone(),
-            });
-            if !setup.ponder[1 - me] {
-                bots[1 - me].hold().await;
-            }
-            let bot = &mut *bots[me];
-            let answer = match bot.check_unasked().await {
-                Ok(()) => bot.think(&position, &go, clocks[me].deadline()).await,
-                Err(f) => Err(f),
+            let turn = Turn {
+                setup: &setup,
+                pos: &pos,
+                legal: &legal,
             };
-            let answer =
-                answer
-                    .map_err(Forfeit::from)
-                    .and_then(|a| match clocks[me].charge(a.elapsed) {
-                        Ok(()) => Ok(a),
-                        Err(overrun) => Err(Forfeit {
-                            termination: Termination::TimeForfeit,
-                            detail: overrun.to_string(),
-                        }),
-                    });
-            let answer = answer.and_then(|a| {
-                if legal.contains(a.mv) {
-                    Ok(a)
-                } else {
-                    Err(Forfeit {
-                        termination: Termination::IllegalMove,
-                        detail: format!(
-                            "bestmove {} is not legal in {pos}; legal moves: {legal}",
-                            a.mv
-                        ),
-                    })
-                }
-            });
-            match answer {
+            match turn.ask(&mut bots, &mut clocks, &log.moves).await {
                 Ok(a) => {
                     pos.play_unchecked(a.mv);
-                    log.push(
-                        a.mv,
-                        PlyRecord {
-                            by: Mover::Bot,
-                            time_ms: Some(ms(a.elapsed)),
-                            clock_ms: clocks[me].remaining().map(ms),
-                            info: (!a.info.is_empty()).then_some(a.info),
-                        },
-                    );
+                    let record = PlyRecord {
+                        by: Mover::Bot,
+                        time_ms: Some(ms(a.elapsed)),
+                        clock_ms: clocks[side.index()].remaining().map(ms),
+                        info: (!a.info.is_empty()).then_some(a.info),
+                    };
+                    log.push(a.mv, record);
                 }
                 Err(failure) => {
-                    tracing::info!(game = %setup.spec.id, bot = %bot.name(), kind = %failure.termination, detail = %failure.detail, "bot forfeits");
-                    return (
-                        log.finish(&pos, failure.termination, Some((side, failure))),
-                        Some(side),
-                    );
+                    let name = bots[side.index()].name();
+                    tracing::info!(game = %setup.spec.id, bot = %name, kind = %failure.termination, detail = %failure.detail, "bot forfeits");
+                    let end = failure.termination;
+                    return (log.finish(&pos, end, Some((side, failure))), Some(side));
                 }
             }
         }
@@ -300,19 +261,79 @@ pub async fn play(setup: GameSetup<'_>, bots: [&mut BotProcess; 2]) -> (GameReco
             if adjudicator.plies() >= rule.after_plies() {
                 if let Some(value) = solve(solver, pos, rule.nodes()).await {
                     let plies = adjudicator.plies();
-                    let mut record = log.finish(&pos, Termination::Solved, None);
-                    let score = solved_score(&pos, value);
-                    record.score = Some(score);
-                    record.result = GameResult::from_score(score);
-                    record.detail = Some(format!(
-                        "after ply {plies} the solver proved a final margin of {value:+} for {} from {pos}",
-                        pos.side_to_move()
-                    ));
-                    return (record, None);
+                    return (solved(log, &pos, plies, value), None);
                 }
             }
         }
     }
+}
+
+/// One bot's turn: the game so far and the moves it may play.
+struct Turn<'a, 's> {
+    setup: &'a GameSetup<'s>,
+    pos: &'a Position,
+    legal: &'a MoveList,
+}
+
+impl Turn<'_, '_> {
+    /// Asks the bot to move for its move (its opponent held unless it
+    /// ponders), charges its clock and checks the move is legal; or says
+    /// why the bot forfeits.
+    async fn ask(
+        &self,
+        bots: &mut [&mut BotProcess; 2],
+        clocks: &mut [Clock; 2],
+        moves: &[Move],
+    ) -> Result<Answer, Forfeit> {
+        let me = self.pos.side_to_move().index();
+        let go = go_message(clocks, self.pos.side_to_move());
+        let position = ArbiterMessage::Position(GameSoFar {
+            start: match self.setup.opening.position {
+                Some(p) => Start::Set(p),
+                None => Start::StartPos,
+            },
+            moves: moves.to_vec(),
+        });
+        if !self.setup.ponder[1 - me] {
+            bots[1 - me].hold().await;
+        }
+        let bot = &mut *bots[me];
+        let answer = match bot.check_unasked().await {
+            Ok(()) => bot.think(&position, &go, clocks[me].deadline()).await,
+            Err(f) => Err(f),
+        };
+        let answer = answer.map_err(Forfeit::from)?;
+        clocks[me]
+            .charge(answer.elapsed)
+            .map_err(|overrun| Forfeit {
+                termination: Termination::TimeForfeit,
+                detail: overrun.to_string(),
+            })?;
+        if !self.legal.contains(answer.mv) {
+            return Err(Forfeit {
+                termination: Termination::IllegalMove,
+                detail: format!(
+                    "bestmove {} is not legal in {}; legal moves: {}",
+                    answer.mv, self.pos, self.legal
+                ),
+            });
+        }
+        Ok(answer)
+    }
+}
+
+/// The record of a game the solver ended after `plies` plies, proving
+/// `value` for the side to move in `pos`.
+fn solved(log: GameLog<'_>, pos: &Position, plies: u32, value: i32) -> GameRecord {
+    let mut record = log.finish(pos, Termination::Solved, None);
+    let score = solved_score(pos, value);
+    record.score = Some(score);
+    record.result = GameResult::from_score(score);
+    record.detail = Some(format!(
+        "after ply {plies} the solver proved a final margin of {value:+} for {} from {pos}",
+        pos.side_to_move()
+    ));
+    record
 }
 
 /// The solver's value of `pos` within `nodes`, computed on the blocking

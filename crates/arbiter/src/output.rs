@@ -140,85 +140,23 @@ pub fn prepare(
         .map_err(RunError::io(format!("cannot create {}", logs.display())))?;
     let lock = ResultsLock::acquire(&games_path)?;
     let identity = schedule_identity(config);
-    let print = identity.fingerprint();
+    let folder = Folder {
+        dir,
+        config,
+        identity: &identity,
+        games_path: &games_path,
+    };
     let mut notes = Vec::new();
     let mut previous = Vec::new();
     let old = RunManifest::read_in(dir);
-    let changed = |old: &RunManifest| {
-        if config.format() == Format::League {
-            // A league's field may grow: its own rule says what may change.
-            return crate::league::entrants::refused(dir, &old.identity, &identity)
-                .map(RunError::from);
-        }
-        (old.fingerprint != print).then(|| {
-            let what = old.identity.differences(&identity);
-            RunError::ConfigChanged {
-                dir: dir.to_owned(),
-                found: old.fingerprint.clone(),
-                expected: print.clone(),
-                what: if what.is_empty() {
-                    "unknown".to_owned()
-                } else {
-                    what.join(", ")
-                },
-            }
-        })
-    };
     let has_games = std::fs::metadata(&games_path).is_ok_and(|m| m.len() > 0);
-    let old = if has_games {
-        let results = read_summaries(&games_path).map_err(|e| RunError::Io {
-            context: format!("cannot read {}", games_path.display()),
-            source: e.source,
-        })?;
-        if !resume {
-            return Err(RunError::ResultsExist {
-                path: games_path,
-                games: results.games.len(),
-            });
+    let old = match has_games {
+        true => {
+            let (old, games) = folder.resumed(old, resume, &mut notes)?;
+            previous = games;
+            Some(old)
         }
-        let old = old?.ok_or_else(|| {
-            RunError::DamagedResults(format!(
-                "{} is missing, so it cannot be checked that {} holds games of this tournament",
-                RunManifest::path_in(dir).display(),
-                games_path.display()
-            ))
-        })?;
-        if let Some(e) = changed(&old) {
-            return Err(e);
-        }
-        for p in &results.problems {
-            match p.kind {
-                ProblemKind::TruncatedLastLine => {
-                    notes.push(format!("{p}: cut away; that game will be played again"));
-                    let file = std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(&games_path)
-                        .and_then(|f| f.set_len(results.complete_len).map(|()| f))
-                        .and_then(|f| f.sync_all());
-                    file.map_err(RunError::io(format!(
-                        "cannot truncate {}",
-                        games_path.display()
-                    )))?;
-                }
-                ProblemKind::Malformed => return Err(RunError::DamagedResults(p.to_string())),
-            }
-        }
-        previous = results.games;
-        Some(old)
-    } else {
-        // Without games of its own, a run may replace the folder's manifest
-        // unless other shards' games depend on it.
-        let others = others_have_games(dir, &games_path);
-        match old {
-            Err(e) if others => return Err(e.into()),
-            Err(_) => None,
-            Ok(Some(old)) => match changed(&old) {
-                Some(e) if others => return Err(e),
-                Some(_) => None,
-                None => Some(old),
-            },
-            Ok(None) => None,
-        }
+        false => folder.replaceable(old)?,
     };
     let mut manifest = old.unwrap_or_else(|| fresh_manifest(config, shard, identity));
     manifest.scheduled_games = Some(Schedule::new(config, None).len() as u64);
@@ -240,6 +178,109 @@ pub fn prepare(
         notes,
         manifest,
     })
+}
+
+/// The folder a run prepares, and what the run is.
+struct Folder<'a> {
+    dir: &'a Path,
+    config: &'a Config,
+    identity: &'a TournamentIdentity,
+    games_path: &'a Path,
+}
+
+impl Folder<'_> {
+    /// Why the folder's manifest `old` is not of this run's tournament, if
+    /// it is not.
+    fn changed(&self, old: &RunManifest) -> Option<RunError> {
+        if self.config.format() == Format::League {
+            // A league's field may grow: its own rule says what may change.
+            return crate::league::entrants::refused(self.dir, &old.identity, self.identity)
+                .map(RunError::from);
+        }
+        let print = self.identity.fingerprint();
+        (old.fingerprint != print).then(|| {
+            let what = old.identity.differences(self.identity);
+            RunError::ConfigChanged {
+                dir: self.dir.to_owned(),
+                found: old.fingerprint.clone(),
+                expected: print,
+                what: if what.is_empty() {
+                    "unknown".to_owned()
+                } else {
+                    what.join(", ")
+                },
+            }
+        })
+    }
+
+    /// The manifest and the games of a results file that holds games: only
+    /// with `resume`, only of this tournament; a truncated last line is
+    /// cut away (with a note).
+    fn resumed(
+        &self,
+        old: Result<Option<RunManifest>, aboure_records::ManifestError>,
+        resume: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<(RunManifest, Vec<GameRecord>), RunError> {
+        let games_path = self.games_path;
+        let results = read_summaries(games_path).map_err(|e| RunError::Io {
+            context: format!("cannot read {}", games_path.display()),
+            source: e.source,
+        })?;
+        if !resume {
+            return Err(RunError::ResultsExist {
+                path: games_path.to_owned(),
+                games: results.games.len(),
+            });
+        }
+        let old = old?.ok_or_else(|| {
+            RunError::DamagedResults(format!(
+                "{} is missing, so it cannot be checked that {} holds games of this tournament",
+                RunManifest::path_in(self.dir).display(),
+                games_path.display()
+            ))
+        })?;
+        if let Some(e) = self.changed(&old) {
+            return Err(e);
+        }
+        for p in &results.problems {
+            match p.kind {
+                ProblemKind::TruncatedLastLine => {
+                    notes.push(format!("{p}: cut away; that game will be played again"));
+                    let file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(games_path)
+                        .and_then(|f| f.set_len(results.complete_len).map(|()| f))
+                        .and_then(|f| f.sync_all());
+                    file.map_err(RunError::io(format!(
+                        "cannot truncate {}",
+                        games_path.display()
+                    )))?;
+                }
+                ProblemKind::Malformed => return Err(RunError::DamagedResults(p.to_string())),
+            }
+        }
+        Ok((old, results.games))
+    }
+
+    /// The folder's manifest `old` for a run without games of its own: it
+    /// may be replaced (`None`) unless other shards' games depend on it.
+    fn replaceable(
+        &self,
+        old: Result<Option<RunManifest>, aboure_records::ManifestError>,
+    ) -> Result<Option<RunManifest>, RunError> {
+        let others = others_have_games(self.dir, self.games_path);
+        Ok(match old {
+            Err(e) if others => return Err(e.into()),
+            Err(_) => None,
+            Ok(Some(old)) => match self.changed(&old) {
+                Some(e) if others => return Err(e),
+                Some(_) => None,
+                None => Some(old),
+            },
+            Ok(None) => None,
+        })
+    }
 }
 
 /// The manifest of a run that starts a folder.
