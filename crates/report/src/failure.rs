@@ -23,11 +23,11 @@ pub struct FailureCounts {
 }
 
 impl FailureCounts {
-    /// A bot's forfeits by kind (see [`failure_kind`]).
+    /// A bot's forfeits by kind (see [`forfeit_kind`]).
     pub fn of(standing: &Standing) -> FailureCounts {
         let mut c = FailureCounts::default();
         for (&termination, &n) in &standing.failures {
-            c.add(failure_kind(termination), n);
+            c.add(forfeit_kind(termination), n);
         }
         c
     }
@@ -38,33 +38,33 @@ impl FailureCounts {
     }
 
     /// Counts `n` forfeits of `kind`.
-    pub fn add(&mut self, kind: FailureKind, n: u64) {
+    pub fn add(&mut self, kind: ForfeitKind, n: u64) {
         match kind {
-            FailureKind::Time => self.time += n,
-            FailureKind::Illegal => self.illegal += n,
-            FailureKind::Crash => self.crash += n,
-            FailureKind::Startup => self.startup += n,
-            FailureKind::Other => self.other += n,
+            ForfeitKind::Time => self.time += n,
+            ForfeitKind::Illegal => self.illegal += n,
+            ForfeitKind::Crash => self.crash += n,
+            ForfeitKind::Startup => self.startup += n,
+            ForfeitKind::Other => self.other += n,
         }
     }
 
     /// The forfeits of `kind`.
-    pub fn of_kind(&self, kind: FailureKind) -> u64 {
+    pub fn of_kind(&self, kind: ForfeitKind) -> u64 {
         match kind {
-            FailureKind::Time => self.time,
-            FailureKind::Illegal => self.illegal,
-            FailureKind::Crash => self.crash,
-            FailureKind::Startup => self.startup,
-            FailureKind::Other => self.other,
+            ForfeitKind::Time => self.time,
+            ForfeitKind::Illegal => self.illegal,
+            ForfeitKind::Crash => self.crash,
+            ForfeitKind::Startup => self.startup,
+            ForfeitKind::Other => self.other,
         }
     }
 }
 
 /// The kind of a forfeit, as the standings count it; serialised as its
-/// [`FailureKind::name`].
+/// [`ForfeitKind::name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum FailureKind {
+pub enum ForfeitKind {
     /// Out of time.
     Time,
     /// Illegal or unparsable move.
@@ -77,42 +77,42 @@ pub enum FailureKind {
     Other,
 }
 
-impl FailureKind {
+impl ForfeitKind {
     /// Every kind, in the order the standings show them.
-    pub const ALL: [FailureKind; 5] = [
-        FailureKind::Time,
-        FailureKind::Illegal,
-        FailureKind::Crash,
-        FailureKind::Startup,
-        FailureKind::Other,
+    pub const ALL: [ForfeitKind; 5] = [
+        ForfeitKind::Time,
+        ForfeitKind::Illegal,
+        ForfeitKind::Crash,
+        ForfeitKind::Startup,
+        ForfeitKind::Other,
     ];
 
     /// `time`, `illegal`, `crash`, `startup` or `other`.
     pub fn name(self) -> &'static str {
         match self {
-            FailureKind::Time => "time",
-            FailureKind::Illegal => "illegal",
-            FailureKind::Crash => "crash",
-            FailureKind::Startup => "startup",
-            FailureKind::Other => "other",
+            ForfeitKind::Time => "time",
+            ForfeitKind::Illegal => "illegal",
+            ForfeitKind::Crash => "crash",
+            ForfeitKind::Startup => "startup",
+            ForfeitKind::Other => "other",
         }
     }
 }
 
-impl std::fmt::Display for FailureKind {
+impl std::fmt::Display for ForfeitKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
 }
 
 /// The kind of forfeit a termination is, as the standings count it.
-pub fn failure_kind(t: Termination) -> FailureKind {
+pub fn forfeit_kind(t: Termination) -> ForfeitKind {
     match t {
-        Termination::TimeForfeit => FailureKind::Time,
-        Termination::IllegalMove => FailureKind::Illegal,
-        Termination::Crash => FailureKind::Crash,
-        Termination::StartupFailure => FailureKind::Startup,
-        _ => FailureKind::Other,
+        Termination::TimeForfeit => ForfeitKind::Time,
+        Termination::IllegalMove => ForfeitKind::Illegal,
+        Termination::Crash => ForfeitKind::Crash,
+        Termination::StartupFailure => ForfeitKind::Startup,
+        _ => ForfeitKind::Other,
     }
 }
 
@@ -124,7 +124,7 @@ pub struct Failure {
     /// The bot that forfeited.
     pub bot: String,
     /// `time`, `illegal`, `crash`, `startup` or `other`.
-    pub kind: FailureKind,
+    pub kind: ForfeitKind,
     /// The termination as recorded.
     pub termination: Termination,
     /// What happened, as recorded.
@@ -138,7 +138,7 @@ pub struct FailureGroup<'a> {
     /// The bot that forfeited.
     pub bot: &'a str,
     /// The kind of its forfeits.
-    pub kind: FailureKind,
+    pub kind: ForfeitKind,
     /// How many games it lost that way.
     pub count: u64,
     /// The first listed forfeit of this bot and kind.
@@ -146,7 +146,7 @@ pub struct FailureGroup<'a> {
 }
 
 /// The forfeits grouped by bot (in the order given) and kind (in
-/// [`FailureKind::ALL`]'s order), from each bot's complete counts and the
+/// [`ForfeitKind::ALL`]'s order), from each bot's complete counts and the
 /// listed forfeits, which may be only the first of them.
 pub fn failure_groups<'a>(
     counts: impl IntoIterator<Item = (&'a str, FailureCounts)>,
@@ -154,7 +154,7 @@ pub fn failure_groups<'a>(
 ) -> Vec<FailureGroup<'a>> {
     let mut groups = Vec::new();
     for (bot, counts) in counts {
-        for kind in FailureKind::ALL {
+        for kind in ForfeitKind::ALL {
             let count = counts.of_kind(kind);
             if count == 0 {
                 continue;
@@ -179,7 +179,7 @@ mod tests {
         Failure {
             game: game.to_owned(),
             bot: bot.to_owned(),
-            kind: failure_kind(termination),
+            kind: forfeit_kind(termination),
             termination,
             detail: Some(format!("{bot} in {game}")),
         }
@@ -214,11 +214,11 @@ mod tests {
         assert_eq!(
             seen,
             [
-                ("a", FailureKind::Time, 2, Some("g2")),
-                ("a", FailureKind::Crash, 1, Some("g3")),
-                ("a", FailureKind::Startup, 1, Some("g5")),
-                ("b", FailureKind::Illegal, 1, None),
-                ("b", FailureKind::Crash, 7, Some("g1")),
+                ("a", ForfeitKind::Time, 2, Some("g2")),
+                ("a", ForfeitKind::Crash, 1, Some("g3")),
+                ("a", ForfeitKind::Startup, 1, Some("g5")),
+                ("b", ForfeitKind::Illegal, 1, None),
+                ("b", ForfeitKind::Crash, 7, Some("g1")),
             ]
         );
     }
@@ -233,7 +233,7 @@ mod tests {
             (Termination::ProtocolViolation, "other"),
         ];
         for (termination, name) in kinds {
-            let kind = failure_kind(termination);
+            let kind = forfeit_kind(termination);
             assert_eq!(kind.to_string(), name);
             assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{name}\""));
         }

@@ -115,7 +115,7 @@ mod viewer;
 pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
 pub use failure::{
-    failure_groups, failure_kind, Failure, FailureCounts, FailureGroup, FailureKind,
+    failure_groups, forfeit_kind, Failure, FailureCounts, FailureGroup, ForfeitKind,
 };
 pub use figure::{Figure, HeadToHeadFigures};
 pub use input::{

@@ -35,7 +35,7 @@ use aboure_records::{GameRecord, GameSummary, Problem, Seat, Tally};
 use aboure_stats::Wdl;
 
 use crate::analysis::Analysis;
-use crate::failure::{failure_kind, Failure};
+use crate::failure::{forfeit_kind, Failure};
 use crate::ids::{GameIds, IdKey, LAST_FILE};
 use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
@@ -303,7 +303,7 @@ impl ReportTally {
         self.standings
             .count(s, t, game.result, game.termination, game.loser);
         if let Some(bot) = game.forfeited_by() {
-            let kind = failure_kind(game.termination);
+            let kind = forfeit_kind(game.termination);
             self.failures_total += 1;
             if self.failures.len() < FAILURES_LISTED {
                 self.failures.push(Failure {
