@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-use aboure_arbiter::{Event, RunOptions, Shard, Summary};
+use aboure_arbiter::{Event, RunOptions, RunOutcome, Shard};
 use aboure_config::{Config, Format};
 
 use aboure_report::{run_report_tally, write_run_reports, Report};
@@ -144,7 +144,7 @@ fn play(
     bar: &ProgressBar,
     progress: &Arc<Progress>,
 ) -> anyhow::Result<(
-    Summary,
+    RunOutcome,
     Option<aboure_serve::Running>,
     Option<tokio::runtime::Runtime>,
 )> {
@@ -200,7 +200,12 @@ fn play(
 }
 
 /// How many games an interrupted run saved, and the command that goes on.
-fn print_interrupted(args: &Args, config: &Config, summary: &Summary, out_dir: &std::path::Path) {
+fn print_interrupted(
+    args: &Args,
+    config: &Config,
+    summary: &RunOutcome,
+    out_dir: &std::path::Path,
+) {
     // A league stopped only by its verdict has no number of games.
     let open_ended = config.league().is_some_and(|rule| rule.games.is_none());
     let of = match open_ended {
@@ -245,7 +250,7 @@ async fn serve_run(
 /// failed often, the SPRT verdict and where the games are.
 fn print_table(
     config: &Config,
-    summary: &Summary,
+    summary: &RunOutcome,
     report: &anyhow::Result<Report>,
     first_forfeits: &BTreeMap<String, String>,
 ) {
@@ -313,7 +318,7 @@ fn print_tally(out: &mut String, table: &[aboure_records::Standing]) {
 
 /// How the run ended (the SPRT's counts, why it stopped), where its games
 /// are, and what this worker shared with others.
-fn print_outcome(out: &mut String, config: &Config, summary: &Summary) {
+fn print_outcome(out: &mut String, config: &Config, summary: &RunOutcome) {
     use std::fmt::Write as _;
     if let Some((status, describe)) = &summary.sprt {
         let _ = writeln!(
@@ -411,7 +416,7 @@ impl Drop for BarWriter {
 /// in memory. Which report that is and where it goes is the report
 /// crate's ([`aboure_report::run_report_tally`]); here it gets a progress
 /// bar on a terminal.
-fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
+fn end_of_run_report(summary: &RunOutcome) -> anyhow::Result<Report> {
     let tally = run_report_tally(&summary.out_dir).context("cannot read the results back")?;
     let files = std::slice::from_ref(&summary.out_dir);
     let streamed =
@@ -421,7 +426,7 @@ fn end_of_run_report(summary: &Summary) -> anyhow::Result<Report> {
 
 /// Writes the end-of-run reports next to `games.jsonl`, so a run leaves
 /// its summary behind as well as its games.
-fn write_reports(summary: &Summary, report: &Report) {
+fn write_reports(summary: &RunOutcome, report: &Report) {
     let dir = summary
         .games_path
         .parent()

@@ -5,10 +5,10 @@
 
 use crate::config::Config;
 use crate::error::RunError;
-use crate::tournament::{RunOptions, Summary};
+use crate::tournament::{RunOptions, RunOutcome};
 
 /// Runs the tournament `config` with `options`.
-pub async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
+pub async fn run(config: &Config, options: RunOptions) -> Result<RunOutcome, RunError> {
     match config.league() {
         Some(&rule) => crate::league::run(config, rule, options).await,
         None => crate::tournament::run(config, options).await,

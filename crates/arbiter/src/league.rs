@@ -45,7 +45,7 @@ use play::parse_game_id;
 use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
-use crate::tournament::{RunOptions, Summary};
+use crate::tournament::{RunOptions, RunOutcome};
 
 /// Runs the league of `config` (its rule `rule`) with `options`: as one
 /// worker of a shared folder with `--join` or `--shard`, else alone.
@@ -53,7 +53,7 @@ pub(crate) async fn run(
     config: &Config,
     rule: Rule,
     options: RunOptions,
-) -> Result<Summary, RunError> {
+) -> Result<RunOutcome, RunError> {
     match options.join || options.shard.is_some() {
         true => worker::run(config, rule, options).await,
         false => solo::run(config, rule, options).await,

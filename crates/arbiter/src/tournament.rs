@@ -35,7 +35,7 @@ mod simulate;
 mod worker;
 use gate::check_stop;
 use queue::Queue;
-pub use queue::Work;
+pub use queue::SharingCounts;
 pub use simulate::{simulate_workers, SimulatedRun};
 use worker::Worker;
 
@@ -71,7 +71,7 @@ pub struct RunOptions {
 
 /// How a run ended.
 #[derive(Clone, Debug)]
-pub struct Summary {
+pub struct RunOutcome {
     /// For an SPRT, the verdict of every results file in the folder (this
     /// worker's and the others') at the end, and its description.
     pub sprt: Option<(aboure_stats::OrderedStatus, String)>,
@@ -85,7 +85,7 @@ pub struct Summary {
     pub played: usize,
     /// What sharing the run with other workers cost this one: claims,
     /// units taken over, reads of the others' files.
-    pub work: Work,
+    pub work: SharingCounts,
     /// True if interrupted before the schedule was done.
     pub interrupted: bool,
     /// Why the stop rule ended the run, if it did.
@@ -187,7 +187,7 @@ pub(crate) fn sandbox(
 
 /// Runs the tournament `config`, of a scheduled format (round robin,
 /// gauntlet, SPRT), with `options`.
-pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<Summary, RunError> {
+pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutcome, RunError> {
     let (sandbox, layers) = sandbox(config, &options)?;
     let name = worker_name(&options);
     let mut output = prepare(
@@ -269,7 +269,7 @@ fn ended(
     options: &RunOptions,
     scheduled: usize,
     (notes, games_path, out_dir): (Vec<String>, PathBuf, PathBuf),
-) -> Result<Summary, RunError> {
+) -> Result<RunOutcome, RunError> {
     let interrupted = *options.interrupt.borrow();
     if interrupted {
         (options.observer)(&Event::Interrupted);
@@ -282,7 +282,7 @@ fn ended(
         tracing::warn!("cannot read the other workers' files at the end: {e}");
     }
     gate::absorb(&mut state);
-    Ok(Summary {
+    Ok(RunOutcome {
         sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
         standings: state.tally.standings(),
         finished: state.queue.ledger().games() as usize,

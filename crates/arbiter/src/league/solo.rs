@@ -22,14 +22,14 @@ use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
 use crate::output::{prepare, schedule_identity, Output};
-use crate::tournament::{launches, sandbox, RunOptions, Summary};
+use crate::tournament::{launches, sandbox, RunOptions, RunOutcome};
 
 /// Runs the league of `config` (its rule `rule`) in this process alone.
 pub(super) async fn run(
     config: &Config,
     rule: Rule,
     options: RunOptions,
-) -> Result<Summary, RunError> {
+) -> Result<RunOutcome, RunError> {
     let (sandbox, layers) = sandbox(config, &options)?;
     let mut output = open(config, &options, &layers)?;
     let concurrency = options.concurrency_for(config) as u64;
@@ -282,7 +282,7 @@ impl Solo {
         &mut self,
         stop: Option<StopReason>,
         options: &RunOptions,
-    ) -> Result<Summary, RunError> {
+    ) -> Result<RunOutcome, RunError> {
         let interrupted = *options.interrupt.borrow();
         if interrupted {
             (options.observer)(&Event::Interrupted);
@@ -302,7 +302,7 @@ impl Solo {
             None => None,
         };
         let finished = self.previous + self.played;
-        Ok(Summary {
+        Ok(RunOutcome {
             sprt: None,
             standings: self.tally.standings(),
             finished,

@@ -98,7 +98,7 @@ use crate::event::Event;
 use crate::lock::ResultsLock;
 use crate::output::{prepare, schedule_identity, Output};
 use crate::tournament::enrol;
-use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions, Summary};
+use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions, RunOutcome};
 
 /// Runs this process as one worker of the league of `config` in
 /// `options.out_dir`.
@@ -106,7 +106,7 @@ pub(crate) async fn run(
     config: &Config,
     rule: Rule,
     options: RunOptions,
-) -> Result<Summary, RunError> {
+) -> Result<RunOutcome, RunError> {
     let (sandbox, layers) = sandbox(config, &options)?;
     let name = worker_name(&options);
     let mut output = open(config, &options, &name, &layers)?;
@@ -295,7 +295,7 @@ fn finish(
     stop: Option<StopReason>,
     options: &RunOptions,
     interrupted: bool,
-) -> Result<Summary, RunError> {
+) -> Result<RunOutcome, RunError> {
     let dir = options.out_dir.clone();
     let stopped = match stop {
         Some(reason) => {
@@ -314,7 +314,7 @@ fn finish(
         None => None,
     };
     let finished = desk.book.games() as usize;
-    Ok(Summary {
+    Ok(RunOutcome {
         sprt: None,
         standings: desk.tally.standings(),
         finished,

@@ -50,7 +50,7 @@ use aboure_workers::{
     acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Found, Ledger,
     Refused, RosterBrief, Slice, Unit, Whose, WorkerFile,
 };
-pub use work::Work;
+pub use work::SharingCounts;
 
 const PROBE_FIRST: Duration = Duration::from_secs(4);
 const PROBE_MOST: Duration = Duration::from_secs(60);
@@ -129,7 +129,7 @@ pub(super) struct Queue {
     /// This worker's entry in the roster.
     worker: WorkerFile,
     /// What it cost, for the figures.
-    pub(super) work: Work,
+    pub(super) work: SharingCounts,
 }
 
 impl Queue {
@@ -165,7 +165,7 @@ impl Queue {
             refreshed: Instant::now() - PROBE_MOST,
             games_by_file: BTreeMap::new(),
             worker,
-            work: Work::default(),
+            work: SharingCounts::default(),
             own_file,
         };
         for g in own {
@@ -385,10 +385,10 @@ impl Queue {
     }
 
     /// What sharing the run cost so far.
-    pub(super) fn work(&self) -> Work {
+    pub(super) fn work(&self) -> SharingCounts {
         let (polls, opens, bytes) = self.follower.counts();
         let (log_reads, log_bytes, logged) = self.log.counts();
-        Work {
+        SharingCounts {
             polls,
             opens,
             bytes,

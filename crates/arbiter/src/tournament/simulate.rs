@@ -25,7 +25,7 @@ use aboure_records::{GamesWriter, Termination};
 
 use super::gate::REFRESH_AGE;
 use super::queue::{Next, Queue, WriteCheck};
-use super::Work;
+use super::SharingCounts;
 use crate::config::Config;
 use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
@@ -43,7 +43,7 @@ pub struct SimulatedRun {
     /// Wall time until the last worker ended.
     pub wall: Duration,
     /// Every worker's figures, added up.
-    pub work: Work,
+    pub work: SharingCounts,
     /// Games in the results files at the end, and distinct ids among them.
     pub recorded: (usize, usize),
 }
@@ -59,7 +59,7 @@ pub fn simulate_workers(
         .map_err(RunError::io(format!("cannot create {}", dir.display())))?;
     let schedule = Schedule::new(config, None);
     let t0 = Instant::now();
-    let works: Vec<Result<Work, RunError>> = std::thread::scope(|scope| {
+    let works: Vec<Result<SharingCounts, RunError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..=workers)
             .map(|k| {
                 let schedule = schedule.clone();
@@ -77,7 +77,7 @@ pub fn simulate_workers(
             .collect()
     });
     let wall = t0.elapsed();
-    let mut work = Work::default();
+    let mut work = SharingCounts::default();
     for w in works {
         work.add(&w?);
     }
@@ -96,7 +96,7 @@ fn worker(
     schedule: Schedule,
     dir: &Path,
     (k, n): (u32, u32),
-) -> Result<Work, RunError> {
+) -> Result<SharingCounts, RunError> {
     let name = format!("{k}-of-{n}");
     let own: PathBuf = results_file(dir, Some((k, n)));
     let own_file = own

@@ -7,7 +7,7 @@ use aboure_workers::Tries;
 /// What a worker did to share the run: claims and reads of the others'
 /// files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Work {
+pub struct SharingCounts {
     /// Units acquired and played.
     pub claimed: u64,
     /// Of those, units another worker had held (it died, or gave up).
@@ -37,9 +37,9 @@ pub struct Work {
     pub brief_reads: u64,
 }
 
-impl Work {
+impl SharingCounts {
     /// Adds another worker's figures to these.
-    pub fn add(&mut self, other: &Work) {
+    pub fn add(&mut self, other: &SharingCounts) {
         self.claimed += other.claimed;
         self.taken_over += other.taken_over;
         self.tries += other.tries;
