@@ -315,10 +315,11 @@ fn a_bot_whose_program_is_missing_stops_the_run_before_any_game() {
     // A bot's own `env` PATH is where its bare program name is looked for.
     let bin = dir.join("bin");
     let engine = python_template(&bin, "engine.py");
+    // A python3 the sandbox shows (a system folder's, not a shim in HOME).
     let python = (std::env::split_paths(&path))
         .map(|d| d.join("python3"))
-        .find(|p| p.is_file())
-        .expect("python3 on the PATH");
+        .find(|p| p.is_file() && p.starts_with("/usr"))
+        .expect("python3 in a folder of PATH under /usr");
     let script = bin.join("my-engine");
     std::fs::write(
         &script,

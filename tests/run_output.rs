@@ -96,8 +96,8 @@ fn the_lines_a_terminal_shows_above_the_bar_are_printed_on_a_piped_stderr() {
         serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
     let mode = manifest["sandbox"]["mode"].as_str().unwrap();
     let layers = match mode {
-        "off" => "mode off: bots ran as plain processes".to_owned(),
-        _ => format!("mode {mode}; on: "),
+        "off" => "sandbox off: bots run as plain processes".to_owned(),
+        _ => format!("sandbox {mode}: "),
     };
     assert!(
         stderr.lines().any(|l| l.starts_with(&layers)),
