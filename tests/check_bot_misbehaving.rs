@@ -213,13 +213,16 @@ fn unknown_lines_and_bad_info_are_warnings_not_failures() {
 }
 
 #[test]
-fn a_command_that_does_not_exist_fails_the_handshake_with_the_reason() {
+fn a_command_that_does_not_exist_is_refused_before_any_check() {
     let run = check_bot(&[], &["/nonexistent/aboure-bot"]);
-    assert_fails(
-        &run,
-        &["handshake"],
-        "cannot start `/nonexistent/aboure-bot`",
+    assert_eq!(run.code, Some(2), "{}", run.dump());
+    assert!(
+        run.stderr
+            .contains("its program /nonexistent/aboure-bot does not exist"),
+        "{}",
+        run.dump()
     );
+    assert!(run.with_status("FAIL").is_empty(), "{}", run.dump());
 }
 
 #[test]

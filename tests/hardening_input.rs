@@ -311,4 +311,94 @@ fn a_bot_whose_program_is_missing_stops_the_run_before_any_game() {
         dir.join("./bin/bot").display()
     );
     refused(&dir, "path", missing.as_bytes(), &[&expected]);
+
+    // A bot's own `env` PATH is where its bare program name is looked for.
+    let bin = dir.join("bin");
+    let engine = python_template(&bin, "engine.py");
+    // A python3 the sandbox shows (a system folder's, not a shim in HOME).
+    let python = (std::env::split_paths(&path))
+        .map(|d| d.join("python3"))
+        .find(|p| p.is_file() && p.starts_with("/usr"))
+        .expect("python3 in a folder of PATH under /usr");
+    let script = bin.join("my-engine");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexec {} {}\n",
+            python.display(),
+            engine.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let own_path = |p: &Path| {
+        format!(
+            "[tournament]\npairs = 1\n[time-control]\nbase = \"5s\"\nincrement = \"50ms\"\n\
+             [[bot]]\nname = \"a\"\ncommand = [\"my-engine\"]\noptions = {{ depth = 1 }}\n\
+             env = {{ PATH = {:?} }}\n{other}",
+            p.display().to_string()
+        )
+    };
+    let empty = dir.join("empty");
+    refused(
+        &dir,
+        "own-path",
+        own_path(&empty).as_bytes(),
+        &[&format!(
+            "bot \"a\": its program \"my-engine\" is not in any folder of PATH ({})",
+            empty.display()
+        )],
+    );
+    let config = write_config(&dir, &own_path(&bin));
+    let out = dir.join("out-found");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    for g in games(&out) {
+        assert_eq!(g["termination"], "natural", "{g}");
+    }
+
+    // check-bot refuses before its first check, in --env PATH if given.
+    let check = |env: &[&str]| {
+        let mut args = vec!["check-bot", "--check", "handshake"];
+        args.extend_from_slice(env);
+        args.extend(["--", "my-engine"]);
+        aboure(&args)
+    };
+    let output = check(&[]);
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("its program \"my-engine\" is not in any folder of PATH"),
+        "{}",
+        show(&output)
+    );
+    assert!(output.stdout.is_empty(), "{}", show(&output));
+    let own = format!("PATH={}", bin.display());
+    let output = check(&["--env", &own]);
+    assert!(output.status.success(), "{}", show(&output));
+
+    // And so does tune, before its first iteration.
+    let tune = "[tournament]\npairs = 1\n\
+         [[bot]]\nname = \"a\"\ncommand = [\"aboure-no-such-program\"]\n\
+         [tune]\nbot = \"a\"\nparameters = { w = { start = 0, min = -10, max = 10, step = 1 } }\n\
+         iterations = 1\nobjective = \"accuracy\"\npositions = 10\n";
+    let config = dir.join("tune.toml");
+    std::fs::write(&config, tune).unwrap();
+    let out = dir.join("out-tune");
+    let output = aboure(&[
+        "tune",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains(
+            "bot \"a\": its program \"aboure-no-such-program\" is not in any folder of PATH"
+        ),
+        "{}",
+        show(&output)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -130,4 +130,70 @@ fn a_tournament_plays_every_pair_from_the_book_in_order() {
             "{g}"
         );
     }
+
+    // The report names the book and gives each opening's pair both ways.
+    let book_name = book.to_str().unwrap();
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let openings = &report["openings"];
+    assert_eq!(openings["file"], book_name, "{openings}");
+    assert_eq!(openings["openings"], 3, "{openings}");
+    let text = std::fs::read_to_string(out.join("report.txt")).unwrap();
+    assert!(
+        text.contains(&format!("\nOpenings: {book_name} (3 openings); ")),
+        "{text}"
+    );
+    let pairs = openings["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 3, "{openings}");
+    let mut decided = 0;
+    for (i, p) in pairs.iter().enumerate() {
+        assert_eq!(p["opening"], i + 1, "{p}");
+        let played: Vec<&serde_json::Value> = (0..2)
+            .map(|k| {
+                games
+                    .iter()
+                    .find(|g| g["pair"] == i && g["game"] == k)
+                    .unwrap()
+            })
+            .collect();
+        let winner = |g: &serde_json::Value| match g["result"].as_str().unwrap() {
+            "1-0" => Some(g["south"].as_str().unwrap().to_owned()),
+            "0-1" => Some(g["north"].as_str().unwrap().to_owned()),
+            _ => None,
+        };
+        for (k, g) in played.iter().enumerate() {
+            for key in ["south", "north", "result"] {
+                assert_eq!(p["games"][k][key], g[key], "{p} against {g}");
+            }
+        }
+        let verdict = match (winner(played[0]), winner(played[1])) {
+            (Some(x), Some(y)) if x == y => {
+                decided += 1;
+                format!("{x} won both")
+            }
+            (Some(x), None) | (None, Some(x)) => format!("{x} won one, one drawn"),
+            _ => "split".to_owned(),
+        };
+        assert_eq!(p["verdict"], verdict.as_str(), "{p}");
+        let line = format!(
+            "  #{:<4} {}: {}-{} {}, {}-{} {}; {verdict}",
+            i + 1,
+            p["position"].as_str().unwrap(),
+            played[0]["south"].as_str().unwrap(),
+            played[0]["north"].as_str().unwrap(),
+            played[0]["result"].as_str().unwrap(),
+            played[1]["south"].as_str().unwrap(),
+            played[1]["north"].as_str().unwrap(),
+            played[1]["result"].as_str().unwrap(),
+        );
+        assert!(text.contains(&line), "{line:?} in\n{text}");
+    }
+    assert_eq!(openings["decided"], decided, "{openings}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<section id=\"openings\"><h2>Openings</h2>"));
+    // `aboure report` on the folder says the same.
+    let again = aboure(&["report", out.to_str().unwrap(), "--no-accuracy"]);
+    assert!(again.status.success(), "{}", show(&again));
+    assert!(String::from_utf8_lossy(&again.stdout)
+        .contains(&format!("Openings: {book_name} (3 openings)")));
 }

@@ -72,3 +72,89 @@ fn forfeits_are_printed_as_they_happen_on_a_piped_stderr_and_grouped_at_the_end(
         show(&output)
     );
 }
+
+#[test]
+fn the_lines_a_terminal_shows_above_the_bar_are_printed_on_a_piped_stderr() {
+    let dir = folder("run-output-above");
+    let text = "[tournament]\npairs = 1\n[openings]\nplies = 2\n\
+         [time-control]\nnodes = 200\n\
+         [[bot]]\nname = \"a\"\nbuiltin = \"greedy\"\n\
+         [[bot]]\nname = \"b\"\nbuiltin = \"random\"\n";
+    let config = write_config(&dir, text);
+    let out = dir.join("out");
+    let args = [
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    // `output()` pipes stderr: no terminal, no bar.
+    let output = aboure(&args);
+    assert!(output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let mode = manifest["sandbox"]["mode"].as_str().unwrap();
+    let layers = match mode {
+        "off" => "sandbox off: bots run as plain processes".to_owned(),
+        _ => format!("sandbox {mode}: "),
+    };
+    assert!(
+        stderr.lines().any(|l| l.starts_with(&layers)),
+        "{layers:?} in\n{}",
+        show(&output)
+    );
+    // Resumed, it says how much was played before.
+    let output = aboure(&[&args[..], &["--resume"]].concat());
+    assert!(output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("resuming: 2 of 2 games already played"),
+        "{}",
+        show(&output)
+    );
+    // Quiet, it says neither.
+    let output = aboure(&[&args[..], &["--resume", "-q"]].concat());
+    assert!(output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("resuming:"), "{}", show(&output));
+    assert!(!stderr.contains(&layers), "{}", show(&output));
+    // With --serve, the live page's address.
+    let mut child = std::process::Command::new(ABOURE)
+        .args(&args[..])
+        .args(["--resume", "--serve"])
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    // Read on a thread of its own: the page stays up until killed, so a
+    // missing line must not hang the test.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(stderr).map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut seen = Vec::new();
+    while let Ok(line) =
+        rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now()))
+    {
+        let done = line.starts_with("live page: http://127.0.0.1:");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("live page: http://127.0.0.1:")),
+        "no live page address on the piped stderr:\n{}",
+        seen.join("\n")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -84,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(command) = &args.build {
         build(command, &args.env)?;
     }
+    program_exists(&args)?;
     let margin = match args.margin {
         Some(ms) => Duration::from_millis(ms),
         None => aboure_config::default_margin()?,
@@ -188,6 +189,20 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
     let sandbox = std::sync::Arc::new(sandbox);
     let launcher = aboure_sandbox::SandboxLauncher::new(sandbox, "bot", policy);
     Ok(Some(SharedLauncher(std::sync::Arc::new(launcher))))
+}
+
+/// Refuses, before any check, a program that is not there (a bare name
+/// looked for in `--env PATH=...` if given, else in `PATH`), as `aboure
+/// run` does: every check would fail with the same spawn error.
+fn program_exists(args: &Args) -> anyhow::Result<()> {
+    let Some(program) = args.command.first() else {
+        return Ok(());
+    };
+    let path = (args.env.iter().rev())
+        .find(|(key, _)| key == "PATH")
+        .map(|(_, value)| std::ffi::OsStr::new(value));
+    aboure_arbiter::program::find("bot", std::path::Path::new(program), path)?;
+    Ok(())
 }
 
 /// Refuses, before any check, a bot whose own folder the sandbox will not

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use aboure_report::{
-    league_of, prior_of, read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions, IntervalKind,
-    Progress, Report, ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
+    league_of, openings_of, prior_of, read_files, sandbox_of, seed_of, sprt_of, AccuracyOptions,
+    IntervalKind, Progress, Report, ReportOptions, ReportTally, DEFAULT_ACCURACY_GAMES,
+    DEFAULT_VIEWER_GAMES,
 };
 use aboure_stats::bradley_terry::{BootstrapOptions, DEFAULT_BOOTSTRAP_SAMPLES};
 use anyhow::{bail, Context};
@@ -203,11 +204,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The report's options from the arguments, and from what the run folders
-/// say (the SPRT, the sandbox, the league, the prior and seed of the run).
+/// say (the SPRT, the sandbox, the league, the openings book, the prior and
+/// seed of the run).
 fn report_options(args: &Args) -> anyhow::Result<ReportOptions> {
     let sprt = sprt_of(&args.files).context("cannot read the results")?;
     let sandbox = sandbox_of(&args.files).context("cannot read the results")?;
     let league = league_of(&args.files).context("cannot read the results")?;
+    let openings = openings_of(&args.files).context("cannot read the results")?;
     let accuracy = (!args.no_accuracy).then_some(AccuracyOptions {
         node_budget: args.accuracy_budget,
         table_mb: args.accuracy_table_mb,
@@ -252,6 +255,7 @@ fn report_options(args: &Args) -> anyhow::Result<ReportOptions> {
         },
         sandbox,
         league,
+        openings,
         accuracy,
         // Only the page shows games: text and JSON need no copy of them.
         viewer_games: Some(match args.format {

@@ -174,9 +174,11 @@ fn play(
             true => Some(serve_run(args, out_dir, &bar).await?),
             false => None,
         };
+        let quiet = args.quiet;
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
-                bar.println("interrupted: stopping the bots (Ctrl-C again to quit at once)");
+                let line = "interrupted: stopping the bots (Ctrl-C again to quit at once)";
+                crate::run_progress::above_bar(&bar, quiet, line);
                 let _ = interrupt_tx.send(true);
                 if tokio::signal::ctrl_c().await.is_ok() {
                     std::process::exit(130);
@@ -241,7 +243,8 @@ async fn serve_run(
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let live = aboure_serve::start(args.listen.options(vec![out_dir.to_owned()])).await?;
-    bar.println(format!("live page: {}", live.url));
+    // Shown even with --quiet: the page cannot be found without it.
+    crate::run_progress::above_bar(bar, false, &format!("live page: {}", live.url));
     Ok(live)
 }
 

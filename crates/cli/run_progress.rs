@@ -1,7 +1,8 @@
 //! The live progress of `aboure run`: a bar whose message holds the
 //! standings, the SPRT or the league's state, the workers and the time
-//! left, fed by the arbiter's events; forfeits are printed above it, or
-//! line by line when stderr is a file or a pipe (where no bar is drawn).
+//! left, fed by the arbiter's events; the lines above it (resuming, the
+//! sandbox's layers, the live page's address, forfeits) are printed line by
+//! line when stderr is a file or a pipe (where no bar is drawn).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -45,11 +46,7 @@ impl Progress {
                 }
                 self.update();
             }
-            Event::Sandbox(layers) => {
-                if !self.quiet {
-                    self.bar.println(layers.to_string());
-                }
-            }
+            Event::Sandbox(layers) => self.say(&layers.to_string()),
             Event::GameStarted { .. } => {}
             Event::GameFinished(game) => {
                 if let Some(loser) = game.forfeited_by() {
@@ -101,8 +98,8 @@ impl Progress {
         if let Ok(mut eta) = self.eta.lock() {
             eta.start(total, previous);
         }
-        if previous > 0 && !self.quiet {
-            self.bar.println(format!(
+        if previous > 0 {
+            self.say(&format!(
                 "resuming: {previous} of {total} games already played"
             ));
         }
@@ -153,15 +150,9 @@ impl Progress {
         self.say(&printable(&line));
     }
 
-    /// A line above the bar. On a stderr that is no terminal the bar is
-    /// hidden and would drop the line, so it is written as it is: a run
-    /// logged to a file or a pipe keeps its failures (not with `--quiet`).
+    /// A line above the bar (see [`above_bar`]).
     fn say(&self, line: &str) {
-        match self.bar.is_hidden() {
-            false => self.bar.println(line),
-            true if !self.quiet => eprintln!("{line}"),
-            true => {}
-        }
+        above_bar(&self.bar, self.quiet, line);
     }
 
     /// A game of the run recorded (this worker's or another's): into the
@@ -209,5 +200,16 @@ impl Progress {
                 false => eta.line(),
             });
         }
+    }
+}
+
+/// Writes `line` above `bar`. On a stderr that is no terminal the bar is
+/// hidden and would drop the line, so it is written as it is: a run logged
+/// to a file or a pipe keeps what a terminal shows (not with `quiet`).
+pub(crate) fn above_bar(bar: &ProgressBar, quiet: bool, line: &str) {
+    match bar.is_hidden() {
+        false => bar.println(line),
+        true if !quiet => eprintln!("{line}"),
+        true => {}
     }
 }

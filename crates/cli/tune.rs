@@ -48,6 +48,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, None) => PathBuf::from("out").join(args.config.file_stem().unwrap_or_default()),
     };
     crate::run_build::build(&config, &out_dir, args.quiet)?;
+    let aboure_exe = std::env::current_exe().context("cannot locate the aboure binary")?;
+    aboure_arbiter::program::check(&config, &aboure_exe)?;
     let names: Vec<String> = tune.parameters().iter().map(|p| p.name.clone()).collect();
     let total = tune.spsa().iterations;
     let progress = progress_printer(names, total, args.quiet);

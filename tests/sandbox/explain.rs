@@ -160,3 +160,154 @@ fn a_bots_report_of_a_fatal_problem_is_recorded_in_full() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A Python bot in `dir/bot` that, before it plays, does what `mode`
+/// says: `log` appends to `bot.log` in the folder it starts in, `logs`
+/// to `logs/bot.log` there, `data` reads `data.txt` there.
+fn bot_that_opens(dir: &Path) -> PathBuf {
+    let bot = dir.join("bot");
+    python_template(&bot, "engine.py");
+    let main = bot.join("main.py");
+    std::fs::write(
+        &main,
+        "import os, runpy, sys\n\
+         mode = sys.argv[1]\n\
+         if mode == 'log': open('bot.log', 'a').write('started\\n')\n\
+         if mode == 'logs': open('logs/bot.log', 'a').write('started\\n')\n\
+         if mode == 'data': open('data.txt').read()\n\
+         sys.argv = sys.argv[:1]\n\
+         runpy.run_path(os.path.join(os.path.dirname(__file__), 'engine.py'), run_name='__main__')\n",
+    )
+    .unwrap();
+    main
+}
+
+/// The details of the games `name` lost, from the run in `out`.
+fn forfeits_of(out: &Path, name: &str) -> Vec<String> {
+    games(out)
+        .iter()
+        .filter(|g| loser(g) == Some(name))
+        .map(|g| g["detail"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn a_refused_write_names_the_write_key_and_the_folder_the_bot_started_in() {
+    let dir = folder("explain-write");
+    let main = bot_that_opens(&dir);
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    let bot = |name: &str, mode: &str, extra: &str| {
+        format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = [\"python3\", {:?}, \"{mode}\"]\n\
+             options = {{ depth = 1 }}\n{extra}",
+            main.display().to_string()
+        )
+    };
+    let config = |extra: &str| {
+        format!(
+            "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"greedy\"\npairs = 1\n\
+             startup-timeout = \"30s\"\n[time-control]\nbase = \"3s\"\nincrement = \"50ms\"\n\
+             [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n{}{}",
+            bot("log", "log", ""),
+            bot("logs", "logs", extra)
+        )
+    };
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, &config("")), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let workdir = dir.display().to_string();
+    // A write in the folder it starts in: refused by the sandbox.
+    let details = forfeits_of(&out, "log");
+    assert_eq!(details.len(), 2, "{details:?}");
+    for detail in &details {
+        for part in [
+            "'bot.log'",
+            &format!(
+                "; it started in {workdir} (the same path as on the host, but empty in the \
+                 sandbox except for the bot's own files)"
+            ),
+            "`sandbox = { write = [\"PATH\"] }` for a folder it writes, such as its logs",
+        ] {
+            assert!(detail.contains(part), "{part:?} in\n{detail}");
+        }
+    }
+    // A write in a folder the host has and the sandbox does not show: the
+    // file is missing on the host too, and the folder to grant is named.
+    let logs = dir.join("logs").display().to_string();
+    let details = forfeits_of(&out, "logs");
+    assert_eq!(details.len(), 2, "{details:?}");
+    for detail in &details {
+        let part = format!(
+            "no such file on the host: {logs}/bot.log (the bot started in {workdir}; \
+             relative paths are from that folder, which the bot's `workdir` sets); if the bot \
+             creates it, let it write {logs}: `sandbox = {{ write = [{logs:?}] }}`"
+        );
+        assert!(detail.contains(&part), "{part:?} in\n{detail}");
+    }
+    // Given the folder, it plays.
+    std::fs::remove_dir_all(&out).unwrap();
+    let granted = "sandbox = { write = [\"logs\"] }\n";
+    let output = run(&write_config(&dir, &config(granted)), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert!(forfeits_of(&out, "logs").is_empty(), "{}", show(&output));
+    assert!(dir.join("logs/bot.log").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_missing_on_the_host_too_is_said_so_instead_of_sandbox_advice() {
+    let dir = folder("explain-missing");
+    let main = bot_that_opens(&dir);
+    let config = format!(
+        "[tournament]\npairs = 1\nstartup-timeout = \"30s\"\n\
+         [time-control]\nbase = \"3s\"\nincrement = \"50ms\"\n\
+         [[bot]]\nname = \"data\"\ncommand = [\"python3\", {:?}, \"data\"]\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n",
+        main.display().to_string()
+    );
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, &config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let missing = format!(
+        "no such file on the host: {}/data.txt (the bot started in {};",
+        dir.display(),
+        dir.display()
+    );
+    let details = forfeits_of(&out, "data");
+    assert_eq!(details.len(), 2, "{details:?}");
+    for detail in &details {
+        assert!(detail.contains("FileNotFoundError"), "{detail}");
+        assert!(detail.contains(&missing), "{missing:?} in\n{detail}");
+        assert!(!detail.contains("the sandbox let it"), "{detail}");
+    }
+    // check-bot, started in the same folder, says the same; a refused
+    // write there gets the sandbox's words and the `--write` flag.
+    let check = |mode: &str| {
+        Command::new(ABOURE)
+            .args(["check-bot", "--check", "handshake", "--", "python3"])
+            .arg(&main)
+            .arg(mode)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let output = check("data");
+    assert!(!output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!("warning: {missing}")),
+        "{missing:?} in\n{stdout}"
+    );
+    assert!(!stdout.contains("the sandbox let it"), "{stdout}");
+    let output = check("log");
+    assert!(!output.status.success(), "{}", show(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for part in [
+        "warning: if the bot needs more: the sandbox let it",
+        &format!("; it started in {}", dir.display()),
+        "`sandbox = { write = [\"PATH\"] }` for a folder it writes, such as its logs (check-bot --write PATH)",
+    ] {
+        assert!(stdout.contains(part), "{part:?} in\n{stdout}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -301,6 +301,7 @@ fn fresh_manifest(
     if config.format() == Format::Sprt {
         manifest.sprt = Some(config.sprt());
     }
+    manifest.openings_file = config.openings_file().map(str::to_owned);
     manifest
 }
 

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use aboure_process::{Arrival, BotProcess, Channel, Exit};
+use aboure_process::{Arrival, BotProcess, Channel, Exit, Hint};
 use tokio::io::AsyncWrite;
 use tokio::process::ChildStdin;
 
@@ -25,8 +25,9 @@ pub(crate) trait Link {
     fn stderr_tail(&self) -> Vec<String>;
     /// If `exit` is how the bot dies at one of its limits, which.
     fn explain_exit(&self, exit: Exit) -> Option<String>;
-    /// The rules the bot runs under (its sandbox), in words.
-    fn cage(&self) -> Option<String>;
+    /// What to tell the author of a bot that ended: a missing file, or the
+    /// rules it runs under (its sandbox), in words.
+    fn hint(&self) -> Option<Hint>;
 
     /// Writes the lines, each with a newline, and flushes them together
     /// by `deadline`; the instant after the flush.
@@ -63,8 +64,8 @@ impl Link for BotProcess {
         BotProcess::explain_exit(self, exit)
     }
 
-    fn cage(&self) -> Option<String> {
-        BotProcess::cage(self)
+    fn hint(&self) -> Option<Hint> {
+        BotProcess::hint(self)
     }
 }
 
@@ -93,7 +94,7 @@ impl<W: AsyncWrite + Unpin> Link for Channel<W> {
         None
     }
 
-    fn cage(&self) -> Option<String> {
+    fn hint(&self) -> Option<Hint> {
         None
     }
 }

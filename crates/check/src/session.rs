@@ -19,7 +19,7 @@ use crate::link::Link;
 use crate::outcome::{CheckOutcome, Status};
 use crate::transcript::{Direction, Transcript};
 use crate::CheckConfig;
-use aboure_process::{describe, BotLogs, BotProcess, Launch, Plain, Program, Turn};
+use aboure_process::{describe, BotLogs, BotProcess, Hint, Launch, Plain, Program, Turn};
 
 /// How long to wait for an exit status after the bot's output ends.
 const EXIT_AFTER_CLOSE: Duration = Duration::from_millis(500);
@@ -204,9 +204,11 @@ impl<'c, L: Link> Session<'c, L> {
             None => format!("was {how}"),
         };
         self.event(format!("the bot {how}"));
-        // A bot that ends unasked was often refused something.
-        if let Some(cage) = self.bot.as_ref().and_then(|bot| bot.cage()) {
-            self.warn(format!("if the bot needs more: {cage}"));
+        // A bot that ends unasked was often refused something, or lacks a file.
+        match self.bot.as_ref().and_then(|bot| bot.hint()) {
+            Some(Hint::Sandbox(cage)) => self.warn(format!("if the bot needs more: {cage}")),
+            Some(hint) => self.warn(hint.to_string()),
+            None => {}
         }
         Failure(format!("the bot {what} and {how}"))
     }

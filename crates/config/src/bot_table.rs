@@ -429,7 +429,8 @@ impl Validator<'_> {
     ) -> Result<(), ConfigError> {
         let (program, args) = bot.command_line(Path::new("aboure"));
         let workdir = std::path::absolute(&bot.workdir).unwrap_or_else(|_| bot.workdir.clone());
-        let program = aboure_sandbox::resolve(&program);
+        let own_path = bot.env.get("PATH").map(std::ffi::OsStr::new);
+        let program = aboure_sandbox::resolve_in(&program, own_path);
         let helper = std::env::current_exe().unwrap_or_default();
         let command_of = aboure_sandbox::Command {
             program: &program,

@@ -77,6 +77,7 @@ pub struct Config {
     restart: Restart,
     startup_timeout: Duration,
     openings: OpeningSource,
+    openings_file: Option<String>,
     adjudication: Adjudication,
     sprt: aboure_stats::Sprt,
     bots: Vec<BotConfig>,
@@ -129,6 +130,12 @@ impl Config {
     /// Where openings come from.
     pub fn openings(&self) -> &OpeningSource {
         &self.openings
+    }
+
+    /// The openings file as the tournament file names it (`[openings]
+    /// file`), when the openings come from one.
+    pub fn openings_file(&self) -> Option<&str> {
+        self.openings_file.as_deref()
     }
 
     /// Adjudication rules.
@@ -256,7 +263,9 @@ impl Validator<'_> {
     fn config(&self, user: RawConfig, base: RawConfig) -> Result<Config, ConfigError> {
         let t = user.tournament.over(base.tournament);
         let schedule = self.schedule(&t)?;
-        let openings = self.openings(&user.openings.over(base.openings))?;
+        let raw_openings = user.openings.over(base.openings);
+        let openings = self.openings(&raw_openings)?;
+        let openings_file = raw_openings.file_name();
         let adjudication = self.adjudication(&user.adjudication.over(base.adjudication))?;
         let sprt = self.sprt(&user.sprt, schedule.pairs)?;
         let time_controls = TimeControls {
@@ -321,6 +330,7 @@ impl Validator<'_> {
             restart: schedule.restart,
             startup_timeout: schedule.startup_timeout,
             openings,
+            openings_file,
             adjudication,
             sprt,
             bots,

@@ -23,6 +23,11 @@ impl RawOpenings {
             _ => self,
         }
     }
+
+    /// The file, as written, if the openings come from one.
+    pub(super) fn file_name(&self) -> Option<String> {
+        self.file.as_ref().map(|f| f.get_ref().clone())
+    }
 }
 
 impl Validator<'_> {

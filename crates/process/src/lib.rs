@@ -14,6 +14,7 @@
 //!   means; kill and reap.
 //! - [`hold`]: a bot held still (frozen, or stopped) while its opponent
 //!   thinks.
+//! - [`hint`]: what to tell the author of a bot that ended at once.
 //! - [`exit`]: one wording of an exit status, and the CPU time used.
 //! - [`logs`]: the stderr and protocol logs, written off the async workers.
 //! - [`memory`]: a scripted bot on in-memory streams, for tests of the
@@ -23,6 +24,7 @@
 pub mod exchange;
 pub mod exit;
 mod fault;
+pub mod hint;
 pub mod hold;
 pub mod launch;
 pub mod limits;
@@ -35,6 +37,7 @@ pub mod turn;
 
 pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_OPTIONS};
 pub use exit::{describe, Exit};
+pub use hint::Hint;
 pub use hold::HoldMethod;
 pub use launch::{Guard, Launched, Launcher, Plain, Program, Wrapper};
 pub use limits::{

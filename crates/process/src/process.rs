@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 
 use crate::exchange::{Answer, Channel, Fault};
 use crate::exit::{describe, Exit, Reaper};
+use crate::hint::{hint, Hint};
 use crate::hold::{Hold, HoldMethod};
 use crate::launch::{prepare, Guard, Launcher, Program};
 use crate::limits::Limits;
@@ -111,6 +112,8 @@ pub struct BotProcess {
     guard: Option<Box<dyn Guard>>,
     /// True once it has answered a `go`.
     moved: bool,
+    /// The folder it started in, on the host.
+    workdir: std::path::PathBuf,
 }
 
 /// Why an exchange with a process stopped.
@@ -131,6 +134,10 @@ impl BotProcess {
             return Err(std::io::Error::other("the bot's pipes were not created"));
         };
         let reaper = Reaper::new(child);
+        let workdir = match &launch.command.workdir {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir()?,
+        };
         let tail = Arc::new(StderrTail::default());
         let logs = launch.logs.clone();
         let stderr_drain = tokio::spawn(drain(stderr, Some(logs.clone()), tail.clone()));
@@ -152,6 +159,7 @@ impl BotProcess {
             hold,
             guard: launched.guard,
             moved: false,
+            workdir,
         })
     }
 
@@ -269,19 +277,26 @@ impl BotProcess {
     }
 
     /// `failure` with the bot's own report of a fatal problem if it made
-    /// one (`info string error ...`), and the rules it ran under (see
-    /// [`Guard::cage`]) when it ended before its first move: start-up is when a refusal of
-    /// its sandbox (a module it cannot read, a variable it lacks) kills a
-    /// bot, and the detail should say so.
+    /// one (`info string error ...`), and its [`BotProcess::hint`] when it
+    /// ended before its first move: start-up is when a refusal of its
+    /// sandbox (a module it cannot read, a variable it lacks) or a missing
+    /// file kills a bot, and the detail should say so.
     fn explained(&self, mut failure: BotFailure) -> BotFailure {
         if let Some(report) = self.channel.reported_error() {
             failure.detail += &format!("; the bot reported: {report:?}");
         }
         let ended = matches!(failure.kind, FailureKind::Crash | FailureKind::Startup);
-        if let (false, true, Some(cage)) = (self.moved, ended, self.cage()) {
-            failure.detail += &format!("\n{cage}");
+        if let (false, true, Some(hint)) = (self.moved, ended, self.hint()) {
+            failure.detail += &format!("\n{hint}");
         }
         failure
+    }
+
+    /// What to tell the author of a bot that ended: a file its stderr
+    /// names that the host lacks too, else the rules its sandbox set (see
+    /// [`crate::hint`]).
+    pub fn hint(&self) -> Option<Hint> {
+        hint(&self.stderr.whole_lines(), &self.workdir, self.cage())
     }
 
     /// The rules the bot runs under, in words, if its launcher has any.
@@ -316,8 +331,14 @@ impl BotProcess {
     }
 
     /// Waits up to `limit` for the bot to exit; how it did, if it did.
+    /// Once it has, its last words on stderr are let arrive (briefly), for
+    /// [`BotProcess::stderr_tail`] and [`BotProcess::hint`].
     pub async fn wait_exit(&mut self, limit: Duration) -> Option<Exit> {
-        self.reaper.wait_for(limit).await
+        let exit = self.reaper.wait_for(limit).await;
+        if exit.is_some() {
+            self.stderr.settled(LAST_WORDS_WAIT).await;
+        }
+        exit
     }
 
     /// Holds every process of the bot still until it is next spoken to

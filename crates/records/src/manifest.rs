@@ -26,6 +26,7 @@
 //! | `scheduled_games` | integer | games of the whole schedule, all shards (the most for an SPRT; absent in earlier folders) |
 //! | `sprt` | object | for an SPRT: `elo0`, `elo1`, `alpha`, `beta`, `model` |
 //! | `sandbox` | object | the sandbox layers: `mode` and `layers` (`name`, `active`, `detail`) |
+//! | `openings_file` | string | the openings file, as the tournament file names it (absent for random openings and in earlier folders) |
 //! | `workers` | any | reserved for a description of a run's workers; kept as read |
 //! | `league` | object | for a league: its entrants and its last stopping verdict ([`LeagueRecord`]) |
 
@@ -73,6 +74,11 @@ pub struct RunManifest {
     /// The sandbox layers of the run that last wrote the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxLayers>,
+    /// The openings file as the tournament file names it, when the games
+    /// start from one (its lines are in `identity.openings`); not part of
+    /// the identity, so a book renamed but unchanged resumes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_file: Option<String>,
     /// Reserved for a description of the run's workers; kept as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workers: Option<serde_json::Value>,
@@ -179,6 +185,7 @@ impl RunManifest {
             scheduled_games: None,
             sprt: None,
             sandbox: None,
+            openings_file: None,
             workers: None,
             league: None,
         }

@@ -108,6 +108,7 @@ impl Report {
             failures_left_out: tally.failures_total - tally.failures.len() as u64,
             sprt,
             sandbox: options.sandbox.clone(),
+            openings: tally.book.as_ref().map(|b| b.report(names)),
             league,
             accuracy,
             records_left_out,

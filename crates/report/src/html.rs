@@ -54,8 +54,9 @@ impl Report {
         writeln!(out, "<header><h1>aboure report</h1><p class=\"summary\">{} games, {} complete game pairs, {} bots{}</p></header>",
             self.games, self.pairs, self.players.len(),
             if self.files.is_empty() { String::new() } else { format!(" · from {}", esc(&self.files.join(", "))) })?;
-        writeln!(out, "<nav><a href=\"#standings\">Standings</a><a href=\"#crosstable\">Crosstable</a><a href=\"#los\">LOS</a>{}<a href=\"#failures\">Failures</a>{}<a href=\"#games\">Games</a></nav><main>",
+        writeln!(out, "<nav><a href=\"#standings\">Standings</a><a href=\"#crosstable\">Crosstable</a><a href=\"#los\">LOS</a>{}{}<a href=\"#failures\">Failures</a>{}<a href=\"#games\">Games</a></nav><main>",
             if self.sprt.is_some() { "<a href=\"#sprt\">SPRT</a>" } else { "" },
+            if self.openings.is_some() { "<a href=\"#openings\">Openings</a>" } else { "" },
             if self.accuracy.is_some() { "<a href=\"#accuracy\">Accuracy</a>" } else { "" })?;
         if !self.warnings.is_empty() {
             writeln!(
@@ -74,6 +75,9 @@ impl Report {
         self.html_crosstable(out)?;
         self.html_los(out)?;
         self.html_sprt(out)?;
+        if let Some(openings) = &self.openings {
+            openings.write_html(out)?;
+        }
         if let Some(sandbox) = &self.sandbox {
             writeln!(
                 out,

@@ -49,6 +49,7 @@
 //! | `sprt` | object or null | `test`, `baseline`, `elo0`, `elo1`, `alpha`, `beta`, `model`, `pairs`, `pentanomial`, `llr`, `lower`, `upper`, `decision` (`accept_h0`, `accept_h1`, `continue`), `max_pairs` (the cap of a truncated test, or null), `truncated` (true when the cap decided, by the sign of the LLR), `elo` (once decided: `naive`, the Elo of the counted pairs in the test's model, and `corrected`, corrected for the stopping rule; null otherwise), `path` (LLR after each complete pair) |
 //! | `sandbox` | object | present only when the run's `run.json` records it: `mode` (`auto`, `strict`, `off`) and `layers` (per layer: `name`, `active`, `detail`: what it does or why it was off) |
 //! | `league` | object | present only for a league (its `run.json` records it): `entrants` (best first: `name`, `rank`, `elo`, `joined` (pair number, 0 for a founder), `joined_at`, `retired_from` (pair number or null)), `verdict` (null until the league stops: `reason` (`budget-spent`, `settled`, `no-opponents`), `pairs`, `games`, `neighbours`: each `rank`, `upper`, `lower`, `difference`, `error`, `los`, `verdict` (`separated`, `within-margin`, `open`)), `history` (ratings over time: each `games` and `elo`, aligned with `entrants`, null before rated) |
+//! | `openings` | object | present only for a run played from an openings file (its `run.json` records the book): `file` (as the tournament file names it; `null` in folders written before it was recorded), `openings` (lines in the book), `decided` (pairs listed that one bot won both games of), `pairs` (by opening, the first 1,000: `opening` (its line in the book, from 1), `position` (`START moves M...`), `games` (game 0 first: `south`, `north`, `result` from South's view), `verdict` (`NAME won both`, `split`, `NAME won one, one drawn`, `one game played`)), `pairs_left_out` |
 //! | `accuracy` | object or null | per-move accuracy against the exact solver (below); `null` when not analysed |
 //!
 //! A *player*: `rank`, `name`, `elo`, `elo_low`, `elo_high` (95% interval; with `--intervals likelihood` an end is `null` when the likelihood does not bound it, with `--intervals bootstrap` when more than 2.5% of the resamples put the rating at infinity),
@@ -86,6 +87,7 @@
 
 mod accuracy;
 mod analysis;
+mod book;
 mod compute;
 mod escape;
 mod failure;
@@ -114,12 +116,14 @@ mod viewer;
 /// The sandbox layers of a run, as its `run.json` records them.
 pub use aboure_records::{SandboxLayer, SandboxLayers};
 pub use accuracy::{AccuracyReport, GameAccuracy, MoveAccuracy, PlayerAccuracy};
+pub use book::{OpeningGame, OpeningPair, OpeningsBook, OpeningsReport, OPENING_PAIRS_LISTED};
 pub use failure::{
     failure_groups, forfeit_kind, Failure, FailureCounts, FailureGroup, ForfeitKind,
 };
 pub use figure::{Figure, HeadToHeadFigures};
 pub use input::{
-    files_of, league_of, load, prior_of, sandbox_of, seed_of, sprt_of, Input, InputError,
+    files_of, league_of, load, openings_of, prior_of, sandbox_of, seed_of, sprt_of, Input,
+    InputError,
 };
 pub use league_report::{HistoryPoint, LeagueEntrant, LeagueReport, MOST_CHECKPOINTS};
 pub use options::{

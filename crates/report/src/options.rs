@@ -33,6 +33,9 @@ pub struct ReportOptions {
     /// [`crate::league_of`]): the report adds the league's leaderboard
     /// and each entrant's rating over time.
     pub league: Option<LeagueRecord>,
+    /// The openings book the run played from, from its `run.json` (see
+    /// [`crate::openings_of`]): the report adds each opening's pairs.
+    pub openings: Option<crate::OpeningsBook>,
     /// Per-move accuracy from the exact solver; `None` to skip it.
     pub accuracy: Option<AccuracyOptions>,
     /// Most games the HTML page embeds for its game list and viewer; `None`

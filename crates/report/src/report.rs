@@ -53,6 +53,10 @@ pub struct Report {
     /// records them (absent from the JSON otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxLayers>,
+    /// The openings book and each opening's pairs, for a run played from
+    /// an openings file (absent from the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<crate::OpeningsReport>,
     /// A league's leaderboard, verdict and ratings over time (absent from
     /// the JSON for other runs).
     #[serde(skip_serializing_if = "Option::is_none")]

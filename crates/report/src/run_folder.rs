@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::input::{league_of, prior_of, sandbox_of, sprt_of, InputError};
+use crate::input::{league_of, openings_of, prior_of, sandbox_of, sprt_of, InputError};
 use crate::options::{AccuracyOptions, ReportOptions};
 use crate::report::Report;
 use crate::tally::ReportTally;
@@ -16,7 +16,7 @@ use crate::tally::ReportTally;
 pub const RUN_REPORTS: [&str; 3] = aboure_records::REPORT_FILES;
 
 /// An empty tally for the end-of-run report of the run in `dir`: its SPRT,
-/// sandbox, league and default prior ([`crate::default_prior`] of its
+/// sandbox, league, openings book and default prior ([`crate::default_prior`] of its
 /// format) from the run manifest, with per-move accuracy (the
 /// analysis, about 10,000 games a second on two cores, takes a small share
 /// of the run's own time; the page and the JSON hold a bounded number of
@@ -27,6 +27,7 @@ pub fn run_report_tally(dir: &Path) -> Result<ReportTally, InputError> {
         sprt: sprt_of(&files)?,
         sandbox: sandbox_of(&files)?,
         league: league_of(&files)?,
+        openings: openings_of(&files)?,
         prior: prior_of(&files)?,
         accuracy: Some(AccuracyOptions::default()),
         viewer_games: None,

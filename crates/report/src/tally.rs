@@ -96,6 +96,8 @@ pub struct ReportTally {
     pub(crate) analysis: Option<Analysis>,
     /// A league's results at checkpoints, for its ratings over time.
     pub(crate) history: Option<crate::league_report::RatingHistory>,
+    /// The pairs of each opening, for a run played from a book.
+    pub(crate) book: Option<crate::book::BookPairs>,
 }
 
 impl ReportTally {
@@ -107,6 +109,7 @@ impl ReportTally {
             .accuracy
             .map(|a| Analysis::start(&a, a.games.max(viewer_games)));
         let history = options.league.as_ref().map(|_| Default::default());
+        let book = options.openings.clone().map(crate::book::BookPairs::new);
         ReportTally {
             pairs: OpenPairs::new(options.sprt.is_some()),
             options,
@@ -129,6 +132,7 @@ impl ReportTally {
             viewer: Kept::new(viewer_games),
             analysis,
             history,
+            book,
         }
     }
 
@@ -284,6 +288,15 @@ impl ReportTally {
                     result,
                 },
             );
+            if let Some(book) = &mut self.book {
+                book.push(
+                    self.run,
+                    [p0, p1],
+                    game.pair,
+                    game.game,
+                    (s, t, game.result),
+                );
+            }
         }
         if s == t {
             self.self_play_total += 1;

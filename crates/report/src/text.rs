@@ -49,6 +49,9 @@ impl Report {
         self.write_crosstable(out)?;
         self.write_pairings(out)?;
         self.write_sprt(out)?;
+        if let Some(openings) = &self.openings {
+            openings.write_text(out)?;
+        }
         self.write_failures(out)?;
         self.write_accuracy(out)?;
         Ok(())

@@ -28,6 +28,11 @@ pub struct Cage {
     pub network: bool,
     /// Its memory limit and how it is enforced.
     pub memory: Option<(u64, &'static str)>,
+    /// The folder it started in: the same path inside as on the host.
+    pub workdir: PathBuf,
+    /// True if the bot saw what the host has in `workdir`; false if the
+    /// sandbox showed it empty but for the bot's own files.
+    pub workdir_shown: bool,
 }
 
 impl std::fmt::Display for Cage {
@@ -64,10 +69,20 @@ impl std::fmt::Display for Cage {
             Some((bytes, how)) => write!(f, "; memory limit {} ({how})", size_text(bytes))?,
             None => write!(f, "; no memory limit")?,
         }
+        write!(f, "; it started in {}", self.workdir.display())?;
+        match self.workdir_shown {
+            true => write!(f, " (the same folder as on the host)")?,
+            false => write!(
+                f,
+                " (the same path as on the host, but empty in the sandbox except for the \
+                 bot's own files)"
+            )?,
+        }
         write!(
             f,
             ". To allow more: `sandbox = {{ read = [\"PATH\"] }}` for what it reads \
-             (check-bot --read PATH), `env = {{ NAME = \"VALUE\" }}` for a variable \
+             (check-bot --read PATH), `sandbox = {{ write = [\"PATH\"] }}` for a folder \
+             it writes, such as its logs (check-bot --write PATH), `env = {{ NAME = \"VALUE\" }}` for a variable \
              (check-bot --env NAME=VALUE), `workdir` for the folder it starts in, \
              `sandbox = {{ network = true }}` (check-bot --network)"
         )
@@ -90,14 +105,19 @@ mod tests {
                 .to_vec(),
             network: false,
             memory: Some((512 << 20, "a cgroup over all its processes")),
+            workdir: "/w".into(),
+            workdir_shown: false,
         };
         assert_eq!(
             cage.to_string(),
             "the sandbox let it read only the system folders (/usr, /bin, /lib, a few files of \
              /etc) and /w/bots/multi, /opt/models; write only its private /tmp (256 MiB); its \
              environment was only PATH, LANG, HOME, TMPDIR, MANCALA_GAMES_DIR; network off; \
-             memory limit 512 MiB (a cgroup over all its processes). To allow more: `sandbox = \
-             { read = [\"PATH\"] }` for what it reads (check-bot --read PATH), `env = { NAME = \
+             memory limit 512 MiB (a cgroup over all its processes); it started in /w (the same \
+             path as on the host, but empty in the sandbox except for the bot's own files). To \
+             allow more: `sandbox = { read = [\"PATH\"] }` for what it reads (check-bot --read \
+             PATH), `sandbox = { write = [\"PATH\"] }` for a folder it writes, such as its logs \
+             (check-bot --write PATH), `env = { NAME = \
              \"VALUE\" }` for a variable (check-bot --env NAME=VALUE), `workdir` for the folder \
              it starts in, `sandbox = { network = true }` (check-bot --network)"
         );
@@ -106,12 +126,17 @@ mod tests {
             network: true,
             memory: None,
             scratch: None,
+            workdir: "/w/bots/multi".into(),
+            workdir_shown: true,
             ..cage
         };
         let text = open.to_string();
         assert!(text.starts_with("the sandbox let it read what its user can; write only its scratch folder (HOME, TMPDIR); its"), "{text}");
         assert!(
-            text.contains("; network on; no memory limit. To allow"),
+            text.contains(
+                "; network on; no memory limit; it started in /w/bots/multi (the same folder as \
+                 on the host). To allow"
+            ),
             "{text}"
         );
     }

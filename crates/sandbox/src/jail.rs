@@ -13,7 +13,7 @@ use crate::cgroup::{Cgroups, Request};
 use crate::error::SandboxError;
 use crate::identity::Claim;
 use crate::layers::Layers;
-use crate::own::resolve;
+use crate::own::resolve_in;
 use crate::paths::{installation, normal};
 use crate::plan::{Plan, Resource, Root, Rules};
 use crate::probe::Support;
@@ -115,7 +115,8 @@ impl Sandbox {
         };
         let has = |layer| self.layers.has(layer);
         // Found out here, not in the helper, so that the reason is plain.
-        let program = resolve(spec.program);
+        let own_path = spec.env.get("PATH").map(std::ffi::OsStr::new);
+        let program = resolve_in(spec.program, own_path);
         runnable(&program).map_err(|reason| SandboxError::Program {
             program: spec.program.to_owned(),
             workdir: spec.workdir.to_owned(),
@@ -216,14 +217,22 @@ impl Sandbox {
         cgroup_memory: bool,
     ) -> Cage {
         let world = self.layers.has("root");
+        let confined_reads = world || self.layers.has("landlock");
+        let readable = covering(
+            (installation(program).into_iter())
+                .chain(view.own.iter().cloned())
+                .chain(spec.policy.read.iter().map(|p| normal(p))),
+        );
+        let workdir = normal(spec.workdir);
+        let writable = view.writable();
+        let workdir_shown =
+            !confined_reads || (readable.iter().chain(&writable)).any(|p| workdir.starts_with(p));
         Cage {
-            confined_reads: world || self.layers.has("landlock"),
-            readable: covering(
-                (installation(program).into_iter())
-                    .chain(view.own.iter().cloned())
-                    .chain(spec.policy.read.iter().map(|p| normal(p))),
-            ),
-            writable: view.writable(),
+            confined_reads,
+            readable,
+            writable,
+            workdir,
+            workdir_shown,
             scratch: world.then_some(spec.policy.disk.unwrap_or(self.settings.disk)),
             env: env.keys().cloned().collect(),
             network: spec.policy.network,

@@ -69,7 +69,7 @@ pub use jail::{BotSpec, Jail, Sandbox};
 pub use launcher::SandboxLauncher;
 pub use layer::Layer;
 pub use layers::Layers;
-pub use own::{own_folders, resolve, Command, Refusal, Shared};
+pub use own::{own_folders, resolve, resolve_in, Command, Refusal, Shared};
 pub use probe::{Support, Unsupported};
 pub use settings::{
     Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE, MAX_CORE,

@@ -192,10 +192,18 @@ pub fn own_folders(
 /// A bare program name found in the arbiter's `PATH` (the bot's own is
 /// minimal), as an absolute path; a path as it is.
 pub fn resolve(program: &Path) -> PathBuf {
+    resolve_in(program, None)
+}
+
+/// [`resolve`] in `path` when the bot's `env` sets a `PATH` of its own
+/// (a program it names is looked for there, as a plain start would), else
+/// in the arbiter's.
+pub fn resolve_in(program: &Path, path: Option<&std::ffi::OsStr>) -> PathBuf {
     if program.components().count() > 1 {
         return std::path::absolute(program).unwrap_or_else(|_| program.to_owned());
     }
-    std::env::var_os("PATH")
+    (path.map(ToOwned::to_owned))
+        .or_else(|| std::env::var_os("PATH"))
         .and_then(|paths| {
             std::env::split_paths(&paths)
                 .map(|dir| dir.join(program))

@@ -1,0 +1,189 @@
+//! What to tell the author of a bot that ended before its first move. Why:
+//! a bot that works on its author's machine and dies at once in a
+//! tournament was either refused something by its sandbox, or looked for a
+//! file that is not there at all (a data file opened relative to another
+//! folder than the one it starts in). Sandbox advice for the second sends
+//! the author the wrong way, so the file its stderr names is looked up on
+//! the host first.
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+/// The advice for a bot that ended before its first move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Its stderr names a file that does not exist on the host either.
+    NoSuchFile {
+        /// The file, resolved against the bot's working directory.
+        path: PathBuf,
+        /// The folder the bot started in.
+        workdir: PathBuf,
+    },
+    /// What its sandbox allowed and the keys that allow more, in words.
+    Sandbox(String),
+}
+
+impl fmt::Display for Hint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hint::NoSuchFile { path, workdir } => {
+                write!(
+                    f,
+                    "no such file on the host: {} (the bot started in {}; relative paths \
+                     are from that folder, which the bot's `workdir` sets)",
+                    path.display(),
+                    workdir.display()
+                )?;
+                // ENOENT also meets a file created in a folder the sandbox
+                // does not show; the bot's own working directory it shows.
+                match path.parent() {
+                    Some(folder) if folder != workdir && folder.is_dir() => write!(
+                        f,
+                        "; if the bot creates it, let it write {}: `sandbox = {{ write = \
+                         [{:?}] }}` (check-bot --write {})",
+                        folder.display(),
+                        folder.display().to_string(),
+                        folder.display()
+                    ),
+                    _ => Ok(()),
+                }
+            }
+            Hint::Sandbox(cage) => f.write_str(cage),
+        }
+    }
+}
+
+/// The hint for a bot started in `workdir` whose stderr was `stderr`:
+/// no such file, if the stderr names a missing file that the host does not
+/// have either; else `cage`, the sandbox's words, if it ran in one.
+pub fn hint(stderr: &str, workdir: &Path, cage: Option<String>) -> Option<Hint> {
+    let missing = missing_file(stderr).map(|name| resolved(workdir, Path::new(&name)));
+    match missing {
+        Some(path) if std::fs::symlink_metadata(&path).is_err() => Some(Hint::NoSuchFile {
+            path,
+            workdir: workdir.to_owned(),
+        }),
+        _ => cage.map(Hint::Sandbox),
+    }
+}
+
+/// `name` from `workdir`, without `.` components.
+fn resolved(workdir: &Path, name: &Path) -> PathBuf {
+    (workdir.join(name).components())
+        .filter(|c| *c != Component::CurDir)
+        .collect()
+}
+
+/// The file the last report of a missing file in `stderr` names, as the
+/// common runtimes word it: Python (`No such file or directory: 'X'`,
+/// `can't open file 'X'`), Node.js (`Cannot find module 'X'`), Java
+/// (`X (No such file or directory)`) and C tools (`prog: X: No such file or
+/// directory`, where X must look like a path, not a function's name).
+pub fn missing_file(stderr: &str) -> Option<String> {
+    stderr.lines().rev().find_map(missing_in)
+}
+
+/// The file one line reports missing.
+fn missing_in(line: &str) -> Option<String> {
+    const ENOENT: &str = "No such file or directory";
+    let quoted_after = |marker: &str| {
+        let rest = &line[line.find(marker)? + marker.len()..];
+        let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+        let body = &rest[1..];
+        Some(body[..body.find(quote)?].to_owned())
+    };
+    if let Some(name) = quoted_after(&format!("{ENOENT}: ")) {
+        return Some(name);
+    }
+    if line.contains(ENOENT) {
+        if let Some(name) = quoted_after("can't open file ") {
+            return Some(name);
+        }
+    }
+    if let Some(name) = quoted_after("Cannot find module ") {
+        return Some(name);
+    }
+    let before = line.strip_suffix(&format!(" ({ENOENT})")).or_else(|| {
+        line.trim_end()
+            .strip_suffix(&format!(": {ENOENT}"))
+            .map(|l| l.rsplit(": ").next().unwrap_or(l))
+    })?;
+    let name = before.rsplit(": ").next().unwrap_or(before).trim();
+    let pathlike = !name.contains(' ') && (name.contains('/') || name.contains('.'));
+    (pathlike && !name.is_empty()).then(|| name.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_missing_file_is_read_from_each_runtimes_words() {
+        for (line, file) in [
+            (
+                "FileNotFoundError: [Errno 2] No such file or directory: 'weights.txt'",
+                Some("weights.txt"),
+            ),
+            (
+                "python3: can't open file '/w/bot/mian.py': [Errno 2] No such file or directory",
+                Some("/w/bot/mian.py"),
+            ),
+            (
+                "Error: Cannot find module '/w/bots/js/bot.js'",
+                Some("/w/bots/js/bot.js"),
+            ),
+            (
+                "Exception in thread \"main\" java.io.FileNotFoundException: data/book.txt (No such file or directory)",
+                Some("data/book.txt"),
+            ),
+            ("cat: ./book.txt: No such file or directory", Some("./book.txt")),
+            ("fopen: No such file or directory", None),
+            ("PermissionError: [Errno 13] Permission denied: 'bot.log'", None),
+            ("ModuleNotFoundError: No module named 'helper'", None),
+        ] {
+            assert_eq!(missing_in(line).as_deref(), file, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_file_missing_on_the_host_too_is_said_so_and_one_there_gets_the_sandbox_words() {
+        let dir = std::env::temp_dir().join(format!("aboure-hint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("here.txt"), "x").unwrap();
+        let cage = || Some("the sandbox let it read only ...".to_owned());
+        let stderr = "Traceback (most recent call last):\n\
+             FileNotFoundError: [Errno 2] No such file or directory: './gone.txt'\n";
+        assert_eq!(
+            hint(stderr, &dir, cage()),
+            Some(Hint::NoSuchFile {
+                path: dir.join("gone.txt"),
+                workdir: dir.clone()
+            })
+        );
+        let text = hint(stderr, &dir, None).unwrap().to_string();
+        let expected = format!(
+            "no such file on the host: {} (the bot started in {};",
+            dir.join("gone.txt").display(),
+            dir.display()
+        );
+        assert!(text.starts_with(&expected), "{text}");
+        assert!(!text.contains("write"), "{text}");
+        // A file to be created in a folder the host has: maybe a write the
+        // sandbox refused, and the key that allows it.
+        std::fs::create_dir_all(dir.join("logs")).unwrap();
+        let log = "FileNotFoundError: [Errno 2] No such file or directory: 'logs/bot.log'";
+        let text = hint(log, &dir, cage()).unwrap().to_string();
+        let logs = dir.join("logs").display().to_string();
+        assert!(
+            text.ends_with(&format!(
+                "; if the bot creates it, let it write {logs}: `sandbox = {{ write = \
+                 [{logs:?}] }}` (check-bot --write {logs})"
+            )),
+            "{text}"
+        );
+        let there = "FileNotFoundError: [Errno 2] No such file or directory: 'here.txt'\n";
+        assert_eq!(hint(there, &dir, cage()), cage().map(Hint::Sandbox));
+        assert_eq!(hint(there, &dir, None), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
