@@ -148,6 +148,9 @@ impl Sandbox {
         // given must not depend on where it is.
         let workdir = normal(spec.workdir);
         let view = self.view(spec, &program, &workdir)?;
+        if let Some(claim) = &claim {
+            self.refuse_unreachable(spec.name, &view, claim.identity())?;
+        }
         let landlock = has("landlock").then(|| Rules {
             read: view.readable(),
             write: view.writable(),
@@ -237,11 +240,37 @@ impl Sandbox {
     /// The bot's uid for the run, where the arbiter is root and may give
     /// one.
     fn claim(&self, spec: &BotSpec) -> Result<Option<Arc<Claim>>, SandboxError> {
-        if !(self.layers.has("identity") && nix::unistd::geteuid().is_root()) {
+        if !self.gives_identities(spec.policy) {
             return Ok(None);
         }
         let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
         self.identity_of(spec.name, &write).map(Some)
+    }
+
+    /// Whether a bot with allowances `policy` runs as a uid of its own
+    /// (the arbiter is root and may give one).
+    pub(crate) fn gives_identities(&self, policy: &Policy) -> bool {
+        self.settings.mode != Mode::Off
+            && !policy.disabled
+            && self.layers.has("identity")
+            && nix::unistd::geteuid().is_root()
+    }
+
+    /// Refuses the view of bot `name` if its `identity` cannot reach, on
+    /// the host, what the view binds as the bot's own (see
+    /// [`crate::reach`]).
+    pub(crate) fn refuse_unreachable(
+        &self,
+        name: &str,
+        view: &View,
+        identity: crate::plan::Identity,
+    ) -> Result<(), SandboxError> {
+        crate::reach::first_unreachable(identity, &view.needs()).map_err(|source| {
+            SandboxError::Unreachable {
+                bot: name.to_owned(),
+                source,
+            }
+        })
     }
 
     /// What the bot of `spec` sees, running `program` in `workdir`, with

@@ -56,6 +56,7 @@ mod own;
 mod paths;
 mod plan;
 mod probe;
+mod reach;
 mod root;
 mod roster;
 mod scratch;

@@ -20,6 +20,7 @@ pub use crate::own::Command;
 use crate::own::{own_folders, Refusal};
 use crate::paths::{installation, normal};
 use crate::plan::{Entry, EntryKind};
+use crate::reach::Need;
 use crate::settings::Policy;
 
 /// The folders every program needs, read-only (a symbolic link where the
@@ -133,6 +134,23 @@ impl View {
         self.entries.extend(masks);
         self.entries = order(std::mem::take(&mut self.entries));
         self
+    }
+
+    /// What the bot's own binds need of its identity on the host: its
+    /// program run, its files and folders and `read` paths read, its
+    /// `write` paths written (the system's folders are everyone's).
+    pub fn needs(&self) -> Vec<(PathBuf, Need)> {
+        let system = system();
+        let need = |e: &Entry| match e.kind {
+            EntryKind::ReadWrite => Some(Need::Write),
+            EntryKind::ReadOnly if e.path == self.program => Some(Need::Run),
+            EntryKind::ReadOnly => Some(Need::Read),
+            _ => None,
+        };
+        (self.entries.iter())
+            .filter(|e| !system.iter().any(|s| s.path == e.path))
+            .filter_map(|e| Some((e.source.clone()?, need(e)?)))
+            .collect()
     }
 
     /// The paths Landlock lets the bot read (the host's view of the same
