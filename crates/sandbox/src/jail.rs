@@ -177,7 +177,7 @@ impl Sandbox {
             rlimits,
             root: world.then(|| Root {
                 entries: view.entries,
-                scratch: spec.policy.disk.unwrap_or(self.settings.disk),
+                scratch: self.scratch_size(spec),
             }),
             identity: claim.as_ref().map(|c| c.identity()),
             own_files: view.own,
@@ -227,7 +227,7 @@ impl Sandbox {
                     .chain(spec.policy.read.iter().map(|p| normal(p))),
             ),
             writable: view.writable(),
-            scratch: world.then_some(spec.policy.disk.unwrap_or(self.settings.disk)),
+            scratch: world.then_some(self.scratch_size(spec)),
             env: env.keys().cloned().collect(),
             network: spec.policy.network,
             memory: spec.memory.map(|bytes| match cgroup_memory {
@@ -235,6 +235,16 @@ impl Sandbox {
                 false => (bytes, MemoryRlimit::current().describe()),
             }),
         }
+    }
+
+    /// The size of the bot's private `/tmp`: its `disk`, and never more
+    /// than its memory limit. A tmpfs's pages are memory, which
+    /// `RLIMIT_DATA` does not count: without a memory cgroup, this bound
+    /// is what keeps `/tmp` within the limit (with one, the cgroup counts
+    /// them too, and a full `/tmp` says so before the OOM killer does).
+    fn scratch_size(&self, spec: &BotSpec) -> u64 {
+        let disk = spec.policy.disk.unwrap_or(self.settings.disk);
+        spec.memory.map_or(disk, |memory| disk.min(memory))
     }
 
     /// The bot's uid for the run, where the arbiter is root and may give
@@ -265,10 +275,10 @@ impl Sandbox {
         view: &View,
         identity: crate::plan::Identity,
     ) -> Result<(), SandboxError> {
-        crate::reach::first_unreachable(identity, &view.needs()).map_err(|source| {
+        crate::reach::first_unreachable(identity, &view.needs()).map_err(|unreachable| {
             SandboxError::Unreachable {
                 bot: name.to_owned(),
-                source,
+                unreachable,
             }
         })
     }

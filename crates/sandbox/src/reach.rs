@@ -54,7 +54,7 @@ impl Need {
 
 /// Why a path the view binds is out of the bot's reach.
 #[derive(Debug, thiserror::Error)]
-#[error("uid {uid} cannot {verb} {path}: {source}", verb = need.verb(), path = path.display())]
+#[error("uid {uid} cannot {verb} {path}: {reason}", verb = need.verb(), path = path.display())]
 pub struct Unreachable {
     /// The bot's uid.
     pub uid: u32,
@@ -63,7 +63,7 @@ pub struct Unreachable {
     /// What it needed.
     pub need: Need,
     /// The kernel's answer (or why the check could not be made).
-    pub source: std::io::Error,
+    pub reason: std::io::Error,
 }
 
 /// The first of `paths` that `identity` cannot use as it needs, checked by
@@ -72,11 +72,11 @@ pub fn first_unreachable(identity: Identity, paths: &[(PathBuf, Need)]) -> Resul
     if paths.is_empty() {
         return Ok(());
     }
-    let fail = |path: &Path, need, source| Unreachable {
+    let fail = |path: &Path, need, reason| Unreachable {
         uid: identity.uid,
         path: path.to_owned(),
         need,
-        source,
+        reason,
     };
     std::thread::scope(|scope| {
         scope
@@ -175,10 +175,10 @@ mod tests {
         first_unreachable(bot, &paths).unwrap();
         std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700)).unwrap();
         let e = first_unreachable(bot, &paths).unwrap_err();
-        assert_eq!(e.source.raw_os_error(), Some(libc::EACCES), "{e}");
+        assert_eq!(e.reason.raw_os_error(), Some(libc::EACCES), "{e}");
         assert_eq!(
             e.to_string(),
-            format!("uid 65534 cannot read {}: {}", file.display(), e.source)
+            format!("uid 65534 cannot read {}: {}", file.display(), e.reason)
         );
         // The group of the file does not help: the check has no groups.
         std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o750)).unwrap();

@@ -62,6 +62,10 @@ pub struct View {
     pub own: Vec<PathBuf>,
     /// Its program, as the command names it.
     program: PathBuf,
+    /// The installation its program belongs to (an interpreter's prefix,
+    /// found through the arbiter's `PATH`), bound for it as the system's
+    /// folders are.
+    installation: Option<PathBuf>,
 }
 
 impl View {
@@ -77,9 +81,8 @@ impl View {
         let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
         let outside = |p: &PathBuf| !write.iter().any(|w| p.starts_with(w));
         let program = normal(command.program);
-        if outside(&program) {
-            wanted.extend(installation(&program).map(ro));
-        }
+        let prefix = installation(&program).filter(|_| outside(&program));
+        wanted.extend(prefix.clone().map(ro));
         let mut own = Vec::new();
         let files: Vec<PathBuf> = command
             .args
@@ -105,6 +108,7 @@ impl View {
             entries: order(resolved(wanted)),
             own,
             program,
+            installation: prefix,
         })
     }
 
@@ -138,9 +142,13 @@ impl View {
 
     /// What the bot's own binds need of its identity on the host: its
     /// program run, its files and folders and `read` paths read, its
-    /// `write` paths written (the system's folders are everyone's).
+    /// `write` paths written (the system's folders and its program's
+    /// installation are the machine's, bound as they are).
     pub fn needs(&self) -> Vec<(PathBuf, Need)> {
         let system = system();
+        let machine = |path: &PathBuf| {
+            system.iter().any(|s| &s.path == path) || self.installation.as_ref() == Some(path)
+        };
         let need = |e: &Entry| match e.kind {
             EntryKind::ReadWrite => Some(Need::Write),
             EntryKind::ReadOnly if e.path == self.program => Some(Need::Run),
@@ -148,7 +156,7 @@ impl View {
             _ => None,
         };
         (self.entries.iter())
-            .filter(|e| !system.iter().any(|s| s.path == e.path))
+            .filter(|e| !machine(&e.path))
             .filter_map(|e| Some((e.source.clone()?, need(e)?)))
             .collect()
     }
