@@ -22,6 +22,7 @@ const CORE: &[&str] = &[
     "world::inotify_tells_a_bot_no_names_in_a_folder_it_cannot_list",
     "world::a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size",
     "memory::a_bots_tmp_is_no_larger_than_its_memory_limit",
+    "world::a_bot_filling_its_write_folder_is_stopped_at_write_size_and_no_result_is_lost",
     "world::a_bot_holds_no_shared_memory_past_its_memory_limit",
     "world::a_bot_writes_its_write_path_as_its_own_uid",
     "own::a_python_bot_of_several_files_elsewhere_imports_its_modules",

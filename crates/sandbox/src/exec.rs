@@ -89,7 +89,7 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
             INIT.store(child.as_raw(), Ordering::Relaxed);
             drop(status_w);
             baton.pass();
-            let init_status = wait_for(child);
+            let init_status = wait_watching(child, plan);
             let mut raw = [0u8; 4];
             let status = match std::fs::File::from(status_r).read_exact(&mut raw) {
                 Ok(()) => i32::from_ne_bytes(raw),
@@ -199,7 +199,7 @@ fn subreaper(plan: &Plan) -> Result<Infallible, String> {
         ForkResult::Child => bot(plan, baton),
         ForkResult::Parent { child } => {
             baton.pass();
-            let status = wait_for(child);
+            let status = wait_watching(child, plan);
             kill_descendants();
             relay(status)
         }
@@ -343,6 +343,26 @@ fn wait_for(child: Pid) -> i32 {
             Err(nix::errno::Errno::EINTR) | Ok(_) => continue,
             Err(_) => return 1 << 8,
         }
+    }
+}
+
+/// Waits for `child` as [`wait_for`] does, killing it once the bot's
+/// `write` paths hold more than the plan's limit (see `usage`).
+fn wait_watching(child: Pid, plan: &Plan) -> i32 {
+    let Some(limit) = plan.write_limit.filter(|_| !plan.own_writable.is_empty()) else {
+        return wait_for(child);
+    };
+    loop {
+        match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
+            Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
+            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+            Err(_) => return 1 << 8,
+        }
+        if crate::usage::held(&plan.own_writable) > limit {
+            let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
+            return wait_for(child);
+        }
+        std::thread::sleep(crate::usage::EVERY);
     }
 }
 

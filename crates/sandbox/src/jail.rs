@@ -181,7 +181,8 @@ impl Sandbox {
             }),
             identity: claim.as_ref().map(|c| c.identity()),
             own_files: view.own,
-            own_writable,
+            write_limit: (!own_writable.is_empty()).then_some(self.settings.write_size),
+            own_writable: own_writable.clone(),
         };
         Ok(Jail {
             program: self.helper.clone(),
@@ -203,6 +204,8 @@ impl Sandbox {
             cgroups,
             _claim: claim,
             scratch,
+            writable: own_writable,
+            write_size: self.settings.write_size,
         })
     }
 }
@@ -385,6 +388,9 @@ fn runnable(program: &Path) -> Result<(), String> {
 
 impl Guard for Jail {
     fn explain(&self, _exit: Exit) -> Option<String> {
+        if let Some(why) = crate::usage::over(&self.writable, self.write_size) {
+            return Some(why);
+        }
         let bytes = self.cgroups.memory_limit()?;
         self.cgroups.oom_killed().then(|| {
             format!(
@@ -426,6 +432,9 @@ pub struct Jail {
     cgroups: Cgroups,
     scratch: Option<tempfile::TempDir>,
     _claim: Option<Arc<Claim>>,
+    /// Its `write` paths, and what they may hold together.
+    writable: Vec<PathBuf>,
+    write_size: u64,
 }
 
 impl Jail {
@@ -442,6 +451,8 @@ impl Jail {
             cgroups: Cgroups::default(),
             _claim: None,
             scratch: None,
+            writable: Vec::new(),
+            write_size: u64::MAX,
         }
     }
 
