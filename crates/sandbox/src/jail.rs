@@ -108,12 +108,6 @@ impl Sandbox {
         if self.settings.mode == Mode::Off || spec.policy.disabled {
             return Ok(Jail::plain(spec));
         }
-        let prepare_err = |path: &Path| {
-            let bot = spec.name.to_owned();
-            let path = path.to_owned();
-            move |source| SandboxError::Prepare { bot, path, source }
-        };
-        let has = |layer| self.layers.has(layer);
         // Found out here, not in the helper, so that the reason is plain.
         let program = resolve(spec.program);
         runnable(&program).map_err(|reason| SandboxError::Program {
@@ -122,68 +116,35 @@ impl Sandbox {
             reason,
         })?;
         let claim = self.claim(spec)?;
-        let world = has("root");
-        // A scratch folder on the host only where there is no constructed
-        // root (which has a private tmpfs of its own).
-        let scratch = match world {
-            true => None,
-            false => Some(scratch::create(spec.name).map_err(prepare_err(&std::env::temp_dir()))?),
-        };
-        // The scratch belongs to the bot's identity and to nobody else.
-        if let (Some(dir), Some(claim)) = (&scratch, &claim) {
-            let id = claim.identity();
-            std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
-                .map_err(prepare_err(dir.path()))?;
-        }
-        let request = self.cgroup_request(spec);
-        let cgroups =
-            Cgroups::create(&request).map_err(prepare_err(Path::new("/sys/fs/cgroup")))?;
-        let rlimits = self.rlimits(request.pids.is_some());
-
-        let scratch_dir = match &scratch {
-            Some(dir) => dir.path().to_owned(),
-            None => PathBuf::from("/tmp"),
-        };
+        let identity = claim.as_ref().map(|c| c.identity());
         // The helper starts in the working directory: every path it is
         // given must not depend on where it is.
         let workdir = normal(spec.workdir);
         let view = self.view(spec, &program, &workdir)?;
-        if let Some(claim) = &claim {
-            self.refuse_unreachable(spec.name, &view, claim.identity())?;
+        if let Some(identity) = identity {
+            self.refuse_unreachable(spec.name, &view, identity)?;
         }
-        let landlock = has("landlock").then(|| Rules {
-            read: view.readable(),
-            write: view.writable(),
-            scratch: vec![scratch_dir.clone()],
-            devices: DEVICES.iter().map(PathBuf::from).collect(),
-            no_tcp: !spec.policy.network,
-        });
-        let env = environment(spec, &scratch_dir);
-        let mut argv = vec![spec.program.to_string_lossy().into_owned()];
-        argv.extend(spec.args.iter().cloned());
-        let own_writable = view.writable();
-        let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
-        let plan = Plan {
-            program,
-            argv,
-            workdir,
-            env: env.into_iter().collect(),
-            namespaces: has("namespaces"),
-            network: spec.policy.network,
-            landlock,
-            seccomp: has("seccomp"),
-            private_memory: spec.memory.is_some() && request.memory.is_none(),
-            cgroups: cgroups.dirs().to_vec(),
-            rlimits,
-            root: world.then(|| Root {
-                entries: view.entries,
-                scratch: self.scratch_size(spec),
-            }),
-            identity: claim.as_ref().map(|c| c.identity()),
-            own_files: view.own,
-            write_limit: (!own_writable.is_empty()).then_some(self.settings.write_size),
-            own_writable: own_writable.clone(),
+        let scratch = self.scratch(spec, identity)?;
+        let request = self.cgroup_request(spec);
+        let cgroups = Cgroups::create(&request).map_err(|source| SandboxError::Prepare {
+            bot: spec.name.to_owned(),
+            path: PathBuf::from("/sys/fs/cgroup"),
+            source,
+        })?;
+        let scratch_dir = match &scratch {
+            Some(dir) => dir.path().to_owned(),
+            None => PathBuf::from("/tmp"),
         };
+        let env = environment(spec, &scratch_dir);
+        let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
+        let writable = view.writable();
+        let made = Made {
+            scratch: &scratch_dir,
+            request: &request,
+            cgroups: &cgroups,
+            identity,
+        };
+        let plan = self.plan(spec, (program, workdir), view, env, &made);
         Ok(Jail {
             program: self.helper.clone(),
             args: vec![
@@ -200,13 +161,94 @@ impl Sandbox {
             )],
             confined: true,
             cage: Some(cage),
-            namespaces: has("namespaces"),
+            namespaces: self.layers.has("namespaces"),
             cgroups,
             _claim: claim,
             scratch,
-            writable: own_writable,
+            writable,
             write_size: self.settings.write_size,
         })
+    }
+}
+
+/// What [`Sandbox::prepare`] made on the host for one bot process, which
+/// its plan names.
+struct Made<'a> {
+    /// Its scratch folder (`/tmp` of its constructed root, or one on the
+    /// host).
+    scratch: &'a Path,
+    request: &'a Request,
+    cgroups: &'a Cgroups,
+    identity: Option<crate::plan::Identity>,
+}
+
+impl Sandbox {
+    /// The scratch folder of a process of the bot of `spec` on the host,
+    /// owned by its `identity`: only where there is no constructed root
+    /// (which has a private tmpfs of its own).
+    fn scratch(
+        &self,
+        spec: &BotSpec,
+        identity: Option<crate::plan::Identity>,
+    ) -> Result<Option<tempfile::TempDir>, SandboxError> {
+        if self.layers.has("root") {
+            return Ok(None);
+        }
+        let prepare_err = |path: &Path| {
+            let bot = spec.name.to_owned();
+            let path = path.to_owned();
+            move |source| SandboxError::Prepare { bot, path, source }
+        };
+        let dir = scratch::create(spec.name).map_err(prepare_err(&std::env::temp_dir()))?;
+        if let Some(id) = identity {
+            std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
+                .map_err(prepare_err(dir.path()))?;
+        }
+        Ok(Some(dir))
+    }
+
+    /// The helper's plan for a process of the bot of `spec` running
+    /// `program` in `workdir`, with its `view`, `env` and what was `made`
+    /// for it.
+    fn plan(
+        &self,
+        spec: &BotSpec,
+        (program, workdir): (PathBuf, PathBuf),
+        view: View,
+        env: BTreeMap<String, String>,
+        made: &Made,
+    ) -> Plan {
+        let has = |layer| self.layers.has(layer);
+        let mut argv = vec![spec.program.to_string_lossy().into_owned()];
+        argv.extend(spec.args.iter().cloned());
+        let own_writable = view.writable();
+        Plan {
+            program,
+            argv,
+            workdir,
+            env: env.into_iter().collect(),
+            namespaces: has("namespaces"),
+            network: spec.policy.network,
+            landlock: has("landlock").then(|| Rules {
+                read: view.readable(),
+                write: own_writable.clone(),
+                scratch: vec![made.scratch.to_owned()],
+                devices: DEVICES.iter().map(PathBuf::from).collect(),
+                no_tcp: !spec.policy.network,
+            }),
+            seccomp: has("seccomp"),
+            private_memory: spec.memory.is_some() && made.request.memory.is_none(),
+            cgroups: made.cgroups.dirs().to_vec(),
+            rlimits: self.rlimits(made.request.pids.is_some()),
+            root: has("root").then(|| Root {
+                entries: view.entries,
+                scratch: self.scratch_size(spec),
+            }),
+            identity: made.identity,
+            own_files: view.own,
+            write_limit: (!own_writable.is_empty()).then_some(self.settings.write_size),
+            own_writable,
+        }
     }
 }
 
