@@ -36,6 +36,7 @@ const CORE: &[&str] = &[
     "identity::a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own",
     "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
     "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",
+    "hold::a_spinner_is_held_while_its_opponent_starts_up",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test
