@@ -61,6 +61,7 @@ mod root;
 mod roster;
 mod scratch;
 mod settings;
+mod setup;
 mod usage;
 mod view;
 
