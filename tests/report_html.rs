@@ -331,3 +331,70 @@ fn sprt_chart_renders() {
     assert!(dom.contains("after 12 pairs"));
     screenshot(&page, "#only=sprt", "sprt.png", "1000,750", &[]);
 }
+
+#[test]
+fn direction_controls_in_names_are_shown_written_out_and_kept_exact_in_json() {
+    // A name that would show as another: an override reverses the rest of
+    // its line, isolates and marks reorder what is next to them.
+    let evil = "gr\u{202e}ydee\u{2066}x\u{2069}\u{200e}\u{200f}\u{61c}";
+    let written = "gr\\u{202e}ydee\\u{2066}x\\u{2069}\\u{200e}\\u{200f}\\u{61c}";
+    let text = std::fs::read_to_string(fixture("round-robin/games.jsonl")).unwrap();
+    let games = scratch().join("games.jsonl");
+    let name = serde_json::to_string(evil).unwrap();
+    std::fs::write(&games, text.replace("\"greedy\"", &name)).unwrap();
+    let is_direction = |c: char| {
+        ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+            || ['\u{200e}', '\u{200f}', '\u{61c}'].contains(&c)
+    };
+    // The JSON report keeps the name exact.
+    let json = Command::new(env!("CARGO_BIN_EXE_aboure"))
+        .args(["report", "--format", "json", "--no-accuracy"])
+        .arg(&games)
+        .output()
+        .unwrap();
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let names: Vec<&str> = (json["players"].as_array().unwrap().iter())
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&evil), "{names:?}");
+    // The text report writes it out.
+    let text = Command::new(env!("CARGO_BIN_EXE_aboure"))
+        .args(["report", "--no-accuracy"])
+        .arg(&games)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(!text.contains(is_direction), "{text:?}");
+    assert!(text.contains(written), "{text}");
+    // The page, as made and as the browser renders it (its script fills
+    // the game list and the filters), shows it written out; only the data
+    // the script reads holds it exact.
+    let page = make_report(&[games]);
+    let outside_data = |html: &str| {
+        let start = html.find("id=\"report-data\"").expect("the page's data");
+        let end = start + html[start..].find("</script>").unwrap();
+        format!("{}{}", &html[..start], &html[end..])
+    };
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!outside_data(&html).contains(is_direction));
+    assert!(html.contains(written));
+    let dom = dump_dom(&page, "");
+    // The filter's values are the exact names (what it compares), never
+    // shown.
+    let values = format!("<option value={name}>");
+    let shown = outside_data(&dom).replace(&values, "<option>");
+    assert!(
+        !shown.contains(is_direction),
+        "raw direction controls shown"
+    );
+    let list = &shown[shown.find("id=\"game-list\"").expect("game list")..];
+    assert!(list.contains(written), "{list}");
+    let filter = &shown[shown.find("id=\"filter-bot\"").expect("bot filter")..];
+    assert!(filter[..filter.find("</select>").unwrap()].contains(written));
+}

@@ -21,6 +21,8 @@ mod memory;
 mod named;
 #[path = "sandbox/own.rs"]
 mod own;
+#[path = "sandbox/reach.rs"]
+mod reach;
 #[path = "sandbox/sockets.rs"]
 mod sockets;
 #[path = "sandbox/unprivileged.rs"]

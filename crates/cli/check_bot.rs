@@ -176,7 +176,7 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
     };
     let settings = aboure_config::default_sandbox()?.with_mode(mode);
     let exe = std::env::current_exe()?;
-    let sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
+    let mut sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
     eprintln!("{}", sandbox.layers());
     let cwd = std::env::current_dir()?;
     let policy = Policy {
@@ -186,6 +186,16 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
         ..Policy::default()
     };
     own_folders(args, &exe, &cwd, &policy)?;
+    // As `aboure run` does: the bot's files are its own, its uid is one
+    // for every process of the check, and what it names is checked as it.
+    if let Some((program, rest)) = args.command.split_first() {
+        let program = aboure_sandbox::resolve(std::path::Path::new(program));
+        let rest: Vec<String> = rest
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        sandbox.register_bot("bot", (&cwd.join(program), &rest), &cwd, &policy)?;
+    }
     let sandbox = std::sync::Arc::new(sandbox);
     let launcher = aboure_sandbox::SandboxLauncher::new(sandbox, "bot", policy);
     Ok(Some(SharedLauncher(std::sync::Arc::new(launcher))))

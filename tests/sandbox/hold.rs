@@ -81,3 +81,29 @@ fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_spinner_is_held_while_its_opponent_starts_up() {
+    let dir = folder("sandbox-hold-start");
+    let m = marker("holdstart");
+    // The opponent sleeps three seconds before its handshake, then moves
+    // at once; the spinner's bot is ready long before.
+    let bots = hostile("honest", "slowstart.sh", &m, &["3"])
+        + &hostile("spinner", "daemonspin.sh", &m, &[]);
+    let text = gauntlet_against("", &bots)
+        .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
+        .replace("base = \"2s\"", "base = \"30s\"");
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = watch(format!("{m}-spin"), stop.clone());
+    let games = run_and_check(&dir, &m, &text, 1);
+    stop.store(true, Ordering::Relaxed);
+    let seen = watcher.join().unwrap();
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
+    for (pid, (cpu, lived)) in seen {
+        println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
+        assert!(lived > 2.5, "seen for {lived:.2} s");
+        assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

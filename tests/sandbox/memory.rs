@@ -51,3 +51,45 @@ fn every_bot_process_is_charged_to_the_runs_memory_group() {
     assert_no_survivors(&m, Duration::from_secs(5));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A bot's private `/tmp` is a tmpfs, whose pages are memory that a
+/// per-process `RLIMIT_DATA` does not count: it is never larger than the
+/// bot's memory limit. Without a memory cgroup (an unprivileged arbiter)
+/// the bot's writes stop there, and it plays on; with one, the cgroup
+/// counts them too, and the bot stops at the limit either way.
+#[test]
+fn a_bots_tmp_is_no_larger_than_its_memory_limit() {
+    let dir = folder("sandbox-tmp-memory");
+    let m = marker("tmpmemory");
+    // Up to 128 MiB in its /tmp, under a limit of 64 MiB and the default
+    // disk of 256 MiB.
+    let bots = hostile("filler", "disk.sh", &m, &[]) + "memory-limit = \"64MiB\"\n";
+    let config = write_config(&dir, &gauntlet(&bots));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    let log = stderr_log(&out, "filler");
+    let wrote: Vec<u64> = (log.lines())
+        .filter_map(|l| l.strip_prefix("disk: wrote "))
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(wrote.iter().all(|&mib| mib <= 64), "{log}");
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let cgroup = (run["sandbox"]["layers"].as_array().unwrap().iter())
+        .any(|l| l["name"] == "cgroup-memory" && l["active"] == true);
+    if !cgroup {
+        // Stopped by a full /tmp at 64 MiB, in both games, which it then
+        // played to their end.
+        assert_eq!(wrote.len(), 2, "{log}");
+        assert!(wrote.iter().all(|&mib| mib >= 60), "{log}");
+        for g in &games {
+            assert_eq!(g["termination"], "natural", "{g}");
+        }
+    }
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

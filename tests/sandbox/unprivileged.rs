@@ -21,6 +21,8 @@ const CORE: &[&str] = &[
     "world::a_bot_cannot_connect_to_a_host_unix_socket_by_path",
     "world::inotify_tells_a_bot_no_names_in_a_folder_it_cannot_list",
     "world::a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size",
+    "memory::a_bots_tmp_is_no_larger_than_its_memory_limit",
+    "world::a_bot_filling_its_write_folder_is_stopped_at_write_size_and_no_result_is_lost",
     "world::a_bot_holds_no_shared_memory_past_its_memory_limit",
     "world::a_bot_writes_its_write_path_as_its_own_uid",
     "own::a_python_bot_of_several_files_elsewhere_imports_its_modules",
@@ -34,6 +36,7 @@ const CORE: &[&str] = &[
     "identity::a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own",
     "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
     "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",
+    "hold::a_spinner_is_held_while_its_opponent_starts_up",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -278,3 +278,43 @@ fn a_bot_writes_its_write_path_as_its_own_uid() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A bot's `write` folders have a size for all their files together
+/// (`write-size`), not only one per file: past it the bot is stopped, its
+/// game recorded as lost at that limit, and every game of the run is
+/// recorded.
+#[test]
+fn a_bot_filling_its_write_folder_is_stopped_at_write_size_and_no_result_is_lost() {
+    let dir = folder("sandbox-write-size");
+    let m = marker("writesize");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cache_arg = cache.display().to_string();
+    let bots = hostile("filler", "writefill.sh", &m, &[&cache_arg])
+        + "sandbox = { write = [\"cache\"] }\n";
+    let text =
+        gauntlet(&bots).replace("[openings]", "[sandbox]\nwrite-size = \"8MiB\"\n[openings]");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "resource_limit", "{g}");
+        let detail = g["detail"].as_str().unwrap_or("");
+        assert!(
+            detail.contains("more than sandbox.write-size (8 MiB)"),
+            "{g}"
+        );
+        assert_eq!(loser(g), Some("filler"), "{g}");
+    }
+    // Stopped within a tenth of a second or so of passing 8 MiB, in the
+    // first game, and at once in the second: far from its 2 x 64 MiB.
+    let files = std::fs::read_dir(&cache).unwrap().count();
+    assert!((8..=24).contains(&files), "{files} files of 1 MiB");
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -41,6 +41,7 @@ pub(super) struct RawSandbox {
     cpus: Option<Spanned<String>>,
     disk: Option<Spanned<String>>,
     uids: Option<Spanned<String>>,
+    write_size: Option<Spanned<String>>,
 }
 
 impl RawSandbox {
@@ -58,6 +59,7 @@ impl RawSandbox {
             cpus: self.cpus.or(base.cpus),
             disk: self.disk.or(base.disk),
             uids: self.uids.or(base.uids),
+            write_size: self.write_size.or(base.write_size),
         }
     }
 }
@@ -126,6 +128,9 @@ impl Validator<'_> {
         let (disk, at) = text(&raw.disk, "disk")?;
         let disk = aboure_process::parse_size(disk)
             .map_err(|e| self.at(at, "sandbox.disk", e.to_string()))?;
+        let (write_size, at) = text(&raw.write_size, "write-size")?;
+        let write_size = aboure_process::parse_size(write_size)
+            .map_err(|e| self.at(at, "sandbox.write-size", e.to_string()))?;
         let (uids, at) = text(&raw.uids, "uids")?;
         let uids = uid_range(uids).map_err(|m| self.at(at, "sandbox.uids", m))?;
         let parts = SettingsParts {
@@ -143,6 +148,7 @@ impl Validator<'_> {
             cpus,
             disk,
             uids,
+            write_size,
         };
         Settings::new(parts).map_err(|e| self.refused(raw, &e))
     }

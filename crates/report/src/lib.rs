@@ -131,7 +131,7 @@ pub use options::{
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
-pub use printable::printable;
+pub use printable::{hidden_control, printable};
 pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
     BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,

@@ -9,14 +9,14 @@
 use std::borrow::Cow;
 
 /// `text` with every control character but the newline and the tab, and
-/// every Unicode direction override, written as its escape.
+/// every Unicode direction control, written as its escape.
 pub fn printable(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(unsafe_for_terminal) {
+    if !text.chars().any(hidden_control) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if unsafe_for_terminal(c) {
+        if hidden_control(c) {
             out.extend(c.escape_unicode());
         } else {
             out.push(c);
@@ -26,12 +26,17 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 }
 
 /// C0 and C1 controls and DEL (escape sequences start with ESC, or the C1
-/// CSI), and the bidirectional overrides and isolates, which reorder what
-/// follows them on the line.
-fn unsafe_for_terminal(c: char) -> bool {
+/// CSI), and the bidirectional controls: the embeddings, overrides and
+/// isolates, which reorder what follows them on the line (a name that
+/// shows as another, a score read backwards), and the invisible marks
+/// (left-to-right, right-to-left, Arabic letter), which change the
+/// direction of what is next to them. A page (see the HTML report) hides
+/// them as a terminal does, so both show them written out.
+pub fn hidden_control(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         || ('\u{202a}'..='\u{202e}').contains(&c)
         || ('\u{2066}'..='\u{2069}').contains(&c)
+        || ['\u{200e}', '\u{200f}', '\u{61c}'].contains(&c)
 }
 
 #[cfg(test)]
@@ -45,6 +50,10 @@ mod tests {
             "a\\u{1b}]0;owned\\u{7}b\\u{9b}2J\\u{d}\\u{7f}"
         );
         assert_eq!(printable("x\u{202e}y"), "x\\u{202e}y");
+        assert_eq!(
+            printable("\u{2066}a\u{2069}\u{200e}\u{200f}\u{61c}\u{202a}"),
+            "\\u{2066}a\\u{2069}\\u{200e}\\u{200f}\\u{61c}\\u{202a}"
+        );
     }
 
     #[test]

@@ -53,20 +53,41 @@ pub fn remove_run_groups() {
     let _ = std::fs::remove_dir(dir);
 }
 
+/// Why groups cannot be made for a controller.
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    /// The controller is not mounted where cgroup v1 puts it.
+    #[error("no cgroup v1 {controller} controller at {}", root.display())]
+    NoController {
+        /// The controller (`memory`).
+        controller: String,
+        /// Where it was looked for.
+        root: PathBuf,
+    },
+    /// It is, but no group can be made in it (not root, read-only).
+    #[error("cannot make a group in {}: {source}", base.display())]
+    CannotMake {
+        /// The folder aboure's groups go in.
+        base: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+}
+
 /// Whether groups can be made for `controller`; the reason if not.
-pub fn usable(controller: &str) -> Result<(), String> {
+pub fn usable(controller: &str) -> Result<(), Unusable> {
     let root = Path::new(ROOT).join(controller);
     if !root.join("cgroup.procs").exists() {
-        return Err(format!(
-            "no cgroup v1 {controller} controller at {}",
-            root.display()
-        ));
+        return Err(Unusable::NoController {
+            controller: controller.to_owned(),
+            root,
+        });
     }
     let base = base(controller);
     let probe = base.join(format!("probe-{}", std::process::id()));
     std::fs::create_dir_all(&probe)
         .and_then(|()| std::fs::remove_dir(&probe))
-        .map_err(|e| format!("cannot make a group in {}: {e}", base.display()))
+        .map_err(|source| Unusable::CannotMake { base, source })
 }
 
 /// Every controller aboure makes groups in.

@@ -16,9 +16,10 @@ use seccompiler::{
 };
 
 use crate::plan::{Identity, Plan, Resource, Rules};
+use crate::setup::SetupError;
 
 /// Sets the resource limits.
-pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), String> {
+pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), SetupError> {
     use nix::sys::resource::{setrlimit, Resource as R};
     for &(resource, soft, hard) in limits {
         let r = match resource {
@@ -29,7 +30,8 @@ pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), String> {
             Resource::Nproc => R::RLIMIT_NPROC,
             Resource::Core => R::RLIMIT_CORE,
         };
-        setrlimit(r, soft, hard).map_err(|e| format!("setrlimit {resource:?}: {e}"))?;
+        setrlimit(r, soft, hard)
+            .map_err(|e| SetupError::call(format!("setrlimit {resource:?}"), e))?;
     }
     Ok(())
 }
@@ -59,11 +61,12 @@ pub fn drop_capabilities() {
 
 /// Becomes `identity` for good (real, effective and saved ids), with no
 /// supplementary groups: the capabilities go with root's uid.
-pub fn assume(identity: Identity) -> Result<(), String> {
+pub fn assume(identity: Identity) -> Result<(), SetupError> {
     use nix::unistd::{setgroups, setresgid, setresuid, Gid, Uid};
     let (uid, gid) = (Uid::from_raw(identity.uid), Gid::from_raw(identity.gid));
-    let fail =
-        |what: &str, e: nix::Error| format!("cannot become uid {uid} gid {gid}: {what}: {e}");
+    let fail = |what: &str, e: nix::Error| {
+        SetupError::call(format!("cannot become uid {uid} gid {gid}: {what}"), e)
+    };
     setgroups(&[]).map_err(|e| fail("setgroups", e))?;
     setresgid(gid, gid, gid).map_err(|e| fail("setresgid", e))?;
     setresuid(uid, uid, uid).map_err(|e| fail("setresuid", e))?;
@@ -73,7 +76,7 @@ pub fn assume(identity: Identity) -> Result<(), String> {
 /// Says which of the bot's own files its identity cannot use, naming the
 /// file and the uid: the program must be executable, its files readable,
 /// its `write` paths writable.
-pub fn usable(plan: &Plan, uid: u32) -> Result<(), String> {
+pub fn usable(plan: &Plan, uid: u32) -> Result<(), SetupError> {
     use nix::unistd::{access, AccessFlags};
     let checks = std::iter::once((plan.program.as_path(), AccessFlags::X_OK, "run"))
         .chain(
@@ -87,20 +90,19 @@ pub fn usable(plan: &Plan, uid: u32) -> Result<(), String> {
                 .map(|f| (f.as_path(), AccessFlags::W_OK, "write")),
         );
     for (file, how, verb) in checks {
-        access(file, how).map_err(|e| {
-            format!(
-                "uid {uid} cannot {verb} {}: {e} (the bot runs as uid {uid}: its files \
-                 must be readable by others, its write paths writable by them)",
-                file.display()
-            )
+        access(file, how).map_err(|e| SetupError::Unusable {
+            uid,
+            verb,
+            path: file.to_owned(),
+            source: e.into(),
         })?;
     }
     Ok(())
 }
 
 /// No privilege gain through set-user-id programs or file capabilities.
-pub fn no_new_privs() -> Result<(), String> {
-    nix::sys::prctl::set_no_new_privs().map_err(|e| format!("no_new_privs: {e}"))
+pub fn no_new_privs() -> Result<(), SetupError> {
+    nix::sys::prctl::set_no_new_privs().map_err(|e| SetupError::call("no_new_privs", e))
 }
 
 /// The Landlock ABI of the running kernel, 0 without Landlock.
@@ -121,9 +123,9 @@ pub fn landlock_abi() -> i64 {
 /// Restricts the calling process (and everything it starts) to `rules`.
 /// Best effort below ABI 7: what the kernel cannot enforce is left out
 /// (and was reported by the probe).
-pub fn landlock(rules: &Rules) -> Result<(), String> {
+pub fn landlock(rules: &Rules) -> Result<(), SetupError> {
     let abi = ABI::V7;
-    let fail = |e: &dyn std::fmt::Display| format!("landlock: {e}");
+    let fail = |e: &dyn std::fmt::Display| SetupError::Landlock(e.to_string());
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(AccessFs::from_all(abi))
@@ -162,12 +164,14 @@ pub fn landlock(rules: &Rules) -> Result<(), String> {
             };
             created = created
                 .add_rule(PathBeneath::new(fd, access))
-                .map_err(|e| format!("landlock rule for {}: {e}", path.display()))?;
+                .map_err(|e| SetupError::Landlock(format!("rule for {}: {e}", path.display())))?;
         }
     }
     let status = created.restrict_self().map_err(|e| fail(&e))?;
     if status.ruleset == RulesetStatus::NotEnforced {
-        return Err("landlock: not enforced by this kernel".to_owned());
+        return Err(SetupError::Landlock(
+            "not enforced by this kernel".to_owned(),
+        ));
     }
     Ok(())
 }
@@ -266,8 +270,8 @@ const DENIED_LEGACY: &[i64] = &[];
 /// shared anonymous mapping, a memfd or a System V segment would hold
 /// memory past the limit. (A shared mapping of a file holds page cache,
 /// which the kernel can write back; the bot can write only its scratch.)
-fn shared_memory(arch: TargetArch) -> Result<SeccompFilter, String> {
-    let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
+fn shared_memory(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
+    let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     let both = (libc::MAP_SHARED | libc::MAP_ANONYMOUS) as u64;
     let shared_anonymous = SeccompCondition::new(
         3,
@@ -306,8 +310,8 @@ pub fn socket_families(network: bool) -> &'static [i32] {
 
 /// Refuses `socket` and `socketpair` for a family not in `allowed`, as a
 /// kernel without it would (`EAFNOSUPPORT`).
-fn socket_filter(arch: TargetArch, allowed: &[i32]) -> Result<SeccompFilter, String> {
-    let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
+fn socket_filter(arch: TargetArch, allowed: &[i32]) -> Result<SeccompFilter, SetupError> {
+    let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     // One rule, every condition of which must hold: the family is none of
     // the allowed ones.
     let other_family = || {
@@ -345,9 +349,10 @@ const NAMESPACE_FLAGS: &[i32] = &[
 /// Installs the seccomp filters: the deny list, the socket families of
 /// [`socket_families`] for `network`, and with `private_memory` the one
 /// that keeps every byte of memory under the bot's `RLIMIT_DATA`.
-pub fn seccomp(private_memory: bool, network: bool) -> Result<(), String> {
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| format!("seccomp: {e}"))?;
-    let fail = |e: seccompiler::BackendError| format!("seccomp: {e}");
+pub fn seccomp(private_memory: bool, network: bool) -> Result<(), SetupError> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)
+        .map_err(|e| SetupError::Seccomp(e.to_string()))?;
+    let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = (DENIED.iter().chain(DENIED_LEGACY))
         .map(|&call| (call, Vec::new()))
         .collect();
@@ -389,7 +394,7 @@ pub fn seccomp(private_memory: bool, network: bool) -> Result<(), String> {
     }
     for filter in filters {
         let program: BpfProgram = filter.try_into().map_err(fail)?;
-        seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))?;
+        seccompiler::apply_filter(&program).map_err(|e| SetupError::Seccomp(e.to_string()))?;
     }
     Ok(())
 }

@@ -74,6 +74,18 @@ pub enum SandboxError {
         /// Whose it is.
         what: String,
     },
+    /// A path the bot's command or allowances name that its own uid
+    /// cannot reach on the host (the privileged helper could bind it).
+    #[error(
+        "sandbox of {bot}: {unreachable} (the bot runs as its own uid: what its command \
+         or allowances name must be open to it on the host)"
+    )]
+    Unreachable {
+        /// The bot.
+        bot: String,
+        /// The path, and the kernel's answer.
+        unreachable: crate::reach::Unreachable,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

@@ -30,6 +30,7 @@ use nix::unistd::{fork, ForkResult, Pid};
 use crate::confine;
 use crate::handover::Baton;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
+use crate::setup::SetupError;
 
 /// The argument that says the plan is in the environment variable
 /// [`PLAN_VAR`] (read only by its own user) rather than the argument itself.
@@ -89,7 +90,7 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
             INIT.store(child.as_raw(), Ordering::Relaxed);
             drop(status_w);
             baton.pass();
-            let init_status = wait_for(child);
+            let init_status = wait_watching(child, plan);
             let mut raw = [0u8; 4];
             let status = match std::fs::File::from(status_r).read_exact(&mut raw) {
                 Ok(()) => i32::from_ne_bytes(raw),
@@ -114,7 +115,7 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
         None => mount_proc(),
     };
     if let Err(e) = world {
-        fail(&e);
+        fail(&e.to_string());
     }
     if let Err(e) = on_hold_signals(hold_namespace) {
         fail(&e);
@@ -199,7 +200,7 @@ fn subreaper(plan: &Plan) -> Result<Infallible, String> {
         ForkResult::Child => bot(plan, baton),
         ForkResult::Parent { child } => {
             baton.pass();
-            let status = wait_for(child);
+            let status = wait_watching(child, plan);
             kill_descendants();
             relay(status)
         }
@@ -286,7 +287,7 @@ fn enter_namespaces(network: bool, user: bool) -> Result<(), String> {
 }
 
 /// A `/proc` that shows only the namespace's processes.
-fn mount_proc() -> Result<(), String> {
+fn mount_proc() -> Result<(), SetupError> {
     use nix::mount::{mount, MsFlags};
     mount(
         None::<&str>,
@@ -295,7 +296,7 @@ fn mount_proc() -> Result<(), String> {
         MsFlags::MS_REC | MsFlags::MS_PRIVATE,
         None::<&str>,
     )
-    .map_err(|e| format!("cannot make the mounts private: {e}"))?;
+    .map_err(|e| SetupError::call("cannot make the mounts private", e))?;
     mount(
         Some("proc"),
         "/proc",
@@ -303,7 +304,7 @@ fn mount_proc() -> Result<(), String> {
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
         None::<&str>,
     )
-    .map_err(|e| format!("cannot mount /proc: {e}"))
+    .map_err(|e| SetupError::call("cannot mount /proc", e))
 }
 
 fn die_with_parent() {
@@ -343,6 +344,26 @@ fn wait_for(child: Pid) -> i32 {
             Err(nix::errno::Errno::EINTR) | Ok(_) => continue,
             Err(_) => return 1 << 8,
         }
+    }
+}
+
+/// Waits for `child` as [`wait_for`] does, killing it once the bot's
+/// `write` paths hold more than the plan's limit (see `usage`).
+fn wait_watching(child: Pid, plan: &Plan) -> i32 {
+    let Some(limit) = plan.write_limit.filter(|_| !plan.own_writable.is_empty()) else {
+        return wait_for(child);
+    };
+    loop {
+        match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
+            Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
+            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+            Err(_) => return 1 << 8,
+        }
+        if crate::usage::held(&plan.own_writable) > limit {
+            let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
+            return wait_for(child);
+        }
+        std::thread::sleep(crate::usage::EVERY);
     }
 }
 
@@ -439,7 +460,7 @@ pub fn probe_main() -> ! {
     let root_user = nix::unistd::geteuid().is_root();
     if root_user {
         report.identity =
-            in_child(|| confine::assume(PROBE_ID).map(|()| None)).unwrap_or_else(Some);
+            in_child(|| Ok(confine::assume(PROBE_ID).map(|()| None)?)).unwrap_or_else(Some);
     }
     if let Err(e) = enter_namespaces(false, !root_user) {
         report.namespaces = Some(e);
@@ -462,7 +483,9 @@ pub fn probe_main() -> ! {
                 }],
                 scratch: 1 << 20,
             };
-            Ok(crate::root::enter(&root, owner).err())
+            Ok(crate::root::enter(&root, owner)
+                .err()
+                .map(|e| e.to_string()))
         });
         match tried {
             Ok(root) => report.root = root,
@@ -474,8 +497,8 @@ pub fn probe_main() -> ! {
         read: vec!["/usr".into()],
         ..Rules::default()
     };
-    report.landlock = confine::landlock(&rules).err();
-    report.seccomp = confine::seccomp(false, false).err();
+    report.landlock = confine::landlock(&rules).err().map(|e| e.to_string());
+    report.seccomp = confine::seccomp(false, false).err().map(|e| e.to_string());
     println!("{}", serde_json::to_string(&report).unwrap_or_default());
     std::process::exit(0)
 }

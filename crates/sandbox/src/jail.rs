@@ -108,12 +108,6 @@ impl Sandbox {
         if self.settings.mode == Mode::Off || spec.policy.disabled {
             return Ok(Jail::plain(spec));
         }
-        let prepare_err = |path: &Path| {
-            let bot = spec.name.to_owned();
-            let path = path.to_owned();
-            move |source| SandboxError::Prepare { bot, path, source }
-        };
-        let has = |layer| self.layers.has(layer);
         // Found out here, not in the helper, so that the reason is plain.
         let own_path = spec.env.get("PATH").map(std::ffi::OsStr::new);
         let program = resolve_in(spec.program, own_path);
@@ -123,64 +117,35 @@ impl Sandbox {
             reason,
         })?;
         let claim = self.claim(spec)?;
-        let world = has("root");
-        // A scratch folder on the host only where there is no constructed
-        // root (which has a private tmpfs of its own).
-        let scratch = match world {
-            true => None,
-            false => Some(scratch::create(spec.name).map_err(prepare_err(&std::env::temp_dir()))?),
-        };
-        // The scratch belongs to the bot's identity and to nobody else.
-        if let (Some(dir), Some(claim)) = (&scratch, &claim) {
-            let id = claim.identity();
-            std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
-                .map_err(prepare_err(dir.path()))?;
-        }
-        let request = self.cgroup_request(spec);
-        let cgroups =
-            Cgroups::create(&request).map_err(prepare_err(Path::new("/sys/fs/cgroup")))?;
-        let rlimits = self.rlimits(request.pids.is_some());
-
-        let scratch_dir = match &scratch {
-            Some(dir) => dir.path().to_owned(),
-            None => PathBuf::from("/tmp"),
-        };
+        let identity = claim.as_ref().map(|c| c.identity());
         // The helper starts in the working directory: every path it is
         // given must not depend on where it is.
         let workdir = normal(spec.workdir);
         let view = self.view(spec, &program, &workdir)?;
-        let landlock = has("landlock").then(|| Rules {
-            read: view.readable(),
-            write: view.writable(),
-            scratch: vec![scratch_dir.clone()],
-            devices: DEVICES.iter().map(PathBuf::from).collect(),
-            no_tcp: !spec.policy.network,
-        });
-        let env = environment(spec, &scratch_dir);
-        let mut argv = vec![spec.program.to_string_lossy().into_owned()];
-        argv.extend(spec.args.iter().cloned());
-        let own_writable = view.writable();
-        let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
-        let plan = Plan {
-            program,
-            argv,
-            workdir,
-            env: env.into_iter().collect(),
-            namespaces: has("namespaces"),
-            network: spec.policy.network,
-            landlock,
-            seccomp: has("seccomp"),
-            private_memory: spec.memory.is_some() && request.memory.is_none(),
-            cgroups: cgroups.dirs().to_vec(),
-            rlimits,
-            root: world.then(|| Root {
-                entries: view.entries,
-                scratch: spec.policy.disk.unwrap_or(self.settings.disk),
-            }),
-            identity: claim.as_ref().map(|c| c.identity()),
-            own_files: view.own,
-            own_writable,
+        if let Some(identity) = identity {
+            self.refuse_unreachable(spec.name, &view, identity)?;
+        }
+        let scratch = self.scratch(spec, identity)?;
+        let request = self.cgroup_request(spec);
+        let cgroups = Cgroups::create(&request).map_err(|source| SandboxError::Prepare {
+            bot: spec.name.to_owned(),
+            path: PathBuf::from("/sys/fs/cgroup"),
+            source,
+        })?;
+        let scratch_dir = match &scratch {
+            Some(dir) => dir.path().to_owned(),
+            None => PathBuf::from("/tmp"),
         };
+        let env = environment(spec, &scratch_dir);
+        let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
+        let writable = view.writable();
+        let made = Made {
+            scratch: &scratch_dir,
+            request: &request,
+            cgroups: &cgroups,
+            identity,
+        };
+        let plan = self.plan(spec, (program, workdir), view, env, &made);
         Ok(Jail {
             program: self.helper.clone(),
             args: vec![
@@ -197,11 +162,94 @@ impl Sandbox {
             )],
             confined: true,
             cage: Some(cage),
-            namespaces: has("namespaces"),
+            namespaces: self.layers.has("namespaces"),
             cgroups,
             _claim: claim,
             scratch,
+            writable,
+            write_size: self.settings.write_size,
         })
+    }
+}
+
+/// What [`Sandbox::prepare`] made on the host for one bot process, which
+/// its plan names.
+struct Made<'a> {
+    /// Its scratch folder (`/tmp` of its constructed root, or one on the
+    /// host).
+    scratch: &'a Path,
+    request: &'a Request,
+    cgroups: &'a Cgroups,
+    identity: Option<crate::plan::Identity>,
+}
+
+impl Sandbox {
+    /// The scratch folder of a process of the bot of `spec` on the host,
+    /// owned by its `identity`: only where there is no constructed root
+    /// (which has a private tmpfs of its own).
+    fn scratch(
+        &self,
+        spec: &BotSpec,
+        identity: Option<crate::plan::Identity>,
+    ) -> Result<Option<tempfile::TempDir>, SandboxError> {
+        if self.layers.has("root") {
+            return Ok(None);
+        }
+        let prepare_err = |path: &Path| {
+            let bot = spec.name.to_owned();
+            let path = path.to_owned();
+            move |source| SandboxError::Prepare { bot, path, source }
+        };
+        let dir = scratch::create(spec.name).map_err(prepare_err(&std::env::temp_dir()))?;
+        if let Some(id) = identity {
+            std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
+                .map_err(prepare_err(dir.path()))?;
+        }
+        Ok(Some(dir))
+    }
+
+    /// The helper's plan for a process of the bot of `spec` running
+    /// `program` in `workdir`, with its `view`, `env` and what was `made`
+    /// for it.
+    fn plan(
+        &self,
+        spec: &BotSpec,
+        (program, workdir): (PathBuf, PathBuf),
+        view: View,
+        env: BTreeMap<String, String>,
+        made: &Made,
+    ) -> Plan {
+        let has = |layer| self.layers.has(layer);
+        let mut argv = vec![spec.program.to_string_lossy().into_owned()];
+        argv.extend(spec.args.iter().cloned());
+        let own_writable = view.writable();
+        Plan {
+            program,
+            argv,
+            workdir,
+            env: env.into_iter().collect(),
+            namespaces: has("namespaces"),
+            network: spec.policy.network,
+            landlock: has("landlock").then(|| Rules {
+                read: view.readable(),
+                write: own_writable.clone(),
+                scratch: vec![made.scratch.to_owned()],
+                devices: DEVICES.iter().map(PathBuf::from).collect(),
+                no_tcp: !spec.policy.network,
+            }),
+            seccomp: has("seccomp"),
+            private_memory: spec.memory.is_some() && made.request.memory.is_none(),
+            cgroups: made.cgroups.dirs().to_vec(),
+            rlimits: self.rlimits(made.request.pids.is_some()),
+            root: has("root").then(|| Root {
+                entries: view.entries,
+                scratch: self.scratch_size(spec),
+            }),
+            identity: made.identity,
+            own_files: view.own,
+            write_limit: (!own_writable.is_empty()).then_some(self.settings.write_size),
+            own_writable,
+        }
     }
 }
 
@@ -233,7 +281,7 @@ impl Sandbox {
             writable,
             workdir,
             workdir_shown,
-            scratch: world.then_some(spec.policy.disk.unwrap_or(self.settings.disk)),
+            scratch: world.then_some(self.scratch_size(spec)),
             env: env.keys().cloned().collect(),
             network: spec.policy.network,
             memory: spec.memory.map(|bytes| match cgroup_memory {
@@ -243,14 +291,50 @@ impl Sandbox {
         }
     }
 
+    /// The size of the bot's private `/tmp`: its `disk`, and never more
+    /// than its memory limit. A tmpfs's pages are memory, which
+    /// `RLIMIT_DATA` does not count: without a memory cgroup, this bound
+    /// is what keeps `/tmp` within the limit (with one, the cgroup counts
+    /// them too, and a full `/tmp` says so before the OOM killer does).
+    fn scratch_size(&self, spec: &BotSpec) -> u64 {
+        let disk = spec.policy.disk.unwrap_or(self.settings.disk);
+        spec.memory.map_or(disk, |memory| disk.min(memory))
+    }
+
     /// The bot's uid for the run, where the arbiter is root and may give
     /// one.
     fn claim(&self, spec: &BotSpec) -> Result<Option<Arc<Claim>>, SandboxError> {
-        if !(self.layers.has("identity") && nix::unistd::geteuid().is_root()) {
+        if !self.gives_identities(spec.policy) {
             return Ok(None);
         }
         let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
         self.identity_of(spec.name, &write).map(Some)
+    }
+
+    /// Whether a bot with allowances `policy` runs as a uid of its own
+    /// (the arbiter is root and may give one).
+    pub(crate) fn gives_identities(&self, policy: &Policy) -> bool {
+        self.settings.mode != Mode::Off
+            && !policy.disabled
+            && self.layers.has("identity")
+            && nix::unistd::geteuid().is_root()
+    }
+
+    /// Refuses the view of bot `name` if its `identity` cannot reach, on
+    /// the host, what the view binds as the bot's own (see
+    /// [`crate::reach`]).
+    pub(crate) fn refuse_unreachable(
+        &self,
+        name: &str,
+        view: &View,
+        identity: crate::plan::Identity,
+    ) -> Result<(), SandboxError> {
+        crate::reach::first_unreachable(identity, &view.needs()).map_err(|unreachable| {
+            SandboxError::Unreachable {
+                bot: name.to_owned(),
+                unreachable,
+            }
+        })
     }
 
     /// What the bot of `spec` sees, running `program` in `workdir`, with
@@ -355,6 +439,9 @@ fn runnable(program: &Path) -> Result<(), String> {
 
 impl Guard for Jail {
     fn explain(&self, _exit: Exit) -> Option<String> {
+        if let Some(why) = crate::usage::over(&self.writable, self.write_size) {
+            return Some(why);
+        }
         let bytes = self.cgroups.memory_limit()?;
         self.cgroups.oom_killed().then(|| {
             format!(
@@ -396,6 +483,9 @@ pub struct Jail {
     cgroups: Cgroups,
     scratch: Option<tempfile::TempDir>,
     _claim: Option<Arc<Claim>>,
+    /// Its `write` paths, and what they may hold together.
+    writable: Vec<PathBuf>,
+    write_size: u64,
 }
 
 impl Jail {
@@ -412,6 +502,8 @@ impl Jail {
             cgroups: Cgroups::default(),
             _claim: None,
             scratch: None,
+            writable: Vec::new(),
+            write_size: u64::MAX,
         }
     }
 

@@ -15,8 +15,10 @@
 //!   the system, its own files and its allowances, a private size-limited
 //!   `/tmp`, five devices and its own `/proc` (the host is not fenced but
 //!   out of sight);
-//! - an identity that owns nothing: a uid of its own per running bot when
-//!   the arbiter is root;
+//! - an identity that owns nothing: a uid of its own per bot for the whole
+//!   run when the arbiter is root, which must be able to reach on the host
+//!   every path its command and allowances name (checked with its own
+//!   credentials before anything is bound, see `reach`);
 //! - Landlock, a second layer: reads only the same paths, writes only its
 //!   scratch and allowances, no TCP, no signals or abstract sockets outside
 //!   its cage;
@@ -26,7 +28,8 @@
 //! - cgroup v1 memory and pids controllers where writable (else
 //!   `RLIMIT_DATA` with shared anonymous memory refused, `RLIMIT_NPROC`),
 //!   `RLIMIT_CPU`, `RLIMIT_FSIZE`,
-//!   `RLIMIT_NOFILE`;
+//!   `RLIMIT_NOFILE`, and `write-size` over all its `write` folders
+//!   together (measured by the helper, see `usage`);
 //! - fairness: a freezer group per bot process (held while its opponent
 //!   thinks), a CPU quota (`cpu`) and the cores (`cpus`) where the cpu and
 //!   cpuset controllers are writable;
@@ -56,10 +59,13 @@ mod own;
 mod paths;
 mod plan;
 mod probe;
+mod reach;
 mod root;
 mod roster;
 mod scratch;
 mod settings;
+mod setup;
+mod usage;
 mod view;
 
 pub use cage::Cage;

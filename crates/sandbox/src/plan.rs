@@ -45,6 +45,10 @@ pub struct Plan {
     pub own_files: Vec<PathBuf>,
     /// Its `write` paths, which its identity must be able to write.
     pub own_writable: Vec<PathBuf>,
+    /// What its `write` paths may hold together, bytes: the helper stops
+    /// the bot past it (see `usage`).
+    #[serde(default)]
+    pub write_limit: Option<u64>,
 }
 
 /// The bot's world: what is mounted in the fresh tmpfs that becomes its

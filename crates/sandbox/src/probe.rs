@@ -154,8 +154,8 @@ impl Support {
 
 /// A probe's answer (the reason as the system and the remedy word it) as
 /// the layer's support.
-fn unsupported(result: Result<(), String>) -> Result<(), Unsupported> {
-    result.map_err(Unsupported::from)
+fn unsupported(result: Result<(), impl ToString>) -> Result<(), Unsupported> {
+    result.map_err(|e| Unsupported::from(e.to_string()))
 }
 
 fn read_sysctl(path: &str) -> Option<String> {
@@ -182,7 +182,7 @@ fn userns_remedy() -> String {
     }
 }
 
-fn cgroup_remedy(why: String) -> String {
+fn cgroup_remedy(why: cgroup::Unusable) -> String {
     format!(
         "{why} (aboure uses cgroup v1 controllers, as root; limits fall back to \
          RLIMIT_DATA and RLIMIT_NPROC)"

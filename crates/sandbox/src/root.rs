@@ -34,17 +34,18 @@ use std::path::{Component, Path, PathBuf};
 use nix::mount::{mount, umount2, MntFlags, MsFlags};
 
 use crate::plan::{EntryKind, Identity, Root};
+use crate::setup::SetupError;
 
 /// The devices a bot gets, bound from the host's `/dev`.
 const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 
 /// Builds the root described by `root` and enters it. `owner` owns the
 /// scratch tmpfs (the bot's identity, or the helper's own uid and gid).
-pub fn enter(root: &Root, owner: Identity) -> Result<(), String> {
+pub fn enter(root: &Root, owner: Identity) -> Result<(), SetupError> {
     let none = None::<&str>;
     // 1.
     mount(none, "/", none, MsFlags::MS_REC | MsFlags::MS_PRIVATE, none)
-        .map_err(|e| format!("cannot make the mounts private: {e}"))?;
+        .map_err(|e| SetupError::call("cannot make the mounts private", e))?;
     // 2.
     tmpfs("/tmp", "size=64k,nr_inodes=16,mode=0755", MsFlags::empty())?;
     for dir in ["/tmp/old", "/tmp/new"] {
@@ -95,7 +96,7 @@ pub fn enter(root: &Root, owner: Identity) -> Result<(), String> {
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
         none,
     )
-    .map_err(|e| format!("cannot mount /proc: {e}"))?;
+    .map_err(|e| SetupError::call("cannot mount /proc", e))?;
     // 6.
     pivot(new, Path::new("."))?;
     // 7.
@@ -110,30 +111,30 @@ pub fn enter(root: &Root, owner: Identity) -> Result<(), String> {
             | MsFlags::MS_NODEV,
         none,
     )
-    .map_err(|e| format!("cannot make the root read-only: {e}"))
+    .map_err(|e| SetupError::call("cannot make the root read-only", e))
 }
 
 /// `pivot_root(new, new/old)` and the old root detached. With `old` = `.`
 /// the old root is stacked under the new one and detached at once (as
 /// bubblewrap does), which needs no folder for it.
-fn pivot(new: &Path, old: &Path) -> Result<(), String> {
+fn pivot(new: &Path, old: &Path) -> Result<(), SetupError> {
     std::env::set_current_dir(new).map_err(|e| at("cannot enter", new, e))?;
     nix::unistd::pivot_root(".", old).map_err(|e| at("pivot_root into", new, e))?;
     if old == Path::new(".") {
         umount2(".", MntFlags::MNT_DETACH)
-            .map_err(|e| format!("cannot detach the old root: {e}"))?;
+            .map_err(|e| SetupError::call("cannot detach the old root", e))?;
     }
     std::env::set_current_dir("/").map_err(|e| at("cannot enter", Path::new("/"), e))
 }
 
-fn tmpfs(at_path: &str, options: &str, flags: MsFlags) -> Result<(), String> {
+fn tmpfs(at_path: &str, options: &str, flags: MsFlags) -> Result<(), SetupError> {
     mount(Some("tmpfs"), at_path, Some("tmpfs"), flags, Some(options))
-        .map_err(|e| format!("cannot mount a tmpfs at {at_path}: {e}"))
+        .map_err(|e| SetupError::at("cannot mount a tmpfs at", Path::new(at_path), e))
 }
 
 /// `/dev`: the five harmless devices, and the links to `/proc/self/fd`
 /// that shells and runtimes expect.
-fn devices(new: &Path) -> Result<(), String> {
+fn devices(new: &Path) -> Result<(), SetupError> {
     let dev = new.join("dev");
     mkdir(&dev, 0o755)?;
     let none = None::<&str>;
@@ -168,7 +169,7 @@ fn devices(new: &Path) -> Result<(), String> {
 /// `O_NOFOLLOW`) and mounted on by descriptor, opened with no link on its
 /// way: a link planted in a folder the bot can write is never followed by
 /// this privileged process.
-fn bind(source: &Path, target: &Path, host: &Path, read_only: bool) -> Result<(), String> {
+fn bind(source: &Path, target: &Path, host: &Path, read_only: bool) -> Result<(), SetupError> {
     let meta = std::fs::metadata(source).map_err(|e| at("cannot read", host, e))?;
     make_parents(target)?;
     if meta.is_dir() {
@@ -213,7 +214,7 @@ struct Place {
     path: PathBuf,
 }
 
-fn no_links(target: &Path) -> Result<Place, String> {
+fn no_links(target: &Path) -> Result<Place, SetupError> {
     use nix::fcntl::{openat2, OFlag, OpenHow, ResolveFlag};
     use std::os::fd::AsRawFd;
     let how = OpenHow::new()
@@ -228,7 +229,7 @@ fn no_links(target: &Path) -> Result<Place, String> {
 
 /// An empty file to mount on at `target`, or the one already there; never
 /// through a link (`O_NOFOLLOW` refuses one as the last component).
-fn mount_point_file(target: &Path) -> Result<(), String> {
+fn mount_point_file(target: &Path) -> Result<(), SetupError> {
     use std::os::unix::fs::OpenOptionsExt;
     let made = std::fs::OpenOptions::new()
         .write(true)
@@ -241,7 +242,11 @@ fn mount_point_file(target: &Path) -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             match std::fs::symlink_metadata(target) {
                 Ok(m) if m.is_file() => Ok(()),
-                _ => Err(at("cannot make", target, "not a plain file")),
+                _ => Err(at(
+                    "cannot make",
+                    target,
+                    std::io::Error::other("not a plain file"),
+                )),
             }
         }
         Err(e) => Err(at("cannot make", target, e)),
@@ -252,7 +257,7 @@ fn mount_point_file(target: &Path) -> Result<(), String> {
 /// an empty read-only tmpfs, or an empty file for a file. A link is not
 /// masked: it is the bot's own (made in a folder it writes), and what it
 /// replaced is gone.
-fn mask(target: &Path, host: &Path) -> Result<(), String> {
+fn mask(target: &Path, host: &Path) -> Result<(), SetupError> {
     let meta = std::fs::symlink_metadata(target).map_err(|e| at("cannot read", host, e))?;
     if meta.file_type().is_symlink() {
         return Ok(());
@@ -317,7 +322,7 @@ fn inside(base: &Path, path: &Path) -> PathBuf {
     out
 }
 
-fn make_parents(target: &Path) -> Result<(), String> {
+fn make_parents(target: &Path) -> Result<(), SetupError> {
     let Some(parent) = target.parent() else {
         return Ok(());
     };
@@ -328,15 +333,15 @@ fn make_parents(target: &Path) -> Result<(), String> {
         .map_err(|e| at("cannot make", parent, e))
 }
 
-fn mkdir(path: &Path, mode: u32) -> Result<(), String> {
+fn mkdir(path: &Path, mode: u32) -> Result<(), SetupError> {
     match std::fs::DirBuilder::new().mode(mode).create(path) {
         Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(at("cannot make", path, e)),
         _ => Ok(()),
     }
 }
 
-fn at(what: &str, path: &Path, e: impl std::fmt::Display) -> String {
-    format!("{what} {}: {e}", path.display())
+fn at(what: &'static str, path: &Path, e: impl Into<std::io::Error>) -> SetupError {
+    SetupError::at(what, path, e)
 }
 
 #[cfg(test)]

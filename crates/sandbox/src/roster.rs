@@ -93,6 +93,13 @@ impl Sandbox {
             write,
         };
         self.refuse_what_is_hidden(&bot)?;
+        if self.gives_identities(policy) {
+            // Checked here too, so that the run stops before any game.
+            if let Ok(view) = crate::view::View::of(&command, policy) {
+                let claim = self.identity_of(name, &bot.write)?;
+                self.refuse_unreachable(name, &view, claim.identity())?;
+            }
+        }
         let write = &bot.write;
         for other in &self.bots {
             let shared = (write.iter())

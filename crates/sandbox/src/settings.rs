@@ -59,6 +59,9 @@ pub struct SettingsParts {
     /// The uids (and gids) bots run as when the arbiter is root, one per
     /// bot process running at the same time: never root's.
     pub uids: RangeInclusive<u32>,
+    /// What a bot's `write` folders may hold together, bytes on disk: a
+    /// bot over it is stopped.
+    pub write_size: u64,
 }
 
 /// A value of [`SettingsParts`] the sandbox cannot work with.
@@ -115,6 +118,7 @@ pub struct Settings {
     pub(crate) cpus: Option<String>,
     pub(crate) disk: u64,
     pub(crate) uids: RangeInclusive<u32>,
+    pub(crate) write_size: u64,
 }
 
 impl Settings {
@@ -165,6 +169,7 @@ impl Settings {
             cpus,
             disk: parts.disk,
             uids: parts.uids,
+            write_size: parts.write_size,
         })
     }
 
@@ -217,6 +222,11 @@ impl Settings {
     pub fn uids(&self) -> &RangeInclusive<u32> {
         &self.uids
     }
+
+    /// What a bot's `write` folders may hold together, bytes on disk.
+    pub fn write_size(&self) -> u64 {
+        self.write_size
+    }
 }
 
 /// What one bot may do beyond the default cage.
@@ -250,6 +260,7 @@ mod tests {
             cpus: Some(vec![0..=0, 2..=3]),
             disk: 256 << 20,
             uids: 60000..=60999,
+            write_size: 1 << 30,
         }
     }
 

@@ -20,6 +20,7 @@ pub use crate::own::Command;
 use crate::own::{own_folders, Refusal};
 use crate::paths::{installation, normal};
 use crate::plan::{Entry, EntryKind};
+use crate::reach::Need;
 use crate::settings::Policy;
 
 /// The folders every program needs, read-only (a symbolic link where the
@@ -61,6 +62,10 @@ pub struct View {
     pub own: Vec<PathBuf>,
     /// Its program, as the command names it.
     program: PathBuf,
+    /// The installation its program belongs to (an interpreter's prefix,
+    /// found through the arbiter's `PATH`), bound for it as the system's
+    /// folders are.
+    installation: Option<PathBuf>,
 }
 
 impl View {
@@ -76,9 +81,8 @@ impl View {
         let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
         let outside = |p: &PathBuf| !write.iter().any(|w| p.starts_with(w));
         let program = normal(command.program);
-        if outside(&program) {
-            wanted.extend(installation(&program).map(ro));
-        }
+        let prefix = installation(&program).filter(|_| outside(&program));
+        wanted.extend(prefix.clone().map(ro));
         let mut own = Vec::new();
         let files: Vec<PathBuf> = command
             .args
@@ -104,6 +108,7 @@ impl View {
             entries: order(resolved(wanted)),
             own,
             program,
+            installation: prefix,
         })
     }
 
@@ -133,6 +138,27 @@ impl View {
         self.entries.extend(masks);
         self.entries = order(std::mem::take(&mut self.entries));
         self
+    }
+
+    /// What the bot's own binds need of its identity on the host: its
+    /// program run, its files and folders and `read` paths read, its
+    /// `write` paths written (the system's folders and its program's
+    /// installation are the machine's, bound as they are).
+    pub fn needs(&self) -> Vec<(PathBuf, Need)> {
+        let system = system();
+        let machine = |path: &PathBuf| {
+            system.iter().any(|s| &s.path == path) || self.installation.as_ref() == Some(path)
+        };
+        let need = |e: &Entry| match e.kind {
+            EntryKind::ReadWrite => Some(Need::Write),
+            EntryKind::ReadOnly if e.path == self.program => Some(Need::Run),
+            EntryKind::ReadOnly => Some(Need::Read),
+            _ => None,
+        };
+        (self.entries.iter())
+            .filter(|e| !machine(&e.path))
+            .filter_map(|e| Some((e.source.clone()?, need(e)?)))
+            .collect()
     }
 
     /// The paths Landlock lets the bot read (the host's view of the same

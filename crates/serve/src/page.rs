@@ -13,9 +13,11 @@ const VIEWER_JS: &str = include_str!("../../report/src/assets/report.js");
 const LIVE_CSS: &str = include_str!("assets/live.css");
 const LIVE_JS: &str = include_str!("assets/live.js");
 
-/// Escapes text for HTML content and attribute values.
+/// Escapes text for HTML content and attribute values, with control and
+/// direction characters written out (see [`aboure_report::printable`]).
 pub(crate) fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
+    aboure_report::printable(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")

@@ -52,8 +52,18 @@ impl<'a> Runner<'a> {
         tune: &'a Tune,
         options: &TuneOptions,
     ) -> Result<Runner<'a>, TuneError> {
-        let sandbox = aboure_sandbox::Sandbox::new(config.sandbox(), &options.aboure_exe)
+        let mut sandbox = aboure_sandbox::Sandbox::new(config.sandbox(), &options.aboure_exe)
             .map_err(RunError::from)?;
+        // As `aboure run` does: the file and the results hidden, each bot's
+        // files its own (masks, one uid per bot, the paths it names
+        // checked as that uid).
+        sandbox.hide([config.path().to_owned(), options.out_dir.clone()]);
+        for bot in config.bots() {
+            let (program, args) = bot.command_line(&options.aboure_exe);
+            sandbox
+                .register_bot(bot.name(), (&program, &args), bot.workdir(), bot.sandbox())
+                .map_err(RunError::from)?;
+        }
         Ok(Runner {
             config,
             tune,

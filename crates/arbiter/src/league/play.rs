@@ -48,8 +48,8 @@ pub(crate) async fn one_game(config: &Config, launches: &[Launch], spec: &GameSp
     let ids = [spec.south, spec.north];
     let setup = GameSetup::of(config, spec, &opening);
     let (south, north) = tokio::join!(
-        ready(&launches[ids[0].index()]),
-        ready(&launches[ids[1].index()])
+        ready(&launches[ids[0].index()], setup.ponder[0]),
+        ready(&launches[ids[1].index()], setup.ponder[1])
     );
     let (mut south, mut north) = match (south, north) {
         (Ok(s), Ok(n)) => (s, n),
@@ -76,11 +76,18 @@ pub(crate) async fn one_game(config: &Config, launches: &[Launch], spec: &GameSp
     record
 }
 
-/// A fresh bot ready for a game: started, handshake done, told `newgame`.
-async fn ready(launch: &Launch) -> Result<BotProcess, BotFailure> {
+/// A fresh bot ready for a game: started, handshake done, told `newgame`;
+/// then held (unless it may `ponder`) while its opponent's handshake goes
+/// on, until it is next spoken to.
+async fn ready(launch: &Launch, ponder: bool) -> Result<BotProcess, BotFailure> {
     let mut process = BotProcess::start(launch).await?;
     match process.new_game().await {
-        Ok(()) => Ok(process),
+        Ok(()) => {
+            if !ponder {
+                process.hold().await;
+            }
+            Ok(process)
+        }
         Err(f) => {
             process.kill().await;
             Err(f)

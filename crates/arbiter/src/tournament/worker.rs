@@ -172,8 +172,8 @@ impl Worker {
         let reused = ids.map(|i| self.pool.remove(&i));
         let [south, north] = reused;
         let (south, north) = tokio::join!(
-            ready(south, &self.launches[ids[0].index()]),
-            ready(north, &self.launches[ids[1].index()]),
+            ready(south, &self.launches[ids[0].index()], setup.ponder[0]),
+            ready(north, &self.launches[ids[1].index()], setup.ponder[1]),
         );
         let mut failure = None;
         for (side, started) in [(Side::South, south), (Side::North, north)] {
@@ -201,14 +201,24 @@ impl Worker {
 }
 
 /// A bot ready for a new game: a reused process told `newgame`, or a fresh
-/// one after its handshake.
-async fn ready(reused: Option<BotProcess>, launch: &Launch) -> Result<BotProcess, BotFailure> {
+/// one after its handshake; then held (unless it may `ponder`) while its
+/// opponent's handshake goes on, until it is next spoken to.
+async fn ready(
+    reused: Option<BotProcess>,
+    launch: &Launch,
+    ponder: bool,
+) -> Result<BotProcess, BotFailure> {
     let mut process = match reused {
         Some(p) => p,
         None => BotProcess::start(launch).await?,
     };
     match process.new_game().await {
-        Ok(()) => Ok(process),
+        Ok(()) => {
+            if !ponder {
+                process.hold().await;
+            }
+            Ok(process)
+        }
         Err(f) => {
             process.kill().await;
             Err(f)

@@ -7,18 +7,25 @@
   var byId = {};
   games.forEach(function (g) { byId[g.id] = g; });
   var $ = function (id) { return document.getElementById(id); };
+  // Control and bidirectional characters written out, as the text report
+  // and the page's own escaping do (names come from results files anyone
+  // may have written): shown raw, they would reorder what follows them.
+  var hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  var visible = function (text) {
+    return String(text).replace(hidden, function (c) { return "\\u{" + c.charCodeAt(0).toString(16) + "}"; });
+  };
   var el = function (tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
+    if (text !== undefined) e.textContent = visible(text);
     return e;
   };
 
   // ---- game list with filters ----
   var bots = {}, terms = {};
   games.forEach(function (g) { bots[g.south] = 1; bots[g.north] = 1; terms[g.termination] = 1; });
-  Object.keys(bots).sort().forEach(function (b) { $("filter-bot").appendChild(new Option(b, b)); });
-  Object.keys(terms).sort().forEach(function (t) { $("filter-termination").appendChild(new Option(t.replace(/_/g, " "), t)); });
+  Object.keys(bots).sort().forEach(function (b) { $("filter-bot").appendChild(new Option(visible(b), b)); });
+  Object.keys(terms).sort().forEach(function (t) { $("filter-termination").appendChild(new Option(visible(t.replace(/_/g, " ")), t)); });
 
   function outcomeFor(g, bot) {
     if (g.result === "1/2-1/2") return "draw";

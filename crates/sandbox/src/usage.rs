@@ -1,0 +1,114 @@
+//! What a bot's `write` folders hold together, and the watch that stops a
+//! bot past `write-size`. `RLIMIT_FSIZE` bounds each file; nothing in the
+//! kernel bounds a folder of the host's filesystem for one user without
+//! quotas, which most machines do not have. So the helper, which waits
+//! for the bot anyway, measures the folders ten times a second and kills
+//! the bot's init (taking its whole namespace down) once they hold more;
+//! the arbiter measures them again after a death to say why.
+//!
+//! The folders are the bot's to change while they are measured: they are
+//! walked by descriptor, never following a link (`O_NOFOLLOW`,
+//! `AT_SYMLINK_NOFOLLOW`), and the walk has a budget of entries, past
+//! which the folders count as full.
+
+use std::ffi::{CStr, CString};
+use std::os::fd::AsFd;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use nix::dir::Dir;
+use nix::fcntl::{AtFlags, OFlag};
+use nix::sys::stat::{fstatat, Mode, SFlag};
+
+/// How often the helper measures the folders.
+pub const EVERY: Duration = Duration::from_millis(100);
+
+/// The most entries one measure reads (a bot that makes more is stopped
+/// as if its folders were full: the walk must stay short).
+const MAX_ENTRIES: usize = 200_000;
+
+/// Bytes on disk held below `folders` (blocks, so a sparse file counts
+/// what it uses), or `u64::MAX` past the budget of entries.
+pub fn held(folders: &[PathBuf]) -> u64 {
+    let mut budget = MAX_ENTRIES;
+    let mut total: u64 = 0;
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    for folder in folders {
+        if let Ok(dir) = Dir::open(folder.as_path(), flags, Mode::empty()) {
+            total = total.saturating_add(walk(dir, &mut budget));
+        }
+    }
+    total
+}
+
+fn walk(mut dir: Dir, budget: &mut usize) -> u64 {
+    let names: Vec<CString> = (dir.iter().flatten())
+        .map(|e| e.file_name().to_owned())
+        .filter(|n| n.as_bytes() != b"." && n.as_bytes() != b"..")
+        .collect();
+    let mut total: u64 = 0;
+    for name in names {
+        if *budget == 0 {
+            return u64::MAX;
+        }
+        *budget -= 1;
+        let Ok(stat) = fstatat(dir.as_fd(), name.as_c_str(), AtFlags::AT_SYMLINK_NOFOLLOW) else {
+            continue;
+        };
+        let blocks = u64::try_from(stat.st_blocks).unwrap_or(0);
+        total = total.saturating_add(blocks.saturating_mul(512));
+        if SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR {
+            total = total.saturating_add(walk_into(&dir, &name, budget));
+        }
+    }
+    total
+}
+
+fn walk_into(dir: &Dir, name: &CStr, budget: &mut usize) -> u64 {
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    match Dir::openat(dir.as_fd(), name, flags, Mode::empty()) {
+        Ok(inner) => walk(inner, budget),
+        Err(_) => 0,
+    }
+}
+
+/// Why the bot was stopped, if its `folders` hold more than `limit`.
+pub fn over(folders: &[PathBuf], limit: u64) -> Option<String> {
+    let held = held(folders);
+    (held > limit).then(|| {
+        let held = match held {
+            u64::MAX => format!("more than {MAX_ENTRIES} entries"),
+            bytes => format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20)),
+        };
+        format!(
+            "stopped: its write folders hold {held}, more than sandbox.write-size ({})",
+            aboure_process::size_text(limit)
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_below_are_counted_and_links_are_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = dir.path().join("a/b");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::write(inner.join("f"), vec![1u8; 1 << 20]).unwrap();
+        std::os::unix::fs::symlink("/usr", dir.path().join("link")).unwrap();
+        let folders = [dir.path().to_owned()];
+        let bytes = held(&folders);
+        // The file's MiB and the folders' blocks, not /usr.
+        assert!((1 << 20..(1 << 20) + (1 << 16)).contains(&bytes), "{bytes}");
+        assert!(over(&folders, 2 << 20).is_none());
+        let why = over(&folders, 1 << 19).unwrap();
+        assert!(
+            why.contains("more than sandbox.write-size (512 KiB)"),
+            "{why}"
+        );
+        // A link given as the folder itself is not followed either.
+        assert_eq!(held(&[dir.path().join("link")]), 0);
+    }
+}
