@@ -33,6 +33,17 @@ pub enum Error {
         /// The run folder.
         dir: std::path::PathBuf,
     },
+    /// The worker lost its claims (an NFS lease expired, the claims
+    /// folder was removed): it stops writing ([`crate::EXIT_CLAIMS_LOST`]).
+    #[error("this worker lost its claims on the run in {}: {context}: {error}; it stopped writing (its pairs are free for the other workers; start it again with --join)", dir.display())]
+    ClaimsLost {
+        /// The run folder.
+        dir: std::path::PathBuf,
+        /// What was being done, and to which file.
+        context: String,
+        /// The error that said so.
+        error: io::Error,
+    },
     /// The state a worker shares between its tasks was lost (a task
     /// panicked while holding it).
     #[error("the state of this worker was lost")]

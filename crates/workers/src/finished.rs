@@ -27,7 +27,9 @@
 //!
 //! `O_APPEND` is not atomic on NFS (the client appends at the size it last
 //! saw), so lines are appended under an exclusive `flock` of the log
-//! itself, held for one write and one `fsync`: the same `flock` across
+//! itself, held for one write and one `fsync`, and taken by tries with
+//! backoff, never by a blocking call ([`crate::backoff`]: a blocking
+//! `flock` on NFSv4 with delegations was seen to spin): the same `flock` across
 //! machines the claims need already (on NFSv4 a byte-range lock on the
 //! server; taking it makes the client revalidate the file, so it appends
 //! at the true end). A write that fails is cut back; a line left cut short
@@ -168,7 +170,7 @@ impl FinishedLog {
             .append(true)
             .read(true)
             .open(&self.path)?;
-        file.lock()?;
+        crate::backoff::lock(&file, crate::backoff::SHORT_HOLDS)?;
         let result = write_at_end(&file, &text);
         // Unlocked when `file` closes, after the sync.
         self.appended += u64::from(result.is_ok());
@@ -316,5 +318,39 @@ mod tests {
         assert_eq!(b.counts().2, 1);
         let text = std::fs::read_to_string(a.path()).unwrap();
         assert_eq!(text.lines().count(), 4, "{text}");
+    }
+
+    #[test]
+    fn many_workers_appending_at_once_all_get_through_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let (workers, units) = (24u64, 15u64);
+        let threads: Vec<_> = (0..workers)
+            .map(|w| {
+                let dir = dir.path().to_owned();
+                std::thread::spawn(move || {
+                    let mut log = FinishedLog::new(&dir);
+                    for u in 0..units {
+                        let unit = w * units + u;
+                        let g = game(&format!("g{unit}"), unit as u32, 0);
+                        log.append(unit, &[(format!("f{w}"), g)]).unwrap();
+                    }
+                    log.counts().2
+                })
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), units, "every append got its lock");
+        }
+        let mut reader = FinishedLog::new(dir.path());
+        let mut ids: Vec<String> = reader
+            .poll()
+            .unwrap()
+            .into_iter()
+            .map(|(_, g)| g.id)
+            .collect();
+        ids.sort();
+        let mut expected: Vec<String> = (0..workers * units).map(|u| format!("g{u}")).collect();
+        expected.sort();
+        assert_eq!(ids, expected, "each line once, none torn");
     }
 }
