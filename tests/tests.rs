@@ -13,6 +13,7 @@ mod support;
 mod build;
 mod check_bot_misbehaving;
 mod check_bot_reference;
+mod claims_lost;
 mod cli_engine;
 mod docs;
 mod fairness;

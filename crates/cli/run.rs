@@ -21,6 +21,12 @@ use crate::run_progress::Progress;
 
 /// Run a tournament from a TOML file.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 when the run is over; 130 when interrupted (Ctrl-C); \
+4 when this worker lost its claims on a shared run folder (an NFS lease expired, the \
+claims folder vanished: ESTALE, EBADF, EIO, ENOLCK, ENOENT) and stopped writing, so its \
+pairs are free for the others (start it again with --join); 2 for any other error."
+)]
 pub struct Args {
     /// The tournament file (see docs/tournament-file.md).
     config: PathBuf,

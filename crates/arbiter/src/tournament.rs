@@ -34,6 +34,7 @@ mod queue;
 mod simulate;
 mod worker;
 use gate::check_stop;
+pub(crate) use queue::on_claims;
 use queue::Queue;
 pub use queue::Work;
 pub use simulate::{simulate_workers, SimulatedRun};
