@@ -107,6 +107,7 @@ mod finished;
 mod follow;
 mod ledger;
 mod lost;
+pub mod mount;
 mod roster;
 #[cfg(test)]
 mod sim;
