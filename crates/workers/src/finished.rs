@@ -36,11 +36,13 @@
 //! by a writer that died mid-write is closed with a newline by the next
 //! writer, so it costs only itself (a reader skips a line it cannot read,
 //! and a game missing from the log is still in its results file). Readers
-//! take no lock: they reopen the file at each read (close-to-open
-//! consistency) and read complete lines only.
+//! take no lock: they read the new bytes from the offset reached, with
+//! `O_DIRECT` ([`crate::fresh`]: close-to-open consistency does not hold
+//! under a read delegation, and a worker that misses a line plays a pair
+//! twice), and read complete lines only.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -181,17 +183,10 @@ impl FinishedLog {
     /// the name of the results file that holds it.
     pub fn poll(&mut self) -> io::Result<Vec<(String, GameRecord)>> {
         self.polls += 1;
-        let mut file = match File::open(&self.path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(e),
-        };
-        if file.metadata()?.len() <= self.read {
+        // From the server, not the cache: see `crate::fresh`.
+        let Some(bytes) = crate::fresh::read_from(&self.path, self.read)? else {
             return Ok(Vec::new());
-        }
-        file.seek(SeekFrom::Start(self.read))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
+        };
         let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
             return Ok(Vec::new());
         };

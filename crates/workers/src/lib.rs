@@ -105,6 +105,7 @@ mod enrol;
 mod error;
 mod finished;
 mod follow;
+mod fresh;
 mod ledger;
 mod lost;
 pub mod mount;
