@@ -37,6 +37,7 @@ mod serve_league;
 mod serve_live;
 mod serve_security;
 mod serve_tune;
+mod slices;
 mod slurm_league;
 mod slurm_sprt;
 mod sprt_calc;

@@ -19,13 +19,19 @@ pub struct Enrolment<'a> {
     pub concurrency: usize,
     /// The name of its own results file in the run folder.
     pub results: &'a str,
+    /// Other workers may share the folder (`--shard`, `--join`): its
+    /// mount's locks must exclude across machines. A run alone in its
+    /// folder (one process, a `--slice`) needs no more than this machine.
+    pub shared: bool,
 }
 
 /// Enrols a worker in the run folder `run_dir`: creates `claims/` if
 /// needed, and registers the worker (refused if a live worker has its
 /// name).
 pub fn enrol(run_dir: &Path, who: &Enrolment) -> Result<(ClaimDir, WorkerFile), Error> {
-    check_mount(run_dir)?;
+    if who.shared {
+        check_mount(run_dir)?;
+    }
     let about = format!(
         "worker {} host {} pid {}",
         who.name,
@@ -90,6 +96,7 @@ mod tests {
             host: "here",
             concurrency: 3,
             results: "games-1-of-2.jsonl",
+            shared: true,
         };
         let (claims, first) = enrol(dir.path(), &who).unwrap();
         assert_eq!(

@@ -125,7 +125,7 @@ pub(crate) async fn run(
         tracing::warn!("{note}");
     }
     let concurrency = options.concurrency_for(config);
-    let (claims, worker) = enrol(&output, &name, concurrency)?;
+    let (claims, worker) = enrol(&output, &name, concurrency, options.shared())?;
 
     // Every game of the folder: this worker's own file, then the others'.
     let mut follower = Siblings::new(&output.dir, &output.games_path);

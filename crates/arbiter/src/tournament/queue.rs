@@ -189,6 +189,17 @@ impl Queue {
         queue
     }
 
+    /// Plays only the units of `slice` (`--slice K/N`): the others count
+    /// as done, in the ledgers only (no game is counted for them).
+    pub(super) fn only(&mut self, slice: Slice) {
+        for unit in (0..self.ledger.units()).filter(|u| !slice.has(*u)) {
+            for game in 0..2 {
+                self.ledger.add(unit, game);
+                self.logged.add(unit, game);
+            }
+        }
+    }
+
     /// This worker's entry in the roster.
     pub(super) fn worker(&self) -> &WorkerFile {
         &self.worker
