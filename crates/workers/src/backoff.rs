@@ -30,12 +30,20 @@ pub struct Backoff {
 }
 
 /// For a lock held for one write and one `fsync` at a time: 1 ms,
-/// doubling to 100 ms, for up to five minutes.
+/// doubling to 100 ms, for up to an hour. Tries are not queued as blocked
+/// waiters are, so under a lock busy nearly all the time (a thousand
+/// workers on a slow disk) one worker may wait minutes: five minutes was
+/// reached in `aboure bench workers` at 1,000 workers on a disk kept busy
+/// by builds, so the bound is far above that, and a wait past a minute
+/// is said in the log.
 pub const SHORT_HOLDS: Backoff = Backoff {
     first: Duration::from_millis(1),
     most: Duration::from_millis(100),
-    give_up: Duration::from_secs(300),
+    give_up: Duration::from_secs(3600),
 };
+
+/// A wait this long is said in the log (once).
+const SAY_AFTER: Duration = Duration::from_secs(60);
 
 /// Takes `file`'s exclusive lock, trying without waiting and backing off
 /// as `backoff` says; returns how many tries it took. An error of the lock
@@ -45,12 +53,20 @@ pub fn lock(file: &File, backoff: Backoff) -> io::Result<u32> {
     let start = Instant::now();
     let mut wait = backoff.first;
     let mut tries = 0;
+    let mut said = false;
     loop {
         tries += 1;
         match file.try_lock() {
             Ok(()) => return Ok(tries),
             Err(TryLockError::Error(e)) => return Err(e),
             Err(TryLockError::WouldBlock) => {}
+        }
+        if !said && start.elapsed() >= SAY_AFTER {
+            said = true;
+            tracing::warn!(
+                "waited {:?} for a lock others hold, still trying",
+                start.elapsed()
+            );
         }
         if start.elapsed() >= backoff.give_up {
             return Err(io::Error::new(

@@ -172,7 +172,15 @@ impl FinishedLog {
             .append(true)
             .read(true)
             .open(&self.path)?;
-        crate::backoff::lock(&file, crate::backoff::SHORT_HOLDS)?;
+        // A timeout says which lock; an error of the lock keeps its errno
+        // (a lost claim is told by it).
+        crate::backoff::lock(&file, crate::backoff::SHORT_HOLDS).map_err(|e| match e.kind() {
+            io::ErrorKind::TimedOut => io::Error::new(
+                e.kind(),
+                format!("the lock of {}: {e}", self.path.display()),
+            ),
+            _ => e,
+        })?;
         let result = write_at_end(&file, &text);
         // Unlocked when `file` closes, after the sync.
         self.appended += u64::from(result.is_ok());
