@@ -49,10 +49,10 @@ pub struct Args {
     /// any machine that sees the folder); implies --resume.
     #[arg(long, conflicts_with = "shard")]
     join: bool,
-    /// Play exactly slice K of N of the schedule (pair i is slice i mod N
-    /// + 1's), alone in --out, with no other worker: for machines that
-    /// share no folder. `aboure report DIR_1 ... DIR_N` reads the slices
-    /// as one run. Not for an SPRT or a league.
+    /// Play exactly slice K of N of the schedule (the pairs i with
+    /// i mod N = K - 1), alone in --out, with no other worker: for
+    /// machines that share no folder. `aboure report DIR_1 ... DIR_N`
+    /// reads the slices as one run. Not for an SPRT or a league.
     #[arg(long, value_name = "K/N", conflicts_with_all = ["shard", "join"])]
     slice: Option<String>,
     /// Log every protocol line of every bot to out/logs/NAME.protocol.log.
