@@ -101,9 +101,31 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(err) => {
-            eprintln!("aboure: error: {err:#}");
-            ExitCode::from(2)
-        }
+        Err(err) => match claims_lost(&err) {
+            // One line: the run folder, what failed and how; nothing
+            // more was written.
+            Some(lost) => {
+                eprintln!("aboure: {lost}");
+                ExitCode::from(aboure_workers::EXIT_CLAIMS_LOST)
+            }
+            None => {
+                eprintln!("aboure: error: {err:#}");
+                ExitCode::from(2)
+            }
+        },
     }
+}
+
+/// The worker's claims on a shared run folder were lost, if that is what
+/// `err` says (at any depth of its chain).
+fn claims_lost(err: &anyhow::Error) -> Option<&aboure_workers::Error> {
+    // The arbiter's error forwards the workers' one transparently: it is
+    // not a link of the chain of its own.
+    err.chain()
+        .filter_map(|e| match e.downcast_ref::<aboure_arbiter::RunError>() {
+            Some(aboure_arbiter::RunError::Workers(w)) => Some(w),
+            Some(_) => None,
+            None => e.downcast_ref::<aboure_workers::Error>(),
+        })
+        .find(|e| matches!(e, aboure_workers::Error::ClaimsLost { .. }))
 }

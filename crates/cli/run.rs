@@ -21,6 +21,12 @@ use crate::run_progress::Progress;
 
 /// Run a tournament from a TOML file.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 when the run is over; 130 when interrupted (Ctrl-C); \
+4 when this worker lost its claims on a shared run folder (an NFS lease expired, the \
+claims folder vanished: ESTALE, EBADF, EIO, ENOLCK, ENOENT) and stopped writing, so its \
+pairs are free for the others (start it again with --join); 2 for any other error."
+)]
 pub struct Args {
     /// The tournament file (see docs/tournament-file.md).
     config: PathBuf,
@@ -43,6 +49,12 @@ pub struct Args {
     /// any machine that sees the folder); implies --resume.
     #[arg(long, conflicts_with = "shard")]
     join: bool,
+    /// Play exactly slice K of N of the schedule (the pairs i with
+    /// i mod N = K - 1), alone in --out, with no other worker: for
+    /// machines that share no folder. `aboure report DIR_1 ... DIR_N`
+    /// reads the slices as one run. Not for an SPRT or a league.
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["shard", "join"])]
+    slice: Option<String>,
     /// Log every protocol line of every bot to out/logs/NAME.protocol.log.
     #[arg(long)]
     log_protocol: bool,
@@ -67,7 +79,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let config = aboure_config::load(&args.config)?;
-    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let shard = (args.shard.as_deref().or(args.slice.as_deref()))
+        .map(str::parse::<Shard>)
+        .transpose()?;
     let out_dir = match &args.out {
         Some(dir) => dir.clone(),
         None => {
@@ -163,6 +177,7 @@ fn play(
         concurrency: args.concurrency,
         shard,
         join: args.join,
+        slice: args.slice.is_some(),
         log_protocol: args.log_protocol,
         aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
         interrupt,

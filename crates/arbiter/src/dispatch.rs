@@ -9,6 +9,16 @@ use crate::tournament::{RunOptions, RunOutcome};
 
 /// Runs the tournament `config` with `options`.
 pub async fn run(config: &Config, options: RunOptions) -> Result<RunOutcome, RunError> {
+    if options.slice {
+        let format = match (config.league(), config.format()) {
+            (Some(_), _) => Some("a league"),
+            (None, crate::config::Format::Sprt) => Some("an SPRT"),
+            _ => None,
+        };
+        if let Some(format) = format {
+            return Err(RunError::SliceRefused(format));
+        }
+    }
     match config.league() {
         Some(&rule) => crate::league::run(config, rule, options).await,
         None => crate::tournament::run(config, options).await,

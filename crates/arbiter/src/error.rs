@@ -45,6 +45,9 @@ pub enum RunError {
     /// A bad `--shard`.
     #[error("bad --shard {0:?}: expected K/N with 1 <= K <= N, e.g. 2/8")]
     Shard(String),
+    /// `--slice` of a format that decides from all the games so far.
+    #[error("--slice cannot split {0}: it decides what to play next (and when to stop) from every game so far, which machines that share no folder cannot see; run its workers with --join on one shared folder instead")]
+    SliceRefused(&'static str),
     /// `strict` sandbox mode on a machine that lacks a layer.
     #[error(transparent)]
     Sandbox(#[from] aboure_sandbox::SandboxError),

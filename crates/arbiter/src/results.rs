@@ -55,6 +55,13 @@ pub fn write_result(
             }
             Err(e) => e,
         };
+        // A lost claim is no passing fault: whatever is written next may
+        // be another worker's game.
+        if aboure_workers::loss(&error).is_some() {
+            let run = path.parent().unwrap_or(&path).to_owned();
+            let context = format!("cannot write game {} to {}", game.id, path.display());
+            return Err(aboure_workers::on_claims(&run, context)(error).into());
+        }
         // Another attempt only if the failed one was undone.
         let undone = matches!((&before, writer.len()), (Ok(a), Ok(b)) if *a == b);
         if !undone || attempt >= retry.attempts {

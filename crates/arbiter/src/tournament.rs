@@ -34,6 +34,7 @@ mod queue;
 mod simulate;
 mod worker;
 use gate::check_stop;
+pub(crate) use queue::on_claims;
 use queue::Queue;
 pub use queue::SharingCounts;
 pub use simulate::{simulate_workers, SimulatedRun};
@@ -59,6 +60,10 @@ pub struct RunOptions {
     /// Join the run in `out_dir` as one more worker with a results file of
     /// its own (`games-w-HOST-PID.jsonl`); implies `resume`.
     pub join: bool,
+    /// `shard` is a static slice (`--slice K/N`): play exactly its pairs
+    /// (pair `i` is slice `i % N + 1`'s), alone in `out_dir`, and none of
+    /// the others'.
+    pub slice: bool,
     /// Log every protocol line.
     pub log_protocol: bool,
     /// The `aboure` binary, for built-in bots (`aboure bot NAME`).
@@ -106,6 +111,11 @@ pub fn default_concurrency() -> usize {
 }
 
 impl RunOptions {
+    /// True if other workers may share the output folder.
+    pub fn shared(&self) -> bool {
+        self.join || (self.shard.is_some() && !self.slice)
+    }
+
     /// Games at once: the command line's, else the file's, else
     /// [`default_concurrency`]; at least one.
     pub fn concurrency_for(&self, config: &Config) -> usize {
@@ -203,11 +213,15 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
     }
     let concurrency = options.concurrency_for(config);
     let own_file = own_file_name(&output);
-    let (claims, registered) = enrol(&output, &name, concurrency)?;
+    let (claims, registered) = enrol(&output, &name, concurrency, options.shared())?;
 
-    // The whole schedule: a shard is a hint of where to start.
+    // The whole schedule: a shard is a hint of where to start, a slice
+    // the only units there are.
     let schedule = Schedule::new(config, None);
-    let scheduled = schedule.len();
+    let scheduled = match options.slice {
+        true => Schedule::new(config, options.shard).len(),
+        false => schedule.len(),
+    };
     let previous = std::mem::take(&mut output.previous);
     let slice = options.shard.map(|s| Slice {
         index: u64::from(s.index - 1),
@@ -216,6 +230,9 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
     let siblings = aboure_workers::Siblings::new(&output.dir, &output.games_path);
     let own = (own_file, previous.as_slice());
     let mut queue = Queue::new(schedule, (claims, registered), siblings, slice, own);
+    if let (true, Some(slice)) = (options.slice, slice) {
+        queue.only(slice);
+    }
     queue.start(&output.dir)?;
     let mut known: Vec<GameRecord> = previous;
     known.extend(queue.take_fresh());
@@ -440,12 +457,14 @@ pub(crate) fn enrol(
     output: &crate::output::Output,
     name: &str,
     concurrency: usize,
+    shared: bool,
 ) -> Result<(ClaimDir, WorkerFile), RunError> {
     let who = aboure_workers::Enrolment {
         name,
         host: &crate::lock::hostname(),
         concurrency,
         results: &own_file_name(output),
+        shared,
     };
     Ok(aboure_workers::enrol(&output.dir, &who)?)
 }

@@ -314,6 +314,7 @@ pub(crate) async fn play_text(
         concurrency: None,
         shard: None,
         join: false,
+        slice: false,
         log_protocol: false,
         aboure_exe: setup.aboure_exe.clone(),
         interrupt,

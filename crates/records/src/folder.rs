@@ -125,6 +125,22 @@ pub fn results_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(found.into_iter().map(|(_, p)| p).collect())
 }
 
+/// Which of two records of one game id counts, whatever order they were
+/// read in: true if the record in the results file `a` wins over the one in
+/// `b`. The file that sorts first by [`results_files`]' order (`games.jsonl`,
+/// the shards', the named workers') wins, then the lesser path; so every
+/// reader of a folder (the report, the live page, a worker) picks the same
+/// record for a duplicated id. A duplicate arises only where a claim was
+/// lost between its check and the write; the rule makes it harmless to the
+/// figures, not absent.
+pub fn record_wins(a: &Path, b: &Path) -> bool {
+    let key = |p: &Path| {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        (shard_of(name).is_none(), shard_of(name), p.to_owned())
+    };
+    key(a) < key(b)
+}
+
 /// Where a results file sorts.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Key {

@@ -83,7 +83,8 @@ mod writer;
 pub use crate::csv::{CsvRows, MAX_COUNT};
 pub use detect::{ResultsFormat, ResultsFormatError};
 pub use folder::{
-    results_file, results_files, worker_results_file, RunFolder, CLAIMS_DIR, LOGS_DIR, REPORT_FILES,
+    record_wins, results_file, results_files, worker_results_file, RunFolder, CLAIMS_DIR, LOGS_DIR,
+    REPORT_FILES,
 };
 pub use follow::{Follower, Poll};
 pub use identity::{

@@ -42,35 +42,39 @@ impl Input {
         }
     }
 
-    /// Adds the games of a parsed file, skipping ids already present.
+    /// Adds the games of a parsed file. An id already present is the same
+    /// game read twice: it counts once, and the record that counts is the
+    /// one [`aboure_records::record_wins`] picks, whatever order the files
+    /// are given in (within one file, its first).
     pub fn add(&mut self, path: &Path, results: Results) {
         let index = self.files.len();
         self.files.push(path.to_owned());
         for problem in &results.problems {
             self.warnings.push(problem.to_string());
         }
-        let mut seen: HashMap<&str, usize> = HashMap::new();
+        // Each id's place in `games`.
+        let mut at: HashMap<String, usize> = HashMap::new();
         for (i, g) in self.games.iter().enumerate() {
-            seen.entry(g.id.as_str()).or_insert(self.sources[i]);
+            at.entry(g.id.clone()).or_insert(i);
         }
         // Duplicates grouped by the file that had them first.
         let mut duplicates: Vec<(usize, Vec<String>)> = Vec::new();
-        let mut fresh = Vec::new();
-        let mut fresh_ids: HashMap<String, ()> = HashMap::new();
         for game in results.games {
-            let first = seen
-                .get(game.id.as_str())
-                .copied()
-                .or_else(|| fresh_ids.contains_key(&game.id).then_some(index));
-            match first {
-                Some(file) => match duplicates.iter_mut().find(|(f, _)| *f == file) {
-                    Some((_, ids)) => ids.push(game.id),
-                    None => duplicates.push((file, vec![game.id])),
-                },
-                None => {
-                    fresh_ids.insert(game.id.clone(), ());
-                    fresh.push(game);
-                }
+            let Some(&place) = at.get(&game.id) else {
+                at.insert(game.id.clone(), self.games.len());
+                self.games.push(game);
+                self.sources.push(index);
+                continue;
+            };
+            let file = self.sources[place];
+            let id = game.id.clone();
+            if file != index && aboure_records::record_wins(path, &self.files[file]) {
+                self.games[place] = game;
+                self.sources[place] = index;
+            }
+            match duplicates.iter_mut().find(|(f, _)| *f == file) {
+                Some((_, ids)) => ids.push(id),
+                None => duplicates.push((file, vec![id])),
             }
         }
         for (file, ids) in duplicates {
@@ -85,8 +89,6 @@ impl Input {
                 shown.join(", "),
             ));
         }
-        self.sources.resize(self.sources.len() + fresh.len(), index);
-        self.games.extend(fresh);
     }
 }
 
@@ -201,4 +203,48 @@ fn first_in_manifests<T>(
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(id: &str, result: &str) -> String {
+        format!(
+            "{{\"id\":\"{id}\",\"pairing\":[\"a\",\"b\"],\"pair\":0,\"game\":0,\"south\":\"a\",\"north\":\"b\",\"moves\":[],\"result\":\"{result}\",\"termination\":\"natural\"}}\n"
+        )
+    }
+
+    #[test]
+    fn a_duplicated_id_counts_the_same_record_whatever_order_the_files_come_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("games-1-of-2.jsonl");
+        let second = dir.path().join("games-w-late.jsonl");
+        std::fs::write(&first, line("x", "1-0") + &line("y", "0-1")).unwrap();
+        std::fs::write(&second, line("x", "0-1") + &line("z", "1-0")).unwrap();
+        let picked = |order: &[&PathBuf]| {
+            let paths: Vec<PathBuf> = order.iter().map(|p| (*p).clone()).collect();
+            let (input, _) = load(&paths).unwrap();
+            let mut games: Vec<(String, String, PathBuf)> = (input.games.iter())
+                .zip(&input.sources)
+                .map(|(g, s)| {
+                    (
+                        g.id.clone(),
+                        format!("{:?}", g.result),
+                        input.files[*s].clone(),
+                    )
+                })
+                .collect();
+            games.sort();
+            (games, input.warnings.len())
+        };
+        let (one, warned) = picked(&[&first, &second]);
+        assert_eq!(picked(&[&second, &first]), (one.clone(), warned));
+        assert_eq!(one.len(), 3, "x once: {one:?}");
+        assert_eq!(
+            one[0].2, first,
+            "x from the shard's file, which sorts first"
+        );
+        assert_eq!(warned, 1, "the duplicate is said");
+    }
 }

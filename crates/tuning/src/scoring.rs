@@ -88,6 +88,7 @@ impl<'a> Runner<'a> {
             resume: true,
             concurrency: None,
             shard: None,
+            slice: false,
             join: self.join,
             log_protocol: false,
             aboure_exe: self.aboure_exe.clone(),

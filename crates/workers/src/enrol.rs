@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use crate::mount::Locking;
 use crate::{ClaimDir, Error, WorkerFile};
 
 /// Who a worker is, as its claims and its roster entry say.
@@ -18,12 +19,19 @@ pub struct Enrolment<'a> {
     pub concurrency: usize,
     /// The name of its own results file in the run folder.
     pub results: &'a str,
+    /// Other workers may share the folder (`--shard`, `--join`): its
+    /// mount's locks must exclude across machines. A run alone in its
+    /// folder (one process, a `--slice`) needs no more than this machine.
+    pub shared: bool,
 }
 
 /// Enrols a worker in the run folder `run_dir`: creates `claims/` if
 /// needed, and registers the worker (refused if a live worker has its
 /// name).
 pub fn enrol(run_dir: &Path, who: &Enrolment) -> Result<(ClaimDir, WorkerFile), Error> {
+    if who.shared {
+        check_mount(run_dir)?;
+    }
     let about = format!(
         "worker {} host {} pid {}",
         who.name,
@@ -51,6 +59,31 @@ pub fn enrol(run_dir: &Path, who: &Enrolment) -> Result<(ClaimDir, WorkerFile), 
     Ok((claims, worker))
 }
 
+/// Refuses a run folder whose mount keeps locks on this machine, and
+/// warns of one whose locks exclude only clients of its NFS version
+/// ([`crate::mount`]).
+fn check_mount(run_dir: &Path) -> Result<(), Error> {
+    match crate::mount::locking_of(run_dir) {
+        Locking::Shared => {}
+        Locking::Warn(why) => tracing::warn!("{why}"),
+        Locking::Local(option) => {
+            let allowed = std::env::var(crate::mount::LOCAL_LOCKS_ENV).is_ok_and(|v| v == "1");
+            if !allowed {
+                return Err(Error::LocalLocks {
+                    dir: run_dir.to_owned(),
+                    option,
+                });
+            }
+            tracing::warn!(
+                "{} is on a mount with {option}: its locks stay on this machine ({}=1)",
+                run_dir.display(),
+                crate::mount::LOCAL_LOCKS_ENV
+            );
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +96,7 @@ mod tests {
             host: "here",
             concurrency: 3,
             results: "games-1-of-2.jsonl",
+            shared: true,
         };
         let (claims, first) = enrol(dir.path(), &who).unwrap();
         assert_eq!(

@@ -33,6 +33,26 @@ pub enum Error {
         /// The run folder.
         dir: std::path::PathBuf,
     },
+    /// The run folder's mount keeps locks on this machine: claims would
+    /// not exclude workers on other machines.
+    #[error("{} is on a mount with {option}: its locks do not reach the other machines, so workers there would play the same pairs; mount it without {option} (NFSv4 with local_lock=none), or set ABOURE_LOCAL_LOCKS=1 if every worker of this run folder runs on this machine", dir.display())]
+    LocalLocks {
+        /// The run folder.
+        dir: std::path::PathBuf,
+        /// The mount option that keeps locks local.
+        option: String,
+    },
+    /// The worker lost its claims (an NFS lease expired, the claims
+    /// folder was removed): it stops writing ([`crate::EXIT_CLAIMS_LOST`]).
+    #[error("this worker lost its claims on the run in {}: {context}: {error}; it stopped writing (its pairs are free for the other workers; start it again with --join)", dir.display())]
+    ClaimsLost {
+        /// The run folder.
+        dir: std::path::PathBuf,
+        /// What was being done, and to which file.
+        context: String,
+        /// The error that said so.
+        error: io::Error,
+    },
     /// The state a worker shares between its tasks was lost (a task
     /// panicked while holding it).
     #[error("the state of this worker was lost")]

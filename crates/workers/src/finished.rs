@@ -27,18 +27,22 @@
 //!
 //! `O_APPEND` is not atomic on NFS (the client appends at the size it last
 //! saw), so lines are appended under an exclusive `flock` of the log
-//! itself, held for one write and one `fsync`: the same `flock` across
+//! itself, held for one write and one `fsync`, and taken by tries with
+//! backoff, never by a blocking call ([`crate::backoff`]: a blocking
+//! `flock` on NFSv4 with delegations was seen to spin): the same `flock` across
 //! machines the claims need already (on NFSv4 a byte-range lock on the
 //! server; taking it makes the client revalidate the file, so it appends
 //! at the true end). A write that fails is cut back; a line left cut short
 //! by a writer that died mid-write is closed with a newline by the next
 //! writer, so it costs only itself (a reader skips a line it cannot read,
 //! and a game missing from the log is still in its results file). Readers
-//! take no lock: they reopen the file at each read (close-to-open
-//! consistency) and read complete lines only.
+//! take no lock: they read the new bytes from the offset reached, with
+//! `O_DIRECT` ([`crate::fresh`]: close-to-open consistency does not hold
+//! under a read delegation, and a worker that misses a line plays a pair
+//! twice), and read complete lines only.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -168,7 +172,15 @@ impl FinishedLog {
             .append(true)
             .read(true)
             .open(&self.path)?;
-        file.lock()?;
+        // A timeout says which lock; an error of the lock keeps its errno
+        // (a lost claim is told by it).
+        crate::backoff::lock(&file, crate::backoff::SHORT_HOLDS).map_err(|e| match e.kind() {
+            io::ErrorKind::TimedOut => io::Error::new(
+                e.kind(),
+                format!("the lock of {}: {e}", self.path.display()),
+            ),
+            _ => e,
+        })?;
         let result = write_at_end(&file, &text);
         // Unlocked when `file` closes, after the sync.
         self.appended += u64::from(result.is_ok());
@@ -179,17 +191,10 @@ impl FinishedLog {
     /// the name of the results file that holds it.
     pub fn poll(&mut self) -> io::Result<Vec<(String, GameRecord)>> {
         self.polls += 1;
-        let mut file = match File::open(&self.path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(e),
-        };
-        if file.metadata()?.len() <= self.read {
+        // From the server, not the cache: see `crate::fresh`.
+        let Some(bytes) = crate::fresh::read_from(&self.path, self.read)? else {
             return Ok(Vec::new());
-        }
-        file.seek(SeekFrom::Start(self.read))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
+        };
         let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
             return Ok(Vec::new());
         };
@@ -316,5 +321,39 @@ mod tests {
         assert_eq!(b.counts().2, 1);
         let text = std::fs::read_to_string(a.path()).unwrap();
         assert_eq!(text.lines().count(), 4, "{text}");
+    }
+
+    #[test]
+    fn many_workers_appending_at_once_all_get_through_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let (workers, units) = (24u64, 15u64);
+        let threads: Vec<_> = (0..workers)
+            .map(|w| {
+                let dir = dir.path().to_owned();
+                std::thread::spawn(move || {
+                    let mut log = FinishedLog::new(&dir);
+                    for u in 0..units {
+                        let unit = w * units + u;
+                        let g = game(&format!("g{unit}"), unit as u32, 0);
+                        log.append(unit, &[(format!("f{w}"), g)]).unwrap();
+                    }
+                    log.counts().2
+                })
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), units, "every append got its lock");
+        }
+        let mut reader = FinishedLog::new(dir.path());
+        let mut ids: Vec<String> = reader
+            .poll()
+            .unwrap()
+            .into_iter()
+            .map(|(_, g)| g.id)
+            .collect();
+        ids.sort();
+        let mut expected: Vec<String> = (0..workers * units).map(|u| format!("g{u}")).collect();
+        expected.sort();
+        assert_eq!(ids, expected, "each line once, none torn");
     }
 }

@@ -98,25 +98,31 @@
 use std::io;
 use std::ops::Range;
 
+mod backoff;
 pub mod census;
 mod dir;
 mod enrol;
 mod error;
 mod finished;
 mod follow;
+mod fresh;
 mod ledger;
+mod lost;
+pub mod mount;
 mod roster;
 #[cfg(test)]
 mod sim;
 mod tries;
 
 pub use aboure_records::workers::{WorkerEntry, WorkerState};
+pub use backoff::{lock as lock_with_backoff, Backoff, SHORT_HOLDS};
 pub use dir::{held_unit, unit_file_name, unit_of_file_name, ClaimDir, ClaimFile, CLAIMS_DIR};
 pub use enrol::{enrol, Enrolment};
 pub use error::Error;
 pub use finished::{FinishedLog, FINISHED_LOG};
 pub use follow::Siblings;
 pub use ledger::Ledger;
+pub use lost::{loss, on_claims, Loss, EXIT_CLAIMS_LOST};
 pub use roster::{
     describe as describe_roster, last_signer, roster, signer_name, RosterBrief, WorkerFile,
 };

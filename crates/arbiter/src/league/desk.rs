@@ -225,7 +225,10 @@ impl Desk {
     /// Tries to hold pair `number`: one unfinished (`fresh` is `None`), or
     /// a new one the rule just decided.
     fn take(&mut self, number: Unit, fresh: Option<Slot>) -> Result<Taken, RunError> {
-        let io = |what: &str| RunError::io(format!("cannot {what} claim {number}"));
+        let claims = self.claims.dir().to_owned();
+        let io = |what: &str| {
+            crate::tournament::on_claims(&claims, format!("cannot {what} claim {number}"))
+        };
         let Ok(claim) = acquire(&mut self.claims, number).map_err(io("try"))? else {
             return Ok(Taken::Held);
         };
@@ -288,7 +291,10 @@ impl Desk {
         if self.recorded.contains(&record.id) {
             return Ok(Recorded::Duplicate);
         }
-        let io = |what: &str| RunError::io(format!("cannot {what} claim {number}"));
+        let claims = self.claims.dir().to_owned();
+        let io = |what: &str| {
+            crate::tournament::on_claims(&claims, format!("cannot {what} claim {number}"))
+        };
         let Some((claim, slot)) = self.held.get(&number) else {
             return Ok(Recorded::Lost);
         };
@@ -300,11 +306,14 @@ impl Desk {
         }
         self.claims.sign(claim.handle()).map_err(io("sign"))?;
         let slot = *slot;
-        self.writer.write(&record).map_err(RunError::io(format!(
+        let context = format!(
             "cannot write game {} to {}",
             record.id,
             self.writer.path().display()
-        )))?;
+        );
+        self.writer
+            .write(&record)
+            .map_err(crate::tournament::on_claims(&claims, context))?;
         debug_assert_eq!(parse_game_id(&record.id), Some((number, game)));
         let first = record.pairing[0].clone();
         self.book
@@ -326,7 +335,10 @@ impl Desk {
         if self.book.get(number).is_some_and(Slot::complete) {
             claim
                 .release(&mut self.claims)
-                .map_err(RunError::io(format!("cannot release claim {number}")))?;
+                .map_err(crate::tournament::on_claims(
+                    self.claims.dir(),
+                    format!("cannot release claim {number}"),
+                ))?;
         }
         Ok(())
     }

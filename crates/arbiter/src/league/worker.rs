@@ -111,7 +111,7 @@ pub(crate) async fn run(
     let name = worker_name(&options);
     let mut output = open(config, &options, &name, &layers)?;
     let concurrency = options.concurrency_for(config);
-    let (claims, worker) = enrol(&output, &name, concurrency)?;
+    let (claims, worker) = enrol(&output, &name, concurrency, options.shared())?;
     let mut follower = Siblings::new(&output.dir, &output.games_path);
     let known = known_games(&mut output, &mut follower)?;
     let (bots, entrants) = admit(config, &rule, &mut output, &known, concurrency)?;

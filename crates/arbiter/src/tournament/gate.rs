@@ -153,7 +153,11 @@ pub(super) async fn record(
         Ok((Some(claim), Some(Written { record, sprt }), news))
     })
     .await;
-    if let Err(RunError::ResultNotWritten { .. }) = &written {
+    if let Err(
+        RunError::ResultNotWritten { .. }
+        | RunError::Workers(aboure_workers::Error::ClaimsLost { .. }),
+    ) = &written
+    {
         // No game more: the others in progress finish and are written if
         // the disk allows.
         shared.stop.send_replace(true);

@@ -92,6 +92,17 @@ pub(super) enum WriteCheck {
     Lost,
 }
 
+/// A function that wraps an I/O error met on the shared files of the run
+/// whose claims folder is `claims` (a claim, the log, the roster): a lost
+/// claim ([`aboure_workers::Error::ClaimsLost`]) or a plain I/O error.
+pub(crate) fn on_claims(
+    claims: &std::path::Path,
+    context: String,
+) -> impl FnOnce(std::io::Error) -> RunError {
+    let run = claims.parent().unwrap_or(claims).to_owned();
+    move |e| aboure_workers::on_claims(&run, context)(e).into()
+}
+
 /// The claim queue of one worker process.
 pub(super) struct Queue {
     schedule: Schedule,
@@ -130,6 +141,9 @@ pub(super) struct Queue {
     worker: WorkerFile,
     /// What it cost, for the figures.
     pub(super) work: SharingCounts,
+    /// This worker lost its claims (an NFS lease expired): it writes no
+    /// more records.
+    lost: bool,
 }
 
 impl Queue {
@@ -167,11 +181,23 @@ impl Queue {
             worker,
             work: SharingCounts::default(),
             own_file,
+            lost: false,
         };
         for g in own {
             queue.wrote(g);
         }
         queue
+    }
+
+    /// Plays only the units of `slice` (`--slice K/N`): the others count
+    /// as done, in the ledgers only (no game is counted for them).
+    pub(super) fn only(&mut self, slice: Slice) {
+        for unit in (0..self.ledger.units()).filter(|u| !slice.has(*u)) {
+            for game in 0..2 {
+                self.ledger.add(unit, game);
+                self.logged.add(unit, game);
+            }
+        }
     }
 
     /// This worker's entry in the roster.
@@ -182,10 +208,10 @@ impl Queue {
     /// Claims in the folder now (this worker's and the others').
     pub(super) fn in_flight(&self) -> Result<usize, RunError> {
         let listed = self.claims.listed();
-        let listed = listed.map_err(RunError::io(format!(
-            "cannot list {}",
-            self.claims.dir().display()
-        )))?;
+        let listed = listed.map_err(on_claims(
+            self.claims.dir(),
+            format!("cannot list {}", self.claims.dir().display()),
+        ))?;
         Ok(listed.len())
     }
 
@@ -284,10 +310,13 @@ impl Queue {
     /// Tries to acquire `unit` (`whose` it is, for the figures): the
     /// games of it to play if it was free and not all recorded.
     fn try_unit(&mut self, unit: Unit, whose: Whose) -> Result<Tried, RunError> {
-        let io = RunError::io(format!(
-            "cannot claim unit {unit} in {}",
-            self.claims.dir().display()
-        ));
+        let io = on_claims(
+            self.claims.dir(),
+            format!(
+                "cannot claim unit {unit} in {}",
+                self.claims.dir().display()
+            ),
+        );
         let progress = (self.ledger.games(), 2 * self.ledger.units());
         self.work.tries += 1;
         let claim = match acquire(&mut self.claims, unit).map_err(io)? {
@@ -298,7 +327,10 @@ impl Queue {
                 return Ok(Tried::Refused(why));
             }
         };
-        let io = RunError::io(format!("cannot sign {}", self.claims.dir().display()));
+        let io = on_claims(
+            self.claims.dir(),
+            format!("cannot sign the claim of unit {unit}"),
+        );
         let before = self.claims.sign(claim.handle()).map_err(io)?;
         // Signed by another: it may have recorded a game of the unit (or
         // all, and died before logging them).
@@ -340,8 +372,24 @@ impl Queue {
         claim: &Claim<ClaimFile>,
         game: u8,
     ) -> Result<WriteCheck, RunError> {
+        if self.lost {
+            return Ok(WriteCheck::Lost);
+        }
+        let checked = self.check_write(claim, game);
+        self.lost = matches!(
+            checked,
+            Err(RunError::Workers(aboure_workers::Error::ClaimsLost { .. }))
+        );
+        checked
+    }
+
+    /// [`Queue::may_write`], once the worker is not known to have lost
+    /// its claims.
+    fn check_write(&mut self, claim: &Claim<ClaimFile>, game: u8) -> Result<WriteCheck, RunError> {
         let unit = claim.unit();
-        let io = || RunError::io(format!("cannot check the claim of unit {unit}"));
+        let claims = self.claims.dir().to_owned();
+        let context = format!("cannot check the claim of unit {unit}");
+        let io = || on_claims(&claims, context.clone());
         if !claim.still_held(&mut self.claims).map_err(io())? {
             tracing::warn!("lost the claim of unit {unit}: its game {game} is not written");
             self.mine.remove(&unit);
@@ -374,13 +422,16 @@ impl Queue {
         if !self.logged.complete(unit) {
             // Before the name goes: a unit without a claim file is in the log.
             let games = self.unlogged.remove(&unit).unwrap_or_default();
-            let io = RunError::io(format!("cannot append to {}", self.log.path().display()));
+            let io = on_claims(
+                self.claims.dir(),
+                format!("cannot append to {}", self.log.path().display()),
+            );
             self.log.append(unit, &games).map_err(io)?;
             for (_, g) in &games {
                 self.logged.add(unit, g.game);
             }
         }
-        let io = RunError::io(format!("cannot release unit {unit}"));
+        let io = on_claims(self.claims.dir(), format!("cannot release unit {unit}"));
         claim.release(&mut self.claims).map_err(io)
     }
 

@@ -108,6 +108,7 @@ fn worker(
         host: "simulated",
         concurrency: 1,
         results: &own_file,
+        shared: true,
     };
     let (claims, registered) = aboure_workers::enrol(dir, &who)?;
     let mut writer = GamesWriter::append(&own).map_err(io("cannot open a results file"))?;

@@ -68,7 +68,10 @@ impl Queue {
     /// [`Queue::take_fresh`].
     pub(in crate::tournament) fn refresh(&mut self) -> Result<usize, RunError> {
         self.refreshed = Instant::now();
-        let io = RunError::io(format!("cannot read {}", self.log.path().display()));
+        let io = super::on_claims(
+            self.claims.dir(),
+            format!("cannot read {}", self.log.path().display()),
+        );
         let games = self.log.poll().map_err(io)?;
         let before = self.fresh.len();
         for (file, g) in games {
@@ -109,7 +112,10 @@ impl Queue {
                 .iter()
                 .any(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0)))
         };
-        let io = RunError::io(format!("cannot open {}", self.log.path().display()));
+        let io = super::on_claims(
+            self.claims.dir(),
+            format!("cannot open {}", self.log.path().display()),
+        );
         match self.log.open_or_create(has_games).map_err(io)? {
             true => self.refresh(),
             false => self.refresh_all(),
