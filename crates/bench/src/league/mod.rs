@@ -82,11 +82,14 @@ pub fn measure(settings: &Settings, mut done: impl FnMut(FieldReport)) {
     }
 }
 
+/// One seed's outcomes, each method's with the time it took.
+type SeedRuns = (u64, Vec<(Outcome, Duration)>);
+
 fn measure_field(settings: &Settings, kind: FieldKind) -> FieldReport {
     let start = Instant::now();
     let truth = TrueField::new(kind, settings.entrants);
     let (k, cap, threads) = (settings.top, settings.cap(), settings.threads.max(1));
-    let per_thread: Vec<Vec<(u64, Vec<(Outcome, Duration)>)>> = std::thread::scope(|s| {
+    let per_thread: Vec<Vec<SeedRuns>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads as u64)
             .map(|t| {
                 let truth = &truth;
@@ -113,8 +116,7 @@ fn measure_field(settings: &Settings, kind: FieldKind) -> FieldReport {
             .map(|h| h.join().expect("a simulated schedule does not panic"))
             .collect()
     });
-    let mut by_seed: Vec<(u64, Vec<(Outcome, Duration)>)> =
-        per_thread.into_iter().flatten().collect();
+    let mut by_seed: Vec<SeedRuns> = per_thread.into_iter().flatten().collect();
     by_seed.sort_by_key(|(seed, _)| *seed);
     let mut runs = vec![Vec::new(); Method::ALL.len()];
     let mut time = vec![Duration::ZERO; Method::ALL.len()];

@@ -113,7 +113,7 @@ impl TrueField {
                         _ => 0.0,
                     };
                     let (lo, hi) = (a.min(b) as u64, a.max(b) as u64);
-                    let u = (splitmix(lo << 32 | hi) >> 11) as f64 / (1u64 << 53) as f64;
+                    let u = (splitmix((lo << 32) | hi) >> 11) as f64 / (1u64 << 53) as f64;
                     draw[a * n + b] = MODEL.draw_elo * (0.25f64.ln() + u * 12f64.ln()).exp();
                 }
             }
