@@ -38,7 +38,7 @@ impl Arms {
     fn sample(&mut self, run: &mut Run, arm: usize) {
         let n = self.sum.len();
         let other = (arm + 1 + self.opponents.gen_range(0..n - 1)) % n;
-        let points = if self.count[arm] % 2 == 0 {
+        let points = if self.count[arm].is_multiple_of(2) {
             run.pair(arm, other)
         } else {
             2.0 - run.pair(other, arm)

@@ -213,13 +213,13 @@ fn cycles(run: &mut Run, members: &[usize], k: usize, cap: usize) -> (bool, Vec<
     let pairings: Vec<(usize, usize)> = (0..members.len())
         .flat_map(|x| (x + 1..members.len()).map(move |y| (members[x], members[y])))
         .collect();
-    let mut cycle = 0;
+    let mut cycle = 0usize;
     loop {
         for &(a, b) in &pairings {
             if run.pairs.len() >= cap {
                 return (false, top_among(run, Some(members), k).1);
             }
-            if cycle % 2 == 0 {
+            if cycle.is_multiple_of(2) {
                 run.pair(a, b);
             } else {
                 run.pair(b, a);
