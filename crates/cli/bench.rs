@@ -89,15 +89,29 @@ enum What {
         #[arg(long, default_value_t = 40)]
         seed: u64,
     },
-    /// Games a league needs against a round robin and a Swiss system on
-    /// simulated fields of known strength, and its intervals' coverage.
+    /// Whether a league finds the top k, and in how many games, against a
+    /// round robin, a Swiss qualifier with a playoff and LUCB, each stopped
+    /// by its own rule, on simulated fields (the fitted model exactly, a
+    /// narrow one, one it does not fit); and its intervals' coverage.
     League {
-        /// Field sizes.
-        #[arg(long, value_delimiter = ',', default_values_t = [16, 32, 64])]
-        entrants: Vec<usize>,
-        /// Seeds per field size.
-        #[arg(long, default_value_t = 3)]
+        /// Entrants per field.
+        #[arg(long, default_value_t = 16)]
+        entrants: usize,
+        /// The k of the top k.
+        #[arg(long, default_value_t = 4)]
+        top: usize,
+        /// Independent runs per field and schedule.
+        #[arg(long, default_value_t = 100)]
         seeds: u64,
+        /// Fields: wide, narrow, misfit.
+        #[arg(long, value_delimiter = ',', default_values_t = ["wide".to_owned(), "narrow".to_owned(), "misfit".to_owned()])]
+        fields: Vec<String>,
+        /// The cap on a run, in round-robin cycles of the field.
+        #[arg(long, default_value_t = 40)]
+        cap_cycles: usize,
+        /// Threads the seeds are shared over.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
     },
     /// `aboure report`'s time and peak memory on a synthetic results file,
     /// against a Python loop parsing the same file.
@@ -270,7 +284,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 print!("{field}");
             }
         }
-        What::League { entrants, seeds } => league(entrants, seeds)?,
+        What::League {
+            entrants,
+            top,
+            seeds,
+            fields,
+            cap_cycles,
+            threads,
+        } => league(entrants, top, seeds, &fields, cap_cycles, threads)?,
         What::Report {
             games,
             file,
@@ -338,15 +359,34 @@ fn tune(a: TuneArgs) {
 
 /// `bench league`: one size at a time, so each prints as soon as it is
 /// measured.
-fn league(entrants: Vec<usize>, seeds: u64) -> anyhow::Result<()> {
-    if let Some(&n) = entrants.iter().find(|&&n| n < 2) {
-        anyhow::bail!("--entrants {n}: a league needs at least two entrants");
+fn league(
+    entrants: usize,
+    top: usize,
+    seeds: u64,
+    fields: &[String],
+    cap_cycles: usize,
+    threads: usize,
+) -> anyhow::Result<()> {
+    if top == 0 || top >= entrants {
+        anyhow::bail!("--top {top}: the top k needs 1 <= k < --entrants ({entrants})");
     }
-    for n in entrants {
-        for size in aboure_bench::league::measure(&[n], seeds) {
-            println!("{size}");
-        }
-    }
+    let fields = fields
+        .iter()
+        .map(|f| {
+            aboure_bench::league::FieldKind::parse(f)
+                .with_context(|| format!("--fields: {f:?} is not wide, narrow or misfit"))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let settings = aboure_bench::league::Settings {
+        entrants,
+        top,
+        seeds,
+        fields,
+        cap_cycles: cap_cycles.max(1),
+        threads,
+    };
+    // One field at a time, each printed as soon as it is measured.
+    aboure_bench::league::measure(&settings, |field| println!("{field}"));
     Ok(())
 }
 

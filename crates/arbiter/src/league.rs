@@ -211,6 +211,7 @@ mod tests {
             until: Some(Separation {
                 confidence: 0.9,
                 tie_margin: 0.0,
+                intervals: aboure_league::Intervals::FixedSample,
             }),
             ..Rule::default()
         };

@@ -1,5 +1,5 @@
 //! A league's keys in `[tournament]` (`games`, `until`, `confidence`,
-//! `tie-margin`, `focus`) and `retired` in `[[bot]]`: the league crate's
+//! `tie-margin`, `focus`, `intervals`) and `retired` in `[[bot]]`: the league crate's
 //! own parser ([`aboure_league::rule_from_table`]) checks their values, so
 //! the bench and `aboure run` read the same keys the same way; this file
 //! only hands it the table and puts the file, line and key on its errors.
@@ -81,6 +81,7 @@ fn league_keys(t: &RawTournament) -> Vec<(&'static str, &Spanned<toml::Value>)> 
         ("confidence", &t.confidence),
         ("tie-margin", &t.tie_margin),
         ("focus", &t.focus),
+        ("intervals", &t.intervals),
     ]
     .into_iter()
     .filter_map(|(key, value)| value.as_ref().map(|v| (key, v)))

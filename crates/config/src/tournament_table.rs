@@ -25,6 +25,7 @@ pub(super) struct RawTournament {
     pub(super) confidence: Option<Spanned<toml::Value>>,
     pub(super) tie_margin: Option<Spanned<toml::Value>>,
     pub(super) focus: Option<Spanned<toml::Value>>,
+    pub(super) intervals: Option<Spanned<toml::Value>>,
 }
 
 impl RawTournament {
@@ -43,6 +44,7 @@ impl RawTournament {
             confidence: self.confidence.or(base.confidence),
             tie_margin: self.tie_margin.or(base.tie_margin),
             focus: self.focus.or(base.focus),
+            intervals: self.intervals.or(base.intervals),
         }
     }
 }

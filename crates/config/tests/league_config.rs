@@ -14,7 +14,8 @@ fn check(text: &str, expected: &str) {
 fn the_league_keys_make_its_rule() {
     let text = format!(
         "[tournament]\nformat = \"league\"\ngames = 400\nuntil = \"separated\"\n\
-         confidence = 0.99\ntie-margin = \"15 Elo\"\nfocus = \"top-3\"\n{TWO_BOTS}\
+         confidence = 0.99\ntie-margin = \"15 Elo\"\nfocus = \"top-3\"\nintervals = \"anytime\"\n\
+         {TWO_BOTS}\
          retired = true\n"
     );
     let config = parse(&text, "l.toml".as_ref()).unwrap();
@@ -26,7 +27,8 @@ fn the_league_keys_make_its_rule() {
         rule.until,
         Some(Separation {
             confidence: 0.99,
-            tie_margin: 15.0
+            tie_margin: 15.0,
+            intervals: aboure_league::Intervals::Anytime,
         })
     );
     assert!(!config.bots()[0].retired());
@@ -45,6 +47,10 @@ fn bad_league_keys_are_refused_at_their_line() {
     check(
         &league("games = 1\n"),
         "l.toml:3:9: tournament.games: 1 is not a whole number of games, at least 2",
+    );
+    check(
+        &league("until = \"separated\"\nintervals = \"wide\"\n"),
+        "l.toml:4:13: tournament.intervals: \"wide\" is not \"fixed\" or \"anytime\"",
     );
     check(
         &league("until = \"forever\"\n"),
@@ -108,7 +114,8 @@ fn the_example_league_is_a_league_of_six_reference_bots() {
         rule.until,
         Some(Separation {
             confidence: 0.95,
-            tie_margin: 50.0
+            tie_margin: 50.0,
+            intervals: aboure_league::Intervals::FixedSample,
         })
     );
     assert_eq!(rule.focus, Focus::All);

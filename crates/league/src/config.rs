@@ -9,12 +9,14 @@
 //! confidence = 0.95       # of each verdict (default 0.95)
 //! tie-margin = "10 Elo"   # neighbours this close may be a tie (default 0)
 //! focus = "top-8"         # or "all" (default)
+//! intervals = "anytime"   # or "fixed" (default): honest when it stops on them
 //! ```
 //!
 //! Other keys of the table belong to the arbiter and are left alone. A
 //! league needs `games` or `until`, or it would never end.
 
 use crate::focus::Focus;
+use crate::intervals::Intervals;
 use crate::schedule::Rule;
 use crate::stopping::Separation;
 
@@ -89,8 +91,19 @@ pub fn rule_from_table(table: &toml::Table) -> Result<Rule, LeagueConfigError> {
             )
         })?,
     };
+    let intervals = match table.get("intervals") {
+        None => Intervals::FixedSample,
+        Some(toml::Value::String(i)) if i == "fixed" => Intervals::FixedSample,
+        Some(toml::Value::String(i)) if i == "anytime" => Intervals::Anytime,
+        Some(other) => {
+            return Err(error(
+                "intervals",
+                format!("{other} is not \"fixed\" or \"anytime\""),
+            ))
+        }
+    };
     if !separated {
-        for key in ["confidence", "tie-margin"] {
+        for key in ["confidence", "tie-margin", "intervals"] {
             if table.contains_key(key) {
                 return Err(error(
                     key,
@@ -111,6 +124,7 @@ pub fn rule_from_table(table: &toml::Table) -> Result<Rule, LeagueConfigError> {
         until: separated.then_some(Separation {
             confidence,
             tie_margin,
+            intervals,
         }),
         ..Rule::default()
     })

@@ -385,6 +385,7 @@ mod tests {
             until: Some(crate::Separation {
                 confidence: 0.9,
                 tie_margin: 0.0,
+                intervals: crate::Intervals::FixedSample,
             }),
             ..Rule::default()
         };
@@ -460,6 +461,7 @@ mod tests {
             until: Some(crate::Separation {
                 confidence: 0.9,
                 tie_margin: 1000.0,
+                intervals: crate::Intervals::FixedSample,
             }),
             ..Rule::default()
         };

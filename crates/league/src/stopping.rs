@@ -15,6 +15,7 @@
 use aboure_stats::elo::normal_cdf;
 
 use crate::focus::Focus;
+use crate::intervals::Intervals;
 use crate::table::Table;
 
 /// What the games say about two neighbours in the table.
@@ -54,6 +55,20 @@ pub struct Separation {
     pub confidence: f64,
     /// Neighbours closer than this (Elo, the table's scale) may be a tie.
     pub tie_margin: f64,
+    /// Fixed-sample intervals, or anytime ones that stay honest when the
+    /// league stops on them ([`crate::intervals`]).
+    pub intervals: Intervals,
+}
+
+impl Separation {
+    /// Fixed-sample verdicts at `confidence`, no tie margin.
+    pub fn at(confidence: f64) -> Separation {
+        Separation {
+            confidence,
+            tie_margin: 0.0,
+            intervals: Intervals::FixedSample,
+        }
+    }
 }
 
 impl Separation {
@@ -89,8 +104,13 @@ impl Separation {
         if error.is_nan() || error <= 0.0 {
             return Verdict::Open;
         }
-        let z = quantile(self.confidence);
-        if los >= self.confidence {
+        let z = self.intervals.one_sided(1.0 - self.confidence, error);
+        let separated = match self.intervals {
+            // The LOS is `Phi(d / sigma)`: the same test, kept in its form.
+            Intervals::FixedSample => los >= self.confidence,
+            Intervals::Anytime => difference > z * error,
+        };
+        if separated {
             Verdict::Separated
         } else if difference.abs() + z * error < self.tie_margin {
             Verdict::WithinMargin
@@ -133,8 +153,8 @@ mod tests {
     #[test]
     fn verdicts_follow_the_confidence_and_the_margin() {
         let s = Separation {
-            confidence: 0.95,
             tie_margin: 10.0,
+            ..Separation::at(0.95)
         };
         let v = |d: f64, e: f64| s.verdict(d, e, normal_cdf(d / e));
         assert_eq!(v(20.0, 10.0), Verdict::Separated); // z = 2 > 1.645
@@ -142,5 +162,20 @@ mod tests {
         assert_eq!(v(2.0, 4.0), Verdict::WithinMargin); // 2 + 6.6 < 10
         assert_eq!(v(2.0, 6.0), Verdict::Open); // 2 + 9.9 > 10
         assert_eq!(v(0.0, 0.0), Verdict::Open);
+    }
+
+    #[test]
+    fn anytime_verdicts_need_the_wider_boundary() {
+        let s = Separation {
+            intervals: Intervals::Anytime,
+            tie_margin: 30.0,
+            ..Separation::at(0.95)
+        };
+        let v = |d: f64, e: f64| s.verdict(d, e, normal_cdf(d / e));
+        // At sigma = 25 the boundary is 3.66 sigma (2 ln 20 + ln 2).
+        assert_eq!(v(60.0, 25.0), Verdict::Open); // 2.4 sigma: fixed would separate
+        assert_eq!(v(95.0, 25.0), Verdict::Separated); // 3.8 sigma
+        assert_eq!(v(1.0, 4.0), Verdict::WithinMargin); // 1 + 4 x 3.15 < 30
+        assert_eq!(v(1.0, 10.0), Verdict::Open); // 1 + 10 x 3.04 > 30
     }
 }

@@ -1,7 +1,7 @@
 //! `[tournament]` tables with `format = "league"`: what they set, and the
 //! key each mistake is reported at.
 
-use aboure_league::{rule_from_table, Focus, LeagueConfigError, Rule, Separation};
+use aboure_league::{rule_from_table, Focus, Intervals, LeagueConfigError, Rule, Separation};
 
 fn parse(text: &str) -> Result<Rule, LeagueConfigError> {
     let table: toml::Table = text.parse().expect("test tables are valid TOML");
@@ -33,7 +33,8 @@ pairs = 3"#,
         rule.until,
         Some(Separation {
             confidence: 0.99,
-            tie_margin: 10.0
+            tie_margin: 10.0,
+            intervals: Intervals::FixedSample,
         })
     );
     let budget = parse("format = \"league\"\ngames = 100").unwrap();
@@ -46,7 +47,8 @@ pairs = 3"#,
         defaults.until,
         Some(Separation {
             confidence: 0.95,
-            tie_margin: 5.0
+            tie_margin: 5.0,
+            intervals: Intervals::FixedSample,
         })
     );
 }
@@ -85,7 +87,29 @@ fn mistakes_name_their_key() {
         key_of(&format!("{league}games = 10\ntie-margin = 5")),
         "tie-margin"
     );
+    assert_eq!(
+        key_of(&format!(
+            "{league}until = \"separated\"\nintervals = \"wide\""
+        )),
+        "intervals"
+    );
+    assert_eq!(
+        key_of(&format!("{league}games = 10\nintervals = \"anytime\"")),
+        "intervals"
+    );
     assert_eq!(key_of(league), "games");
+}
+
+#[test]
+fn anytime_intervals_are_an_option_of_the_stopping_rule() {
+    let rule =
+        parse("format = \"league\"\nuntil = \"separated\"\nintervals = \"anytime\"").unwrap();
+    assert_eq!(rule.until.map(|u| u.intervals), Some(Intervals::Anytime));
+    let fixed = parse("format = \"league\"\nuntil = \"separated\"\nintervals = \"fixed\"").unwrap();
+    assert_eq!(
+        fixed.until.map(|u| u.intervals),
+        Some(Intervals::FixedSample)
+    );
 }
 
 #[test]

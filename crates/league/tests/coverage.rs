@@ -2,7 +2,7 @@
 //! intervals of the refit, after a league chose each pair from the
 //! results before it, cover the true strengths about 95% of the time.
 
-use aboure_league::{options, Entrant, Field, Focus, Rule, Separation};
+use aboure_league::{options, Entrant, Field, Focus, Intervals, Rule, Separation};
 use aboure_stats::{fit, BradleyTerryOptions, RatingScale, Ratings, BAYESELO_PRIOR};
 
 use crate::support::run;
@@ -124,6 +124,7 @@ fn a_long_tail_stopped_on_its_top_keeps_honest_intervals() {
         until: Some(Separation {
             confidence: 0.95,
             tie_margin: 0.0,
+            intervals: Intervals::FixedSample,
         }),
         ..Rule::default()
     };

@@ -2,7 +2,7 @@
 //! and stopping when the neighbours are settled.
 
 use aboure_league::{
-    Decision, Entrant, Field, LeagueError, PlayedPair, Reason, Rule, Separation, Verdict,
+    Decision, Entrant, Field, Intervals, LeagueError, PlayedPair, Reason, Rule, Separation, Verdict,
 };
 use aboure_stats::PlayerResult::{Draw, Loss, Win};
 
@@ -17,6 +17,7 @@ fn until(confidence: f64, tie_margin: f64) -> Rule {
         until: Some(Separation {
             confidence,
             tie_margin,
+            intervals: Intervals::FixedSample,
         }),
         ..Rule::default()
     }

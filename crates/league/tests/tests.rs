@@ -4,4 +4,5 @@ mod baselines;
 mod config;
 mod coverage;
 mod schedule;
+mod stopped_coverage;
 mod support;

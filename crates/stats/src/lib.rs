@@ -43,6 +43,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod binomial;
 pub mod bradley_terry;
 pub mod characteristic;
 pub mod coverage;
