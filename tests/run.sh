@@ -4,11 +4,12 @@
 # Some tests drive real programs that a machine with only Rust lacks:
 # python3 (the Python template bot), the toolchains of the starter kits in
 # bots/ (node, make and g++, a JDK, Go; tests/kits.rs builds each kit with its
-# own), Chromium (the HTML report in a real browser) and Slurm with munge (the
-# SPRT split over a job array). This script installs the missing ones with
-# apt-get when it runs as root on a Debian-like system; anywhere else it
-# names the packages and stops, rather than letting those tests fail one by
-# one further down.
+# own), Chromium (the HTML report in a real browser), Slurm with munge (the
+# SPRT split over a job array) and user-mode-linux with the NFS server and
+# client (the NFS test bed of tests/nfs/bed.sh). This script installs the
+# missing ones with apt-get when it runs as root on a Debian-like system;
+# anywhere else it names the packages and stops, rather than letting those
+# tests fail one by one further down.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,13 @@ command -v go >/dev/null 2>&1 || missing+=(golang-go)
 [ -x /usr/bin/chromium ] || [ -n "${ABOURE_CHROMIUM:-}" ] || missing+=(chromium)
 command -v sbatch >/dev/null 2>&1 || missing+=(slurm-wlm)
 command -v munged >/dev/null 2>&1 || missing+=(munge)
+# The NFS test bed (tests/nfs/bed.sh): user-mode-linux guests with the
+# kernel's NFS server and client.
+command -v linux >/dev/null 2>&1 || missing+=(user-mode-linux)
+[ -x /usr/sbin/rpc.nfsd ] || missing+=(nfs-kernel-server)
+[ -x /sbin/mount.nfs ] || [ -x /usr/sbin/mount.nfs ] || missing+=(nfs-common)
+[ -x /usr/sbin/rpcbind ] || [ -x /sbin/rpcbind ] || missing+=(rpcbind)
+command -v modprobe >/dev/null 2>&1 || missing+=(kmod)
 
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

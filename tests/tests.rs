@@ -5,6 +5,8 @@
 mod checks;
 #[path = "support/harness.rs"]
 mod harness;
+#[path = "support/nfsbed.rs"]
+mod nfsbed;
 #[path = "support/served.rs"]
 mod served;
 #[path = "check_bot_fixtures/support.rs"]
@@ -26,6 +28,7 @@ mod hardening_soak;
 mod kits;
 mod league;
 mod league_workers;
+mod nfs;
 mod openings;
 mod quick_start;
 mod report_cli;
