@@ -123,3 +123,58 @@ fn another_bots_file_as_a_script_is_refused_and_never_quoted() {
     assert!(!show(&output).contains("victimsecret"), "{}", show(&output));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_hard_link_to_another_bots_file_is_refused_like_the_file() {
+    // Attack 12: the victim's secret, hard-linked into the attacker's own
+    // folder under another name.
+    let (output, dir) = refused("sandbox-args-hardlink", |dir| {
+        let attacker = dir.join("attacker");
+        std::fs::create_dir_all(&attacker).unwrap();
+        let link = attacker.join("data.bin");
+        std::fs::hard_link(dir.join("victim/secret.txt"), &link).unwrap();
+        let link = link.display().to_string();
+        format!("[[bot]]\nname = \"attacker\"\ncommand = [{TESTBOT:?}, \"random\", {link:?}]\n")
+    });
+    assert_refused(&output, &dir, "data.bin");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("a file of bot victim"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn another_bots_read_file_inside_this_bots_folder_is_masked() {
+    // Attack 32: the victim is given a file by a `read` path, and that file
+    // lies in the attacker's own folder.
+    let dir = folder("sandbox-args-read");
+    let attacker = dir.join("attacker");
+    let victim = dir.join("victim");
+    for d in [&attacker, &victim] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(attacker.join("atk.sh"), READER).unwrap();
+    std::fs::write(attacker.join("secret.txt"), "victimreadsecret\n").unwrap();
+    let program = victim.join("bot");
+    std::fs::copy(TESTBOT, &program).unwrap();
+    let [script, mine, secret] = [
+        attacker.join("atk.sh"),
+        attacker.clone(),
+        attacker.join("secret.txt"),
+    ]
+    .map(|p| p.display().to_string());
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"victim\"\ncommand = [{:?}, \"random\"]\n\
+         sandbox = {{ read = [{secret:?}] }}\n\
+         [[bot]]\nname = \"attacker\"\ncommand = [\"sh\", {script:?}, {TESTBOT:?}, {mine:?}, {mine:?}]\n",
+        program.display().to_string()
+    );
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, &text), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(recorded(&out), 2, "{}", show(&output));
+    let log = stderr_log(&out, "attacker");
+    assert!(log.contains("read: refused"), "{log}");
+    assert!(!log.contains("victimreadsecret"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -67,12 +67,12 @@ pub(crate) fn files(args: &[String], workdir: &Path, write: &[PathBuf]) -> Vec<P
     out
 }
 
-/// The kernel or runtime folder `path` lies in, as written or resolved (a
-/// device itself, as `/dev/null` for a log, names no file and is let be).
+/// The kernel or runtime folder `path` lies in, as written or resolved.
+/// Only a file or a folder counts: a device, a pipe or a socket (as
+/// `/dev/null` for a log) is never bound, and is let be.
 pub(crate) fn kernel(path: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::FileTypeExt;
     let kind = std::fs::metadata(path).ok()?.file_type();
-    if kind.is_char_device() || kind.is_block_device() {
+    if !(kind.is_file() || kind.is_dir()) {
         return None;
     }
     let resolved = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());

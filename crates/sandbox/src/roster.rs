@@ -34,7 +34,7 @@ pub(crate) struct RegisteredBot {
 
 impl RegisteredBot {
     fn own(&self) -> impl Iterator<Item = &PathBuf> {
-        self.files.iter().chain(&self.folders).chain(&self.read)
+        self.files.iter().chain(&self.folders)
     }
 
     /// An own folder of this bot inside (or equal to) one of `other`'s,
@@ -260,12 +260,14 @@ impl Sandbox {
 
     /// What bot `name` must not see.
     pub(crate) fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
-        let others = self.bots.iter().filter(|bot| bot.name != name);
-        // What the organizer let this bot read too (a shared book) stays.
+        let others = || self.bots.iter().filter(|bot| bot.name != name);
+        let mut hidden = self.hidden.clone();
+        hidden.extend(others().flat_map(|bot| bot.own().chain(&bot.write).cloned()));
+        // Another bot's `read` paths are its files too, unless this bot was
+        // given them as well (a book both read).
         let read: &[PathBuf] =
             (self.bots.iter().find(|bot| bot.name == name)).map_or(&[], |bot| &bot.read);
-        let theirs = others.flat_map(|bot| bot.own().chain(&bot.write).cloned());
-        let mut hidden = self.hidden.clone();
+        let theirs = others().flat_map(|bot| bot.read.iter().cloned());
         hidden.extend(theirs.filter(|p| !read.iter().any(|r| p.starts_with(r))));
         hidden
     }
