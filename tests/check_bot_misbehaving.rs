@@ -362,3 +362,13 @@ fn a_bot_that_reports_a_fatal_problem_fails_the_check_with_its_message() {
          (`info string error`; every position check-bot sends is legal)",
     );
 }
+
+#[test]
+fn escape_sequences_a_bot_sends_never_reach_the_terminal_raw() {
+    // Attack 45 of the outside review: `id name` and `info string` with a
+    // window title and a screen clear, shown by `check-bot -v`.
+    let run = misbehaving(&["-v", "--check", "handshake"], "escapes.py", "random");
+    assert!(!run.stdout.contains('\u{1b}'), "{}", run.dump());
+    assert!(!run.stdout.contains('\u{7}'), "{}", run.dump());
+    assert!(run.stdout.contains("\\u{1b}]0;OWNED"), "{}", run.dump());
+}

@@ -7,6 +7,8 @@
 //! fails the test that needs it, with the run's reason printed.
 
 use crate::harness;
+#[path = "sandbox/arguments.rs"]
+mod arguments;
 #[path = "sandbox/explain.rs"]
 mod explain;
 #[path = "sandbox/hold.rs"]
@@ -135,7 +137,7 @@ fn a_bot_writes_only_its_scratch_folder_and_reads_only_its_own_files() {
     // by no path of its command (which makes a path readable).
     std::fs::write(dir.join("planted-secret.txt"), "the planted secret\n").unwrap();
     let out = dir.join("out");
-    let args = [out.to_str().unwrap()];
+    let args = [dir.to_str().unwrap()];
     let bots = hostile("files", "files.sh", &m, &args) + "workdir = \"bots\"\n";
     std::fs::create_dir_all(dir.join("bots")).unwrap();
     let games = run_and_check(&dir, &m, &gauntlet(&bots), 1);

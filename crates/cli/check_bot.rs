@@ -112,8 +112,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.launcher = launcher(&args)?;
     let verbose = args.verbose;
     let report = aboure_check::run(&config, |outcome| {
+        // What the bot sent (its name, author, options, lines) is quoted
+        // here: written out through `printable`, no escape reaches the
+        // terminal.
+        let mut text = Vec::new();
+        let _ = print_outcome(&mut text, outcome, verbose);
+        let text = String::from_utf8_lossy(&text);
         let mut out = std::io::stdout().lock();
-        let _ = print_outcome(&mut out, outcome, verbose).and_then(|()| out.flush());
+        let _ =
+            (out.write_all(aboure_report::printable(&text).as_bytes())).and_then(|()| out.flush());
     })?;
     let mut summary = format!("{} passed, {} failed", report.passed(), report.failed());
     if report.skipped() > 0 {

@@ -48,9 +48,9 @@ fn a_bot_refused_a_read_at_start_up_is_told_what_the_sandbox_allowed() {
         assert_eq!(g["termination"], "startup_failure", "{g}");
         let detail = g["detail"].as_str().unwrap();
         for part in [
-            "exited with status 1; its last 4 lines on stderr:\nTraceback",
+            "exited with status 1; its last 4 lines on stderr:\n  | Traceback",
             "Traceback (most recent call last):",
-            "\nModuleNotFoundError: No module named 'helper'\n",
+            "\n  | ModuleNotFoundError: No module named 'helper'\n",
             "\nthe sandbox let it read only the system folders (/usr, /bin, /lib, a few files of /etc) and ",
             &format!("{}; write only its private /tmp (256 MiB);", script.parent().unwrap().display()),
             "its environment was only HOME, LANG, PATH, PYTHONPATH, TMPDIR; network off; no memory limit",
@@ -308,6 +308,44 @@ fn a_file_missing_on_the_host_too_is_said_so_instead_of_sandbox_advice() {
         "`sandbox = { write = [\"PATH\"] }` for a folder it writes, such as its logs (check-bot --write PATH)",
     ] {
         assert!(stdout.contains(part), "{part:?} in\n{stdout}");
+    }
+#[test]
+fn a_bots_stderr_cannot_forge_lines_of_the_report() {
+    // Attack 41 of the outside review: a bot that fails at start-up with a
+    // fake standings row and a fake note on stderr.
+    let dir = folder("explain-forged");
+    let code = "printf 'x\\nRank  Bot  Elo (forged)\\n   1  forger  +999\\nNOTE: honest was disqualified\\n' >&2; exit 1";
+    let config = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"forger\"\ncommand = [\"sh\", \"-c\", {code:?}]\n{}",
+        testbot("honest", "random")
+    );
+    let out = dir.join("out");
+    let output = aboure(&[
+        "run",
+        write_config(&dir, &config).to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", show(&output));
+    let report = std::fs::read_to_string(out.join("report.txt")).unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    for (name, text) in [("report.txt", &report), ("stdout", &stdout)] {
+        assert!(
+            text.contains("\n  | NOTE: honest was disqualified"),
+            "{name}: {text}"
+        );
+        for line in text.lines() {
+            let forged = [
+                "NOTE: honest",
+                "   1  forger  +999",
+                "Rank  Bot  Elo (forged)",
+            ];
+            assert!(
+                !forged.iter().any(|f| line.starts_with(f)),
+                "{name}: forged line {line:?} in {text}"
+            );
+        }
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

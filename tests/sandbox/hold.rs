@@ -104,6 +104,25 @@ fn a_spinner_is_held_while_its_opponent_starts_up() {
         println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
         assert!(lived > 2.5, "seen for {lived:.2} s");
         assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
+fn a_bot_that_holds_back_its_readyok_after_a_move_pays_for_it_on_its_clock() {
+    // Attack 38 of the outside review: after each `bestmove`, 1.5 s before
+    // the `readyok` the arbiter asks for, thinking while nobody's clock ran.
+    let dir = folder("hold-stall");
+    let config = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[openings]\nplies = 0\n\
+         [time-control]\nmovetime = \"200ms\"\n{}{}",
+        testbot("staller", "stall --ms 1500"),
+        testbot("honest", "random --seed 5")
+    );
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, &config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "time_forfeit", "{g}");
+        let loser = g["loser"].as_str().unwrap();
+        assert_eq!(g[loser], "staller", "{g}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

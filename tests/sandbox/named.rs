@@ -9,7 +9,10 @@ use super::*;
 
 /// Runs `bots` against an honest bot holding a secret file in its own
 /// folder; returns the run's output and the folder.
-fn refused(name: &str, bot: impl Fn(&Path) -> String) -> (std::process::Output, PathBuf) {
+pub(super) fn refused(
+    name: &str,
+    bot: impl Fn(&Path) -> String,
+) -> (std::process::Output, PathBuf) {
     let dir = folder(name);
     let victim = dir.join("victim");
     std::fs::create_dir_all(&victim).unwrap();
@@ -33,7 +36,7 @@ fn victim_program(victim: &Path) -> String {
     program.display().to_string()
 }
 
-fn assert_refused(output: &std::process::Output, dir: &Path, path: &str) {
+pub(super) fn assert_refused(output: &std::process::Output, dir: &Path, path: &str) {
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{}", show(output));
     assert!(err.contains("sandbox of attacker"), "{err}");

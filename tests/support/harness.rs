@@ -64,11 +64,18 @@ pub fn marker(test: &str) -> String {
 
 /// A hostile script from `tests/hostile/`, run as
 /// `sh SCRIPT MARKER TESTBOT ARGS...`, with `ABOURE_HOSTILE=MARKER` in its
-/// environment (inherited by everything it starts).
+/// environment (inherited by everything it starts). The script is copied
+/// into a folder of the bot's own, as the sandbox asks of bots that do not
+/// run the same program.
 pub fn hostile(name: &str, script: &str, marker: &str, args: &[&str]) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/hostile")
         .join(script);
+    let own: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
+    let folder = std::env::temp_dir().join(format!("aboure-hostile-{marker}/{own}"));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join(script);
+    std::fs::copy(&source, &path).unwrap();
     let mut command = vec![
         format!("{:?}", "sh"),
         format!("{:?}", path.display().to_string()),

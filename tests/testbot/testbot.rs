@@ -22,6 +22,8 @@
 //!   chatty        sends an `info` with a 10,000-move pv and a 30 KB string
 //!                 before every answer (moves randomly)
 //!   options       declares N string options with defaults of MS bytes
+//!   stall         sleeps MS milliseconds before the `readyok` that follows
+//!                 each of its answers (thinking while the arbiter waits)
 //! ```
 //! N counts `go` messages over the life of the process.
 
@@ -100,6 +102,7 @@ fn main() {
             .spawn()
             .ok();
     }
+    let mut answered = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         let received = Instant::now();
@@ -126,6 +129,9 @@ fn main() {
                 let _ = writeln!(out, "aboureok");
             }
             "isready" if args.mode != "nohandshake" => {
+                if args.mode == "stall" && std::mem::take(&mut answered) {
+                    std::thread::sleep(Duration::from_millis(args.ms));
+                }
                 let _ = writeln!(out, "readyok");
             }
             "position" => match position(line) {
@@ -207,6 +213,7 @@ fn main() {
                 } else {
                     let _ = writeln!(out, "bestmove {mv}");
                 }
+                answered = true;
             }
             "quit" => break,
             _ => {}

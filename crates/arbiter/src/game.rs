@@ -25,6 +25,11 @@ use crate::opening::Opening;
 use crate::schedule::GameSpec;
 use aboure_process::{Answer, BotFailure, BotProcess, FailureKind};
 
+/// How long a bot may take, once released for its turn, to send the
+/// `readyok` of its previous move before the wait is charged to its clock
+/// (waking from its hold and answering a line takes a few milliseconds).
+const FENCE_GRACE: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Why a bot lost a game: its process failed, or the game refused what it
 /// did (a move too late for its clock, an illegal move).
 #[derive(Clone, Debug)]
@@ -298,8 +303,19 @@ impl Turn<'_, '_> {
             bots[1 - me].hold().await;
         }
         let bot = &mut *bots[me];
+        // The `readyok` of its previous move is normally in before its
+        // turn; one it holds back is time it thinks unheld, so the wait
+        // beyond FENCE_GRACE is on its clock.
+        let asked = Instant::now();
         let answer = match bot.check_unasked().await {
-            Ok(()) => bot.think(&position, &go, clocks[me].deadline()).await,
+            Ok(()) => {
+                let stalled = asked.elapsed().saturating_sub(FENCE_GRACE);
+                let limit = clocks[me].deadline();
+                (bot.think(&position, &go, limit).await).map(|mut a| {
+                    a.elapsed += stalled;
+                    a
+                })
+            }
             Err(f) => Err(f),
         };
         let answer = answer.map_err(Forfeit::from)?;

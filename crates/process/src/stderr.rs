@@ -21,6 +21,9 @@ use crate::logs::BotLogs;
 const KEEP: usize = 4096;
 /// Longest line quoted as a report of a failed allocation.
 const QUOTE_MAX: usize = 200;
+/// What starts each quoted line of a bot's stderr in a record (no line of
+/// the arbiter's own starts so).
+pub(crate) const QUOTE_PREFIX: &str = "  | ";
 /// Lines quoted in a record, at most (and at most [`KEEP`] bytes).
 const QUOTED_LINES: usize = 20;
 /// Lines shown next to a failed check.
@@ -138,7 +141,9 @@ pub(crate) fn last_lines(text: &str) -> Vec<String> {
 /// The end of `text` for a record, in full up to [`QUOTED_LINES`] lines
 /// (the text is at most [`KEEP`] bytes): `last words on stderr: "LINE"`
 /// for one line, else `its last N lines on stderr:` and the lines, each
-/// on its own line. `None` if nothing but blanks was written.
+/// on its own line after [`QUOTE_PREFIX`], so that no line a bot writes
+/// reads as one of the report's own. `None` if nothing but blanks was
+/// written.
 pub(crate) fn last_words(text: &str) -> Option<String> {
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     let last = lines.iter().rposition(|l| !l.trim().is_empty())?;
@@ -152,7 +157,9 @@ pub(crate) fn last_words(text: &str) -> Option<String> {
         _ => format!(
             "its last {} lines on stderr:\n{}",
             shown.len(),
-            shown.join("\n")
+            (shown.iter().map(|l| format!("{QUOTE_PREFIX}{l}")))
+                .collect::<Vec<_>>()
+                .join("\n")
         ),
     })
 }
@@ -191,8 +198,8 @@ mod tests {
         assert_eq!(
             last_words(&tail.whole_lines()).as_deref(),
             Some(
-                "its last 3 lines on stderr:\nTraceback (most recent call last):\n  \
-                 File \"bot.py\", line 3\nZeroDivisionError: division by zero"
+                "its last 3 lines on stderr:\n  | Traceback (most recent call last):\n  |   \
+                 File \"bot.py\", line 3\n  | ZeroDivisionError: division by zero"
             )
         );
         assert_eq!(out_of_memory_line(&text), None);
@@ -233,8 +240,14 @@ mod tests {
         let quoted = last_words(&text).unwrap();
         let mut lines = quoted.lines();
         assert_eq!(lines.next(), Some("its last 20 lines on stderr:"));
-        assert_eq!(lines.next(), Some(format!("line 10 {long}").as_str()));
+        assert_eq!(lines.next(), Some(format!("  | line 10 {long}").as_str()));
         assert_eq!(lines.count(), 19);
+        // A forged report line stays a quoted line.
+        let forged = last_words("x\nRank  Bot\n   1  attacker  +999\n").unwrap();
+        assert!(
+            forged.lines().skip(1).all(|l| l.starts_with(QUOTE_PREFIX)),
+            "{forged}"
+        );
     }
 
     #[test]

@@ -60,6 +60,21 @@ pub enum SandboxError {
         /// The shared path.
         path: PathBuf,
     },
+    /// A bot's own folder lies in (or is) another bot's own folder, and the
+    /// two do not run the same program.
+    #[error(
+        "sandbox of {bot}: its folder {path} lies in the folder of bot {other}, whose files \
+         it would read; put each bot's files in a folder of their own (two bots share \
+         one only when they run the same program)"
+    )]
+    SharedFolder {
+        /// The bot.
+        bot: String,
+        /// The bot whose folder it lies in.
+        other: String,
+        /// The folder.
+        path: PathBuf,
+    },
     /// A bot's command names (or its own folder lies in) what the sandbox
     /// hides from it.
     #[error(

@@ -351,6 +351,15 @@ impl Sandbox {
             command: command_line(spec),
             refusal: Box::new(refusal),
         })?;
+        // The results folder may be made after the bots were registered.
+        let hidden = self.hidden.iter();
+        if let Some(path) = (view.own.iter()).find(|p| hidden.clone().any(|h| p.starts_with(h))) {
+            return Err(SandboxError::Hidden {
+                bot: spec.name.to_owned(),
+                path: path.clone(),
+                what: "the tournament file or the results folder".into(),
+            });
+        }
         Ok(view.masked(&self.hidden_from(spec.name)))
     }
 

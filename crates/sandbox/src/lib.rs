@@ -43,6 +43,7 @@
 
 #![deny(missing_docs)]
 
+mod argument;
 mod cage;
 mod cgroup;
 mod confine;

@@ -8,24 +8,29 @@
 //! - the program's folder (after `PATH` and symbolic links), unless it is
 //!   installed (in the system's folders, which every bot sees, or in a
 //!   `bin` folder, whose installation is opened as such) or aboure itself;
-//! - for an installed program, the folder of the first argument that names
-//!   a file: the script of an interpreter (`python3 -u dir/bot.py`, `node dir/main.js`,
+//! - for an installed program, the first path an argument names (read as
+//!   [`crate::argument`] reads every argument): the folder of a file, the
+//!   script of an interpreter (`python3 -u dir/bot.py`, `node dir/main.js`,
 //!   `sh dir/bot.sh`) or the program a wrapper runs (`nice -n5 dir/bot`);
-//! - each entry of a Java class path (`-cp`, `-classpath`,
-//!   `--class-path`): a folder of classes itself, a jar's folder;
+//!   a folder itself (`java -cp classes Main`);
 //!
 //! each as written and, when it differs, as its symbolic links resolve
 //! (Python looks for modules beside the resolved script, a shell beside the
-//! link). Later file arguments (a book, a network) are opened as files.
+//! link). Later paths (a book, a network, a jar) are opened as files, and a
+//! later folder opens nothing: no flag turns an argument into a folder bound
+//! whole.
 //!
 //! A folder that holds far more than one bot is refused, not opened: `/`,
 //! a home directory, the system's program folders (`/usr/bin`...), `/etc`,
 //! the shared `/tmp`. Opening one would show a stranger's program every
 //! file its owner keeps there. The bot then needs a folder of its own, or a
-//! `read` allowance that covers its files (the owner has then chosen).
+//! `read` allowance that covers its files (the owner has then chosen). So is
+//! a path the command names in a kernel or host runtime folder (`/proc`,
+//! `/sys`, `/run`, `/dev`), whatever its position.
 
 use std::path::{Path, PathBuf};
 
+use crate::argument::{kernel, named};
 use crate::paths::{installation, normal};
 
 /// Folders never opened as a bot's own: the root, the system's program
@@ -57,9 +62,6 @@ const SHARED: &[&str] = &[
 /// own (every bot sees these folders anyway).
 const SYSTEM: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib64", "/nix/store"];
 
-/// The flags after which a Java command names its class path.
-const CLASS_PATH: &[&str] = &["-cp", "-classpath", "--class-path"];
-
 /// A folder the sandbox will not open as a bot's own.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -85,6 +87,8 @@ pub enum Shared {
     Home,
     /// `/`, a system folder or the shared scratch.
     System,
+    /// A folder of the kernel or of the host's running services.
+    Kernel,
 }
 
 impl std::fmt::Display for Shared {
@@ -92,6 +96,7 @@ impl std::fmt::Display for Shared {
         f.write_str(match self {
             Shared::Home => "a home directory",
             Shared::System => "a folder the whole system shares",
+            Shared::Kernel => "a kernel or host runtime folder (/proc, /sys, /run, /dev)",
         })
     }
 }
@@ -116,19 +121,35 @@ pub struct Command<'a> {
 /// so their folders are not the bot's own.
 const INLINE: &[&str] = &["-c", "-e", "-E", "--eval", "-p", "--print", "-m"];
 
-/// The interpreter's script: its first file argument, unless code given
-/// inline comes first.
+/// The interpreter's script: the first path its arguments name (a file,
+/// or a folder of classes), unless code given inline comes first.
 fn script(command: &Command) -> Option<PathBuf> {
     for arg in command.args {
         if INLINE.contains(&arg.as_str()) {
             return None;
         }
-        let path = normal(&command.workdir.join(arg));
-        if path.is_file() {
+        if let Some(path) = named(arg, command.workdir).into_iter().next() {
             return Some(path);
         }
     }
     None
+}
+
+/// What the bot's own folders come from: the script of an installed
+/// program (an interpreter's, or the program a wrapper runs), else the
+/// program itself (one that does not exist fails at its start, with its
+/// own reason: its arguments are its data); nothing for aboure itself.
+pub(crate) fn entry(command: &Command) -> Option<PathBuf> {
+    let program = normal(command.program);
+    let resolved = std::fs::canonicalize(&program).unwrap_or_else(|_| program.clone());
+    let installed = SYSTEM.iter().any(|s| resolved.starts_with(s))
+        || installation(&program).is_some()
+        || installation(&resolved).is_some();
+    if installed {
+        script(command)
+    } else {
+        (resolved != normal(command.helper) && resolved.is_file()).then_some(program)
+    }
 }
 
 /// The bot's own folders (absolute, lexically normal, without repeats), or
@@ -142,44 +163,33 @@ pub fn own_folders(
     write: &[PathBuf],
 ) -> Result<Vec<PathBuf>, Refusal> {
     let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let program = normal(command.program);
-    let resolved = std::fs::canonicalize(&program).unwrap_or_else(|_| program.clone());
-    let installed = SYSTEM.iter().any(|s| resolved.starts_with(s))
-        || installation(&program).is_some()
-        || installation(&resolved).is_some();
-    let at = |arg: &str| normal(&command.workdir.join(arg));
-    let in_write = |p: &Path| write.iter().any(|w| p.starts_with(normal(w)));
-    if installed {
-        // An interpreter's script, or the program a wrapper runs.
-        if let Some(script) = script(command).filter(|p| !in_write(p)) {
-            files.extend(folders_of(&script));
-        }
-    } else if !in_write(&program) && resolved != normal(command.helper) && resolved.is_file() {
-        // The bot's own program (one that does not exist fails at its
-        // start, with its own reason): its arguments are its data.
-        files.extend(folders_of(&program));
+    let in_kernel = (command.args.iter())
+        .flat_map(|a| named(a, command.workdir))
+        .filter(|path| !read.iter().any(|r| path.starts_with(normal(r))))
+        .find_map(|path| kernel(&path).map(|folder| (folder, path)));
+    if let Some((folder, file)) = in_kernel {
+        let kind = Shared::Kernel;
+        return Err(Refusal { folder, file, kind });
     }
-    for pair in command.args.windows(2) {
-        if !CLASS_PATH.contains(&pair[0].as_str()) {
-            continue;
-        }
-        for entry in pair[1].split(':').filter(|e| !e.is_empty()) {
-            let entry = at(entry.strip_suffix("/*").unwrap_or(entry));
-            if in_write(&entry) {
-                continue;
-            }
-            match entry.is_dir() {
-                // A folder of classes: the folder itself.
-                true => files.push((entry.clone(), entry)),
-                false if entry.is_file() => files.extend(folders_of(&entry)),
-                false => {}
-            }
-        }
+    let in_write = |p: &Path| write.iter().any(|w| p.starts_with(normal(w)));
+    match entry(command).filter(|p| !in_write(p)) {
+        // A folder of classes: the folder itself.
+        Some(folder) if folder.is_dir() => files.push((folder.clone(), folder)),
+        Some(file) => files.extend(folders_of(&file)),
+        None => {}
     }
     let mut folders: Vec<PathBuf> = Vec::new();
     for (folder, file) in files {
         if read.iter().any(|r| file.starts_with(normal(r))) || folders.contains(&folder) {
             continue;
+        }
+        if let Some(root) = kernel(&folder) {
+            let kind = Shared::Kernel;
+            return Err(Refusal {
+                folder: root,
+                file,
+                kind,
+            });
         }
         if let Some(kind) = shared(&folder) {
             return Err(Refusal { folder, file, kind });
@@ -307,7 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn scripts_programs_and_class_paths_open_their_folders() {
+    fn scripts_programs_and_the_first_class_path_open_their_folders() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         for sub in ["py", "sh", "cpp/build", "java/classes", "lib", "other"] {
@@ -335,7 +345,20 @@ mod tests {
             &["-cp", "java/classes:lib/x.jar", "Main"],
             d,
         );
-        assert_eq!(got.unwrap(), [d.join("java/classes"), d.join("lib")]);
+        // The first path is the folder of classes; a later jar is a file.
+        assert_eq!(got.unwrap(), [d.join("java/classes")]);
+        let got = folders(
+            "/usr/bin/java",
+            &["-cp", "lib/x.jar:java/classes", "Main"],
+            d,
+        );
+        assert_eq!(got.unwrap(), [d.join("lib")]);
+        let got = folders(
+            interpreter,
+            &["py/bot.py", "-cp", "java/classes", "--x=sh"],
+            d,
+        );
+        assert_eq!(got.unwrap(), [d.join("py")]);
         let got = folders("/usr/bin/java", &["-cp", "java/classes/*", "Main"], d);
         assert_eq!(got.unwrap(), [d.join("java/classes")]);
         // An installed program's folder is not the bot's, nor aboure's.

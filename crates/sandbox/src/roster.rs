@@ -25,12 +25,29 @@ pub(crate) struct RegisteredBot {
     named: Vec<PathBuf>,
     /// Its own folders.
     folders: Vec<PathBuf>,
+    /// What its own folders come from (see [`crate::own::entry`]).
+    entry: Option<PathBuf>,
+    /// Its `read` paths: its files too, wherever they lie.
+    read: Vec<PathBuf>,
     write: Vec<PathBuf>,
 }
 
 impl RegisteredBot {
     fn own(&self) -> impl Iterator<Item = &PathBuf> {
         self.files.iter().chain(&self.folders)
+    }
+
+    /// An own folder of this bot inside (or equal to) one of `other`'s,
+    /// unless the two run one program or script (a kit's bots, a tuned
+    /// engine's settings), compared by file.
+    fn folder_inside(&self, other: &RegisteredBot) -> Option<&PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        let id = |f: &PathBuf| std::fs::metadata(f).ok().map(|m| (m.dev(), m.ino()));
+        let one = self.entry.as_ref().and_then(id);
+        if one.is_some() && one == other.entry.as_ref().and_then(id) {
+            return None;
+        }
+        (self.folders.iter()).find(|f| other.folders.iter().any(|g| f.starts_with(g)))
     }
 
     /// A file this bot's arguments name that lies in `other`'s folders or
@@ -40,10 +57,11 @@ impl RegisteredBot {
     /// built-in bot shares `aboure`.)
     fn names_a_file_of(&self, other: &RegisteredBot) -> Option<&PathBuf> {
         let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
-        self.named.iter().find(|f| {
-            (inside(f, &other.folders) || inside(f, &other.write))
-                && !inside(f, &self.folders)
-                && !other.files.contains(f)
+        let theirs = [&other.folders[..], &other.write, &other.read].concat();
+        let given = |f: &PathBuf| inside(f, &self.read);
+        self.named.iter().filter(|f| !given(f)).find(|f| {
+            let named_there = inside(f, &theirs) && !inside(f, &self.folders);
+            !other.files.contains(f) && (named_there || linked_into(f, &theirs))
         })
     }
 }
@@ -79,10 +97,8 @@ impl Sandbox {
         };
         let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
         let folders = crate::own::own_folders(&command, &[], &write).unwrap_or_default();
-        let in_write = |p: &PathBuf| write.iter().any(|w| p.starts_with(w));
-        let named: Vec<PathBuf> = (args.iter().map(|a| normal(&workdir.join(a))))
-            .filter(|p| !in_write(p) && p.is_file())
-            .collect();
+        let named = crate::argument::files(args, &workdir, &write);
+        self.refuse_results_named(name, args, &workdir)?;
         let mut files = named.clone();
         files.push(program.clone());
         let bot = RegisteredBot {
@@ -90,6 +106,8 @@ impl Sandbox {
             files,
             named,
             folders,
+            entry: crate::own::entry(&command),
+            read: policy.read.iter().map(|p| normal(p)).collect(),
             write,
         };
         self.refuse_what_is_hidden(&bot)?;
@@ -113,6 +131,34 @@ impl Sandbox {
             }
         }
         self.bots.push(bot);
+        Ok(())
+    }
+
+    /// Refuses a bot whose arguments name a path in the tournament file or
+    /// the results folder, made or not yet (the results folder is made
+    /// after this, and a folder named as the script's would then be bound
+    /// whole); unless that folder holds the working directory, where every
+    /// relative argument lies.
+    fn refuse_results_named(
+        &self,
+        name: &str,
+        args: &[String],
+        workdir: &Path,
+    ) -> Result<(), SandboxError> {
+        let hidden = || (self.hidden.iter()).filter(|h| !workdir.starts_with(h));
+        let pieces = args.iter().flat_map(|a| crate::argument::pieces(a));
+        let paths = pieces
+            .filter(|p| !p.starts_with('-'))
+            .map(|p| normal(&workdir.join(p)));
+        for path in paths {
+            if hidden().any(|h| path.starts_with(h)) {
+                return Err(SandboxError::Hidden {
+                    bot: name.to_owned(),
+                    path,
+                    what: "the tournament file or the results folder".into(),
+                });
+            }
+        }
         Ok(())
     }
 
@@ -141,6 +187,15 @@ impl Sandbox {
             );
         }
         for other in &self.bots {
+            for (inner, outer) in [(bot, other), (other, bot)] {
+                if let Some(path) = inner.folder_inside(outer) {
+                    return Err(SandboxError::SharedFolder {
+                        bot: inner.name.clone(),
+                        other: outer.name.clone(),
+                        path: path.clone(),
+                    });
+                }
+            }
             if let Some(path) = bot.names_a_file_of(other) {
                 return refuse(&bot.name, path, format!("a file of bot {}", other.name));
             }
@@ -212,9 +267,15 @@ impl Sandbox {
 
     /// What bot `name` must not see.
     pub(crate) fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
-        let others = self.bots.iter().filter(|bot| bot.name != name);
+        let others = || self.bots.iter().filter(|bot| bot.name != name);
         let mut hidden = self.hidden.clone();
-        hidden.extend(others.flat_map(|bot| bot.own().chain(&bot.write).cloned()));
+        hidden.extend(others().flat_map(|bot| bot.own().chain(&bot.write).cloned()));
+        // Another bot's `read` paths are its files too, unless this bot was
+        // given them as well (a book both read).
+        let read: &[PathBuf] =
+            (self.bots.iter().find(|bot| bot.name == name)).map_or(&[], |bot| &bot.read);
+        let theirs = others().flat_map(|bot| bot.read.iter().cloned());
+        hidden.extend(theirs.filter(|p| !read.iter().any(|r| p.starts_with(r))));
         hidden
     }
 }
@@ -229,3 +290,45 @@ fn give(path: &Path, identity: Identity) -> std::io::Result<()> {
         .open(path)?;
     std::os::unix::fs::fchown(&folder, Some(identity.uid), Some(identity.gid))
 }
+
+/// Whether `file`, a file with more than one name, is also a file below
+/// one of `folders`: compared by device and inode, as a hard link to
+/// another bot's file has a path of its own. The search stops after
+/// [`LINK_SEARCH`] entries (a bot's folder is small; a larger one is
+/// searched that far).
+fn linked_into(file: &Path, folders: &[PathBuf]) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::metadata(file) else {
+        return false;
+    };
+    if meta.nlink() < 2 {
+        return false;
+    }
+    let wanted = (meta.dev(), meta.ino());
+    let mut pending: Vec<PathBuf> = folders.to_vec();
+    let mut seen = 0;
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > LINK_SEARCH {
+                return false;
+            }
+            // Not followed: a link to a folder is searched at its target.
+            let Ok(m) = std::fs::symlink_metadata(entry.path()) else {
+                continue;
+            };
+            if m.is_dir() {
+                pending.push(entry.path());
+            } else if (m.dev(), m.ino()) == wanted {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Entries searched for another name of a file (see [`linked_into`]).
+const LINK_SEARCH: usize = 20_000;

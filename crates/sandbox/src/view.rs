@@ -6,8 +6,8 @@
 //! and its `read` and `write` paths. The same list makes the constructed
 //! root ([`crate::plan::Root`]) and the Landlock rules of the second layer.
 //!
-//! Deliberately absent: a folder named in the command (`..` or `/` as an
-//! argument opens nothing, a class path aside), the working directory (the tournament file's
+//! Deliberately absent: a folder named in the command (`..`, `/` or a
+//! class path as an argument opens nothing), the working directory (the tournament file's
 //! folder by default: it stays the bot's working directory, empty unless
 //! one of the above lies in it), other bots' folders, `/sys`, `/run`, the
 //! host's `/tmp` and `/dev/shm`, and everything else in `/etc`
@@ -84,12 +84,7 @@ impl View {
         let prefix = installation(&program).filter(|_| outside(&program));
         wanted.extend(prefix.clone().map(ro));
         let mut own = Vec::new();
-        let files: Vec<PathBuf> = command
-            .args
-            .iter()
-            .map(|a| normal(&command.workdir.join(a)))
-            .filter(|p| outside(p) && p.is_file())
-            .collect();
+        let files = crate::argument::files(command.args, command.workdir, &write);
         let folders = own_folders(command, &policy.read, &policy.write)?;
         own.extend(folders.iter().cloned());
         own.extend(files.iter().cloned());
