@@ -309,6 +309,9 @@ fn a_file_missing_on_the_host_too_is_said_so_instead_of_sandbox_advice() {
     ] {
         assert!(stdout.contains(part), "{part:?} in\n{stdout}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_bots_stderr_cannot_forge_lines_of_the_report() {
     // Attack 41 of the outside review: a bot that fails at start-up with a

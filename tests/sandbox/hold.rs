@@ -104,6 +104,11 @@ fn a_spinner_is_held_while_its_opponent_starts_up() {
         println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
         assert!(lived > 2.5, "seen for {lived:.2} s");
         assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_bot_that_holds_back_its_readyok_after_a_move_pays_for_it_on_its_clock() {
     // Attack 38 of the outside review: after each `bestmove`, 1.5 s before
     // the `readyok` the arbiter asks for, thinking while nobody's clock ran.
