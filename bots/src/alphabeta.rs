@@ -98,6 +98,39 @@ impl AlphaBetaPlayer {
     pub fn last_search(&self) -> Option<&SearchOutcome> {
         self.last.as_ref()
     }
+
+    /// Sets one option (the table is cleared by the caller when the
+    /// evaluation changed).
+    fn set(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
+        match name {
+            "depth" => self.depth = DEPTH.parse(value)? as u32,
+            "hash" => self.table = Table::new(HASH.parse(value)? as usize),
+            "quiescence" => {
+                self.settings.quiescence = match value.trim() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(bad_value(
+                            "quiescence",
+                            format!("`{value}` is not true or false"),
+                        ))
+                    }
+                }
+            }
+            "quiescence_plies" => {
+                self.settings.quiescence_plies = QUIESCENCE_DEPTH.parse(value)? as u32
+            }
+            // The ranges keep every weight, times any row difference or pit
+            // count, far inside i32.
+            "row_weight" => self.settings.weights.row = ROW_WEIGHT.parse(value)? as i32,
+            "mobility_weight" => {
+                self.settings.weights.mobility = MOBILITY_WEIGHT.parse(value)? as i32
+            }
+            "targets_weight" => self.settings.weights.targets = TARGETS_WEIGHT.parse(value)? as i32,
+            _ => return Err(unknown("alphabeta", name)),
+        }
+        Ok(())
+    }
 }
 
 impl Default for AlphaBetaPlayer {
@@ -131,32 +164,13 @@ impl Player for AlphaBetaPlayer {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
-        match name {
-            "depth" => self.depth = DEPTH.parse(value)? as u32,
-            "hash" => self.table = Table::new(HASH.parse(value)? as usize),
-            "quiescence" => {
-                self.settings.quiescence = match value.trim() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(bad_value(
-                            "quiescence",
-                            format!("`{value}` is not true or false"),
-                        ))
-                    }
-                }
-            }
-            "quiescence_plies" => {
-                self.settings.quiescence_plies = QUIESCENCE_DEPTH.parse(value)? as u32
-            }
-            // The ranges keep every weight, times any row difference or pit
-            // count, far inside i32.
-            "row_weight" => self.settings.weights.row = ROW_WEIGHT.parse(value)? as i32,
-            "mobility_weight" => {
-                self.settings.weights.mobility = MOBILITY_WEIGHT.parse(value)? as i32
-            }
-            "targets_weight" => self.settings.weights.targets = TARGETS_WEIGHT.parse(value)? as i32,
-            _ => return Err(unknown("alphabeta", name)),
+        let before = self.settings;
+        self.set(name, value)?;
+        if self.settings != before {
+            // The table's values were computed under the old evaluation:
+            // a process kept between games with new weights (a tune's
+            // points) must not play on them.
+            self.table.clear();
         }
         Ok(())
     }

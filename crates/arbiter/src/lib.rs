@@ -52,6 +52,6 @@ pub use game::go_message;
 pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use tournament::{
-    default_concurrency, launches, simulate_workers, Observer, RunOptions, SimulatedRun, Summary,
-    Work, QUIT_GRACE,
+    default_concurrency, launches, simulate_workers, KeptBots, Observer, RunOptions, SimulatedRun,
+    Summary, Work, QUIT_GRACE,
 };
