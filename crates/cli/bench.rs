@@ -113,6 +113,49 @@ enum What {
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         elo_of: Vec<f64>,
     },
+    /// The objectives of `aboure tune` at equal CPU: three small-effect
+    /// parameters of alphabeta mis-set at once, each tune given the same
+    /// CPU seconds, its r-end chosen on calibration seeds, judged by a match
+    /// against the start (docs/tuning.md).
+    TuneCpu {
+        /// CPU seconds of each tune.
+        #[arg(long, default_value_t = 20.0)]
+        cpu: f64,
+        /// Alphabeta's nodes a move.
+        #[arg(long, default_value_t = aboure_bench::tune_knobs::NODES)]
+        nodes: u64,
+        /// Informative positions in a sample (accuracy, values).
+        #[arg(long, default_value_t = 100)]
+        positions: usize,
+        /// The objectives compared (games, accuracy, values).
+        #[arg(long, value_delimiter = ',', default_value = "games,accuracy,values")]
+        objectives: Vec<aboure_bench::tune_cpu::Objective>,
+        /// Candidate r-end of the games objective (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "0.002,0.02")]
+        games_r_end: Vec<f64>,
+        /// Candidate r-end of the accuracy objective.
+        #[arg(long, value_delimiter = ',', default_value = "2,20")]
+        accuracy_r_end: Vec<f64>,
+        /// Candidate r-end of the values objective.
+        #[arg(long, value_delimiter = ',', default_value = "20,200")]
+        values_r_end: Vec<f64>,
+        /// Seeds the r-end is chosen on (never reported).
+        #[arg(long, value_delimiter = ',', default_value = "101,102")]
+        calibration_seeds: Vec<u64>,
+        /// Game pairs of each calibration match.
+        #[arg(long, default_value_t = 200)]
+        calibration_pairs: u32,
+        /// Seeds reported.
+        #[arg(long, value_delimiter = ',', default_value = "1,2,3,4")]
+        seeds: Vec<u64>,
+        /// Game pairs of each judging match against the start.
+        #[arg(long, default_value_t = 600)]
+        pairs: u32,
+        /// Only measure what each mis-set parameter costs against the
+        /// default (a match of --pairs pairs each).
+        #[arg(long)]
+        effects: bool,
+    },
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
     Responder {
@@ -267,6 +310,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 only,
             };
             aboure_bench::openings::bench(&settings, &mut std::io::stdout().lock())?;
+        }
+        What::TuneCpu {
+            cpu,
+            nodes,
+            positions,
+            objectives,
+            games_r_end,
+            accuracy_r_end,
+            values_r_end,
+            calibration_seeds,
+            calibration_pairs,
+            seeds,
+            pairs,
+            effects,
+        } => {
+            let knobs = aboure_bench::tune_knobs::KNOBS;
+            if effects {
+                for line in aboure_bench::tune_knobs::effects(&knobs, pairs, nodes) {
+                    println!("{line}");
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            let budget = aboure_bench::tune_cpu::CpuBudget {
+                knobs: knobs.to_vec(),
+                nodes,
+                cpu_seconds: cpu,
+                positions,
+                objectives,
+                r_ends: [games_r_end, accuracy_r_end, values_r_end],
+                calibration_seeds,
+                calibration_pairs,
+                seeds,
+                pairs,
+            };
+            aboure_bench::tune_cpu::compare(&budget, &mut |line| println!("{line}"));
         }
         What::Tune {
             accuracy_iterations,

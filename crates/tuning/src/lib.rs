@@ -43,7 +43,7 @@ mod scoring;
 
 pub use check::check_declared;
 pub use join::join;
-pub use sample::{opening as random_opening, sample, Sample, Scored};
+pub use sample::{opening as random_opening, sample, sample_with, Sample, Scored};
 
 /// How to run a tune (everything that is not in the file).
 pub struct TuneOptions {
