@@ -99,8 +99,8 @@ impl AlphaBetaPlayer {
         self.last.as_ref()
     }
 
-    /// Sets one option (the table is cleared by the caller when the
-    /// evaluation changed).
+    /// Sets one option (the caller clears the table when the option is
+    /// one the table's values depend on).
     fn set(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
         match name {
             "depth" => self.depth = DEPTH.parse(value)? as u32,
@@ -164,12 +164,11 @@ impl Player for AlphaBetaPlayer {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
-        let before = self.settings;
         self.set(name, value)?;
-        if self.settings != before {
-            // The table's values were computed under the old evaluation:
-            // a process kept between games with new weights (a tune's
-            // points) must not play on them.
+        if !matches!(name, "depth" | "hash") {
+            // The table's values were computed under the evaluation as it
+            // was: a process kept between games and told its options again
+            // (a tune's points) plays as a fresh one would.
             self.table.clear();
         }
         Ok(())

@@ -12,7 +12,7 @@ use aboure_records::GameRecord;
 use tokio::sync::watch;
 
 use super::gate::{self, check_stop, Step};
-use super::kept::{KeptBots, Taken};
+use super::kept::KeptBots;
 use super::{Observer, Shared, QUIT_GRACE};
 use crate::config::{BotId, Config, Restart};
 use crate::error::RunError;
@@ -169,16 +169,20 @@ impl Worker {
         record
     }
 
-    /// An idle process of bot `id`: this worker's, else one kept from an
-    /// earlier run (with the options it must be sent).
-    fn reused(&mut self, id: BotId) -> Option<Taken> {
-        match self.pool.remove(&id) {
-            Some(process) => Some(Taken {
-                process,
-                changed: Vec::new(),
-            }),
-            None => self.kept.as_ref()?.take(&self.launches[id.index()]),
-        }
+    /// An idle process of bot `id` (this worker's, else one kept from an
+    /// earlier run), with the options to send it before the game: all of
+    /// them for a process kept across runs (see [`KeptBots`]).
+    fn reused(&mut self, id: BotId) -> Option<Reused> {
+        let launch = &self.launches[id.index()];
+        let process = match self.pool.remove(&id) {
+            Some(p) => p,
+            None => self.kept.as_ref()?.take(launch)?,
+        };
+        let options = match self.kept {
+            Some(_) => launch.options.clone(),
+            None => Vec::new(),
+        };
+        Some(Reused { process, options })
     }
 
     /// Starts (or reuses) both bots and plays the game. The processes are
@@ -219,14 +223,20 @@ impl Worker {
     }
 }
 
-/// A bot ready for a new game: a reused process told the options that
-/// changed and `newgame`, or a fresh one after its handshake.
-async fn ready(reused: Option<Taken>, launch: &Launch) -> Result<BotProcess, BotFailure> {
-    let (mut process, changed) = match reused {
-        Some(t) => (t.process, t.changed),
+/// A process taken for a game, and the options to send it first.
+struct Reused {
+    process: BotProcess,
+    options: Vec<(String, String)>,
+}
+
+/// A bot ready for a new game: a reused process told its options (if it
+/// must be) and `newgame`, or a fresh one after its handshake.
+async fn ready(reused: Option<Reused>, launch: &Launch) -> Result<BotProcess, BotFailure> {
+    let (mut process, options) = match reused {
+        Some(r) => (r.process, r.options),
         None => (BotProcess::start(launch).await?, Vec::new()),
     };
-    match process.new_game_with(&changed).await {
+    match process.new_game_with(&options).await {
         Ok(()) => Ok(process),
         Err(f) => {
             process.kill().await;
