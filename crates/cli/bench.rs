@@ -119,7 +119,7 @@ enum What {
     /// against the start (docs/tuning.md).
     TuneCpu {
         /// CPU seconds of each tune.
-        #[arg(long, default_value_t = 20.0)]
+        #[arg(long, default_value_t = 5.0)]
         cpu: f64,
         /// Alphabeta's nodes a move.
         #[arg(long, default_value_t = aboure_bench::tune_knobs::NODES)]
@@ -131,26 +131,30 @@ enum What {
         #[arg(long, value_delimiter = ',', default_value = "games,accuracy,values")]
         objectives: Vec<aboure_bench::tune_cpu::Objective>,
         /// Candidate r-end of the games objective (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "0.002,0.02")]
+        #[arg(long, value_delimiter = ',', default_value = "0.02,0.1")]
         games_r_end: Vec<f64>,
         /// Candidate r-end of the accuracy objective.
-        #[arg(long, value_delimiter = ',', default_value = "2,20")]
+        #[arg(long, value_delimiter = ',', default_value = "20,100")]
         accuracy_r_end: Vec<f64>,
         /// Candidate r-end of the values objective.
-        #[arg(long, value_delimiter = ',', default_value = "20,200")]
+        #[arg(long, value_delimiter = ',', default_value = "200,1000")]
         values_r_end: Vec<f64>,
         /// Seeds the r-end is chosen on (never reported).
-        #[arg(long, value_delimiter = ',', default_value = "101,102")]
+        #[arg(long, value_delimiter = ',', default_value = "101")]
         calibration_seeds: Vec<u64>,
         /// Game pairs of each calibration match.
-        #[arg(long, default_value_t = 200)]
+        #[arg(long, default_value_t = 100)]
         calibration_pairs: u32,
         /// Seeds reported.
-        #[arg(long, value_delimiter = ',', default_value = "1,2,3,4")]
+        #[arg(long, value_delimiter = ',', default_value = "1,2,3")]
         seeds: Vec<u64>,
         /// Game pairs of each judging match against the start.
-        #[arg(long, default_value_t = 600)]
+        #[arg(long, default_value_t = 300)]
         pairs: u32,
+        /// The mis-set starts of row_weight, mobility_weight and
+        /// targets_weight (comma-separated; the bench's own by default).
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        starts: Vec<f64>,
         /// Only measure what each mis-set parameter costs against the
         /// default (a match of --pairs pairs each).
         #[arg(long)]
@@ -323,9 +327,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             calibration_pairs,
             seeds,
             pairs,
+            starts,
             effects,
         } => {
-            let knobs = aboure_bench::tune_knobs::KNOBS;
+            let mut knobs = aboure_bench::tune_knobs::KNOBS;
+            for (k, s) in knobs.iter_mut().zip(starts) {
+                k.start = s;
+            }
             if effects {
                 for line in aboure_bench::tune_knobs::effects(&knobs, pairs, nodes) {
                     println!("{line}");
