@@ -236,7 +236,10 @@ pub fn tune(
 ) -> CpuTune {
     let begun = thread_seconds();
     let mut scorer = Scorer::new(budget, objective, seed);
-    let sampled = thread_seconds() - begun;
+    let sampled = match objective {
+        Objective::Games => 0.0,
+        _ => thread_seconds() - begun,
+    };
     // Time a few probes at the start to plan the iterations (charged).
     let knobs = &budget.knobs;
     let mut timing = Spsa::new(parameters(knobs), SpsaSettings::for_iterations(10), seed)
