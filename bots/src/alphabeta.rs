@@ -98,6 +98,39 @@ impl AlphaBetaPlayer {
     pub fn last_search(&self) -> Option<&SearchOutcome> {
         self.last.as_ref()
     }
+
+    /// Sets one option (the caller clears the table when the option is
+    /// one the table's values depend on).
+    fn set(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
+        match name {
+            "depth" => self.depth = DEPTH.parse(value)? as u32,
+            "hash" => self.table = Table::new(HASH.parse(value)? as usize),
+            "quiescence" => {
+                self.settings.quiescence = match value.trim() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(bad_value(
+                            "quiescence",
+                            format!("`{value}` is not true or false"),
+                        ))
+                    }
+                }
+            }
+            "quiescence_plies" => {
+                self.settings.quiescence_plies = QUIESCENCE_DEPTH.parse(value)? as u32
+            }
+            // The ranges keep every weight, times any row difference or pit
+            // count, far inside i32.
+            "row_weight" => self.settings.weights.row = ROW_WEIGHT.parse(value)? as i32,
+            "mobility_weight" => {
+                self.settings.weights.mobility = MOBILITY_WEIGHT.parse(value)? as i32
+            }
+            "targets_weight" => self.settings.weights.targets = TARGETS_WEIGHT.parse(value)? as i32,
+            _ => return Err(unknown("alphabeta", name)),
+        }
+        Ok(())
+    }
 }
 
 impl Default for AlphaBetaPlayer {
@@ -131,32 +164,12 @@ impl Player for AlphaBetaPlayer {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), SetOptionError> {
-        match name {
-            "depth" => self.depth = DEPTH.parse(value)? as u32,
-            "hash" => self.table = Table::new(HASH.parse(value)? as usize),
-            "quiescence" => {
-                self.settings.quiescence = match value.trim() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(bad_value(
-                            "quiescence",
-                            format!("`{value}` is not true or false"),
-                        ))
-                    }
-                }
-            }
-            "quiescence_plies" => {
-                self.settings.quiescence_plies = QUIESCENCE_DEPTH.parse(value)? as u32
-            }
-            // The ranges keep every weight, times any row difference or pit
-            // count, far inside i32.
-            "row_weight" => self.settings.weights.row = ROW_WEIGHT.parse(value)? as i32,
-            "mobility_weight" => {
-                self.settings.weights.mobility = MOBILITY_WEIGHT.parse(value)? as i32
-            }
-            "targets_weight" => self.settings.weights.targets = TARGETS_WEIGHT.parse(value)? as i32,
-            _ => return Err(unknown("alphabeta", name)),
+        self.set(name, value)?;
+        if !matches!(name, "depth" | "hash") {
+            // The table's values were computed under the evaluation as it
+            // was: a process kept between games and told its options again
+            // (a tune's points) plays as a fresh one would.
+            self.table.clear();
         }
         Ok(())
     }

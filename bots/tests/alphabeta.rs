@@ -142,3 +142,33 @@ fn node_limit_is_honoured() {
     let nodes = bot.last_search().unwrap().nodes;
     assert!(nodes <= 5000, "{nodes} nodes");
 }
+
+#[test]
+fn new_weights_on_a_kept_bot_search_as_a_fresh_bot_with_them() {
+    // A process kept between a tune's games gets new weights by
+    // `setoption`: what it searched under the old ones must not count.
+    let limits = SearchLimits {
+        nodes: Some(3_000),
+        ..SearchLimits::default()
+    };
+    let mut rng = SmallRng::seed_from_u64(5);
+    let positions: Vec<Position> = (0..40).map(|_| endgame(&mut rng, 20)).collect();
+    let searched = |bot: &mut AlphaBetaPlayer| -> Vec<(Move, Option<i32>)> {
+        positions
+            .iter()
+            .map(|p| {
+                let m = bot.choose(p, &[], &limits, &mut Local::new());
+                (m, bot.last_search().map(|s| s.score))
+            })
+            .collect()
+    };
+    let mut kept = AlphaBetaPlayer::new(1);
+    kept.set_option("row_weight", "-300").unwrap();
+    searched(&mut kept);
+    kept.set_option("row_weight", "80").unwrap();
+    kept.new_game();
+    let mut fresh = AlphaBetaPlayer::new(1);
+    fresh.set_option("row_weight", "80").unwrap();
+    fresh.new_game();
+    assert_eq!(searched(&mut kept), searched(&mut fresh));
+}

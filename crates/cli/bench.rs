@@ -50,6 +50,11 @@ enum What {
     /// budget and over seeds: CPU time, final value and Elo gained against
     /// the bad start of each tune, and their medians.
     Tune(TuneArgs),
+    /// The objectives of `aboure tune` at equal CPU: three small-effect
+    /// parameters of alphabeta mis-set at once, each tune given the same
+    /// CPU seconds, its r-end chosen on calibration seeds, judged by a match
+    /// against the start (docs/tuning.md).
+        TuneCpu(TuneCpuArgs),
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
     Responder {
@@ -180,6 +185,52 @@ struct OpeningsArgs {
     only: Vec<usize>,
 }
 
+// The options of `bench tune-cpu`.
+#[derive(clap::Args)]
+struct TuneCpuArgs {
+    /// CPU seconds of each tune.
+    #[arg(long, default_value_t = 5.0)]
+    cpu: f64,
+    /// Alphabeta's nodes a move.
+    #[arg(long, default_value_t = aboure_bench::tune_knobs::NODES)]
+    nodes: u64,
+    /// Informative positions in a sample (accuracy, values).
+    #[arg(long, default_value_t = 100)]
+    positions: usize,
+    /// The objectives compared (games, accuracy, values).
+    #[arg(long, value_delimiter = ',', default_value = "games,accuracy,values")]
+    objectives: Vec<aboure_bench::tune_cpu::Objective>,
+    /// Candidate r-end of the games objective (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "0.02,0.1")]
+    games_r_end: Vec<f64>,
+    /// Candidate r-end of the accuracy objective.
+    #[arg(long, value_delimiter = ',', default_value = "20,100")]
+    accuracy_r_end: Vec<f64>,
+    /// Candidate r-end of the values objective.
+    #[arg(long, value_delimiter = ',', default_value = "200,1000")]
+    values_r_end: Vec<f64>,
+    /// Seeds the r-end is chosen on (never reported).
+    #[arg(long, value_delimiter = ',', default_value = "101")]
+    calibration_seeds: Vec<u64>,
+    /// Game pairs of each calibration match.
+    #[arg(long, default_value_t = 100)]
+    calibration_pairs: u32,
+    /// Seeds reported.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,3")]
+    seeds: Vec<u64>,
+    /// Game pairs of each judging match against the start.
+    #[arg(long, default_value_t = 300)]
+    pairs: u32,
+    /// The mis-set starts of row_weight, mobility_weight and
+    /// targets_weight (comma-separated; the bench's own by default).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    starts: Vec<f64>,
+    /// Only measure what each mis-set parameter costs against the
+    /// default (a match of --pairs pairs each).
+    #[arg(long)]
+    effects: bool,
+}
+
 // The options of `bench tune`.
 #[derive(clap::Args)]
 struct TuneArgs {
@@ -265,6 +316,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         What::Openings(a) => openings(a)?,
         What::Tune(a) => tune(a),
+        What::TuneCpu(a) => tune_cpu(a),
         What::Responder { mode, ms, threads } => respond(mode, Duration::from_millis(ms), threads)?,
         What::Fairness { pairs, work_ms } => {
             let setup = setup()?;
@@ -431,4 +483,32 @@ fn respond(mode: Mode, ms: Duration, threads: u32) -> anyhow::Result<()> {
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());
     aboure_bench::responder::respond(responder, stdin, stdout)?;
     Ok(())
+}
+
+/// `bench tune-cpu`: the objectives at equal CPU, or only what each
+/// mis-set parameter costs (`--effects`).
+fn tune_cpu(a: TuneCpuArgs) {
+    let mut knobs = aboure_bench::tune_knobs::KNOBS;
+    for (k, s) in knobs.iter_mut().zip(a.starts) {
+        k.start = s;
+    }
+    if a.effects {
+        for line in aboure_bench::tune_knobs::effects(&knobs, a.pairs, a.nodes) {
+            println!("{line}");
+        }
+        return;
+    }
+    let budget = aboure_bench::tune_cpu::CpuBudget {
+        knobs: knobs.to_vec(),
+        nodes: a.nodes,
+        cpu_seconds: a.cpu,
+        positions: a.positions,
+        objectives: a.objectives,
+        r_ends: [a.games_r_end, a.accuracy_r_end, a.values_r_end],
+        calibration_seeds: a.calibration_seeds,
+        calibration_pairs: a.calibration_pairs,
+        seeds: a.seeds,
+        pairs: a.pairs,
+    };
+    aboure_bench::tune_cpu::compare(&budget, &mut |line| println!("{line}"));
 }

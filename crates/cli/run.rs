@@ -182,6 +182,7 @@ fn play(
         aboure_exe: std::env::current_exe().context("cannot locate the aboure binary")?,
         interrupt,
         observer,
+        kept: None,
     };
     let summary = runtime.block_on(async {
         let bar = bar.clone();

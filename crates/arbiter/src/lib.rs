@@ -52,6 +52,6 @@ pub use game::go_message;
 pub use league::LeagueRunError;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use tournament::{
-    default_concurrency, launches, simulate_workers, Observer, RunOptions, RunOutcome,
+    default_concurrency, launches, simulate_workers, KeptBots, Observer, RunOptions, RunOutcome,
     SharingCounts, SimulatedRun, QUIT_GRACE,
 };

@@ -30,11 +30,13 @@ use aboure_workers::census as roster;
 use aboure_workers::{ClaimDir, Slice, WorkerFile};
 
 mod gate;
+mod kept;
 mod queue;
 mod simulate;
 mod worker;
 use gate::check_stop;
 pub(crate) use queue::on_claims;
+pub use kept::KeptBots;
 use queue::Queue;
 pub use queue::SharingCounts;
 pub use simulate::{simulate_workers, SimulatedRun};
@@ -72,6 +74,10 @@ pub struct RunOptions {
     pub interrupt: watch::Receiver<bool>,
     /// Progress events go here.
     pub observer: Observer,
+    /// Keep the bot processes after the run, for the next one, and play
+    /// with those kept by the last (`restart = "never"` across runs; a
+    /// league ignores it).
+    pub kept: Option<Arc<KeptBots>>,
 }
 
 /// How a run ended.
@@ -359,6 +365,7 @@ async fn play(
             interrupt: options.interrupt.clone(),
             observer: options.observer.clone(),
             pool: HashMap::new(),
+            kept: options.kept.clone(),
         };
         tasks.push(tokio::spawn(worker.run()));
     }

@@ -319,6 +319,7 @@ pub(crate) async fn play_text(
         aboure_exe: setup.aboure_exe.clone(),
         interrupt,
         observer: Arc::new(|_| {}),
+        kept: None,
     };
     run(&config, options)
         .await

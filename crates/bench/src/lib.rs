@@ -27,4 +27,6 @@ pub mod search;
 pub mod serve;
 pub mod synthetic;
 pub mod tune;
+pub mod tune_cpu;
+pub mod tune_knobs;
 pub mod workers;

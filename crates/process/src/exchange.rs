@@ -270,10 +270,24 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
     }
 
     /// `newgame`, then `isready` ... `readyok` within `limit`.
-    pub(crate) async fn new_game(&mut self, limit: Duration) -> Result<(), Fault> {
+    pub(crate) async fn new_game(
+        &mut self,
+        options: &[(String, String)],
+        limit: Duration,
+    ) -> Result<(), Fault> {
         self.check_unasked(limit).await?;
         let deadline = Instant::now() + limit;
-        let messages = [&ArbiterMessage::NewGame, &ArbiterMessage::IsReady];
+        // Options first (the protocol allows them between games), then the
+        // new game, in one write and one round trip.
+        let options: Vec<ArbiterMessage> = options
+            .iter()
+            .map(|(name, value)| ArbiterMessage::SetOption {
+                name: name.clone(),
+                value: value.clone(),
+            })
+            .collect();
+        let mut messages: Vec<&ArbiterMessage> = options.iter().collect();
+        messages.extend([&ArbiterMessage::NewGame, &ArbiterMessage::IsReady]);
         self.send(&messages, deadline, "newgame").await?;
         self.wait_for(deadline, limit, "readyok", ready).await
     }

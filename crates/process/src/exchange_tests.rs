@@ -40,6 +40,33 @@ async fn the_handshake_sends_the_options_and_waits_for_readyok() {
 }
 
 #[tokio::test]
+async fn a_new_game_sends_its_options_before_newgame_in_one_round_trip() {
+    let (mut channel, mut bot) = scripted();
+    let script = tokio::spawn(async move {
+        let mut heard = Vec::new();
+        for _ in 0..4 {
+            heard.push(bot.hear().await);
+        }
+        bot.say("readyok\n").await;
+        heard
+    });
+    let options = [
+        ("row_weight".to_owned(), "-12".to_owned()),
+        ("mobility_weight".to_owned(), "7".to_owned()),
+    ];
+    channel.new_game(&options, LIMIT).await.unwrap();
+    assert_eq!(
+        script.await.unwrap(),
+        [
+            "setoption name row_weight value -12",
+            "setoption name mobility_weight value 7",
+            "newgame",
+            "isready"
+        ]
+    );
+}
+
+#[tokio::test]
 async fn the_handshake_keeps_the_declared_options() {
     let (mut channel, mut bot) = scripted();
     let script = tokio::spawn(async move {
@@ -232,7 +259,7 @@ async fn the_end_of_the_output_is_closed_every_time() {
     let (mut channel, bot) = scripted();
     drop(bot);
     for _ in 0..2 {
-        let fault = channel.new_game(LIMIT).await.unwrap_err();
+        let fault = channel.new_game(&[], LIMIT).await.unwrap_err();
         assert!(
             matches!(fault, Fault::Closed(None) | Fault::WriteFailed(_)),
             "{fault:?}"

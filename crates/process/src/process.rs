@@ -208,8 +208,15 @@ impl BotProcess {
 
     /// Starts a new game: `newgame`, then `isready` ... `readyok`.
     pub async fn new_game(&mut self) -> Result<(), BotFailure> {
+        self.new_game_with(&[]).await
+    }
+
+    /// Sets `options` (`setoption` for each) and starts a new game, in
+    /// one round trip: how a process kept between games is given other
+    /// values of its options (a tune's points change every iteration).
+    pub async fn new_game_with(&mut self, options: &[(String, String)]) -> Result<(), BotFailure> {
         self.release();
-        let exchange = self.channel.new_game(self.startup_timeout);
+        let exchange = self.channel.new_game(options, self.startup_timeout);
         let result = race(&mut self.reaper, exchange).await;
         self.settle(result).await
     }

@@ -28,7 +28,7 @@ use aboure_records::{read_tune_path, TuneFile};
 
 use super::{resumed, scoring, TuneError, TuneOptions, TuneProgress};
 use aboure_arbiter::RunError;
-use aboure_config::{Config, Objective, ProbeFormat};
+use aboure_config::{Config, Objective, ProbeFormat, Tune};
 
 /// How often a worker looks for the iteration the owner writes.
 const POLL: Duration = Duration::from_millis(200);
@@ -46,12 +46,25 @@ pub async fn join(config: &Config, options: TuneOptions) -> Result<u32, TuneErro
     let dir = &options.out_dir.clone();
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::io(format!("cannot create {}", dir.display()))(e))?;
-    let path_file = dir.join(aboure_records::TUNE_PATH_FILE);
     let options = TuneOptions {
         join: true,
         ..options
     };
     let mut runner = scoring::Runner::new(config, tune, &options)?;
+    let joined = joined(config, tune, &mut runner, &options).await;
+    runner.close().await;
+    joined
+}
+
+/// The iterations joined, their games played through `runner`.
+async fn joined(
+    config: &Config,
+    tune: &Tune,
+    runner: &mut scoring::Runner<'_>,
+    options: &TuneOptions,
+) -> Result<u32, TuneError> {
+    let dir = &options.out_dir;
+    let path_file = dir.join(aboure_records::TUNE_PATH_FILE);
     let parameters = runner.check_declared().await?;
     let mut joined = 0;
     loop {

@@ -43,7 +43,7 @@ mod scoring;
 
 pub use check::check_declared;
 pub use join::join;
-pub use sample::{opening as random_opening, sample, Sample, Scored};
+pub use sample::{opening as random_opening, sample, sample_with, Sample, Scored};
 
 /// How to run a tune (everything that is not in the file).
 pub struct TuneOptions {
@@ -151,6 +151,19 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
         return Err(TuneError::Exists(options.out_dir.clone()));
     }
     let mut runner = scoring::Runner::new(config, tune, &options)?;
+    let outcome = tune_with(config, tune, &mut runner, &options).await;
+    runner.close().await;
+    outcome
+}
+
+/// The tune itself, its probes scored by `runner`.
+async fn tune_with(
+    config: &Config,
+    tune: &Tune,
+    runner: &mut scoring::Runner<'_>,
+    options: &TuneOptions,
+) -> Result<TuneOutcome, TuneError> {
+    let path_file = options.out_dir.join(aboure_records::TUNE_PATH_FILE);
     let parameters = runner.check_declared().await?;
     let (mut log, steps) = TunePath::open(&options.out_dir)?;
     let mut spsa = resumed(tune, parameters, config.seed(), &steps, &path_file)?;
@@ -188,7 +201,7 @@ pub async fn tune(config: &Config, options: TuneOptions) -> Result<TuneOutcome, 
         }
         None => None,
     };
-    finish(config, tune, spsa, path, confirm, &options)
+    finish(config, tune, spsa, path, confirm, options)
 }
 
 /// The tune from its start, or from the last written step.

@@ -51,7 +51,49 @@ impl Scored {
     }
 }
 
+/// How soft the step from a lost to a won game is, in seeds of the final
+/// margin: [`Scored::score_lost`] counts a move by the expected result it
+/// gives away, so that a move from +20 to +14 (still won) costs next to
+/// nothing and one from +1 to -1 costs almost a whole point.
+const RESULT_SCALE: f64 = 1.0;
+
+/// The expected result (0 to 1) of a final margin of `margin` seeds for
+/// the side to move.
+fn expected_result(margin: f64) -> f64 {
+    1.0 / (1.0 + (-margin / RESULT_SCALE).exp())
+}
+
 impl Scored {
+    /// The final margin, in seeds, of best play from here for the side to
+    /// move: the seeds already captured plus the exact future value.
+    pub fn margin(&self) -> i32 {
+        let me = self.position.side_to_move();
+        let captured =
+            i32::from(self.position.captured(me)) - i32::from(self.position.captured(!me));
+        captured + self.values.first().map_or(0, |v| v.1)
+    }
+
+    /// The expected result `m` gives away against the best move (the
+    /// worst move's for a move that is not legal here): seeds lost,
+    /// weighted by how open the game is, so that decided positions count
+    /// less than open ones.
+    pub fn score_lost(&self, m: Option<Move>) -> f64 {
+        let seeds = self.loss(m) as f64;
+        let best = f64::from(self.margin());
+        expected_result(best) - expected_result(best - seeds)
+    }
+
+    /// The squared error, in expected result, of a search's value
+    /// `centi_seeds` (the final margin it expects, captured seeds
+    /// counted) against the exact one: a loss that moves with every
+    /// weight, where [`Scored::score_lost`] moves only when a chosen move
+    /// changes.
+    pub fn value_error(&self, centi_seeds: i32) -> f64 {
+        let exact = expected_result(f64::from(self.margin()));
+        let guessed = expected_result(f64::from(centi_seeds) / 100.0);
+        (exact - guessed).powi(2)
+    }
+
     /// True when the moves do not all have the same value, so that the move
     /// a bot chooses here can change its loss.
     pub fn informative(&self) -> bool {
@@ -73,21 +115,40 @@ pub struct Sample {
 
 /// `n` informative positions from the games of seed `seed`.
 pub fn sample(n: usize, seed: u64) -> Sample {
+    let limits = SearchLimits {
+        nodes: Some(NODES),
+        ..SearchLimits::default()
+    };
+    sample_with(n, seed, &limits, &mut |game| {
+        let a: Box<dyn Player> = Box::new(AlphaBetaPlayer::new(1));
+        let m: Box<dyn Player> = Box::new(MctsPlayer::new(0.5, game + 1));
+        match game % 2 {
+            0 => (a, m),
+            _ => (m, a),
+        }
+    })
+}
+
+/// `n` informative positions from games between the players `players`
+/// gives for each game (South first), from random openings of seed
+/// `seed`, every move searched under `limits`: the sample of a tuned
+/// bot's own games (`aboure bench tune-cpu` draws it from the games of
+/// the start point).
+pub fn sample_with(
+    n: usize,
+    seed: u64,
+    limits: &SearchLimits,
+    players: &mut dyn FnMut(i64) -> (Box<dyn Player>, Box<dyn Player>),
+) -> Sample {
     let mut solver = Solver::new(SOLVER_MB);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(n);
     let mut valued = 0;
     let mut game: i64 = 0;
     while out.len() < n {
-        let mut a = AlphaBetaPlayer::new(1);
-        let mut m = MctsPlayer::new(0.5, game + 1);
-        let (south, north): (&mut dyn Player, &mut dyn Player) = if game % 2 == 0 {
-            (&mut a, &mut m)
-        } else {
-            (&mut m, &mut a)
-        };
+        let (mut south, mut north) = players(game);
         let start = opening(&mut rng);
-        for position in played(south, north, start) {
+        for position in played(&mut *south, &mut *north, start, limits) {
             if out.len() < n && position.legal_moves().len() > 1 {
                 let values = solver.move_values(&position);
                 let scored = Scored { position, values };
@@ -120,11 +181,12 @@ impl Search for Unhurried {
 }
 
 /// The positions a bot moved in, in a game from `start`.
-fn played(south: &mut dyn Player, north: &mut dyn Player, start: Position) -> Vec<Position> {
-    let limits = SearchLimits {
-        nodes: Some(NODES),
-        ..SearchLimits::default()
-    };
+fn played(
+    south: &mut dyn Player,
+    north: &mut dyn Player,
+    start: Position,
+    limits: &SearchLimits,
+) -> Vec<Position> {
     south.new_game();
     north.new_game();
     let (mut pos, mut history, mut seen) = (start, Vec::new(), Vec::new());
@@ -138,7 +200,7 @@ fn played(south: &mut dyn Player, north: &mut dyn Player, start: Position) -> Ve
             } else {
                 &mut *north
             };
-            bot.choose(&pos, &history, &limits, &mut Unhurried(Instant::now()))
+            bot.choose(&pos, &history, limits, &mut Unhurried(Instant::now()))
         };
         history.push(pos);
         if pos.play(m).is_err() {
@@ -203,6 +265,27 @@ mod tests {
     }
 
     #[test]
+    fn a_move_that_keeps_a_decided_game_decided_costs_next_to_nothing() {
+        // At the start nothing is captured: the margin is the best value.
+        let open = scored(&[1, -1, -3]);
+        let won = scored(&[20, 18, 14]);
+        let moves: Vec<Move> = open.values.iter().map(|v| v.0).collect();
+        assert_eq!(open.margin(), 1);
+        assert_eq!(won.margin(), 20);
+        assert_eq!(open.score_lost(Some(moves[0])), 0.0);
+        // Two seeds from +1 to -1: a won game lost, about half a point.
+        let turned = open.score_lost(Some(moves[1]));
+        assert!((turned - 0.462).abs() < 1e-3, "{turned}");
+        // Six seeds from +20 to +14: still won.
+        let kept = won.score_lost(Some(won.values[2].0));
+        assert!(kept < 1e-2 && kept > 0.0, "{kept}");
+        assert!(open.score_lost(None) > turned);
+        // A search that expects the exact margin errs by nothing.
+        assert_eq!(won.value_error(2_000), 0.0);
+        assert!(open.value_error(-500) > open.value_error(0));
+    }
+
+    #[test]
     fn a_position_whose_moves_all_have_one_value_is_not_informative() {
         assert!(!scored(&[4, 4, 4]).informative());
         assert!(!scored(&[-2, -2]).informative());
@@ -232,7 +315,11 @@ mod tests {
                 (&mut m, &mut a)
             };
             let start = opening(&mut rng);
-            for position in played(south, north, start) {
+            let limits = SearchLimits {
+                nodes: Some(NODES),
+                ..SearchLimits::default()
+            };
+            for position in played(south, north, start, &limits) {
                 if kept.len() < 40 && position.legal_moves().len() > 1 {
                     valued += 1;
                     let values = solver.move_values(&position);

@@ -17,7 +17,7 @@ use super::sample::Scored;
 use super::{check_declared, options_for, TuneError, TuneOptions};
 use aboure_arbiter::Clock;
 use aboure_arbiter::RunError;
-use aboure_arbiter::{launches, QUIT_GRACE};
+use aboure_arbiter::{launches, KeptBots, QUIT_GRACE};
 use aboure_arbiter::{Event, RunOptions};
 use aboure_config::{Config, Objective, ProbeFormat, Tune};
 
@@ -44,6 +44,9 @@ pub(super) struct Runner<'a> {
     parameters: Vec<Parameter>,
     /// Play the tournaments as a `--join` worker (`aboure tune --join`).
     join: bool,
+    /// The bot processes kept from one iteration's games to the next, so
+    /// that an iteration pays for its games, not for starting processes.
+    kept: Arc<KeptBots>,
 }
 
 impl<'a> Runner<'a> {
@@ -73,7 +76,13 @@ impl<'a> Runner<'a> {
             sandbox: Arc::new(sandbox),
             parameters: tune.parameters().to_vec(),
             join: options.join,
+            kept: Arc::new(KeptBots::new()),
         })
+    }
+
+    /// Quits the bot processes kept between iterations.
+    pub(super) async fn close(&self) {
+        self.kept.quit_all().await;
     }
 
     fn bot_name(&self) -> &str {
@@ -94,6 +103,7 @@ impl<'a> Runner<'a> {
             aboure_exe: self.aboure_exe.clone(),
             interrupt: self.interrupt.clone(),
             observer: Arc::new(|_: &Event| {}),
+            kept: Some(self.kept.clone()),
         }
     }
 

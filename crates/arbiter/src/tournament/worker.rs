@@ -12,6 +12,7 @@ use aboure_records::GameRecord;
 use tokio::sync::watch;
 
 use super::gate::{self, check_stop, Step};
+use super::kept::KeptBots;
 use super::{Observer, Shared, QUIT_GRACE};
 use crate::config::{BotId, Config, Restart};
 use crate::error::RunError;
@@ -27,13 +28,19 @@ pub(super) struct Worker {
     pub(super) observer: Observer,
     /// Idle processes kept for reuse (`restart = "never"`).
     pub(super) pool: HashMap<BotId, BotProcess>,
+    /// Processes kept across runs: taken when the pool has none, and
+    /// given the pool's at the end.
+    pub(super) kept: Option<Arc<KeptBots>>,
 }
 
 impl Worker {
     pub(super) async fn run(mut self) -> Result<(), RunError> {
         let result = self.units().await;
-        for (_, bot) in self.pool.drain() {
-            bot.quit(QUIT_GRACE).await;
+        for (id, bot) in self.pool.drain() {
+            match &self.kept {
+                Some(kept) => kept.put(&self.launches[id.index()], bot),
+                None => bot.quit(QUIT_GRACE).await,
+            }
         }
         result
     }
@@ -152,7 +159,7 @@ impl Worker {
         // Return healthy processes to the pool, or shut them down.
         for (bot, seat) in [spec.south, spec.north].into_iter().zip(seats) {
             if let Some(process) = seat {
-                if self.config.restart() == Restart::Never {
+                if self.config.restart() == Restart::Never || self.kept.is_some() {
                     self.pool.insert(bot, process);
                 } else {
                     process.quit(QUIT_GRACE).await;
@@ -162,14 +169,30 @@ impl Worker {
         record
     }
 
+    /// An idle process of bot `id` (this worker's, else one kept from an
+    /// earlier run), with the options to send it before the game: all of
+    /// them for a process kept across runs (see [`KeptBots`]).
+    fn reused(&mut self, id: BotId) -> Option<Reused> {
+        let launch = &self.launches[id.index()];
+        let process = match self.pool.remove(&id) {
+            Some(p) => p,
+            None => self.kept.as_ref()?.take(launch)?,
+        };
+        let options = match self.kept {
+            Some(_) => launch.options.clone(),
+            None => Vec::new(),
+        };
+        Some(Reused { process, options })
+    }
+
     /// Starts (or reuses) both bots and plays the game. The processes are
     /// left in `seats` unless they failed (then they are killed here).
     async fn game(&mut self, spec: &GameSpec, seats: &mut [Option<BotProcess>; 2]) -> GameRecord {
+        let ids = [spec.south, spec.north];
+        let reused = ids.map(|i| self.reused(i));
         let config = &self.config;
         let opening = config.openings().opening(config.seed(), spec.pair);
-        let ids = [spec.south, spec.north];
         let setup = GameSetup::of(config, spec, &opening);
-        let reused = ids.map(|i| self.pool.remove(&i));
         let [south, north] = reused;
         let (south, north) = tokio::join!(
             ready(south, &self.launches[ids[0].index()], setup.ponder[0]),
@@ -200,19 +223,26 @@ impl Worker {
     }
 }
 
-/// A bot ready for a new game: a reused process told `newgame`, or a fresh
-/// one after its handshake; then held (unless it may `ponder`) while its
-/// opponent's handshake goes on, until it is next spoken to.
+/// A process taken for a game, and the options to send it first.
+struct Reused {
+    process: BotProcess,
+    options: Vec<(String, String)>,
+}
+
+/// A bot ready for a new game: a reused process told its options (if it
+/// must be) and `newgame`, or a fresh one after its handshake; then held
+/// (unless it may `ponder`) while its opponent's handshake goes on, until
+/// it is next spoken to.
 async fn ready(
-    reused: Option<BotProcess>,
+    reused: Option<Reused>,
     launch: &Launch,
     ponder: bool,
 ) -> Result<BotProcess, BotFailure> {
-    let mut process = match reused {
-        Some(p) => p,
-        None => BotProcess::start(launch).await?,
+    let (mut process, options) = match reused {
+        Some(r) => (r.process, r.options),
+        None => (BotProcess::start(launch).await?, Vec::new()),
     };
-    match process.new_game().await {
+    match process.new_game_with(&options).await {
         Ok(()) => {
             if !ponder {
                 process.hold().await;
