@@ -18,10 +18,7 @@ const MOST: usize = 80;
 /// too, so the list only shrinks.
 const KNOWN: &[(&str, &str)] = &[
     ("bots/src/negamax.rs", "node"),
-    ("crates/bench/src/league.rs", "fmt"),
     ("crates/bench/src/synthetic.rs", "play"),
-    // The sandbox's setup, being split with its typed step errors.
-    ("crates/sandbox/src/jail.rs", "prepare"),
     ("crates/stats/src/mm.rs", "tilted_minorization_maximization"),
     ("crates/workers/src/sim.rs", "step"),
 ];

@@ -54,7 +54,7 @@ enum What {
     /// parameters of alphabeta mis-set at once, each tune given the same
     /// CPU seconds, its r-end chosen on calibration seeds, judged by a match
     /// against the start (docs/tuning.md).
-        TuneCpu(TuneCpuArgs),
+    TuneCpu(TuneCpuArgs),
     /// One of the bots `bench arbiter` runs, on stdin/stdout.
     #[command(hide = true)]
     Responder {

@@ -35,8 +35,8 @@ mod queue;
 mod simulate;
 mod worker;
 use gate::check_stop;
-pub(crate) use queue::on_claims;
 pub use kept::KeptBots;
+pub(crate) use queue::on_claims;
 use queue::Queue;
 pub use queue::SharingCounts;
 pub use simulate::{simulate_workers, SimulatedRun};
@@ -135,6 +135,33 @@ impl RunOptions {
 struct Shared {
     state: Mutex<State>,
     stop: watch::Sender<bool>,
+}
+
+impl State {
+    /// The state of a worker that has played nothing yet, shared between
+    /// its game tasks.
+    fn shared(
+        queue: Queue,
+        writer: GamesWriter,
+        tally: Tally,
+        sprt: Option<LiveSprt>,
+        concurrency: usize,
+    ) -> Arc<Shared> {
+        let (stop, _) = watch::channel(false);
+        Arc::new(Shared {
+            state: Mutex::new(State {
+                queue,
+                writer,
+                tally,
+                played: 0,
+                sprt,
+                stopped: None,
+                concurrency: concurrency as u64,
+                look_ahead: (0, std::time::Instant::now()),
+            }),
+            stop,
+        })
+    }
 }
 
 struct State {
@@ -250,20 +277,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
     let launches = launches(config, &options, &output.logs, sandbox)?;
     let (tally, sprt) = counted(config, &output, known);
     (options.observer)(&Event::Standings(tally.standings()));
-    let (stop, _) = watch::channel(false);
-    let shared = Arc::new(Shared {
-        state: Mutex::new(State {
-            queue,
-            writer: output.writer,
-            tally,
-            played: 0,
-            sprt,
-            stopped: None,
-            concurrency: concurrency as u64,
-            look_ahead: (0, std::time::Instant::now()),
-        }),
-        stop,
-    });
+    let shared = State::shared(queue, output.writer, tally, sprt, concurrency);
     if let Some(reason) = check_stop(&shared).await? {
         (options.observer)(&Event::Stopped(reason));
     }

@@ -65,23 +65,7 @@ pub fn rule_from_table(table: &toml::Table) -> Result<Rule, LeagueConfigError> {
         Some(toml::Value::String(u)) if u == "separated" => true,
         Some(other) => return Err(error("until", format!("{other} is not \"separated\""))),
     };
-    let confidence = match table.get("confidence") {
-        None => 0.95,
-        Some(v) => match v.as_float().or_else(|| v.as_integer().map(|i| i as f64)) {
-            Some(c) if c > 0.5 && c < 1.0 => c,
-            _ => {
-                return Err(error(
-                    "confidence",
-                    format!("{v} is not a number between 0.5 and 1"),
-                ))
-            }
-        },
-    };
-    let tie_margin = match table.get("tie-margin") {
-        None => 0.0,
-        Some(v) => elo(v)
-            .ok_or_else(|| error("tie-margin", format!("{v} is not a margin like \"10 Elo\"")))?,
-    };
+    let (confidence, tie_margin, intervals) = separation_keys(table)?;
     let focus = match table.get("focus") {
         None => Focus::All,
         Some(v) => focus(v).ok_or_else(|| {
@@ -90,17 +74,6 @@ pub fn rule_from_table(table: &toml::Table) -> Result<Rule, LeagueConfigError> {
                 format!("{v} is not \"all\" or \"top-K\" (K at least 1)"),
             )
         })?,
-    };
-    let intervals = match table.get("intervals") {
-        None => Intervals::FixedSample,
-        Some(toml::Value::String(i)) if i == "fixed" => Intervals::FixedSample,
-        Some(toml::Value::String(i)) if i == "anytime" => Intervals::Anytime,
-        Some(other) => {
-            return Err(error(
-                "intervals",
-                format!("{other} is not \"fixed\" or \"anytime\""),
-            ))
-        }
     };
     if !separated {
         for key in ["confidence", "tie-margin", "intervals"] {
@@ -128,6 +101,40 @@ pub fn rule_from_table(table: &toml::Table) -> Result<Rule, LeagueConfigError> {
         }),
         ..Rule::default()
     })
+}
+
+/// The keys that tune `until = "separated"`: its confidence, its tie
+/// margin and its kind of intervals, each with its default.
+fn separation_keys(table: &toml::Table) -> Result<(f64, f64, Intervals), LeagueConfigError> {
+    let confidence = match table.get("confidence") {
+        None => 0.95,
+        Some(v) => match v.as_float().or_else(|| v.as_integer().map(|i| i as f64)) {
+            Some(c) if c > 0.5 && c < 1.0 => c,
+            _ => {
+                return Err(error(
+                    "confidence",
+                    format!("{v} is not a number between 0.5 and 1"),
+                ))
+            }
+        },
+    };
+    let tie_margin = match table.get("tie-margin") {
+        None => 0.0,
+        Some(v) => elo(v)
+            .ok_or_else(|| error("tie-margin", format!("{v} is not a margin like \"10 Elo\"")))?,
+    };
+    let intervals = match table.get("intervals") {
+        None => Intervals::FixedSample,
+        Some(toml::Value::String(i)) if i == "fixed" => Intervals::FixedSample,
+        Some(toml::Value::String(i)) if i == "anytime" => Intervals::Anytime,
+        Some(other) => {
+            return Err(error(
+                "intervals",
+                format!("{other} is not \"fixed\" or \"anytime\""),
+            ))
+        }
+    };
+    Ok((confidence, tie_margin, intervals))
 }
 
 /// `"10 Elo"`, `"10"` or `10`: a non-negative finite number of Elo.
