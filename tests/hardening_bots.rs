@@ -96,7 +96,7 @@ fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
         ],
     );
     // 400 MB on one line, endless 60 KB lines and an endless stderr: the
-    // arbiter (and anything it reaped) stayed far below any of them.
+    // arbiter stayed far below any of them.
     assert!(
         max_rss_kib < 100 * 1024,
         "peak resident memory {max_rss_kib} KiB"

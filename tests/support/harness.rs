@@ -8,6 +8,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -161,9 +163,11 @@ pub fn wait_for_games(out: &Path, n: usize) {
 }
 
 /// Runs `aboure` to its end and returns its exit status, its output and its
-/// peak resident memory in KiB (its own or that of any process it reaped:
-/// `wait4`'s `ru_maxrss`).
-// The child is reaped by `wait4` (for its resource usage), not `wait`.
+/// own peak resident memory in KiB, the `VmHWM` of its `/proc/PID/status`
+/// read every 5 ms while it runs. Not `wait4`'s `ru_maxrss`: Linux keeps
+/// across `execve` the high-water mark of the memory the child was forked
+/// with, which is this whole test process's (over 100 MiB when many tests
+/// run at once), so it measured the tests, not the arbiter.
 pub fn run_measured(args: &[&str], dir: &Path) -> (Output, u64) {
     let stdout = dir.join("arbiter.stdout");
     let stderr = dir.join("arbiter.stderr");
@@ -175,13 +179,37 @@ pub fn run_measured(args: &[&str], dir: &Path) -> (Output, u64) {
         .stderr(std::fs::File::create(&stderr).unwrap())
         .spawn()
         .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let done = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut peak = 0;
+            while !done.load(Ordering::Relaxed) {
+                peak = peak.max(high_water_kib(&status_file).unwrap_or(0));
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            peak
+        })
+    };
     let reaped = aboure_bench::cpu::wait_measured(child).unwrap();
+    done.store(true, Ordering::Relaxed);
+    let peak_kib = watcher.join().unwrap();
+    assert!(peak_kib > 0, "the arbiter's VmHWM was never read");
     let output = Output {
         status: reaped.status,
         stdout: std::fs::read(&stdout).unwrap(),
         stderr: std::fs::read(&stderr).unwrap(),
     };
-    (output, reaped.peak_kib)
+    (output, peak_kib)
+}
+
+/// The `VmHWM` line of a `/proc/PID/status`, in KiB; none once the process
+/// has exited (a zombie has no memory and no such line).
+fn high_water_kib(status_file: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(status_file).ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 pub fn games(out: &Path) -> Vec<Value> {
