@@ -125,6 +125,29 @@ fn another_bots_file_as_a_script_is_refused_and_never_quoted() {
 }
 
 #[test]
+fn another_bots_data_file_named_after_ones_own_script_is_refused() {
+    // The second outside round: a file the victim's own command names (its
+    // script, its data) named again by the attacker, after its own script.
+    let dir = folder("sandbox-args-data");
+    let victim = dir.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    let program = victim.join("bot");
+    std::fs::copy(TESTBOT, &program).unwrap();
+    let book = victim.join("book.txt");
+    std::fs::write(&book, "victimsecret\n").unwrap();
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"victim\"\ncommand = [{program:?}, \"random\", {book:?}]\n\
+         [[bot]]\nname = \"attacker\"\ncommand = [{TESTBOT:?}, \"random\", {book:?}]\n"
+    );
+    let output = run(&write_config(&dir, &text), &dir.join("out"), &[]);
+    assert_refused(&output, &dir, "book.txt");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("a file of bot victim"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_hard_link_to_another_bots_file_is_refused_like_the_file() {
     // Attack 12: the victim's secret, hard-linked into the attacker's own
     // folder under another name.

@@ -50,18 +50,22 @@ impl RegisteredBot {
         (self.folders.iter()).find(|f| other.folders.iter().any(|g| f.starts_with(g)))
     }
 
-    /// A file this bot's arguments name that lies in `other`'s folders or
-    /// `write` paths and in none of its own folders: another bot's file,
-    /// which no mask could hide once it is bound as this bot's own. (Its
-    /// program is run, not read: two bots may share one, as every
-    /// built-in bot shares `aboure`.)
+    /// A file this bot's arguments name that lies in `other`'s folders,
+    /// `write` or `read` paths (its script, a data file its command names)
+    /// and in none of this bot's own folders: another bot's file, which no
+    /// mask could hide once it is bound as this bot's own. Its program is
+    /// run, not read, and two bots may share one (every built-in bot runs
+    /// `aboure`), so naming another bot's program is not refused; a
+    /// compiled bot's program is therefore readable by a bot that names it
+    /// (docs/sandbox.md). A file both are given by `read` is not refused.
     fn names_a_file_of(&self, other: &RegisteredBot) -> Option<&PathBuf> {
         let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
         let theirs = [&other.folders[..], &other.write, &other.read].concat();
         let given = |f: &PathBuf| inside(f, &self.read);
+        let program = other.files.last();
         self.named.iter().filter(|f| !given(f)).find(|f| {
             let named_there = inside(f, &theirs) && !inside(f, &self.folders);
-            !other.files.contains(f) && (named_there || linked_into(f, &theirs))
+            program != Some(*f) && (named_there || linked_into(f, &theirs))
         })
     }
 }
