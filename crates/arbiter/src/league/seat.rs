@@ -109,6 +109,28 @@ pub(super) struct Seat<S> {
     pub changed: Arc<watch::Sender<u64>>,
 }
 
+impl<S> Seat<S> {
+    /// The first seat of a league run with `options`, asking `source` for
+    /// its pairs; the others are its clones.
+    pub(super) fn first(
+        config: &Config,
+        source: Arc<Mutex<S>>,
+        bots: Vec<BotId>,
+        launches: Arc<Vec<Launch>>,
+        options: &crate::tournament::RunOptions,
+    ) -> Self {
+        Seat {
+            config: Arc::new(config.clone()),
+            source,
+            bots: Arc::new(bots),
+            launches,
+            interrupt: options.interrupt.clone(),
+            observer: options.observer.clone(),
+            changed: Arc::new(watch::channel(0).0),
+        }
+    }
+}
+
 impl<S> Clone for Seat<S> {
     fn clone(&self) -> Self {
         Seat {

@@ -73,15 +73,7 @@ pub(super) async fn run(
         played: 0,
     };
     let source = Arc::new(Mutex::new(solo));
-    let seat = Seat {
-        config: Arc::new(config.clone()),
-        source: source.clone(),
-        bots: Arc::new(bots),
-        launches: launches.clone(),
-        interrupt: options.interrupt.clone(),
-        observer: options.observer.clone(),
-        changed: Arc::new(tokio::sync::watch::channel(0).0),
-    };
+    let seat = Seat::first(config, source.clone(), bots, launches.clone(), &options);
     let ended = seats(seat, tasks).await;
     for l in launches.iter() {
         l.logs.flush();

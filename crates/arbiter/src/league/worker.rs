@@ -138,15 +138,7 @@ pub(crate) async fn run(
         roster_of(&desk, options.observer.clone()),
         writer.clone(),
     ));
-    let seat = Seat {
-        config: Arc::new(config.clone()),
-        source: desk.clone(),
-        bots: Arc::new(bots),
-        launches: launches.clone(),
-        interrupt: options.interrupt.clone(),
-        observer: options.observer.clone(),
-        changed: Arc::new(tokio::sync::watch::channel(0).0),
-    };
+    let seat = Seat::first(config, desk.clone(), bots, launches.clone(), &options);
     let stop = seats(seat, concurrency).await;
     for l in launches.iter() {
         l.logs.flush();
