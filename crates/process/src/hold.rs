@@ -13,10 +13,19 @@
 //!   against its opponent's clock is nothing measurable. Nothing the bot
 //!   does gets a process out of the group.
 //! - a sandbox with a pid namespace of its own and no freezer (an
-//!   unprivileged arbiter): `SIGUSR1` to the sandbox's helper, which relays
-//!   it to the namespace's init, which sends `SIGSTOP` to every process of
-//!   the namespace (`kill(-1)`), `setsid` daemons and double forks
-//!   included; `SIGUSR2` continues them (see [`Guard::relays_hold`]).
+//!   unprivileged arbiter): a hold queued to the sandbox's helper as a
+//!   real-time signal with a value ([`relay_signal`], [`HOLD`]), which the
+//!   helper queues on to the namespace's init, which sends `SIGSTOP` to
+//!   every process of the namespace (`kill(-1)`), `setsid` daemons and
+//!   double forks included; [`RELEASE`] continues them (see
+//!   [`Guard::relays_hold`]). Queued, not plain signals: two plain signals
+//!   pending at once are delivered in number order, not in the order sent,
+//!   so a release and the hold that follows it microseconds later (a bot
+//!   that moves at once) could arrive as a hold then a release, and leave
+//!   the bot running through its opponent's whole move (seen on a busy
+//!   machine: 0.9 s of CPU in one second of the opponent's thinking).
+//!   Real-time signals of one number queue in the order sent, each with
+//!   its value.
 //! - otherwise `SIGSTOP` and `SIGCONT` to the bot's process group, which it
 //!   leads. A helper that moved itself to another group (`setpgid`,
 //!   `setsid`) is not stopped: that is the weakest of the three, and said
@@ -39,8 +48,8 @@ pub enum HoldMethod {
     Freezer(PathBuf),
     /// Stop and continue signals to the process group `pgid`.
     Signals(u32),
-    /// `SIGUSR1` and `SIGUSR2` to the sandbox helper `pid`, relayed as a
-    /// stop and a continue of its whole pid namespace.
+    /// [`HOLD`] and [`RELEASE`] queued to the sandbox helper `pid`,
+    /// relayed as a stop and a continue of its whole pid namespace.
     Relay(u32),
 }
 
@@ -77,7 +86,7 @@ impl Hold {
         match &self.method {
             HoldMethod::Freezer(dir) => write_state(dir, "FROZEN"),
             HoldMethod::Signals(pgid) => signal_group(*pgid, libc::SIGSTOP),
-            HoldMethod::Relay(pid) => signal(*pid, libc::SIGUSR1),
+            HoldMethod::Relay(pid) => relay(*pid, HOLD),
         }
     }
 
@@ -91,7 +100,7 @@ impl Hold {
         match &self.method {
             HoldMethod::Freezer(dir) => write_state(dir, "THAWED"),
             HoldMethod::Signals(pgid) => signal_group(*pgid, libc::SIGCONT),
-            HoldMethod::Relay(pid) => signal(*pid, libc::SIGUSR2),
+            HoldMethod::Relay(pid) => relay(*pid, RELEASE),
         }
     }
 }
@@ -114,13 +123,39 @@ fn signal_group(pgid: u32, signal: libc::c_int) -> io::Result<()> {
     Ok(())
 }
 
-fn signal(pid: u32, signal: libc::c_int) -> io::Result<()> {
+fn relay(pid: u32, value: usize) -> io::Result<()> {
     if pid == 0 {
         return Err(io::Error::other("the sandbox helper's pid is unknown"));
     }
-    // SAFETY: kill has no memory-safety preconditions; the process is the
-    // bot's helper, the arbiter's own child, not yet reaped.
-    if unsafe { libc::kill(pid as libc::pid_t, signal) } != 0 {
+    // The process is the bot's helper, the arbiter's own child, not yet
+    // reaped.
+    queue(pid as libc::pid_t, value)
+}
+
+/// The value of a [`relay_signal`] that stops every process of the bot.
+pub const HOLD: usize = 1;
+/// The value of a [`relay_signal`] that continues them.
+pub const RELEASE: usize = 2;
+
+/// The real-time signal that carries a hold or a release to a sandbox's
+/// helper, and from it to the init of the bot's pid namespace.
+pub fn relay_signal() -> libc::c_int {
+    libc::SIGRTMIN() + 2
+}
+
+extern "C" {
+    // POSIX, in every libc; not bound by the `libc` crate on Linux.
+    fn sigqueue(pid: libc::pid_t, sig: libc::c_int, value: libc::sigval) -> libc::c_int;
+}
+
+/// Queues [`relay_signal`] with `value` to `pid`. Async-signal-safe (the
+/// sandbox's helper calls it from its handler).
+pub fn queue(pid: libc::pid_t, value: usize) -> io::Result<()> {
+    let value = libc::sigval {
+        sival_ptr: value as *mut libc::c_void,
+    };
+    // SAFETY: sigqueue has no memory-safety preconditions.
+    if unsafe { sigqueue(pid, relay_signal(), value) } != 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(())

@@ -98,8 +98,8 @@ pub trait Guard: Debug + Send + Sync {
         None
     }
 
-    /// True if the launched process relays `SIGUSR1` and `SIGUSR2` as a
-    /// stop and a continue of every process of the bot (a sandbox whose
+    /// True if the launched process relays a queued hold and release
+    /// (`hold::relay_signal`) as a stop and a continue of every process of the bot (a sandbox whose
     /// init signals its whole pid namespace): the hold without a freezer
     /// then reaches processes that left the bot's process group.
     fn relays_hold(&self) -> bool {

@@ -29,6 +29,7 @@ pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), SetupError> {
             Resource::Nofile => R::RLIMIT_NOFILE,
             Resource::Nproc => R::RLIMIT_NPROC,
             Resource::Core => R::RLIMIT_CORE,
+            Resource::Sigpending => R::RLIMIT_SIGPENDING,
         };
         setrlimit(r, soft, hard)
             .map_err(|e| SetupError::call(format!("setrlimit {resource:?}"), e))?;

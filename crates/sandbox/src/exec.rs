@@ -20,7 +20,6 @@ use std::ffi::CString;
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::Path;
-use std::sync::atomic::{AtomicI32, Ordering};
 
 use nix::sched::CloneFlags;
 use nix::sys::signal::Signal;
@@ -75,9 +74,7 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
     // namespace (the bot then has no capabilities anywhere); otherwise the
     // user namespace is what allows the mounts.
     enter_namespaces(plan.network, plan.identity.is_none())?;
-    // Before the fork, so that a hold never finds the default action
-    // (which would end the helper).
-    on_hold_signals(relay_hold)?;
+    crate::relay::in_helper()?;
     let (status_r, status_w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
     let baton = Baton::new()?;
     // SAFETY: the helper is single-threaded.
@@ -87,7 +84,7 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
             init(plan, status_w, baton)
         }
         ForkResult::Parent { child } => {
-            INIT.store(child.as_raw(), Ordering::Relaxed);
+            crate::relay::set_init(child.as_raw());
             drop(status_w);
             baton.pass();
             let init_status = wait_watching(child, plan);
@@ -117,7 +114,7 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
     if let Err(e) = world {
         fail(&e.to_string());
     }
-    if let Err(e) = on_hold_signals(hold_namespace) {
+    if let Err(e) = crate::relay::in_init() {
         fail(&e);
     }
     let baton = Baton::new().unwrap_or_else(|e| fail(&e));
@@ -144,50 +141,6 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
             }
         }
     }
-}
-
-/// The init of the bot's pid namespace, for the helper's relay.
-static INIT: AtomicI32 = AtomicI32::new(0);
-
-/// The helper's handler of `SIGUSR1` and `SIGUSR2` (a hold and a release
-/// from the arbiter, see `aboure_process::hold`): passed on to the init.
-extern "C" fn relay_hold(signal: libc::c_int) {
-    let init = INIT.load(Ordering::Relaxed);
-    if init > 0 {
-        // SAFETY: kill is async-signal-safe.
-        unsafe { libc::kill(init, signal) };
-    }
-}
-
-/// The init's handler: every process of the namespace but the init itself
-/// stopped (`SIGUSR1`) or continued (`SIGUSR2`), wherever it moved its
-/// process group or session.
-extern "C" fn hold_namespace(signal: libc::c_int) {
-    let to = match signal {
-        libc::SIGUSR1 => libc::SIGSTOP,
-        _ => libc::SIGCONT,
-    };
-    // SAFETY: kill is async-signal-safe; -1 is every process this one may
-    // signal, which in the bot's pid namespace is the bot's.
-    unsafe { libc::kill(-1, to) };
-}
-
-fn on_hold_signals(handler: extern "C" fn(libc::c_int)) -> Result<(), String> {
-    use nix::sys::signal::{sigaction, SaFlags, SigAction, SigHandler, SigSet};
-    // Each handler runs with both signals blocked: a release arriving
-    // during a hold's handler would otherwise run first, nested, and the
-    // hold after it would leave the bot stopped. Blocked, two pending
-    // signals are taken in number order, hold then release: at worst a
-    // bot is not held, never left stopped.
-    let mut both = SigSet::empty();
-    both.add(Signal::SIGUSR1);
-    both.add(Signal::SIGUSR2);
-    let action = SigAction::new(SigHandler::Handler(handler), SaFlags::SA_RESTART, both);
-    for signal in [Signal::SIGUSR1, Signal::SIGUSR2] {
-        // SAFETY: the handler only calls kill, which is async-signal-safe.
-        unsafe { sigaction(signal, &action) }.map_err(|e| format!("sigaction: {e}"))?;
-    }
-    Ok(())
 }
 
 /// The fallback without namespaces.

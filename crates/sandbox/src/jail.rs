@@ -22,6 +22,11 @@ use crate::scratch;
 use crate::settings::{Mode, Policy, Settings};
 use crate::view::{Command, View};
 
+/// Signals a bot's processes may have queued at once (`RLIMIT_SIGPENDING`):
+/// far more than a runtime uses, far fewer than the default, so that its
+/// sandbox's hold relay always finds room in the count it shares.
+const SIGPENDING: u64 = 1024;
+
 /// Devices a bot may also write to.
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
 
@@ -388,6 +393,7 @@ impl Sandbox {
         let mut rlimits = vec![
             (Resource::Fsize, s.file_size, s.file_size),
             (Resource::Nofile, s.open_files, s.open_files),
+            (Resource::Sigpending, SIGPENDING, SIGPENDING),
         ];
         if !pids_cgroup {
             rlimits.push((Resource::Nproc, s.processes, s.processes));

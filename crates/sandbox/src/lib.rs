@@ -61,6 +61,7 @@ mod paths;
 mod plan;
 mod probe;
 mod reach;
+mod relay;
 mod root;
 mod roster;
 mod scratch;

@@ -137,4 +137,8 @@ pub enum Resource {
     Nproc,
     /// Core dumps (none).
     Core,
+    /// Signals queued to the processes of the user: bounded, so that a
+    /// bot cannot use up the count its sandbox's hold relay needs (see
+    /// `relay`).
+    Sigpending,
 }
