@@ -27,6 +27,8 @@ mod own;
 mod reach;
 #[path = "sandbox/sockets.rs"]
 mod sockets;
+#[path = "sandbox/uids.rs"]
+mod uids;
 #[path = "sandbox/unprivileged.rs"]
 mod unprivileged;
 #[path = "sandbox/world.rs"]

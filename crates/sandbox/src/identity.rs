@@ -10,6 +10,11 @@
 //! one machine never hand out the same uid. The lock is held by the
 //! arbiter's [`Claim`] until the bot's process (and with it every process
 //! of its namespaces) is gone.
+//!
+//! A bot is first offered the same uid in every run ([`first_uid`], from
+//! its name), so that what it left in its `write` folders stays its own;
+//! a uid the host uses otherwise (see [`crate::occupied`]) is passed over
+//! for the next one of the range.
 
 use std::fs::File;
 use std::io::Write;
@@ -48,10 +53,12 @@ pub enum ClaimError {
         /// The system's reason.
         source: std::io::Error,
     },
-    /// Every uid of the range is held by a running bot.
+    /// Every uid of the range is held by a running bot or used on the
+    /// host.
     #[error(
-        "every uid of sandbox.uids ({first}-{last}) is held by a running bot: \
-         give a larger range or a lower concurrency"
+        "every uid of sandbox.uids ({first}-{last}) is held by a running bot, \
+         or used on this host (an account or group, a running process, the \
+         owner of a file the bot would see): give a larger range"
     )]
     Exhausted {
         /// The range's first uid.
@@ -61,8 +68,26 @@ pub enum ClaimError {
     },
 }
 
-/// Claims the first free uid of `range` in the folder `dir`.
-pub fn claim(range: &RangeInclusive<u32>, dir: &Path) -> Result<Claim, ClaimError> {
+/// The uid of `range` a bot named `name` is offered first, the same in
+/// every run: FNV-1a of the name (a hash that no Rust release changes),
+/// modulo the range's size.
+pub fn first_uid(name: &str, range: &RangeInclusive<u32>) -> u32 {
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let size = u64::from(range.end() - range.start()) + 1;
+    // The remainder is below the range's size, a u32.
+    range.start() + (hash % size) as u32
+}
+
+/// Claims the first uid of `range`, from `first` on and around, that
+/// `usable` accepts and no one holds, in the folder `dir`.
+pub fn claim(
+    range: &RangeInclusive<u32>,
+    first: u32,
+    usable: impl Fn(u32) -> bool,
+    dir: &Path,
+) -> Result<Claim, ClaimError> {
     let io = |path: &Path| {
         let path = path.display().to_string();
         move |source| ClaimError::Io { path, source }
@@ -72,7 +97,8 @@ pub fn claim(range: &RangeInclusive<u32>, dir: &Path) -> Result<Claim, ClaimErro
         .mode(0o700)
         .create(dir)
         .map_err(io(dir))?;
-    for uid in range.clone() {
+    let order = (first..=*range.end()).chain(*range.start()..first);
+    for uid in order.filter(|&uid| usable(uid)) {
         let path = dir.join(uid.to_string());
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -112,13 +138,44 @@ mod tests {
     fn claims_are_exclusive_until_dropped() {
         let dir = tempfile::tempdir().unwrap();
         let range = 70000..=70001;
-        let a = claim(&range, dir.path()).unwrap();
-        let b = claim(&range, dir.path()).unwrap();
+        let any = |_| true;
+        let a = claim(&range, 70000, any, dir.path()).unwrap();
+        let b = claim(&range, 70000, any, dir.path()).unwrap();
         assert_eq!((a.identity().uid, b.identity().uid), (70000, 70001));
         assert_eq!(b.identity().gid, 70001);
-        let full = claim(&range, dir.path()).unwrap_err();
+        let full = claim(&range, 70000, any, dir.path()).unwrap_err();
         assert!(full.to_string().contains("70000-70001"), "{full}");
         drop(a);
-        assert_eq!(claim(&range, dir.path()).unwrap().identity().uid, 70000);
+        assert_eq!(
+            claim(&range, 70001, any, dir.path())
+                .unwrap()
+                .identity()
+                .uid,
+            70000
+        );
+    }
+
+    #[test]
+    fn the_search_starts_at_the_first_uid_wraps_around_and_passes_over_the_unusable() {
+        let dir = tempfile::tempdir().unwrap();
+        let range = 70010..=70014;
+        let a = claim(&range, 70013, |uid| uid != 70014, dir.path()).unwrap();
+        assert_eq!(a.identity().uid, 70013);
+        let b = claim(&range, 70013, |uid| uid != 70014, dir.path()).unwrap();
+        assert_eq!(b.identity().uid, 70010);
+        let none = claim(&range, 70010, |_| false, dir.path()).unwrap_err();
+        assert!(none.to_string().contains("used on this host"), "{none}");
+    }
+
+    #[test]
+    fn a_bots_first_uid_is_its_own_in_every_run_and_lies_in_the_range() {
+        let range = 60000..=60999;
+        assert_eq!(first_uid("victim", &range), first_uid("victim", &range));
+        let uids: std::collections::BTreeSet<u32> = (0..50)
+            .map(|i| first_uid(&format!("bot{i}"), &range))
+            .collect();
+        assert!(uids.len() > 40, "{uids:?}");
+        assert!(uids.iter().all(|u| range.contains(u)), "{uids:?}");
+        assert_eq!(first_uid("anything", &(5..=5)), 5);
     }
 }

@@ -121,12 +121,12 @@ impl Sandbox {
             workdir: spec.workdir.to_owned(),
             reason,
         })?;
-        let claim = self.claim(spec)?;
-        let identity = claim.as_ref().map(|c| c.identity());
         // The helper starts in the working directory: every path it is
         // given must not depend on where it is.
         let workdir = normal(spec.workdir);
         let view = self.view(spec, &program, &workdir)?;
+        let claim = self.claim(spec, &view)?;
+        let identity = claim.as_ref().map(|c| c.identity());
         if let Some(identity) = identity {
             self.refuse_unreachable(spec.name, &view, identity)?;
         }
@@ -307,13 +307,13 @@ impl Sandbox {
     }
 
     /// The bot's uid for the run, where the arbiter is root and may give
-    /// one.
-    fn claim(&self, spec: &BotSpec) -> Result<Option<Arc<Claim>>, SandboxError> {
+    /// one (passing over the owners of what its `view` binds).
+    fn claim(&self, spec: &BotSpec, view: &View) -> Result<Option<Arc<Claim>>, SandboxError> {
         if !self.gives_identities(spec.policy) {
             return Ok(None);
         }
         let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
-        self.identity_of(spec.name, &write).map(Some)
+        self.identity_of(spec.name, &write, view).map(Some)
     }
 
     /// Whether a bot with allowances `policy` runs as a uid of its own

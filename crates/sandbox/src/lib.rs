@@ -56,6 +56,7 @@ mod jail;
 mod launcher;
 mod layer;
 mod layers;
+mod occupied;
 mod own;
 mod paths;
 mod plan;

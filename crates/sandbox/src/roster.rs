@@ -118,7 +118,7 @@ impl Sandbox {
         if self.gives_identities(policy) {
             // Checked here too, so that the run stops before any game.
             if let Ok(view) = crate::view::View::of(&command, policy) {
-                let claim = self.identity_of(name, &bot.write)?;
+                let claim = self.identity_of(name, &bot.write, &view)?;
                 self.refuse_unreachable(name, &view, claim.identity())?;
             }
         }
@@ -234,16 +234,33 @@ impl Sandbox {
     /// it, in every game, is the same user (its files in its `write`
     /// folders stay its own) and no other bot is ever that user. Its
     /// `write` paths are given to it then.
+    ///
+    /// The uid is the bot's own from run to run where it can be (see
+    /// [`identity::first_uid`]), and never one the host uses: an account's
+    /// or a group's, a running process's, or the owner of a file in what
+    /// its `view` binds (an earlier run's bot, given that uid, left it
+    /// there). In its `write` paths only its own first uid may own files:
+    /// they are what it left there in an earlier run.
     pub(crate) fn identity_of(
         &self,
         name: &str,
         write: &[PathBuf],
+        view: &crate::view::View,
     ) -> Result<Arc<Claim>, SandboxError> {
         let mut claims = self.claims.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(claim) = claims.get(name) {
             return Ok(claim.clone());
         }
-        let claim = identity::claim(&self.settings.uids, Path::new(identity::CLAIMS)).map_err(
+        let range = &self.settings.uids;
+        let first = identity::first_uid(name, range);
+        let host = crate::occupied::host_ids(range);
+        let seen: Vec<PathBuf> = view.needs().into_iter().map(|(path, _)| path).collect();
+        let others = crate::occupied::file_owners(&seen, write, range);
+        let left = crate::occupied::file_owners(write, &[], range);
+        let usable = |uid: u32| {
+            !host.contains(&uid) && !others.contains(&uid) && (uid == first || !left.contains(&uid))
+        };
+        let claim = identity::claim(range, first, usable, Path::new(identity::CLAIMS)).map_err(
             |source| SandboxError::Claim {
                 bot: name.to_owned(),
                 source,
