@@ -49,7 +49,7 @@ fn a_link_planted_in_a_write_folder_is_not_followed_at_the_next_start() {
 }
 
 #[test]
-fn the_tournament_file_and_results_beside_a_bot_are_masked() {
+fn the_tournament_file_its_backups_and_results_beside_a_bot_are_masked() {
     let dir = folder("sandbox-beside");
     let m = marker("beside");
     let secret = format!("besidesecret{}", std::process::id());
@@ -60,6 +60,18 @@ fn the_tournament_file_and_results_beside_a_bot_are_masked() {
     )
     .unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // An editor's backup, another tournament and an earlier run, as
+    // secret as the tournament file.
+    let key = format!("KEY = \"{secret}\"\n");
+    std::fs::write(dir.join("tournament.toml~"), &key).unwrap();
+    std::fs::write(dir.join("other.toml"), &key).unwrap();
+    let previous = dir.join("out-previous");
+    std::fs::create_dir_all(previous.join("logs")).unwrap();
+    std::fs::write(previous.join("run.json"), "{}").unwrap();
+    std::fs::write(previous.join("logs/honest.stderr.log"), &key).unwrap();
+    for path in [&previous, &previous.join("logs")] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
     let bots = format!(
         "[[bot]]\nname = \"beside\"\ncommand = [\"sh\", {:?}, {m:?}, {TESTBOT:?}]\n\
          env = {{ ABOURE_HOSTILE = \"{m}\" }}\n",
@@ -71,6 +83,8 @@ fn the_tournament_file_and_results_beside_a_bot_are_masked() {
     // Masked: an empty file, and an empty folder.
     assert_eq!(reported(&log, "toml: "), ["0", "0"], "{log}");
     assert_eq!(reported(&log, "results: "), ["0", "0"], "{log}");
+    assert_eq!(reported(&log, "backup: "), ["0", "0"], "{log}");
+    assert_eq!(reported(&log, "previous: "), ["0", "0"], "{log}");
     for listing in reported(&log, "listing: ") {
         assert!(listing.contains("beside.sh"), "{listing}");
         assert!(!listing.contains("logs"), "{listing}");

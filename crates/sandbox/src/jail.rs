@@ -41,6 +41,9 @@ pub struct Sandbox {
     pub(crate) helper: PathBuf,
     /// Paths no bot sees (see [`Sandbox::hide`]).
     pub(crate) hidden: Vec<PathBuf>,
+    /// What lies beside the tournament file and is masked with it (see
+    /// [`Sandbox::hide`]).
+    pub(crate) beside: Vec<PathBuf>,
     /// Each bot's own paths, which no other bot sees, and its `write`
     /// paths.
     pub(crate) bots: Vec<RegisteredBot>,
@@ -96,6 +99,7 @@ impl Sandbox {
             layers,
             helper: helper.to_owned(),
             hidden: Vec::new(),
+            beside: Vec::new(),
             bots: Vec::new(),
             claims: Mutex::default(),
             run_memory: None,

@@ -74,8 +74,15 @@ impl Sandbox {
     /// Hides `paths` from every bot (the tournament file, with every bot's
     /// `env`, and the results folder), even where they lie in a folder a
     /// bot may read or write.
+    ///
+    /// Beside the tournament file, what is as secret as it is masked too
+    /// (see [`beside`]): a bot whose folder is the tournament file's reads
+    /// that folder, but not these.
     pub fn hide(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
-        self.hidden.extend(paths.into_iter().map(|p| normal(&p)));
+        for path in paths.into_iter().map(|p| normal(&p)) {
+            self.beside.extend(beside(&path));
+            self.hidden.push(path);
+        }
     }
 
     /// Tells the sandbox of a bot of the run: its own files (its program
@@ -290,6 +297,7 @@ impl Sandbox {
     pub(crate) fn hidden_from(&self, name: &str) -> Vec<PathBuf> {
         let others = || self.bots.iter().filter(|bot| bot.name != name);
         let mut hidden = self.hidden.clone();
+        hidden.extend(self.beside.iter().cloned());
         hidden.extend(others().flat_map(|bot| bot.own().chain(&bot.write).cloned()));
         // Another bot's `read` paths are its files too, unless this bot was
         // given them as well (a book both read).
@@ -299,6 +307,39 @@ impl Sandbox {
         hidden.extend(theirs.filter(|p| !read.iter().any(|r| p.starts_with(r))));
         hidden
     }
+}
+
+/// What lies beside the file `path` (the tournament file) and is as
+/// secret: another TOML file or an editor's copy of one (`t.toml~`,
+/// `t.toml.bak`, `.t.toml.swp`, `#t.toml#`, another tournament's file,
+/// with its bots' `env`), and a results folder (one holding `run.json` or
+/// `games.jsonl`: an earlier run's, with its bots' logs). Nothing for a
+/// folder, or a file whose folder cannot be read.
+fn beside(path: &Path) -> Vec<PathBuf> {
+    let (Some(folder), Some(own)) = (path.parent(), path.file_name()) else {
+        return Vec::new();
+    };
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return Vec::new();
+    }
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let secret = |entry: &std::fs::DirEntry| {
+        let name = entry.file_name();
+        let Ok(meta) = entry.file_type() else {
+            return false;
+        };
+        let results = || {
+            ["run.json", "games.jsonl"]
+                .iter()
+                .any(|f| entry.path().join(f).exists())
+        };
+        name != own
+            && ((!meta.is_dir() && name.to_string_lossy().contains(".toml"))
+                || (meta.is_dir() && results()))
+    };
+    entries.flatten().filter(secret).map(|e| e.path()).collect()
 }
 
 /// Makes the folder `path` the bot's (owner and group `identity`), opened
