@@ -91,3 +91,43 @@ fn a_command_that_names_the_tournament_file_or_a_result_is_refused() {
     assert!(String::from_utf8_lossy(&output.stderr)
         .contains("the tournament file or the results folder"));
 }
+
+#[test]
+fn a_script_that_is_a_link_to_another_bots_script_is_not_that_script() {
+    let dir = folder("sandbox-named-link-script");
+    let (victim, attacker) = (dir.join("victim"), dir.join("attacker"));
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::create_dir_all(&attacker).unwrap();
+    let secret = victim.join("secret.txt");
+    std::fs::write(&secret, "linkscriptsecret\n").unwrap();
+    std::fs::write(victim.join("bot.sh"), "exec \"$1\" random\n").unwrap();
+    std::os::unix::fs::symlink("../victim/bot.sh", attacker.join("lnk.sh")).unwrap();
+    // Run before the script (bash's `BASH_ENV`), the attacker's own code
+    // reads what lies in the folder its link opened.
+    let peek = attacker.join("peek.sh");
+    let code = format!(
+        "cat {:?} >&2; exec \"$1\" random\n",
+        secret.display().to_string()
+    );
+    std::fs::write(&peek, code).unwrap();
+    let peek = peek.display().to_string();
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"victim\"\ncommand = [\"sh\", \"victim/bot.sh\", {TESTBOT:?}]\n\
+         [[bot]]\nname = \"attacker\"\ncommand = [\"bash\", \"attacker/lnk.sh\", {TESTBOT:?}]\n\
+         env = {{ BASH_ENV = {peek:?} }}\n"
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    let log = stderr_log(&out, "attacker");
+    assert!(!log.contains("linkscriptsecret"), "{log}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    assert!(
+        err.contains("sandbox of attacker") && err.contains("lies in the folder of bot victim"),
+        "{err}"
+    );
+    assert_eq!(recorded(&out), 0, "{}", show(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

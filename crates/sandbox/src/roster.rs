@@ -39,10 +39,16 @@ impl RegisteredBot {
 
     /// An own folder of this bot inside (or equal to) one of `other`'s,
     /// unless the two run one program or script (a kit's bots, a tuned
-    /// engine's settings), compared by file.
+    /// engine's settings), compared by file without following a link: a
+    /// script that is a link to another bot's script is not that script
+    /// (it would open the other bot's folder as its own).
     fn folder_inside(&self, other: &RegisteredBot) -> Option<&PathBuf> {
         use std::os::unix::fs::MetadataExt;
-        let id = |f: &PathBuf| std::fs::metadata(f).ok().map(|m| (m.dev(), m.ino()));
+        let id = |f: &PathBuf| {
+            std::fs::symlink_metadata(f)
+                .ok()
+                .map(|m| (m.dev(), m.ino()))
+        };
         let one = self.entry.as_ref().and_then(id);
         if one.is_some() && one == other.entry.as_ref().and_then(id) {
             return None;
