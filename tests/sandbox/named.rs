@@ -131,3 +131,24 @@ fn a_script_that_is_a_link_to_another_bots_script_is_not_that_script() {
     assert_eq!(recorded(&out), 0, "{}", show(&output));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_hard_link_to_another_bots_file_in_ones_own_folder_is_refused_unnamed() {
+    let (output, dir) = refused("sandbox-named-hardlink", |dir| {
+        let attacker = dir.join("attacker");
+        std::fs::create_dir_all(attacker.join("sub")).unwrap();
+        std::fs::hard_link(dir.join("victim/secret.txt"), attacker.join("sub/x.bin")).unwrap();
+        // Read by the script, never named in the command.
+        let script = "cat \"$(dirname \"$0\")/sub/x.bin\" >&2; exec \"$1\" random\n";
+        std::fs::write(attacker.join("probe.sh"), script).unwrap();
+        format!(
+            "[[bot]]\nname = \"attacker\"\ncommand = [\"sh\", \"attacker/probe.sh\", {TESTBOT:?}]\n"
+        )
+    });
+    let log = stderr_log(&dir.join("out"), "attacker");
+    assert!(!log.contains("victimsecret"), "{log}");
+    assert_refused(&output, &dir, "sub/x.bin");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("a hard link to a file of bot victim"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -51,6 +51,7 @@ mod error;
 mod exec;
 mod fairness;
 mod handover;
+mod hardlink;
 mod identity;
 mod jail;
 mod launcher;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::SandboxError;
+use crate::hardlink::{linked_into, shared_inode};
 use crate::identity::{self, Claim};
 use crate::jail::Sandbox;
 use crate::own::resolve;
@@ -219,6 +220,14 @@ impl Sandbox {
             if let Some(path) = other.names_a_file_of(bot) {
                 return refuse(&other.name, path, format!("a file of bot {}", bot.name));
             }
+            for (inner, outer) in [(bot, other), (other, bot)] {
+                let theirs = [&outer.folders[..], &outer.write, &outer.read].concat();
+                let mine = [&inner.folders[..], &inner.write, &inner.read].concat();
+                if let Some(path) = shared_inode(&inner.folders, &mine, &theirs) {
+                    let what = format!("a hard link to a file of bot {}", outer.name);
+                    return refuse(&inner.name, &path, what);
+                }
+            }
             let holds = |b: &RegisteredBot, a: &RegisteredBot| {
                 a.own()
                     .find(|p| b.write.iter().any(|w| p.starts_with(w)))
@@ -358,45 +367,3 @@ fn give(path: &Path, identity: Identity) -> std::io::Result<()> {
         .open(path)?;
     std::os::unix::fs::fchown(&folder, Some(identity.uid), Some(identity.gid))
 }
-
-/// Whether `file`, a file with more than one name, is also a file below
-/// one of `folders`: compared by device and inode, as a hard link to
-/// another bot's file has a path of its own. The search stops after
-/// [`LINK_SEARCH`] entries (a bot's folder is small; a larger one is
-/// searched that far).
-fn linked_into(file: &Path, folders: &[PathBuf]) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(meta) = std::fs::metadata(file) else {
-        return false;
-    };
-    if meta.nlink() < 2 {
-        return false;
-    }
-    let wanted = (meta.dev(), meta.ino());
-    let mut pending: Vec<PathBuf> = folders.to_vec();
-    let mut seen = 0;
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            seen += 1;
-            if seen > LINK_SEARCH {
-                return false;
-            }
-            // Not followed: a link to a folder is searched at its target.
-            let Ok(m) = std::fs::symlink_metadata(entry.path()) else {
-                continue;
-            };
-            if m.is_dir() {
-                pending.push(entry.path());
-            } else if (m.dev(), m.ino()) == wanted {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-/// Entries searched for another name of a file (see [`linked_into`]).
-const LINK_SEARCH: usize = 20_000;
