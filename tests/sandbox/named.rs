@@ -152,3 +152,38 @@ fn a_hard_link_to_another_bots_file_in_ones_own_folder_is_refused_unnamed() {
     assert!(err.contains("a hard link to a file of bot victim"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn another_tournaments_file_or_results_named_are_refused() {
+    for (name, file) in [
+        ("sandbox-named-other-toml", "other/t.toml"),
+        (
+            "sandbox-named-other-results",
+            "other/out/logs/victim.stderr.log",
+        ),
+    ] {
+        let (output, dir) = refused(name, |dir| {
+            let other = dir.join("other");
+            std::fs::create_dir_all(other.join("out/logs")).unwrap();
+            let toml = "[[bot]]\nname = \"v\"\nenv = { KEY = \"othersecret\" }\n";
+            std::fs::write(other.join("t.toml"), toml).unwrap();
+            std::fs::write(other.join("out/run.json"), "{}").unwrap();
+            std::fs::write(other.join("out/games.jsonl"), "").unwrap();
+            std::fs::write(other.join("out/logs/victim.stderr.log"), "othersecret\n").unwrap();
+            let path = dir.join(file).display().to_string();
+            let code = "cat \"$0\" >&2; exec \"$1\" random";
+            format!(
+                "[[bot]]\nname = \"attacker\"\ncommand = [\"sh\", \"-c\", {code:?}, {path:?}, {TESTBOT:?}]\n"
+            )
+        });
+        let log = stderr_log(&dir.join("out"), "attacker");
+        assert!(!log.contains("othersecret"), "{log}");
+        assert_refused(&output, &dir, file);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            err.contains("another tournament's file or results"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -35,6 +35,7 @@ const CORE: &[&str] = &[
     "links::the_tournament_file_its_backups_and_results_beside_a_bot_are_masked",
     "named::a_script_that_is_a_link_to_another_bots_script_is_not_that_script",
     "named::a_hard_link_to_another_bots_file_in_ones_own_folder_is_refused_unnamed",
+    "named::another_tournaments_file_or_results_named_are_refused",
     "identity::a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own",
     "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
     "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",

@@ -204,6 +204,17 @@ impl Sandbox {
                 "the tournament file or the results folder".into(),
             );
         }
+        let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
+        let elsewhere = |f: &&PathBuf| !inside(f, &bot.folders) && !inside(f, &bot.read);
+        if let Some(path) = bot
+            .named
+            .iter()
+            .filter(elsewhere)
+            .find(|f| of_a_tournament(f))
+        {
+            let what = "another tournament's file or results".into();
+            return refuse(&bot.name, path, what);
+        }
         for other in &self.bots {
             for (inner, outer) in [(bot, other), (other, bot)] {
                 if let Some(path) = inner.folder_inside(outer) {
@@ -355,6 +366,31 @@ fn beside(path: &Path) -> Vec<PathBuf> {
                 || (meta.is_dir() && results()))
     };
     entries.flatten().filter(secret).map(|e| e.path()).collect()
+}
+
+/// Whether the file `path` is a tournament file (a TOML file with a
+/// `[[bot]]` table, in its first 64 KiB) or lies in a results folder (one
+/// holding `run.json` and `games.jsonl`): another tournament's, with its
+/// bots' `env` and logs, which a bot's command may not name.
+fn of_a_tournament(path: &Path) -> bool {
+    use std::io::Read;
+    let results = |dir: &Path| {
+        ["run.json", "games.jsonl"]
+            .iter()
+            .all(|f| dir.join(f).is_file())
+    };
+    if path.ancestors().skip(1).any(results) {
+        return true;
+    }
+    if !path.to_string_lossy().contains(".toml") {
+        return false;
+    }
+    let mut text = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut text));
+    read.is_ok()
+        && String::from_utf8_lossy(&text)
+            .lines()
+            .any(|l| l.trim() == "[[bot]]")
 }
 
 /// Makes the folder `path` the bot's (owner and group `identity`), opened
