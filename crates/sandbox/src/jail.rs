@@ -1,43 +1,32 @@
-//! The arbiter's side: from a bot's command to the helper's command, with
-//! what the helper needs made beforehand (a scratch folder, cgroups) and
-//! removed afterwards ([`Jail`]'s `Drop`).
+//! The arbiter's side: the run's [`Sandbox`] (its settings, the layers the
+//! machine allows, the bots it knows of) and a [`Jail`], one bot process
+//! ready to start as the helper's command, with what the helper needed
+//! made beforehand (a scratch folder, cgroups) removed when it is dropped.
+//! `Sandbox::prepare`, which makes a `Jail`, is in `parts`; the run's bots
+//! are registered in `roster` (their records in `registered`, which
+//! neither this file nor they import back).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use aboure_process::{size_text, Exit, Guard, Limits, MemoryRlimit};
+use aboure_process::{size_text, Exit, Guard, Limits};
 
 use crate::cage::Cage;
-use crate::cgroup::{Cgroups, Request};
+use crate::cgroup::Cgroups;
 use crate::error::SandboxError;
 use crate::identity::Claim;
 use crate::layers::Layers;
-use crate::own::resolve_in;
-use crate::paths::{installation, normal};
-use crate::plan::{Plan, Resource, Root, Rules};
 use crate::probe::Support;
-use crate::roster::RegisteredBot;
+use crate::registered::RegisteredBot;
 use crate::scratch;
 use crate::settings::{Mode, Policy, Settings};
-use crate::view::{Command, View};
-
-/// Signals a bot's processes may have queued at once (`RLIMIT_SIGPENDING`):
-/// far more than a runtime uses, far fewer than the default, so that its
-/// sandbox's hold relay always finds room in the count it shares.
-const SIGPENDING: u64 = 1024;
-
-/// Devices a bot may also write to.
-const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full"];
-
-/// The search path of a bot's clean environment.
-const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// The sandbox of a run: its settings and the layers this machine allows.
 #[derive(Debug)]
 pub struct Sandbox {
     pub(crate) settings: Settings,
-    layers: Layers,
+    pub(crate) layers: Layers,
     pub(crate) helper: PathBuf,
     /// Paths no bot sees (see [`Sandbox::hide`]).
     pub(crate) hidden: Vec<PathBuf>,
@@ -110,350 +99,6 @@ impl Sandbox {
     pub fn layers(&self) -> &Layers {
         &self.layers
     }
-
-    /// Prepares one process of a bot: its scratch folder and cgroups, and
-    /// the command that starts it in its cage.
-    pub fn prepare(&self, spec: &BotSpec) -> Result<Jail, SandboxError> {
-        if self.settings.mode == Mode::Off || spec.policy.disabled {
-            return Ok(Jail::plain(spec));
-        }
-        // Found out here, not in the helper, so that the reason is plain.
-        let own_path = spec.env.get("PATH").map(std::ffi::OsStr::new);
-        let program = resolve_in(spec.program, own_path);
-        runnable(&program).map_err(|reason| SandboxError::Program {
-            program: spec.program.to_owned(),
-            workdir: spec.workdir.to_owned(),
-            reason,
-        })?;
-        // The helper starts in the working directory: every path it is
-        // given must not depend on where it is.
-        let workdir = normal(spec.workdir);
-        let view = self.view(spec, &program, &workdir)?;
-        let claim = self.claim(spec, &view)?;
-        let identity = claim.as_ref().map(|c| c.identity());
-        if let Some(identity) = identity {
-            self.refuse_unreachable(spec.name, &view, identity)?;
-        }
-        let scratch = self.scratch(spec, identity)?;
-        let request = self.cgroup_request(spec);
-        let cgroups = Cgroups::create(&request).map_err(|source| SandboxError::Prepare {
-            bot: spec.name.to_owned(),
-            path: PathBuf::from("/sys/fs/cgroup"),
-            source,
-        })?;
-        let scratch_dir = match &scratch {
-            Some(dir) => dir.path().to_owned(),
-            None => PathBuf::from("/tmp"),
-        };
-        let env = environment(spec, &scratch_dir);
-        let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
-        let writable = view.writable();
-        let made = Made {
-            scratch: &scratch_dir,
-            request: &request,
-            cgroups: &cgroups,
-            identity,
-        };
-        let plan = self.plan(spec, (program, workdir), view, env, &made);
-        Ok(Jail {
-            program: self.helper.clone(),
-            args: vec![
-                crate::HELPER_COMMAND.to_owned(),
-                crate::exec::PLAN_IN_ENV.to_owned(),
-            ],
-            workdir: spec.workdir.to_owned(),
-            // In the environment, not the command line: any user of the
-            // machine can read a command line, and the plan holds the bot's
-            // `env` (API keys).
-            env: vec![(
-                crate::exec::PLAN_VAR.to_owned(),
-                serde_json::to_string(&plan)?,
-            )],
-            confined: true,
-            cage: Some(cage),
-            namespaces: self.layers.has("namespaces"),
-            cgroups,
-            _claim: claim,
-            scratch,
-            writable,
-            write_size: self.settings.write_size,
-        })
-    }
-}
-
-/// What [`Sandbox::prepare`] made on the host for one bot process, which
-/// its plan names.
-struct Made<'a> {
-    /// Its scratch folder (`/tmp` of its constructed root, or one on the
-    /// host).
-    scratch: &'a Path,
-    request: &'a Request,
-    cgroups: &'a Cgroups,
-    identity: Option<crate::plan::Identity>,
-}
-
-impl Sandbox {
-    /// The scratch folder of a process of the bot of `spec` on the host,
-    /// owned by its `identity`: only where there is no constructed root
-    /// (which has a private tmpfs of its own).
-    fn scratch(
-        &self,
-        spec: &BotSpec,
-        identity: Option<crate::plan::Identity>,
-    ) -> Result<Option<tempfile::TempDir>, SandboxError> {
-        if self.layers.has("root") {
-            return Ok(None);
-        }
-        let prepare_err = |path: &Path| {
-            let bot = spec.name.to_owned();
-            let path = path.to_owned();
-            move |source| SandboxError::Prepare { bot, path, source }
-        };
-        let dir = scratch::create(spec.name).map_err(prepare_err(&std::env::temp_dir()))?;
-        if let Some(id) = identity {
-            std::os::unix::fs::chown(dir.path(), Some(id.uid), Some(id.gid))
-                .map_err(prepare_err(dir.path()))?;
-        }
-        Ok(Some(dir))
-    }
-
-    /// The helper's plan for a process of the bot of `spec` running
-    /// `program` in `workdir`, with its `view`, `env` and what was `made`
-    /// for it.
-    fn plan(
-        &self,
-        spec: &BotSpec,
-        (program, workdir): (PathBuf, PathBuf),
-        view: View,
-        env: BTreeMap<String, String>,
-        made: &Made,
-    ) -> Plan {
-        let has = |layer| self.layers.has(layer);
-        let mut argv = vec![spec.program.to_string_lossy().into_owned()];
-        argv.extend(spec.args.iter().cloned());
-        let own_writable = view.writable();
-        Plan {
-            program,
-            argv,
-            workdir,
-            env: env.into_iter().collect(),
-            namespaces: has("namespaces"),
-            network: spec.policy.network,
-            landlock: has("landlock").then(|| Rules {
-                read: view.readable(),
-                write: own_writable.clone(),
-                scratch: vec![made.scratch.to_owned()],
-                devices: DEVICES.iter().map(PathBuf::from).collect(),
-                no_tcp: !spec.policy.network,
-            }),
-            seccomp: has("seccomp"),
-            private_memory: spec.memory.is_some() && made.request.memory.is_none(),
-            cgroups: made.cgroups.dirs().to_vec(),
-            rlimits: self.rlimits(made.request.pids.is_some()),
-            root: has("root").then(|| Root {
-                entries: view.entries,
-                scratch: self.scratch_size(spec),
-            }),
-            identity: made.identity,
-            own_files: view.own,
-            write_limit: (!own_writable.is_empty()).then_some(self.settings.write_size),
-            own_writable,
-        }
-    }
-}
-
-impl Sandbox {
-    /// The rules the bot of `spec` runs under, in words for its failures;
-    /// `cgroup_memory`: its memory limit is a cgroup's.
-    fn cage(
-        &self,
-        spec: &BotSpec,
-        program: &Path,
-        view: &View,
-        env: &BTreeMap<String, String>,
-        cgroup_memory: bool,
-    ) -> Cage {
-        let world = self.layers.has("root");
-        let confined_reads = world || self.layers.has("landlock");
-        let readable = covering(
-            (installation(program).into_iter())
-                .chain(view.own.iter().cloned())
-                .chain(spec.policy.read.iter().map(|p| normal(p))),
-        );
-        let workdir = normal(spec.workdir);
-        let writable = view.writable();
-        let workdir_shown =
-            !confined_reads || (readable.iter().chain(&writable)).any(|p| workdir.starts_with(p));
-        Cage {
-            confined_reads,
-            readable,
-            writable,
-            workdir,
-            workdir_shown,
-            scratch: world.then_some(self.scratch_size(spec)),
-            env: env.keys().cloned().collect(),
-            network: spec.policy.network,
-            memory: spec.memory.map(|bytes| match cgroup_memory {
-                true => (bytes, "a cgroup over all its processes"),
-                false => (bytes, MemoryRlimit::current().describe()),
-            }),
-        }
-    }
-
-    /// The size of the bot's private `/tmp`: its `disk`, and never more
-    /// than its memory limit. A tmpfs's pages are memory, which
-    /// `RLIMIT_DATA` does not count: without a memory cgroup, this bound
-    /// is what keeps `/tmp` within the limit (with one, the cgroup counts
-    /// them too, and a full `/tmp` says so before the OOM killer does).
-    fn scratch_size(&self, spec: &BotSpec) -> u64 {
-        let disk = spec.policy.disk.unwrap_or(self.settings.disk);
-        spec.memory.map_or(disk, |memory| disk.min(memory))
-    }
-
-    /// The bot's uid for the run, where the arbiter is root and may give
-    /// one (passing over the owners of what its `view` binds).
-    fn claim(&self, spec: &BotSpec, view: &View) -> Result<Option<Arc<Claim>>, SandboxError> {
-        if !self.gives_identities(spec.policy) {
-            return Ok(None);
-        }
-        let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
-        self.identity_of(spec.name, &write, view).map(Some)
-    }
-
-    /// Whether a bot with allowances `policy` runs as a uid of its own
-    /// (the arbiter is root and may give one).
-    pub(crate) fn gives_identities(&self, policy: &Policy) -> bool {
-        self.settings.mode != Mode::Off
-            && !policy.disabled
-            && self.layers.has("identity")
-            && nix::unistd::geteuid().is_root()
-    }
-
-    /// Refuses the view of bot `name` if its `identity` cannot reach, on
-    /// the host, what the view binds as the bot's own (see
-    /// [`crate::reach`]).
-    pub(crate) fn refuse_unreachable(
-        &self,
-        name: &str,
-        view: &View,
-        identity: crate::plan::Identity,
-    ) -> Result<(), SandboxError> {
-        crate::reach::first_unreachable(identity, &view.needs()).map_err(|unreachable| {
-            SandboxError::Unreachable {
-                bot: name.to_owned(),
-                unreachable,
-            }
-        })
-    }
-
-    /// What the bot of `spec` sees, running `program` in `workdir`, with
-    /// what it must not see masked.
-    fn view(&self, spec: &BotSpec, program: &Path, workdir: &Path) -> Result<View, SandboxError> {
-        let command = Command {
-            program,
-            args: spec.args,
-            workdir,
-            helper: &self.helper,
-        };
-        let view = View::of(&command, spec.policy).map_err(|refusal| SandboxError::OwnFolder {
-            bot: spec.name.to_owned(),
-            command: command_line(spec),
-            refusal: Box::new(refusal),
-        })?;
-        // The results folder may be made after the bots were registered.
-        let hidden = self.hidden.iter();
-        if let Some(path) = (view.own.iter()).find(|p| hidden.clone().any(|h| p.starts_with(h))) {
-            return Err(SandboxError::Hidden {
-                bot: spec.name.to_owned(),
-                path: path.clone(),
-                what: "the tournament file or the results folder".into(),
-            });
-        }
-        Ok(view.masked(&self.hidden_from(spec.name)))
-    }
-
-    /// The cgroups one process of the bot of `spec` gets, as the machine
-    /// allows.
-    fn cgroup_request(&self, spec: &BotSpec) -> Request {
-        let has = |layer| self.layers.has(layer);
-        Request {
-            memory: has("cgroup-memory").then_some(spec.memory).flatten(),
-            run_memory: self.run_memory,
-            pids: has("cgroup-pids").then_some(self.settings.processes),
-            freezer: has(crate::fairness::FREEZER),
-            cpu_millis: has(crate::fairness::CPU)
-                .then_some(self.settings.cpu_millis)
-                .flatten(),
-            cpus: has(crate::fairness::CPUSET)
-                .then(|| self.settings.cpus.clone())
-                .flatten(),
-        }
-    }
-
-    /// The resource limits, with `RLIMIT_NPROC` where no pids cgroup
-    /// counts the processes.
-    fn rlimits(&self, pids_cgroup: bool) -> Vec<(Resource, u64, u64)> {
-        let s = &self.settings;
-        let mut rlimits = vec![
-            (Resource::Fsize, s.file_size, s.file_size),
-            (Resource::Nofile, s.open_files, s.open_files),
-            (Resource::Sigpending, SIGPENDING, SIGPENDING),
-        ];
-        if !pids_cgroup {
-            rlimits.push((Resource::Nproc, s.processes, s.processes));
-        }
-        rlimits
-    }
-}
-
-/// The bot's whole environment: `PATH`, `LANG`, `HOME` and `TMPDIR` (its
-/// scratch), and its own `env`.
-fn environment(spec: &BotSpec, scratch: &Path) -> BTreeMap<String, String> {
-    let scratch = scratch.to_string_lossy();
-    let mut env: BTreeMap<String, String> = [
-        ("PATH", PATH),
-        ("LANG", "C.UTF-8"),
-        ("HOME", &scratch),
-        ("TMPDIR", &scratch),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-    .collect();
-    env.extend(spec.env.clone());
-    env
-}
-
-/// `paths` without repeats and without those inside another of them.
-fn covering(paths: impl Iterator<Item = PathBuf>) -> Vec<PathBuf> {
-    let all: Vec<PathBuf> = paths.collect();
-    let mut kept: Vec<PathBuf> = Vec::new();
-    for p in &all {
-        let inside = all.iter().any(|q| q != p && p.starts_with(q));
-        if !inside && !kept.contains(p) {
-            kept.push(p.clone());
-        }
-    }
-    kept
-}
-
-/// The bot's command as a person would type it, for messages.
-fn command_line(spec: &BotSpec) -> String {
-    std::iter::once(spec.program.to_string_lossy().into_owned())
-        .chain(spec.args.iter().cloned())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Whether `program` is a file this user may execute.
-fn runnable(program: &Path) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt;
-    match std::fs::metadata(program) {
-        Err(e) if !program.is_absolute() => Err(format!("not found in PATH ({e})")),
-        Err(e) => Err(e.to_string()),
-        Ok(m) if !m.is_file() => Err("not a file".to_owned()),
-        Ok(m) if m.permissions().mode() & 0o111 == 0 => Err("not executable".to_owned()),
-        Ok(_) => Ok(()),
-    }
 }
 
 impl Guard for Jail {
@@ -488,28 +133,37 @@ impl Guard for Jail {
 /// and removes them and its scratch folder).
 #[derive(Debug)]
 pub struct Jail {
-    program: PathBuf,
-    args: Vec<String>,
-    workdir: PathBuf,
-    env: Vec<(String, String)>,
-    confined: bool,
+    /// The program to start (the helper, or the bot's own unsandboxed).
+    pub(crate) program: PathBuf,
+    /// Its arguments.
+    pub(crate) args: Vec<String>,
+    /// Where it starts.
+    pub(crate) workdir: PathBuf,
+    /// Its environment beyond the arbiter's cleared one.
+    pub(crate) env: Vec<(String, String)>,
+    /// Whether it runs in a cage.
+    pub(crate) confined: bool,
     /// What it may do, for a failure at its start.
-    cage: Option<Cage>,
+    pub(crate) cage: Option<Cage>,
     /// Started with its own pid namespace, whose init relays a hold.
-    namespaces: bool,
+    pub(crate) namespaces: bool,
     // Dropped in this order: processes first, then their folder, and only
     // then the uid (no new bot gets it while a file of the last is left).
-    cgroups: Cgroups,
-    scratch: Option<tempfile::TempDir>,
-    _claim: Option<Arc<Claim>>,
+    /// Its cgroups.
+    pub(crate) cgroups: Cgroups,
+    /// Its scratch folder on the host, where it has one.
+    pub(crate) scratch: Option<tempfile::TempDir>,
+    /// Its uid, held while it lives.
+    pub(crate) _claim: Option<Arc<Claim>>,
     /// Its `write` paths, and what they may hold together.
-    writable: Vec<PathBuf>,
-    write_size: u64,
+    pub(crate) writable: Vec<PathBuf>,
+    /// What its `write` paths may hold together, bytes.
+    pub(crate) write_size: u64,
 }
 
 impl Jail {
     /// A bot run as a plain child process (mode `off`, `sandbox = false`).
-    fn plain(spec: &BotSpec) -> Jail {
+    pub(crate) fn plain(spec: &BotSpec) -> Jail {
         Jail {
             program: spec.program.to_owned(),
             args: spec.args.to_vec(),

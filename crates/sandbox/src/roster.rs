@@ -7,75 +7,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::SandboxError;
-use crate::hardlink::{linked_into, shared_inode};
+use crate::hardlink::shared_inode;
 use crate::identity::{self, Claim};
 use crate::jail::Sandbox;
 use crate::own::resolve;
 use crate::paths::normal;
 use crate::plan::Identity;
+use crate::registered::RegisteredBot;
 use crate::settings::Policy;
 use crate::view::Command;
-
-/// What the sandbox knows of a bot of the run before it starts.
-#[derive(Debug)]
-pub(crate) struct RegisteredBot {
-    name: String,
-    /// The files its command names (its program among them).
-    files: Vec<PathBuf>,
-    /// The files its arguments name (its data).
-    named: Vec<PathBuf>,
-    /// Its own folders.
-    folders: Vec<PathBuf>,
-    /// What its own folders come from (see [`crate::own::entry`]).
-    entry: Option<PathBuf>,
-    /// Its `read` paths: its files too, wherever they lie.
-    read: Vec<PathBuf>,
-    write: Vec<PathBuf>,
-}
-
-impl RegisteredBot {
-    fn own(&self) -> impl Iterator<Item = &PathBuf> {
-        self.files.iter().chain(&self.folders)
-    }
-
-    /// An own folder of this bot inside (or equal to) one of `other`'s,
-    /// unless the two run one program or script (a kit's bots, a tuned
-    /// engine's settings), compared by file without following a link: a
-    /// script that is a link to another bot's script is not that script
-    /// (it would open the other bot's folder as its own).
-    fn folder_inside(&self, other: &RegisteredBot) -> Option<&PathBuf> {
-        use std::os::unix::fs::MetadataExt;
-        let id = |f: &PathBuf| {
-            std::fs::symlink_metadata(f)
-                .ok()
-                .map(|m| (m.dev(), m.ino()))
-        };
-        let one = self.entry.as_ref().and_then(id);
-        if one.is_some() && one == other.entry.as_ref().and_then(id) {
-            return None;
-        }
-        (self.folders.iter()).find(|f| other.folders.iter().any(|g| f.starts_with(g)))
-    }
-
-    /// A file this bot's arguments name that lies in `other`'s folders,
-    /// `write` or `read` paths (its script, a data file its command names)
-    /// and in none of this bot's own folders: another bot's file, which no
-    /// mask could hide once it is bound as this bot's own. Its program is
-    /// run, not read, and two bots may share one (every built-in bot runs
-    /// `aboure`), so naming another bot's program is not refused; a
-    /// compiled bot's program is therefore readable by a bot that names it
-    /// (docs/sandbox.md). A file both are given by `read` is not refused.
-    fn names_a_file_of(&self, other: &RegisteredBot) -> Option<&PathBuf> {
-        let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
-        let theirs = [&other.folders[..], &other.write, &other.read].concat();
-        let given = |f: &PathBuf| inside(f, &self.read);
-        let program = other.files.last();
-        self.named.iter().filter(|f| !given(f)).find(|f| {
-            let named_there = inside(f, &theirs) && !inside(f, &self.folders);
-            program != Some(*f) && (named_there || linked_into(f, &theirs))
-        })
-    }
-}
 
 impl Sandbox {
     /// Hides `paths` from every bot (the tournament file, with every bot's
