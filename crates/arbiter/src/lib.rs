@@ -31,10 +31,12 @@ mod event;
 mod game;
 mod league;
 mod lock;
+mod outcome;
 mod output;
 pub mod program;
 mod results;
 mod schedule;
+mod seat;
 pub mod sprt;
 mod tournament;
 
@@ -50,8 +52,10 @@ pub use error::RunError;
 pub use event::Event;
 pub use game::go_message;
 pub use league::LeagueRunError;
+pub use outcome::RunOutcome;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
+pub use seat::KeptBots;
 pub use tournament::{
-    default_concurrency, launches, simulate_workers, KeptBots, Observer, RunOptions, RunOutcome,
-    SharingCounts, SimulatedRun, QUIT_GRACE,
+    default_concurrency, launches, simulate_workers, Observer, RunOptions, SharingCounts,
+    SimulatedRun, QUIT_GRACE,
 };

@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use aboure_records::{read_summaries, results_file, results_files, GameRecord, GameResult};
 use aboure_records::{GamesWriter, Termination};
 
-use super::gate::REFRESH_AGE;
 use super::queue::{Next, Queue, WriteCheck};
+use super::source::REFRESH_AGE;
 use super::SharingCounts;
 use crate::config::Config;
 use crate::error::RunError;

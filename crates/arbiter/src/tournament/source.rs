@@ -1,28 +1,28 @@
-//! What a game task may do next, and writing what it played: the claim
-//! queue under the SPRT's hold (no pair claimed past the look-ahead, none
-//! once the test has decided), the write under the claim, and stopping
-//! once the test has decided. Everything here reads or writes the folder,
-//! so it runs on tokio's blocking pool, never on an async worker.
+//! A scheduled format (round robin, gauntlet, SPRT) as the source of the
+//! run loop's pairs ([`crate::seat`]): the schedule's game pairs, each a
+//! unit of the run folder claimed through the queue ([`Queue`]), held back
+//! by an SPRT (no pair claimed past the look-ahead, none once the test has
+//! decided), each game written under its claim. Every call reads or
+//! writes the folder, so the loop runs them on tokio's blocking pool.
 //!
 //! The look-ahead is 4 x (claims in the folder + this worker's
 //! concurrency), at least 16 pairs: it grows with the workers that are
 //! alive and playing, not with the tasks a cluster was asked for, so the
 //! overrun past the deciding pair stays within a few pairs per live game.
 
-use std::sync::{Arc, MutexGuard};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use aboure_records::GameRecord;
-use aboure_stats::OrderedStatus;
+use aboure_records::{GameRecord, GamesWriter, Tally};
+use aboure_workers::{Claim, ClaimFile, Unit};
 
-use super::queue::{Next, WriteCheck};
-use super::{Shared, State};
+use super::queue::{Next, Queue, WriteCheck};
 use crate::config::Config;
 use crate::error::RunError;
+use crate::event::Event;
 use crate::output::Output;
-use crate::schedule::GameSpec;
+use crate::seat::{Ask, PairSource, Recorded};
 use crate::sprt::LiveSprt;
-use aboure_workers::{Claim, ClaimFile};
 
 /// How old a reading of the other workers' files may be when choosing a
 /// unit (the unit chosen is read for again once acquired, whatever its age).
@@ -31,22 +31,24 @@ pub(super) const REFRESH_AGE: Duration = Duration::from_millis(250);
 /// How long a look-ahead, made from the claims in the folder, holds.
 const LOOK_AHEAD_FOR: Duration = Duration::from_secs(2);
 
-/// What a game task does next.
-pub(super) enum Step {
-    /// Play these games of the held unit.
-    Play(Claim<ClaimFile>, Vec<GameSpec>),
-    /// Nothing to claim now; look again after this long.
-    Wait(Duration),
-    /// Every game is recorded.
-    Done,
-    /// The test has decided: start nothing more.
-    Stop,
-}
-
-/// A game just written.
-pub(super) struct Written {
-    pub(super) record: GameRecord,
-    pub(super) sprt: Option<OrderedStatus>,
+/// One worker's view of a scheduled run, as the source of its pairs.
+pub(super) struct ScheduleSource {
+    pub(super) queue: Queue,
+    writer: GamesWriter,
+    pub(super) tally: Tally,
+    pub(super) played: usize,
+    pub(super) sprt: Option<LiveSprt>,
+    /// Why the SPRT stopped the run, once it has.
+    pub(super) stopped: Option<String>,
+    concurrency: u64,
+    /// The SPRT's look-ahead in pairs, and when it was made.
+    look_ahead: (u64, Instant),
+    /// The units this process holds.
+    held: BTreeMap<Unit, Claim<ClaimFile>>,
+    /// What to tell the observer next.
+    events: Vec<Event>,
+    /// The last ask found nothing to claim.
+    waiting: bool,
 }
 
 /// The live test of an SPRT run in `output`'s folder, between the bots its
@@ -56,150 +58,177 @@ pub(super) fn live_sprt(config: &Config, output: &Output) -> Option<LiveSprt> {
     Some(LiveSprt::new(config.sprt(), pairing, &output.dir))
 }
 
-pub(super) fn lock(shared: &Shared) -> Result<MutexGuard<'_, State>, RunError> {
-    shared.state.lock().map_err(|_| RunError::StatePoisoned)
-}
-
-/// Counts the other workers' games read since the last call; returns them.
-pub(super) fn absorb(state: &mut State) -> Vec<GameRecord> {
-    let news = state.queue.take_fresh();
-    for g in &news {
-        state.tally.add(g);
-        if let Some(sprt) = state.sprt.as_mut() {
-            sprt.add(g);
+impl ScheduleSource {
+    /// The source of a worker that has played nothing yet, with the
+    /// standings and the test of the games known as it starts.
+    pub(super) fn new(
+        queue: Queue,
+        writer: GamesWriter,
+        (tally, sprt): (Tally, Option<LiveSprt>),
+        concurrency: usize,
+    ) -> ScheduleSource {
+        ScheduleSource {
+            queue,
+            writer,
+            tally,
+            played: 0,
+            sprt,
+            stopped: None,
+            concurrency: concurrency as u64,
+            look_ahead: (0, Instant::now()),
+            held: BTreeMap::new(),
+            events: Vec::new(),
+            waiting: false,
         }
     }
-    news
-}
 
-fn blocking<T: Send + 'static>(
-    shared: &Arc<Shared>,
-    f: impl FnOnce(&mut State) -> Result<T, RunError> + Send + 'static,
-) -> impl std::future::Future<Output = Result<T, RunError>> {
-    let shared = shared.clone();
-    async move {
-        tokio::task::spawn_blocking(move || f(&mut *lock(&shared)?))
-            .await
-            .map_err(|source| RunError::TaskFailed {
-                what: "claim",
-                source,
-            })?
-    }
-}
-
-/// Claims the next unit (or says why not), with the other workers' games
-/// learnt of meanwhile.
-pub(super) async fn next(shared: &Arc<Shared>) -> Result<(Step, Vec<GameRecord>), RunError> {
-    blocking(shared, |state| {
-        state.queue.refresh_older(REFRESH_AGE)?;
-        let news = absorb(state);
-        if state.sprt.as_ref().is_some_and(|s| s.status().decided()) {
-            return Ok((Step::Stop, news));
-        }
-        let units = state.queue.ledger().units();
-        let window = match state.sprt {
-            None => 0..units,
-            Some(_) => {
-                let base = state.queue.ledger().complete_below();
-                base..(base + look_ahead(state)?).min(units)
+    /// Counts the other workers' games read since the last call; returns
+    /// them.
+    pub(super) fn absorb(&mut self) -> Vec<GameRecord> {
+        let news = self.queue.take_fresh();
+        for g in &news {
+            self.tally.add(g);
+            if let Some(sprt) = self.sprt.as_mut() {
+                sprt.add(g);
             }
-        };
-        let step = match state.queue.next(window)? {
-            Next::Play(claim, games) => Step::Play(claim, games),
-            Next::Wait(pause) => Step::Wait(pause),
-            Next::Done => Step::Done,
-        };
-        Ok((step, news))
-    })
-    .await
-}
-
-fn look_ahead(state: &mut State) -> Result<u64, RunError> {
-    let (cached, at) = state.look_ahead;
-    if at.elapsed() < LOOK_AHEAD_FOR && cached > 0 {
-        return Ok(cached);
-    }
-    let pairs = (4 * (state.queue.in_flight()? as u64 + state.concurrency)).max(16);
-    state.look_ahead = (pairs, Instant::now());
-    Ok(pairs)
-}
-
-/// Writes `record` if the claim is still this worker's and no file holds
-/// the game yet (then the claim comes back); the other workers' games
-/// learnt of meanwhile.
-pub(super) async fn record(
-    shared: &Arc<Shared>,
-    claim: Option<Claim<ClaimFile>>,
-    record: GameRecord,
-) -> Result<(Option<Claim<ClaimFile>>, Option<Written>, Vec<GameRecord>), RunError> {
-    let written = blocking(shared, move |state| {
-        let Some(claim) = claim else {
-            return Ok((None, None, absorb(state)));
-        };
-        match state.queue.may_write(&claim, record.game)? {
-            WriteCheck::Write => {}
-            WriteCheck::Recorded => return Ok((Some(claim), None, absorb(state))),
-            WriteCheck::Lost => return Ok((None, None, absorb(state))),
         }
-        crate::results::write_result(&mut state.writer, &record, crate::results::RETRY)?;
-        state.queue.wrote(&record);
-        state.tally.add(&record);
-        state.played += 1;
-        if let Some(s) = state.sprt.as_mut() {
-            s.add(&record);
-        }
-        let news = absorb(state);
-        let sprt = state.sprt.as_ref().map(LiveSprt::status);
-        Ok((Some(claim), Some(Written { record, sprt }), news))
-    })
-    .await;
-    if let Err(
-        RunError::ResultNotWritten { .. }
-        | RunError::Workers(aboure_workers::Error::ClaimsLost { .. }),
-    ) = &written
-    {
-        // No game more: the others in progress finish and are written if
-        // the disk allows.
-        shared.stop.send_replace(true);
+        news
     }
-    written
-}
 
-/// Gives up a unit (finished or not).
-pub(super) async fn release(shared: &Arc<Shared>, claim: Claim<ClaimFile>) -> Result<(), RunError> {
-    blocking(shared, move |state| state.queue.release(claim)).await
-}
-
-/// Stops the run if the SPRT has decided (writing the decision once);
-/// returns the reason the first time. Whether it has is read under the
-/// lock at once (no I/O); the decision file is written, under the lock so
-/// that one task writes it, on the blocking pool, not on a runtime worker.
-pub(super) async fn check_stop(shared: &Arc<Shared>) -> Result<Option<String>, RunError> {
-    let undecided = |state: &State| {
-        state.stopped.is_some() || !state.sprt.as_ref().is_some_and(|s| s.status().decided())
-    };
-    if undecided(&*lock(shared)?) {
-        return Ok(None);
-    }
-    let stop = shared.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut state = lock(&stop)?;
-        let state = &mut *state;
-        if undecided(state) {
-            return Ok(None); // another task stopped the run meanwhile
+    /// Counts the other workers' games read since the last call, to be
+    /// told with the standings they changed.
+    fn tell_news(&mut self) {
+        let news = self.absorb();
+        if news.is_empty() {
+            return;
         }
-        let Some(sprt) = state.sprt.as_mut() else {
-            return Ok(None);
+        let told = news.into_iter().map(|g| Event::Recorded(Box::new(g)));
+        self.events.extend(told);
+        self.events.push(Event::Standings(self.tally.standings()));
+    }
+
+    fn decided(&self) -> bool {
+        self.sprt.as_ref().is_some_and(|s| s.status().decided())
+    }
+
+    /// Stops the run if the SPRT has decided, writing the decision once.
+    fn check_stop(&mut self) -> Result<(), RunError> {
+        if self.stopped.is_some() || !self.decided() {
+            return Ok(());
+        }
+        let Some(sprt) = self.sprt.as_mut() else {
+            return Ok(());
         };
         sprt.write_decision()?;
         let reason = sprt.describe();
-        state.stopped = Some(reason.clone());
-        stop.stop.send_replace(true);
-        Ok(Some(reason))
-    })
-    .await
-    .map_err(|source| RunError::TaskFailed {
-        what: "the SPRT's decision",
-        source,
-    })?
+        self.stopped = Some(reason.clone());
+        self.events.push(Event::Stopped(reason));
+        Ok(())
+    }
+
+    fn look_ahead(&mut self) -> Result<u64, RunError> {
+        let (cached, at) = self.look_ahead;
+        if at.elapsed() < LOOK_AHEAD_FOR && cached > 0 {
+            return Ok(cached);
+        }
+        let pairs = (4 * (self.queue.in_flight()? as u64 + self.concurrency)).max(16);
+        self.look_ahead = (pairs, Instant::now());
+        Ok(pairs)
+    }
+
+    /// Writes `record` under `claim` if the claim is still this worker's
+    /// and no file holds the game yet; the claim if it is still held.
+    fn write(
+        &mut self,
+        claim: Claim<ClaimFile>,
+        record: GameRecord,
+    ) -> Result<(Option<Claim<ClaimFile>>, Recorded), RunError> {
+        match self.queue.may_write(&claim, record.game)? {
+            WriteCheck::Write => {}
+            WriteCheck::Recorded => return Ok((Some(claim), Recorded::Duplicate)),
+            WriteCheck::Lost => return Ok((None, Recorded::Lost)),
+        }
+        crate::results::write_result(&mut self.writer, &record, crate::results::RETRY)?;
+        self.queue.wrote(&record);
+        self.tally.add(&record);
+        self.played += 1;
+        if let Some(s) = self.sprt.as_mut() {
+            s.add(&record);
+        }
+        self.tell_news();
+        let sprt = self.sprt.as_ref().map(LiveSprt::status);
+        self.events.push(Event::GameFinished(Box::new(record)));
+        self.events.extend(sprt.map(Event::Sprt));
+        self.events.push(Event::Standings(self.tally.standings()));
+        Ok((Some(claim), Recorded::Written))
+    }
+}
+
+impl PairSource for ScheduleSource {
+    /// Other workers may share the folder.
+    const POLLS: bool = true;
+
+    /// Claims the next unit (or says why not), with the other workers'
+    /// games learnt of meanwhile.
+    fn ask(&mut self) -> Result<Ask, RunError> {
+        self.queue.refresh_older(REFRESH_AGE)?;
+        self.tell_news();
+        if self.decided() {
+            self.check_stop()?;
+            return Ok(Ask::Stop);
+        }
+        let units = self.queue.ledger().units();
+        let window = match self.sprt {
+            None => 0..units,
+            Some(_) => {
+                let base = self.queue.ledger().complete_below();
+                base..(base + self.look_ahead()?).min(units)
+            }
+        };
+        Ok(match self.queue.next(window)? {
+            Next::Play(claim, games) => {
+                self.waiting = false;
+                let number = claim.unit();
+                self.held.insert(number, claim);
+                Ask::Play { number, games }
+            }
+            Next::Wait(pause) => {
+                if !self.waiting {
+                    tracing::info!("nothing to claim now: waiting for the other workers");
+                    self.waiting = true;
+                }
+                Ask::Wait(Some(pause))
+            }
+            Next::Done => Ask::Stop,
+        })
+    }
+
+    fn record(&mut self, number: Unit, record: GameRecord) -> Result<Recorded, RunError> {
+        let recorded = match self.held.remove(&number) {
+            Some(claim) => {
+                let (held, recorded) = self.write(claim, record)?;
+                self.held.extend(held.map(|c| (number, c)));
+                recorded
+            }
+            None => Recorded::Lost,
+        };
+        self.tell_news();
+        self.check_stop()?;
+        Ok(recorded)
+    }
+
+    fn release(&mut self, number: Unit) -> Result<(), RunError> {
+        match self.held.remove(&number) {
+            Some(claim) => self.queue.release(claim),
+            None => Ok(()),
+        }
+    }
+
+    fn events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    fn halted(&self) -> bool {
+        self.stopped.is_some()
+    }
 }
