@@ -56,6 +56,13 @@ pub use outcome::RunOutcome;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
 pub use seat::KeptBots;
 pub use tournament::{
-    default_concurrency, launches, simulate_workers, Observer, RunOptions, SharingCounts,
-    SimulatedRun, QUIT_GRACE,
+    default_concurrency, launches, Observer, RunOptions, SharingCounts, QUIT_GRACE,
 };
+
+/// The claim queue of a scheduled run: its units as one worker process
+/// sees them, and the claims it makes. The run loop drives it through the
+/// schedule's source; it is public for the bench that drives the same
+/// queue with games that take no time (`aboure bench workers`).
+pub mod queue {
+    pub use crate::tournament::queue::{Next, Queue, WriteCheck, REFRESH_AGE};
+}

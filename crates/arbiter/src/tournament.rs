@@ -35,13 +35,11 @@ use aboure_process::{BotLogs, Launch};
 use aboure_workers::census as roster;
 use aboure_workers::{ClaimDir, Slice, WorkerFile};
 
-mod queue;
-mod simulate;
+pub(crate) mod queue;
 mod source;
 pub(crate) use queue::on_claims;
 use queue::Queue;
 pub use queue::SharingCounts;
-pub use simulate::{simulate_workers, SimulatedRun};
 use source::ScheduleSource;
 
 /// Time a bot gets to exit after `quit` before it is killed.

@@ -16,17 +16,13 @@ use std::time::{Duration, Instant};
 use aboure_records::{GameRecord, GamesWriter, Tally};
 use aboure_workers::{Claim, ClaimFile, Unit};
 
-use super::queue::{Next, Queue, WriteCheck};
+use super::queue::{Next, Queue, WriteCheck, REFRESH_AGE};
 use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
 use crate::output::Output;
 use crate::seat::{Ask, PairSource, Recorded};
 use crate::sprt::LiveSprt;
-
-/// How old a reading of the other workers' files may be when choosing a
-/// unit (the unit chosen is read for again once acquired, whatever its age).
-pub(super) const REFRESH_AGE: Duration = Duration::from_millis(250);
 
 /// How long a look-ahead, made from the claims in the folder, holds.
 const LOOK_AHEAD_FOR: Duration = Duration::from_secs(2);
