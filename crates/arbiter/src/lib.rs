@@ -10,7 +10,12 @@
 //! measures each move on a monotonic clock, turns every failure (time,
 //! illegal move, crash, garbage, a hung start-up) into a recorded loss, and
 //! appends every finished game durably to `games.jsonl` so an interrupted
-//! run can be resumed. Workers that share a run folder (`--shard`,
+//! run can be resumed. Every format plays through one run loop (`seat`):
+//! seats that each ask a source for the next pair (the schedule's, an
+//! SPRT's that stops at its decision, a league's rule), play its missing
+//! games and record them; the format is only the source. How a run ended
+//! is a [`RunOutcome`], which also words it for the end of `aboure run`.
+//! Workers that share a run folder (`--shard`,
 //! `--join`) claim its units through [`aboure_workers`], which owns
 //! everything under `claims/`; every path of the folder is named by
 //! [`aboure_records::RunFolder`].
