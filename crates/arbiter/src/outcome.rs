@@ -145,3 +145,68 @@ impl RunOutcome {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aboure_records::Termination;
+    use aboure_stats::Wdl;
+
+    fn standing(name: &str, (wins, draws, losses): (u64, u64, u64), forfeits: u64) -> Standing {
+        Standing {
+            name: name.to_owned(),
+            wdl: Wdl {
+                wins,
+                draws,
+                losses,
+            },
+            failures: [(Termination::TimeForfeit, forfeits)]
+                .into_iter()
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+        }
+    }
+
+    fn outcome() -> RunOutcome {
+        RunOutcome {
+            sprt: None,
+            standings: vec![standing("a", (7, 2, 1), 0), standing("b", (1, 2, 7), 5)],
+            finished: 10,
+            scheduled: 12,
+            played: 4,
+            work: SharingCounts::default(),
+            interrupted: false,
+            stopped: Some("the budget is spent".to_owned()),
+            notes: Vec::new(),
+            games_path: PathBuf::from("out/t/games.jsonl"),
+            out_dir: PathBuf::from("out/t"),
+        }
+    }
+
+    #[test]
+    fn the_ending_warns_of_a_bot_that_forfeits_often_and_says_where_the_games_are() {
+        let text = "[tournament]\npairs = 3\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
+                    [[bot]]\nname = \"b\"\nbuiltin = \"random\"\n";
+        let config = crate::config::parse(text, "t.toml".as_ref()).unwrap();
+        let forfeits = BTreeMap::from([("b".to_owned(), "no bestmove".to_owned())]);
+        let expected = "WARNING: b forfeited 5 of its 10 games; see its logs in out/t/logs\n  \
+                        its first forfeit here: no bestmove\n\
+                        stopped early: the budget is spent\n\
+                        10 games in out/t (4 played now by this worker, into out/t/games.jsonl)\n";
+        let ending = outcome().ending(&config, &forfeits);
+        assert_eq!(
+            ending, expected,
+            "\nexpected:\n{expected}\nactual:\n{ending}"
+        );
+    }
+
+    #[test]
+    fn the_standings_table_has_a_row_a_bot() {
+        let table = outcome().standings_table();
+        let rows: Vec<&str> = table.lines().collect();
+        assert_eq!(rows.len(), 3, "{table}");
+        assert!(rows[0].starts_with("bot "), "{table}");
+        let b: Vec<&str> = rows[2].split_whitespace().collect();
+        assert_eq!(b, ["b", "10", "2.0", "1", "2", "7", "5"], "{table}");
+    }
+}
