@@ -265,125 +265,23 @@ async fn serve_run(
 }
 
 /// The end-of-run summary: the ratings report of every game in the output
-/// folder (this run's and earlier ones'), then warnings about bots that
-/// failed often, the SPRT verdict and where the games are.
+/// folder (this run's and earlier ones'), then how the run ended, as the
+/// arbiter words it ([`RunOutcome::ending`]).
 fn print_table(
     config: &Config,
     summary: &RunOutcome,
     report: &anyhow::Result<Report>,
     first_forfeits: &BTreeMap<String, String>,
 ) {
-    let table = &summary.standings;
     // Written whole, then printed safe for a terminal: names and details
     // come from the bots and the results files.
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    match report {
-        Ok(report) => {
-            let _ = write!(out, "{}", report.text());
-        }
-        Err(e) => {
-            // The run's own tally still stands.
-            let _ = writeln!(out, "no ratings: {e:#}");
-            print_tally(&mut out, table);
-        }
-    }
-    for s in table.iter().filter(|s| s.fails_often()) {
-        let _ = writeln!(
-            out,
-            "WARNING: {} forfeited {} of its {} games; see its logs in {}",
-            s.name,
-            s.failure_count(),
-            s.games(),
-            aboure_records::RunFolder::new(
-                summary
-                    .games_path
-                    .parent()
-                    .unwrap_or(std::path::Path::new("."))
-            )
-            .logs()
-            .display()
-        );
-        if let Some(detail) = first_forfeits.get(&s.name) {
-            let _ = writeln!(out, "  its first forfeit here: {detail}");
-        }
-    }
-    print_outcome(&mut out, config, summary);
+    let mut out = match report {
+        Ok(report) => report.text(),
+        // The run's own tally still stands.
+        Err(e) => format!("no ratings: {e:#}\n{}", summary.standings_table()),
+    };
+    out += &summary.ending(config, first_forfeits);
     print!("{}", aboure_report::printable(&out));
-}
-
-/// The run's own standings, for when no report could be made.
-fn print_tally(out: &mut String, table: &[aboure_records::Standing]) {
-    use std::fmt::Write as _;
-    let _ = writeln!(
-        out,
-        "{:<24} {:>7} {:>7} {:>6} {:>6} {:>6} {:>8}",
-        "bot", "games", "points", "wins", "draws", "losses", "failures"
-    );
-    for s in table {
-        let _ = writeln!(
-            out,
-            "{:<24} {:>7} {:>7.1} {:>6} {:>6} {:>6} {:>8}",
-            s.name,
-            s.games(),
-            s.points(),
-            s.wdl.wins,
-            s.wdl.draws,
-            s.wdl.losses,
-            s.failure_count()
-        );
-    }
-}
-
-/// How the run ended (the SPRT's counts, why it stopped), where its games
-/// are, and what this worker shared with others.
-fn print_outcome(out: &mut String, config: &Config, summary: &RunOutcome) {
-    use std::fmt::Write as _;
-    if let Some((status, describe)) = &summary.sprt {
-        let _ = writeln!(
-            out,
-            "pairs (LL, LD, WL+DD, WD, WW): {:?}",
-            status.counts.counts()
-        );
-        let _ = writeln!(out, "{describe}");
-    }
-    match &summary.stopped {
-        Some(_) if config.format() == Format::Sprt => {
-            let _ = writeln!(out, "stopped early: the test decided");
-        }
-        // A league's verdict, per neighbour pair.
-        Some(verdict) if config.format() == Format::League => {
-            let _ = writeln!(out, "{verdict}");
-        }
-        Some(reason) => {
-            let _ = writeln!(out, "stopped early: {reason}");
-        }
-        None => {}
-    }
-    let _ = writeln!(
-        out,
-        "{} games in {} ({} played now by this worker, into {})",
-        summary.finished,
-        summary.out_dir.display(),
-        summary.played,
-        summary.games_path.display()
-    );
-    let w = summary.work;
-    if w.taken_over > 0 {
-        let _ = writeln!(
-            out,
-            "{} of this worker's {} pairs were taken over from workers that died",
-            w.taken_over, w.claimed
-        );
-    }
-    if w.opens > 0 || w.learned > 0 {
-        let _ = writeln!(
-            out,
-            "shared with other workers: {} pairs claimed in {} tries; their files read {} times ({} opens, {} bytes); \
-             the log of finished pairs read {} times ({} bytes), {} pairs appended to it",
-            w.claimed, w.tries, w.polls, w.opens, w.bytes, w.log_reads, w.log_bytes, w.logged
-        );
-    }
 }
 
 fn init_logging(args: &Args, bar: ProgressBar) {

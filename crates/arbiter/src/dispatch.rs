@@ -5,7 +5,8 @@
 
 use crate::config::Config;
 use crate::error::RunError;
-use crate::tournament::{RunOptions, RunOutcome};
+use crate::outcome::RunOutcome;
+use crate::tournament::RunOptions;
 
 /// Runs the tournament `config` with `options`.
 pub async fn run(config: &Config, options: RunOptions) -> Result<RunOutcome, RunError> {

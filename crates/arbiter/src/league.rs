@@ -7,9 +7,10 @@
 //! retired), and each decision is a function of those alone
 //! ([`aboure_league::in_flight`]).
 //!
-//! Every league plays through one loop (`seat.rs`): a number of seats that
-//! each ask for the next pair, play its missing games and record them. What
-//! differs is where the next pair comes from:
+//! A league plays through the run loop every format shares
+//! ([`crate::seat`]): a number of seats that each ask for the next pair,
+//! play its missing games and record them. What differs is where the next
+//! pair comes from:
 //! - a league played by one process (`solo.rs`) decides pair `n` from its
 //!   own records in number order, so a resumed league plays the same pairs
 //!   in the same order as one that was never stopped, finishing first any
@@ -26,8 +27,7 @@
 mod desk;
 pub(crate) mod entrants;
 pub(crate) mod error;
-mod play;
-mod seat;
+mod pair;
 mod solo;
 mod worker;
 
@@ -40,12 +40,14 @@ use aboure_records::{
 
 use aboure_league::in_flight::{self, Book, Membership, Slot};
 pub use error::LeagueRunError;
-use play::parse_game_id;
+use pair::parse_game_id;
 
 use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
-use crate::tournament::{RunOptions, RunOutcome};
+use crate::outcome::RunOutcome;
+use crate::tournament::RunOptions;
+use aboure_records::Tally;
 
 /// Runs the league of `config` (its rule `rule`) with `options`: as one
 /// worker of a shared folder with `--join` or `--shard`, else alone.
@@ -104,6 +106,39 @@ pub(crate) fn stop_reason(decision: &Decision) -> StopReason {
         Decision::Settled(_) => StopReason::Settled,
         Decision::NoOpponents | Decision::Play(_) => StopReason::NoOpponents,
     }
+}
+
+/// What to tell the observer of `record`, game of pair `number`, once
+/// written and counted: the game, the standings, and, if the pair is
+/// complete, how far the league is from its verdict.
+pub(crate) fn written_events(
+    (rule, book, entrants): (&Rule, &Book, &[EntrantRecord]),
+    tally: &Tally,
+    number: u64,
+    record: GameRecord,
+) -> Vec<Event> {
+    let mut events = vec![
+        Event::GameFinished(Box::new(record)),
+        Event::Standings(tally.standings()),
+    ];
+    if book.get(number).is_some_and(Slot::complete) {
+        events.extend(progress(rule, book, entrants));
+    }
+    events
+}
+
+/// What to tell the observer of `news`, games other workers recorded and
+/// now counted: each game, then the standings.
+pub(crate) fn news_events(news: Vec<GameRecord>, tally: &Tally) -> Vec<Event> {
+    if news.is_empty() {
+        return Vec::new();
+    }
+    let mut events: Vec<Event> = news
+        .into_iter()
+        .map(|g| Event::Recorded(Box::new(g)))
+        .collect();
+    events.push(Event::Standings(tally.standings()));
+    events
 }
 
 /// How far a league stopped by its verdict is from it

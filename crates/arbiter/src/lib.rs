@@ -10,7 +10,12 @@
 //! measures each move on a monotonic clock, turns every failure (time,
 //! illegal move, crash, garbage, a hung start-up) into a recorded loss, and
 //! appends every finished game durably to `games.jsonl` so an interrupted
-//! run can be resumed. Workers that share a run folder (`--shard`,
+//! run can be resumed. Every format plays through one run loop (`seat`):
+//! seats that each ask a source for the next pair (the schedule's, an
+//! SPRT's that stops at its decision, a league's rule), play its missing
+//! games and record them; the format is only the source. How a run ended
+//! is a [`RunOutcome`], which also words it for the end of `aboure run`.
+//! Workers that share a run folder (`--shard`,
 //! `--join`) claim its units through [`aboure_workers`], which owns
 //! everything under `claims/`; every path of the folder is named by
 //! [`aboure_records::RunFolder`].
@@ -31,10 +36,12 @@ mod event;
 mod game;
 mod league;
 mod lock;
+mod outcome;
 mod output;
 pub mod program;
 mod results;
 mod schedule;
+mod seat;
 pub mod sprt;
 mod tournament;
 
@@ -50,8 +57,17 @@ pub use error::RunError;
 pub use event::Event;
 pub use game::go_message;
 pub use league::LeagueRunError;
+pub use outcome::RunOutcome;
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
+pub use seat::KeptBots;
 pub use tournament::{
-    default_concurrency, launches, simulate_workers, KeptBots, Observer, RunOptions, RunOutcome,
-    SharingCounts, SimulatedRun, QUIT_GRACE,
+    default_concurrency, launches, Observer, RunOptions, SharingCounts, QUIT_GRACE,
 };
+
+/// The claim queue of a scheduled run: its units as one worker process
+/// sees them, and the claims it makes. The run loop drives it through the
+/// schedule's source; it is public for the bench that drives the same
+/// queue with games that take no time (`aboure bench workers`).
+pub mod queue {
+    pub use crate::tournament::queue::{Next, Queue, WriteCheck, REFRESH_AGE};
+}

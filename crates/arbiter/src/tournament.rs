@@ -1,46 +1,46 @@
-//! Running a tournament as one worker of a run: `concurrency` game tasks
-//! claim game pairs from the run folder ([`aboure_workers`]), each game
-//! owning its two bot processes for its duration; every finished game is
-//! written and synced to this worker's results file, under its claim,
-//! before the task claims more. Any number of workers may share the
-//! folder, on any machines, started and stopped at any time; each follows
-//! the others' files, so its progress and standings are the whole run's.
-//! An interrupt stops new games, abandons those in progress (their claims
-//! are dropped, and another worker or `--resume` plays them) and shuts
-//! the bots down. An SPRT ([`crate::sprt::LiveSprt`]) also holds back
-//! pairs too far ahead of the recorded ones and stops claiming once it has
-//! decided.
+//! Running a scheduled format (round robin, gauntlet, SPRT) as one worker
+//! of a run: the run loop every format shares ([`crate::seat`]) plays on
+//! `concurrency` seats, each asking the schedule's source
+//! (`tournament/source.rs`) for a game pair claimed from the run folder
+//! ([`aboure_workers`]); every finished game is written and synced to this
+//! worker's results file, under its claim, before the seat claims more.
+//! Any number of workers may share the folder, on any machines, started
+//! and stopped at any time; each follows the others' files, so its
+//! progress and standings are the whole run's. An interrupt stops new
+//! games, abandons those in progress (their claims are dropped, and
+//! another worker or `--resume` plays them) and shuts the bots down. An
+//! SPRT ([`crate::sprt::LiveSprt`]) also holds back pairs too far ahead of
+//! the recorded ones and stops claiming once it has decided.
+//!
+//! This file also holds what every format's run needs before its loop
+//! starts: the options, the sandbox, each bot's launch, the worker's name
+//! and its entry in `claims/`.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use aboure_records::{results_file, worker_results_file, GameRecord, GamesWriter, Standing, Tally};
+use aboure_records::{results_file, worker_results_file, GameRecord, Tally};
 use tokio::sync::watch;
 
 use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
+use crate::outcome::RunOutcome;
 use crate::output::prepare;
 use crate::schedule::{Schedule, Shard};
+use crate::seat::{seats, KeptBots, Seat};
 use crate::sprt::LiveSprt;
 use aboure_process::{BotLogs, Launch};
 use aboure_workers::census as roster;
 use aboure_workers::{ClaimDir, Slice, WorkerFile};
 
-mod gate;
-mod kept;
-mod queue;
-mod simulate;
-mod worker;
-use gate::check_stop;
-pub use kept::KeptBots;
+pub(crate) mod queue;
+mod source;
 pub(crate) use queue::on_claims;
 use queue::Queue;
 pub use queue::SharingCounts;
-pub use simulate::{simulate_workers, SimulatedRun};
-use worker::Worker;
+use source::ScheduleSource;
 
 /// Time a bot gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
@@ -80,35 +80,6 @@ pub struct RunOptions {
     pub kept: Option<Arc<KeptBots>>,
 }
 
-/// How a run ended.
-#[derive(Clone, Debug)]
-pub struct RunOutcome {
-    /// For an SPRT, the verdict of every results file in the folder (this
-    /// worker's and the others') at the end, and its description.
-    pub sprt: Option<(aboure_stats::OrderedStatus, String)>,
-    /// Standings of every finished game of the run (every worker's).
-    pub standings: Vec<Standing>,
-    /// Finished games of the run (every worker's, earlier runs included).
-    pub finished: usize,
-    /// Games in the schedule.
-    pub scheduled: usize,
-    /// Games finished by this invocation.
-    pub played: usize,
-    /// What sharing the run with other workers cost this one: claims,
-    /// units taken over, reads of the others' files.
-    pub work: SharingCounts,
-    /// True if interrupted before the schedule was done.
-    pub interrupted: bool,
-    /// Why the stop rule ended the run, if it did.
-    pub stopped: Option<String>,
-    /// Notes from preparing the output folder.
-    pub notes: Vec<String>,
-    /// The results file.
-    pub games_path: PathBuf,
-    /// The output folder.
-    pub out_dir: PathBuf,
-}
-
 /// Concurrency when neither the command line nor the file says: half the
 /// cores rounded up (two bots per game).
 pub fn default_concurrency() -> usize {
@@ -130,50 +101,6 @@ impl RunOptions {
             .unwrap_or_else(default_concurrency)
             .max(1)
     }
-}
-
-struct Shared {
-    state: Mutex<State>,
-    stop: watch::Sender<bool>,
-}
-
-impl State {
-    /// The state of a worker that has played nothing yet, shared between
-    /// its game tasks.
-    fn shared(
-        queue: Queue,
-        writer: GamesWriter,
-        tally: Tally,
-        sprt: Option<LiveSprt>,
-        concurrency: usize,
-    ) -> Arc<Shared> {
-        let (stop, _) = watch::channel(false);
-        Arc::new(Shared {
-            state: Mutex::new(State {
-                queue,
-                writer,
-                tally,
-                played: 0,
-                sprt,
-                stopped: None,
-                concurrency: concurrency as u64,
-                look_ahead: (0, std::time::Instant::now()),
-            }),
-            stop,
-        })
-    }
-}
-
-struct State {
-    queue: Queue,
-    writer: GamesWriter,
-    tally: Tally,
-    played: usize,
-    sprt: Option<LiveSprt>,
-    stopped: Option<String>,
-    concurrency: u64,
-    /// The SPRT's look-ahead in pairs, and when it was made.
-    look_ahead: (u64, std::time::Instant),
 }
 
 /// This worker's name: `K-of-N` for `--shard K/N`, host and process id
@@ -274,35 +201,32 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
         previous: known.len(),
     });
 
-    let launches = launches(config, &options, &output.logs, sandbox)?;
-    let (tally, sprt) = counted(config, &output, known);
-    (options.observer)(&Event::Standings(tally.standings()));
-    let shared = State::shared(queue, output.writer, tally, sprt, concurrency);
-    if let Some(reason) = check_stop(&shared).await? {
-        (options.observer)(&Event::Stopped(reason));
-    }
-    let config = Arc::new(config.clone());
-    let launches = Arc::new(launches);
+    let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
+    let counted = counted(config, &output, known);
+    (options.observer)(&Event::Standings(counted.0.standings()));
+    let source = ScheduleSource::new(queue, output.writer, counted, concurrency);
+    let source = Arc::new(Mutex::new(source));
     let writer = Arc::new(Mutex::new(roster::Writer::default()));
     let roster = tokio::spawn(roster::watch(
         (output.dir.clone(), name.clone()),
-        roster_of(&shared, options.observer.clone()),
+        roster_of(&source, options.observer.clone()),
         writer.clone(),
     ));
-    let result = play(&shared, (&config, &launches), &options, concurrency).await;
+    let seat = Seat::first(config, source.clone(), launches.clone(), &options, true);
+    let result = seats(seat, concurrency).await;
     for l in launches.iter() {
         l.logs.flush();
     }
     roster.abort();
-    leave(&shared, &output.dir, &name, writer).await;
+    leave(&source, &output.dir, &name, writer).await;
     result?;
     let folder = (output.notes, output.games_path, output.dir);
-    ended(&shared, &options, scheduled, folder)
+    ended(&source, &options, scheduled, folder)
 }
 
 /// How the run ended, for this worker: read as it leaves.
 fn ended(
-    shared: &Arc<Shared>,
+    source: &Mutex<ScheduleSource>,
     options: &RunOptions,
     scheduled: usize,
     (notes, games_path, out_dir): (Vec<String>, PathBuf, PathBuf),
@@ -311,23 +235,23 @@ fn ended(
     if interrupted {
         (options.observer)(&Event::Interrupted);
     }
-    let mut state = gate::lock(shared)?;
+    let mut source = source.lock().map_err(|_| RunError::StatePoisoned)?;
     // The others' half-played units too, for the standings (the log holds
     // finished units only): when the run stopped before every unit was.
-    let unfinished = !state.queue.ledger().all_done();
-    if let Err(e) = unfinished.then(|| state.queue.refresh_all()).transpose() {
+    let unfinished = !source.queue.ledger().all_done();
+    if let Err(e) = unfinished.then(|| source.queue.refresh_all()).transpose() {
         tracing::warn!("cannot read the other workers' files at the end: {e}");
     }
-    gate::absorb(&mut state);
+    source.absorb();
     Ok(RunOutcome {
-        sprt: state.sprt.as_ref().map(|s| (s.status(), s.describe())),
-        standings: state.tally.standings(),
-        finished: state.queue.ledger().games() as usize,
+        sprt: source.sprt.as_ref().map(|s| (s.status(), s.describe())),
+        standings: source.tally.standings(),
+        finished: source.queue.ledger().games() as usize,
         scheduled,
-        played: state.played,
-        work: state.queue.work(),
+        played: source.played,
+        work: source.queue.work(),
         interrupted,
-        stopped: state.stopped.clone(),
+        stopped: source.stopped.clone(),
         notes,
         games_path,
         out_dir,
@@ -351,7 +275,7 @@ fn counted(
     output: &crate::output::Output,
     known: Vec<GameRecord>,
 ) -> (Tally, Option<LiveSprt>) {
-    let mut sprt = gate::live_sprt(config, output);
+    let mut sprt = source::live_sprt(config, output);
     let mut tally = Tally::new(config.bots().iter().map(|b| b.name()));
     for g in &known {
         tally.add(g);
@@ -362,55 +286,21 @@ fn counted(
     (tally, sprt)
 }
 
-/// Plays on `concurrency` game tasks until the queue is done, the run
-/// stops or it is interrupted; the last task error, if any.
-async fn play(
-    shared: &Arc<Shared>,
-    (config, launches): (&Arc<Config>, &Arc<Vec<Launch>>),
-    options: &RunOptions,
-    concurrency: usize,
-) -> Result<(), RunError> {
-    let mut tasks = Vec::new();
-    for _ in 0..concurrency {
-        let worker = Worker {
-            config: config.clone(),
-            launches: launches.clone(),
-            shared: shared.clone(),
-            interrupt: options.interrupt.clone(),
-            observer: options.observer.clone(),
-            pool: HashMap::new(),
-            kept: options.kept.clone(),
-        };
-        tasks.push(tokio::spawn(worker.run()));
-    }
-    let mut result = Ok(());
-    for t in tasks {
-        match t.await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => result = Err(e),
-            Err(e) => {
-                result = Err(RunError::TaskFailed {
-                    what: "game",
-                    source: e,
-                });
-            }
-        }
-    }
-    result
-}
-
 /// What the roster needs of a tournament worker: the games its queue
 /// counted by results file, and the queue and the observer to tell what
 /// the roster says.
-fn roster_of(shared: &Arc<Shared>, observer: Observer) -> (roster::Games, roster::Told) {
-    let (counted, told) = (shared.clone(), shared.clone());
+fn roster_of(
+    source: &Arc<Mutex<ScheduleSource>>,
+    observer: Observer,
+) -> (roster::Games, roster::Told) {
+    let (counted, told) = (source.clone(), source.clone());
     let games: roster::Games = Arc::new(move || {
-        let state = gate::lock(&counted).ok()?;
-        Some(state.queue.games_by_file().clone())
+        let source = counted.lock().ok()?;
+        Some(source.queue.games_by_file().clone())
     });
     let told: roster::Told = Arc::new(move |brief, passed| {
-        if let Ok(mut state) = gate::lock(&told) {
-            state.queue.set_roster(brief, passed);
+        if let Ok(mut source) = told.lock() {
+            source.queue.set_roster(brief, passed);
         }
         observer(&Event::Workers(brief.clone()));
     });
@@ -421,17 +311,17 @@ fn roster_of(shared: &Arc<Shared>, observer: Observer) -> (roster::Games, roster
 /// among the dead) and writes the roster once more if it holds the right
 /// to, or can take it (the last to leave can).
 async fn leave(
-    shared: &Arc<Shared>,
+    source: &Mutex<ScheduleSource>,
     dir: &std::path::Path,
     name: &str,
     writer: Arc<Mutex<roster::Writer>>,
 ) {
-    let games = match gate::lock(shared) {
-        Ok(state) => {
-            if let Err(e) = state.queue.worker().end() {
+    let games = match source.lock() {
+        Ok(source) => {
+            if let Err(e) = source.queue.worker().end() {
                 tracing::warn!("cannot mark this worker as ended: {e}");
             }
-            state.queue.games_by_file().clone()
+            source.queue.games_by_file().clone()
         }
         Err(_) => return,
     };

@@ -1,16 +1,19 @@
 //! `aboure bench workers`: what sharing one run costs the filesystem at 10,
 //! 100 and 1,000 workers, simulated with threads that claim, record and
 //! read with the real claim code and files on a real folder
-//! ([`aboure_arbiter::simulate_workers`]), games taking no time. The
+//! ([`simulate::simulate_workers`], over the arbiter's claim queue), games taking no time. The
 //! figures in docs/many-machines.md ("What sharing costs: measured"), and
 //! where the claim tries went: what each found, whose pair it was, and in
 //! which quarter of the run.
 
 use std::path::PathBuf;
 
-use aboure_arbiter::{RunError, SimulatedRun};
+use aboure_arbiter::RunError;
 use aboure_config::ConfigError;
 use aboure_workers::{Found, Whose, PHASES};
+
+mod simulate;
+use simulate::SimulatedRun;
 
 /// Why the simulation could not be measured.
 #[derive(Debug, thiserror::Error)]
@@ -62,7 +65,7 @@ pub fn run(workers: &[u32], pairs: u32, dir: Option<PathBuf>) -> Result<(), Work
     for &n in workers {
         let dir = base.join(format!("workers-{n}"));
         let _ = std::fs::remove_dir_all(&dir);
-        let run = aboure_arbiter::simulate_workers(&config, n, &dir);
+        let run = simulate::simulate_workers(&config, n, &dir);
         crate::arbiter::clean(&dir);
         let run = run.map_err(|source| WorkersBenchError::Run {
             workers: n,

@@ -6,15 +6,13 @@
 //! only on the seed and the records, never on how many draws came before
 //! it, and it cannot change with a dependency's version.
 
-/// SplitMix64's finaliser (Steele, Lea and Flood 2014) of `seed` mixed
-/// with `parts`: well spread, and the same on every platform.
+/// `seed` mixed with `parts`, each through SplitMix64's finaliser
+/// ([`aboure_stats::splitmix`]): well spread, and the same on every
+/// platform.
 pub(crate) fn mix(seed: u64, parts: &[u64]) -> u64 {
-    parts.iter().fold(seed, |h, &p| {
-        let mut z = (h ^ p).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    })
+    parts
+        .iter()
+        .fold(seed, |h, &p| aboure_stats::splitmix(h ^ p))
 }
 
 #[cfg(test)]

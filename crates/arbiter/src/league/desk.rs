@@ -11,12 +11,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use aboure_league::{Decision, Rule};
-use aboure_records::{outcome, EntrantRecord, GameRecord, GamesWriter, Tally};
+use aboure_records::{outcome, EntrantRecord, GameRecord, GamesWriter, StopReason, Tally};
 
-use super::play::parse_game_id;
-use super::seat::{Ask, PairSource, Recorded};
-use super::{memberships, record_game, stop_reason, LeagueRunError};
+use super::pair::{missing_games, parse_game_id};
+use super::{memberships, news_events, record_game, stop_reason, written_events, LeagueRunError};
+use crate::config::BotId;
 use crate::error::RunError;
+use crate::event::Event;
+use crate::seat::{Ask, PairSource, Recorded};
 use aboure_league::in_flight::{decide_shared, Book, Slot};
 use aboure_workers::Siblings;
 use aboure_workers::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
@@ -33,6 +35,13 @@ pub(super) struct Desk {
     pub(super) rule: Rule,
     pub(super) seed: u64,
     pub(super) entrants: Vec<EntrantRecord>,
+    /// Each entrant's bot.
+    pub(super) bots: Vec<BotId>,
+    /// Why the league stopped, once a seat was told it did.
+    pub(super) stopped: Option<StopReason>,
+    /// This process's games written since the caller last took them,
+    /// told after the others' news.
+    pub(super) told: Vec<Event>,
     pub(super) claims: ClaimDir,
     pub(super) follower: Siblings,
     pub(super) writer: GamesWriter,
@@ -58,9 +67,8 @@ impl Desk {
     /// claims, its follower of the others' files, its results file and its
     /// entry in `claims/`; it has counted nothing yet.
     pub(super) fn new(
-        rule: Rule,
-        seed: u64,
-        entrants: Vec<EntrantRecord>,
+        (rule, seed): (Rule, u64),
+        (entrants, bots): (Vec<EntrantRecord>, Vec<BotId>),
         (claims, follower, writer, worker): (ClaimDir, Siblings, GamesWriter, WorkerFile),
         tally: Tally,
     ) -> Self {
@@ -68,6 +76,9 @@ impl Desk {
             rule,
             seed,
             entrants,
+            bots,
+            stopped: None,
+            told: Vec::new(),
             claims,
             follower,
             writer,
@@ -152,10 +163,11 @@ impl Desk {
                 .map_or(0, |n| n + 1);
             let decided = self.decide(number)?;
             let Decision::Play(p) = decided else {
-                return Ok(match elsewhere || !self.held.is_empty() {
-                    true => Ask::Wait,
-                    false => Ask::Stop(stop_reason(&decided)),
-                });
+                if elsewhere || !self.held.is_empty() {
+                    return Ok(Ask::Wait(None));
+                }
+                self.stopped = Some(stop_reason(&decided));
+                return Ok(Ask::Stop);
             };
             if let Taken::Play(ask) =
                 self.take(number, Some(Slot::new(p.south_first, p.north_first)))?
@@ -164,7 +176,7 @@ impl Desk {
             }
             // Another worker took the number first: look again.
         }
-        Ok(Ask::Wait)
+        Ok(Ask::Wait(None))
     }
 
     /// The rule's decision for pair `number`, from every finished pair and
@@ -270,13 +282,9 @@ impl Desk {
             // For the roster only: the game is safe without it.
             let _ = self.worker.took_over(number, from);
         }
-        let games = slot.missing();
+        let games = missing_games(number, slot, &self.bots);
         self.held.insert(number, (claim, slot));
-        Ok(Taken::Play(Ask::Play {
-            number,
-            slot,
-            games,
-        }))
+        Ok(Taken::Play(Ask::Play { number, games }))
     }
 
     /// Writes game `game` of the held pair `number`, unless another file
@@ -284,9 +292,9 @@ impl Desk {
     pub(super) fn record(
         &mut self,
         number: Unit,
-        game: u8,
         record: GameRecord,
     ) -> Result<Recorded, RunError> {
+        let game = record.game;
         self.refresh()?;
         if self.recorded.contains(&record.id) {
             return Ok(Recorded::Duplicate);
@@ -319,10 +327,13 @@ impl Desk {
         self.book
             .record(number, slot, game, outcome(&record, &first));
         self.tally.add(&record);
-        self.recorded.insert(record.id);
+        self.recorded.insert(record.id.clone());
         let own = self.writer.path().to_owned();
         self.counted_in(&own);
         self.played += 1;
+        let league = (&self.rule, &self.book, self.entrants.as_slice());
+        let told = written_events(league, &self.tally, number, record);
+        self.told.extend(told);
         Ok(Recorded::Written)
     }
 
@@ -361,23 +372,17 @@ impl PairSource for Desk {
         Desk::ask(self)
     }
 
-    fn record(&mut self, number: Unit, game: u8, record: GameRecord) -> Result<Recorded, RunError> {
-        Desk::record(self, number, game, record)
+    fn record(&mut self, number: Unit, record: GameRecord) -> Result<Recorded, RunError> {
+        Desk::record(self, number, record)
     }
 
     fn release(&mut self, number: Unit) -> Result<(), RunError> {
         Desk::release(self, number)
     }
 
-    fn news(&mut self) -> Vec<GameRecord> {
-        std::mem::take(&mut self.news)
-    }
-
-    fn league(&self) -> (&Rule, &Book, &[EntrantRecord]) {
-        (&self.rule, &self.book, &self.entrants)
-    }
-
-    fn tally(&self) -> &Tally {
-        &self.tally
+    fn events(&mut self) -> Vec<Event> {
+        let mut events = news_events(std::mem::take(&mut self.news), &self.tally);
+        events.append(&mut self.told);
+        events
     }
 }

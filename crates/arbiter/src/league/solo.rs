@@ -2,8 +2,8 @@
 //! decided in number order by [`aboure_league::in_flight::decide`], so that
 //! pair `n` is a function of the records of the pairs before
 //! `n + 1 - in_flight` and a resumed league plays the same pairs as one
-//! never stopped. The loop that plays them is the one every league runs
-//! (`seat.rs`); this file prepares the folder, is the loop's
+//! never stopped. The loop that plays them is the one every format runs
+//! ([`crate::seat`]); this file prepares the folder, is the loop's
 //! [`PairSource`], and writes the verdict when the league stops.
 
 use std::collections::{BTreeSet, HashMap};
@@ -15,14 +15,16 @@ use aboure_records::{outcome, results_file, EntrantRecord, GameRecord, StopReaso
 use aboure_sandbox::Layers;
 use aboure_workers::Unit;
 
-use super::play::parse_game_id;
-use super::seat::{seats, Ask, PairSource, Recorded, Seat};
-use super::{entrants, memberships, record_game, stop_reason, verdict, LeagueRunError};
-use crate::config::Config;
+use super::pair::{missing_games, parse_game_id};
+use super::LeagueRunError;
+use super::{entrants, memberships, record_game, stop_reason, verdict, written_events};
+use crate::config::{BotId, Config};
 use crate::error::RunError;
 use crate::event::Event;
+use crate::outcome::RunOutcome;
 use crate::output::{prepare, schedule_identity, Output};
-use crate::tournament::{launches, sandbox, RunOptions, RunOutcome};
+use crate::seat::{seats, Ask, PairSource, Recorded, Seat};
+use crate::tournament::{launches, sandbox, RunOptions};
 
 /// Runs the league of `config` (its rule `rule`) in this process alone.
 pub(super) async fn run(
@@ -58,6 +60,8 @@ pub(super) async fn run(
     let launches = Arc::new(launches(config, &options, &output.logs, sandbox)?);
     let tasks = concurrency.min(league.in_flight) as usize;
     let solo = Solo {
+        bots,
+        events: Vec::new(),
         rule,
         seed: config.seed(),
         memberships: league.entrants.iter().map(membership).collect(),
@@ -73,14 +77,14 @@ pub(super) async fn run(
         played: 0,
     };
     let source = Arc::new(Mutex::new(solo));
-    let seat = Seat::first(config, source.clone(), bots, launches.clone(), &options);
+    let seat = Seat::first(config, source.clone(), launches.clone(), &options, false);
     let ended = seats(seat, tasks).await;
     for l in launches.iter() {
         l.logs.flush();
     }
-    let stop = ended?;
+    ended?;
     let mut solo = source.lock().unwrap_or_else(|p| p.into_inner());
-    solo.finish(stop, &options)
+    solo.finish(&options)
 }
 
 /// The output folder of the league, ready for this run, with the games
@@ -162,6 +166,10 @@ fn book_of(
 
 /// A league played by one process, as the source of its pairs.
 struct Solo {
+    /// Each entrant's bot.
+    bots: Vec<BotId>,
+    /// What to tell the observer next.
+    events: Vec<Event>,
     rule: Rule,
     seed: u64,
     entrants: Vec<EntrantRecord>,
@@ -191,8 +199,8 @@ impl PairSource for Solo {
     /// crash is finished first, else the rule decides it (or says wait
     /// for the pairs before it, or stop).
     fn ask(&mut self) -> Result<Ask, RunError> {
-        if let Some(reason) = self.stopped {
-            return Ok(Ask::Stop(reason));
+        if self.stopped.is_some() {
+            return Ok(Ask::Stop);
         }
         while self.book.get(self.low).is_some_and(Slot::complete) {
             self.low += 1;
@@ -212,7 +220,7 @@ impl PairSource for Solo {
                     self.in_flight,
                 );
                 match decided {
-                    Err(_waiting) => return Ok(Ask::Wait),
+                    Err(_waiting) => return Ok(Ask::Wait(None)),
                     Ok(Err(e)) => return Err(LeagueRunError::Records(e).into()),
                     Ok(Ok(Decision::Play(p))) => {
                         let slot = Slot::new(p.south_first, p.north_first);
@@ -220,9 +228,8 @@ impl PairSource for Solo {
                         slot
                     }
                     Ok(Ok(other)) => {
-                        let reason = stop_reason(&other);
-                        self.stopped = Some(reason);
-                        return Ok(Ask::Stop(reason));
+                        self.stopped = Some(stop_reason(&other));
+                        return Ok(Ask::Stop);
                     }
                 }
             }
@@ -230,13 +237,12 @@ impl PairSource for Solo {
         self.in_play.insert(n);
         Ok(Ask::Play {
             number: n,
-            slot,
-            games: slot.missing(),
+            games: missing_games(n, slot, &self.bots),
         })
     }
 
     /// Writes the game (synced before the next is written) and counts it.
-    fn record(&mut self, number: Unit, game: u8, record: GameRecord) -> Result<Recorded, RunError> {
+    fn record(&mut self, number: Unit, record: GameRecord) -> Result<Recorded, RunError> {
         let output = &mut self.output;
         output.writer.write(&record).map_err(RunError::io(format!(
             "cannot write game {} to {}",
@@ -247,9 +253,12 @@ impl PairSource for Solo {
         if let Some(&slot) = self.book.get(number) {
             let first = &record.pairing[0];
             self.book
-                .record(number, slot, game, outcome(&record, first));
+                .record(number, slot, record.game, outcome(&record, first));
         }
         self.played += 1;
+        let league = (&self.rule, &self.book, self.entrants.as_slice());
+        let told = written_events(league, &self.tally, number, record);
+        self.events.extend(told);
         Ok(Recorded::Written)
     }
 
@@ -258,29 +267,21 @@ impl PairSource for Solo {
         Ok(())
     }
 
-    fn league(&self) -> (&Rule, &Book, &[EntrantRecord]) {
-        (&self.rule, &self.book, &self.entrants)
-    }
-
-    fn tally(&self) -> &Tally {
-        &self.tally
+    fn events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
     }
 }
 
 impl Solo {
     /// Ends the run: writes the verdict if the league stopped (and was not
     /// interrupted), and says how the run went.
-    fn finish(
-        &mut self,
-        stop: Option<StopReason>,
-        options: &RunOptions,
-    ) -> Result<RunOutcome, RunError> {
+    fn finish(&mut self, options: &RunOptions) -> Result<RunOutcome, RunError> {
         let interrupted = *options.interrupt.borrow();
         if interrupted {
             (options.observer)(&Event::Interrupted);
         }
         let output = &mut self.output;
-        let stopped = match stop.filter(|_| !interrupted) {
+        let stopped = match self.stopped.filter(|_| !interrupted) {
             Some(reason) => {
                 let verdict = verdict(&self.rule, reason, &self.book, &self.entrants);
                 let lines = verdict.lines().join("\n");

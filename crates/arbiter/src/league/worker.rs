@@ -89,16 +89,17 @@ use aboure_workers::census as roster;
 use aboure_workers::Siblings;
 
 use super::desk::Desk;
-use super::play::parse_game_id;
-use super::seat::{seats, Seat};
+use super::pair::parse_game_id;
 use super::{entrants, verdict, LeagueRunError};
 use crate::config::{BotId, Config};
 use crate::error::RunError;
 use crate::event::Event;
 use crate::lock::ResultsLock;
+use crate::outcome::RunOutcome;
 use crate::output::{prepare, schedule_identity, Output};
+use crate::seat::{seats, Seat};
 use crate::tournament::enrol;
-use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions, RunOutcome};
+use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions};
 
 /// Runs this process as one worker of the league of `config` in
 /// `options.out_dir`.
@@ -117,7 +118,7 @@ pub(crate) async fn run(
     let (bots, entrants) = admit(config, &rule, &mut output, &known, concurrency)?;
     let tally = Tally::new(config.bots().iter().map(|b| b.name()));
     let parts = (claims, follower, output.writer, worker);
-    let mut desk = Desk::new(rule, config.seed(), entrants, parts, tally);
+    let mut desk = Desk::new((rule, config.seed()), (entrants, bots), parts, tally);
     let previous = known.len();
     for (path, g) in known {
         desk.count(&path, g)?;
@@ -138,19 +139,20 @@ pub(crate) async fn run(
         roster_of(&desk, options.observer.clone()),
         writer.clone(),
     ));
-    let seat = Seat::first(config, desk.clone(), bots, launches.clone(), &options);
+    let seat = Seat::first(config, desk.clone(), launches.clone(), &options, false);
     let stop = seats(seat, concurrency).await;
     for l in launches.iter() {
         l.logs.flush();
     }
     roster.abort();
-    let summary = stop.and_then(|stop| {
+    let summary = stop.and_then(|()| {
         let interrupted = *options.interrupt.borrow();
         if interrupted {
             (options.observer)(&Event::Interrupted);
         }
         let desk = desk.lock().unwrap_or_else(|p| p.into_inner());
-        finish(&desk, stop.filter(|_| !interrupted), &options, interrupted)
+        let stop = desk.stopped.filter(|_| !interrupted);
+        finish(&desk, stop, &options, interrupted)
     });
     leave(&desk, &output.dir, &name, writer).await;
     summary

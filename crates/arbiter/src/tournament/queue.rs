@@ -52,6 +52,10 @@ use aboure_workers::{
 };
 pub use work::SharingCounts;
 
+/// How old a reading of the other workers' files may be when choosing a
+/// unit (the unit chosen is read for again once acquired, whatever its age).
+pub const REFRESH_AGE: Duration = Duration::from_millis(250);
+
 const PROBE_FIRST: Duration = Duration::from_secs(4);
 const PROBE_MOST: Duration = Duration::from_secs(60);
 /// Units tried per claim, at most.
@@ -60,11 +64,11 @@ const TRIES: usize = 8;
 /// How long a worker with nothing to claim waits before it looks again:
 /// at first, and at most (doubling while nothing it could claim appears),
 /// each wait drawn between half and one and a half of that.
-pub(super) const POLL_FIRST: Duration = Duration::from_millis(100);
-pub(super) const POLL_MOST: Duration = Duration::from_secs(4);
+pub const POLL_FIRST: Duration = Duration::from_millis(100);
+pub const POLL_MOST: Duration = Duration::from_secs(4);
 
 /// What a worker task does next.
-pub(super) enum Next {
+pub enum Next {
     /// Play these games of the held unit (those not recorded anywhere).
     Play(Claim<ClaimFile>, Vec<GameSpec>),
     /// Nothing to claim now: others hold what is left (or, in an SPRT,
@@ -83,7 +87,7 @@ enum Tried {
 }
 
 /// What the check before a write found.
-pub(super) enum WriteCheck {
+pub enum WriteCheck {
     /// Write the record.
     Write,
     /// Another file holds the game already: drop the record.
@@ -104,7 +108,7 @@ pub(crate) fn on_claims(
 }
 
 /// The claim queue of one worker process.
-pub(super) struct Queue {
+pub struct Queue {
     schedule: Schedule,
     claims: ClaimDir,
     ledger: Ledger,
@@ -140,7 +144,7 @@ pub(super) struct Queue {
     /// This worker's entry in the roster.
     worker: WorkerFile,
     /// What it cost, for the figures.
-    pub(super) work: SharingCounts,
+    pub work: SharingCounts,
     /// This worker lost its claims (an NFS lease expired): it writes no
     /// more records.
     lost: bool,
@@ -150,7 +154,7 @@ impl Queue {
     /// The queue of `schedule` (the whole tournament) in the folder of
     /// `claims`, for the worker registered as `worker`, with `own` games
     /// already recorded in its file, `own_file`.
-    pub(super) fn new(
+    pub fn new(
         schedule: Schedule,
         (claims, worker): (ClaimDir, WorkerFile),
         follower: Siblings,
@@ -191,7 +195,7 @@ impl Queue {
 
     /// Plays only the units of `slice` (`--slice K/N`): the others count
     /// as done, in the ledgers only (no game is counted for them).
-    pub(super) fn only(&mut self, slice: Slice) {
+    pub fn only(&mut self, slice: Slice) {
         for unit in (0..self.ledger.units()).filter(|u| !slice.has(*u)) {
             for game in 0..2 {
                 self.ledger.add(unit, game);
@@ -201,12 +205,12 @@ impl Queue {
     }
 
     /// This worker's entry in the roster.
-    pub(super) fn worker(&self) -> &WorkerFile {
+    pub fn worker(&self) -> &WorkerFile {
         &self.worker
     }
 
     /// Claims in the folder now (this worker's and the others').
-    pub(super) fn in_flight(&self) -> Result<usize, RunError> {
+    pub fn in_flight(&self) -> Result<usize, RunError> {
         let listed = self.claims.listed();
         let listed = listed.map_err(on_claims(
             self.claims.dir(),
@@ -220,7 +224,7 @@ impl Queue {
     /// locks are gone, so they are free), which [`Queue::next`] tries
     /// before any other, and those live workers hold, which it does not
     /// try.
-    pub(super) fn set_roster(&mut self, brief: &RosterBrief, passed: bool) {
+    pub fn set_roster(&mut self, brief: &RosterBrief, passed: bool) {
         match passed {
             true => self.work.roster_passes += 1,
             false => self.work.brief_reads += 1,
@@ -243,7 +247,7 @@ impl Queue {
     }
 
     /// Claims the best free unit of `window`: a dead worker's first.
-    pub(super) fn next(&mut self, window: Range<Unit>) -> Result<Next, RunError> {
+    pub fn next(&mut self, window: Range<Unit>) -> Result<Next, RunError> {
         if self.ledger.all_done() {
             return Ok(Next::Done);
         }
@@ -367,7 +371,7 @@ impl Queue {
 
     /// Whether game `game` of the held unit may be written now: the claim
     /// must still be this worker's, and no results file hold the game.
-    pub(super) fn may_write(
+    pub fn may_write(
         &mut self,
         claim: &Claim<ClaimFile>,
         game: u8,
@@ -413,7 +417,7 @@ impl Queue {
 
     /// Gives a unit up: finished (its games logged if nobody did, then
     /// its name removed), or abandoned.
-    pub(super) fn release(&mut self, claim: Claim<ClaimFile>) -> Result<(), RunError> {
+    pub fn release(&mut self, claim: Claim<ClaimFile>) -> Result<(), RunError> {
         let unit = claim.unit();
         self.mine.remove(&unit);
         if !self.ledger.complete(unit) {
@@ -436,7 +440,7 @@ impl Queue {
     }
 
     /// What sharing the run cost so far.
-    pub(super) fn work(&self) -> SharingCounts {
+    pub fn work(&self) -> SharingCounts {
         let (polls, opens, bytes) = self.follower.counts();
         let (log_reads, log_bytes, logged) = self.log.counts();
         SharingCounts {

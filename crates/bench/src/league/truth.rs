@@ -104,7 +104,7 @@ impl TrueField {
         let mut edge = vec![0.0; n * n];
         let mut draw = vec![MODEL.draw_elo; n * n];
         if kind == FieldKind::Misfit {
-            let style = |i: usize| (splitmix(i as u64 ^ 0x5eed) % 3) as i64;
+            let style = |i: usize| (aboure_stats::splitmix(i as u64 ^ 0x5eed) % 3) as i64;
             for a in 0..n {
                 for b in 0..n {
                     edge[a * n + b] = match (style(a) - style(b)).rem_euclid(3) {
@@ -113,7 +113,8 @@ impl TrueField {
                         _ => 0.0,
                     };
                     let (lo, hi) = (a.min(b) as u64, a.max(b) as u64);
-                    let u = (splitmix((lo << 32) | hi) >> 11) as f64 / (1u64 << 53) as f64;
+                    let u = (aboure_stats::splitmix((lo << 32) | hi) >> 11) as f64
+                        / (1u64 << 53) as f64;
                     draw[a * n + b] = MODEL.draw_elo * (0.25f64.ln() + u * 12f64.ln()).exp();
                 }
             }
@@ -180,14 +181,6 @@ impl TrueField {
     pub fn top(&self, k: usize) -> &[usize] {
         &self.order[..k.min(self.len())]
     }
-}
-
-/// SplitMix64's finaliser: the field's fixed draws.
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

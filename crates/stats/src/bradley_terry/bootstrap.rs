@@ -104,7 +104,8 @@ pub fn bootstrap(
         t => t,
     };
     let mut values = vec![Vec::new(); settings.samples];
-    let base = splitmix(settings.seed);
+    // Nearby seeds give unrelated resamples.
+    let base = crate::splitmix(settings.seed);
     std::thread::scope(|scope| {
         let per = settings.samples.div_ceil(threads).max(1);
         for (c, chunk) in values.chunks_mut(per).enumerate() {
@@ -217,13 +218,4 @@ fn quantile(x: &[f64], q: f64) -> Option<f64> {
         x[lo] + frac * (x[hi] - x[lo])
     };
     v.is_finite().then_some(v)
-}
-
-/// Spreads a seed over all 64 bits (SplitMix64's finalizer), so that
-/// nearby seeds give unrelated resamples.
-fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

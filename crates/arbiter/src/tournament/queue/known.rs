@@ -40,7 +40,7 @@ impl Queue {
     }
 
     /// Counts a game this worker wrote to its own file.
-    pub(in crate::tournament) fn wrote(&mut self, game: &GameRecord) -> bool {
+    pub fn wrote(&mut self, game: &GameRecord) -> bool {
         let own = std::mem::take(&mut self.own_file);
         let new = self.note(game, &own);
         self.own_file = own;
@@ -48,15 +48,12 @@ impl Queue {
     }
 
     /// Games counted, by the name of the results file that holds them.
-    pub(in crate::tournament) fn games_by_file(&self) -> &BTreeMap<String, u64> {
+    pub fn games_by_file(&self) -> &BTreeMap<String, u64> {
         &self.games_by_file
     }
 
     /// As [`Queue::refresh`], unless the last one was less than `age` ago.
-    pub(in crate::tournament) fn refresh_older(
-        &mut self,
-        age: Duration,
-    ) -> Result<usize, RunError> {
+    pub fn refresh_older(&mut self, age: Duration) -> Result<usize, RunError> {
         match self.refreshed.elapsed() < age {
             true => Ok(0),
             false => self.refresh(),
@@ -66,7 +63,7 @@ impl Queue {
     /// Reads the units the other workers finished since last time, from
     /// the log; the games new to this worker are kept for
     /// [`Queue::take_fresh`].
-    pub(in crate::tournament) fn refresh(&mut self) -> Result<usize, RunError> {
+    pub fn refresh(&mut self) -> Result<usize, RunError> {
         self.refreshed = Instant::now();
         let io = super::on_claims(
             self.claims.dir(),
@@ -102,10 +99,7 @@ impl Queue {
     /// Reads what the run holds as this worker starts: the log, which is
     /// enough if it holds every finished unit since the run began, and
     /// otherwise the other workers' files too.
-    pub(in crate::tournament) fn start(
-        &mut self,
-        dir: &std::path::Path,
-    ) -> Result<usize, RunError> {
+    pub fn start(&mut self, dir: &std::path::Path) -> Result<usize, RunError> {
         let has_games = || {
             let files = aboure_records::results_files(dir)?;
             Ok(files
@@ -125,7 +119,7 @@ impl Queue {
     /// As [`Queue::refresh`], then everything appended to the other
     /// workers' results files since last time (games of units not
     /// finished, or finished by a worker that died before it logged them).
-    pub(in crate::tournament) fn refresh_all(&mut self) -> Result<usize, RunError> {
+    pub fn refresh_all(&mut self) -> Result<usize, RunError> {
         let from_log = self.refresh()?;
         let games = self.follower.poll()?;
         let before = self.fresh.len();
@@ -138,13 +132,13 @@ impl Queue {
     }
 
     /// The other workers' games learnt of since the last call.
-    pub(in crate::tournament) fn take_fresh(&mut self) -> Vec<GameRecord> {
+    pub fn take_fresh(&mut self) -> Vec<GameRecord> {
         self.work.learned += self.fresh.len() as u64;
         std::mem::take(&mut self.fresh)
     }
 
     /// What is recorded.
-    pub(in crate::tournament) fn ledger(&self) -> &Ledger {
+    pub fn ledger(&self) -> &Ledger {
         &self.ledger
     }
 }

@@ -1,4 +1,4 @@
-//! Many workers sharing a run, simulated with threads in one process:
+//! Many workers sharing a run, simulated with threads in one process, for
 //! `aboure bench workers`. Each thread is one worker with the real claim
 //! queue ([`Queue`]: claim files, `flock`s, the log of finished units, the
 //! siblings' results files), its own results file written and synced as a
@@ -23,12 +23,10 @@ use std::time::{Duration, Instant};
 use aboure_records::{read_summaries, results_file, results_files, GameRecord, GameResult};
 use aboure_records::{GamesWriter, Termination};
 
-use super::gate::REFRESH_AGE;
-use super::queue::{Next, Queue, WriteCheck};
-use super::SharingCounts;
-use crate::config::Config;
-use crate::error::RunError;
-use crate::schedule::{GameSpec, Schedule};
+use aboure_arbiter::queue::{Next, Queue, WriteCheck, REFRESH_AGE};
+use aboure_arbiter::{GameSpec, Schedule};
+use aboure_arbiter::{RunError, SharingCounts};
+use aboure_config::Config;
 use aboure_workers::census as roster;
 use aboure_workers::Siblings;
 use aboure_workers::{RosterBrief, Slice};
@@ -193,7 +191,12 @@ fn play_unit(
         let record = record_of(config, spec);
         match queue.may_write(&claim, spec.game)? {
             WriteCheck::Write => {
-                crate::results::write_result(writer, &record, crate::results::RETRY)?;
+                // A simulated disk is never full: no retries.
+                writer.write(&record).map_err(RunError::io(format!(
+                    "cannot write game {} to {}",
+                    record.id,
+                    writer.path().display()
+                )))?;
                 queue.wrote(&record);
             }
             WriteCheck::Recorded => {}
@@ -291,7 +294,7 @@ mod tests {
     fn threads_sharing_a_folder_record_every_game_once_learning_from_the_log_alone() {
         let text = "[tournament]\npairs = 15\n[[bot]]\nname = \"a\"\nbuiltin = \"random\"\n\
                     [[bot]]\nname = \"b\"\nbuiltin = \"random\"\n[[bot]]\nname = \"c\"\nbuiltin = \"random\"\n";
-        let config = crate::config::parse(text, "t.toml".as_ref()).unwrap();
+        let config = aboure_config::parse(text, "t.toml".as_ref()).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let run = simulate_workers(&config, 6, &dir.path().join("run")).unwrap();
         assert_eq!(run.pairs, 45);

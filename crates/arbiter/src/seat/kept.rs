@@ -16,7 +16,7 @@ use std::sync::Mutex;
 
 use aboure_process::{BotProcess, Launch};
 
-use super::QUIT_GRACE;
+use crate::tournament::QUIT_GRACE;
 
 /// Idle bot processes by bot name.
 #[derive(Default)]
