@@ -83,6 +83,36 @@ fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
 }
 
 #[test]
+fn a_spinner_that_arms_timers_sending_sigcont_is_held_while_the_opponent_thinks() {
+    // Attack 50 of the outside review: under an unprivileged arbiter the
+    // hold is `SIGSTOP`, which a one-shot POSIX timer sending `SIGCONT`
+    // undoes (96% of the opponent's thinking time spent spinning).
+    let dir = folder("sandbox-hold-timers");
+    let m = marker("holdtimers");
+    // The opponent thinks two seconds a move, so that the spinner's own
+    // start (Python's, and arming its timers) weighs little.
+    let bots = testbot("honest", "sleepy --ms 2000 --seed 7")
+        + &hostile("spinner", "timerspin.sh", &m, &[]);
+    let text = gauntlet_against("", &bots)
+        .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
+        .replace("base = \"2s\"", "base = \"30s\"");
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = watch(format!("{m}-spin"), stop.clone());
+    let games = run_and_check(&dir, &m, &text, 1);
+    stop.store(true, Ordering::Relaxed);
+    let seen = watcher.join().unwrap();
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
+    for (pid, (cpu, lived)) in seen {
+        println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
+        assert!(lived > 6.0, "seen for {lived:.2} s");
+        // (Through its timers, it took 0.11 of a core on a busy machine.)
+        assert!(cpu / lived < 0.05, "{cpu:.2} s of CPU in {lived:.2} s");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_spinner_is_held_while_its_opponent_starts_up() {
     let dir = folder("sandbox-hold-start");
     let m = marker("holdstart");

@@ -30,6 +30,7 @@ use crate::confine;
 use crate::handover::Baton;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 use crate::setup::SetupError;
+use crate::spent::HostProc;
 
 /// The argument that says the plan is in the environment variable
 /// [`PLAN_VAR`] (read only by its own user) rather than the argument itself.
@@ -63,12 +64,13 @@ fn fail(message: &str) -> ! {
 
 fn run(plan: &Plan) -> Result<Infallible, String> {
     close_other_descriptors();
+    let watch = Watch::new(plan)?;
     for dir in &plan.cgroups {
         std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string())
             .map_err(|e| format!("cannot join {}: {e}", dir.display()))?;
     }
     if !plan.namespaces {
-        return subreaper(plan);
+        return subreaper(plan, &watch);
     }
     // A root arbiter gives the bot an identity of its own and needs no user
     // namespace (the bot then has no capabilities anywhere); otherwise the
@@ -87,7 +89,7 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
             crate::relay::set_init(child.as_raw());
             drop(status_w);
             baton.pass();
-            let init_status = wait_watching(child, plan);
+            let init_status = watch.wait(child, plan);
             let mut raw = [0u8; 4];
             let status = match std::fs::File::from(status_r).read_exact(&mut raw) {
                 Ok(()) => i32::from_ne_bytes(raw),
@@ -144,7 +146,7 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
 }
 
 /// The fallback without namespaces.
-fn subreaper(plan: &Plan) -> Result<Infallible, String> {
+fn subreaper(plan: &Plan, watch: &Watch) -> Result<Infallible, String> {
     // SAFETY: prctl with integer arguments.
     unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
     let baton = Baton::new()?;
@@ -153,7 +155,7 @@ fn subreaper(plan: &Plan) -> Result<Infallible, String> {
         ForkResult::Child => bot(plan, baton),
         ForkResult::Parent { child } => {
             baton.pass();
-            let status = wait_watching(child, plan);
+            let status = watch.wait(child, plan);
             kill_descendants();
             relay(status)
         }
@@ -182,7 +184,7 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
         confine::landlock(rules)?;
     }
     if plan.seccomp {
-        confine::seccomp(plan.private_memory, plan.network)?;
+        confine::seccomp(plan.private_memory, plan.network, plan.signal_hold)?;
     }
     let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));
     let program = c(&plan.program.to_string_lossy())?;
@@ -300,23 +302,65 @@ fn wait_for(child: Pid) -> i32 {
     }
 }
 
-/// Waits for `child` as [`wait_for`] does, killing it once the bot's
-/// `write` paths hold more than the plan's limit (see `usage`).
-fn wait_watching(child: Pid, plan: &Plan) -> i32 {
-    let Some(limit) = plan.write_limit.filter(|_| !plan.own_writable.is_empty()) else {
-        return wait_for(child);
-    };
-    loop {
-        match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
-            Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
-            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
-            Err(_) => return 1 << 8,
-        }
-        if crate::usage::held(&plan.own_writable) > limit {
-            let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
+/// What the helper needs to watch the bot while it waits for it: the
+/// host's `/proc` and the filesystems of its `write` paths, both found
+/// before the bot's world is built over them.
+struct Watch {
+    proc: HostProc,
+    devices: Vec<u64>,
+}
+
+impl Watch {
+    fn new(plan: &Plan) -> Result<Watch, String> {
+        Ok(Watch {
+            proc: HostProc::open()?,
+            devices: crate::usage::devices(&plan.own_writable),
+        })
+    }
+
+    /// Waits for `child` as [`wait_for`] does, killing it once the bot's
+    /// `write` paths hold more than the plan's limit, files its processes
+    /// hold open after deleting them included (see `usage`), or once its
+    /// processes together have spent more CPU time than its `cpu-limit`
+    /// (see `spent`). Then the bot ends as a process past a limit of the
+    /// kernel does, by `SIGXFSZ` or `SIGXCPU`, which the arbiter records
+    /// as the limit reached.
+    fn wait(&self, child: Pid, plan: &Plan) -> i32 {
+        let write_limit = plan.write_limit.filter(|_| !plan.own_writable.is_empty());
+        let cpu_limit = plan.cpu_limit.map(std::time::Duration::from_secs);
+        if write_limit.is_none() && cpu_limit.is_none() {
             return wait_for(child);
         }
-        std::thread::sleep(crate::usage::EVERY);
+        let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+        loop {
+            match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
+                Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
+                Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+                Err(_) => return 1 << 8,
+            }
+            let over = |limit| self.held(plan, me) > limit;
+            let stop = match () {
+                () if write_limit.is_some_and(over) => Some(Signal::SIGXFSZ),
+                () if cpu_limit.is_some_and(|limit| self.proc.spent_below(me) > limit) => {
+                    Some(Signal::SIGXCPU)
+                }
+                () => None,
+            };
+            if let Some(signal) = stop {
+                let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
+                wait_for(child);
+                return signal as i32;
+            }
+            std::thread::sleep(crate::usage::EVERY);
+        }
+    }
+
+    /// What the bot's `write` paths hold, with the deleted files its
+    /// processes (below the helper, `me`) hold open there.
+    fn held(&self, plan: &Plan, me: i32) -> u64 {
+        let named = crate::usage::held(&plan.own_writable);
+        let pids = self.proc.below(me);
+        named.saturating_add(crate::usage::held_open(&self.proc, &pids, &self.devices))
     }
 }
 
@@ -451,7 +495,9 @@ pub fn probe_main() -> ! {
         ..Rules::default()
     };
     report.landlock = confine::landlock(&rules).err().map(|e| e.to_string());
-    report.seccomp = confine::seccomp(false, false).err().map(|e| e.to_string());
+    report.seccomp = confine::seccomp(false, false, false)
+        .err()
+        .map(|e| e.to_string());
     println!("{}", serde_json::to_string(&report).unwrap_or_default());
     std::process::exit(0)
 }

@@ -73,6 +73,8 @@ pub struct BotSpec<'a> {
     pub policy: &'a Policy,
     /// Memory limit, bytes (the memory cgroup's, where there is one).
     pub memory: Option<u64>,
+    /// CPU time limit of the whole bot (the helper sums its processes').
+    pub cpu: Option<std::time::Duration>,
 }
 
 impl Sandbox {
@@ -254,6 +256,11 @@ impl Sandbox {
             own_files: view.own,
             write_limit: (!own_writable.is_empty()).then_some(self.settings.write_size),
             own_writable,
+            // Whole seconds, as `RLIMIT_CPU` counts them.
+            cpu_limit: spec
+                .cpu
+                .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            signal_hold: made.cgroups.freezer().is_none(),
         }
     }
 }
@@ -453,8 +460,11 @@ fn runnable(program: &Path) -> Result<(), String> {
 }
 
 impl Guard for Jail {
-    fn explain(&self, _exit: Exit) -> Option<String> {
+    fn explain(&self, exit: Exit) -> Option<String> {
         if let Some(why) = crate::usage::over(&self.writable, self.write_size) {
+            return Some(why);
+        }
+        if let Some(why) = crate::usage::stopped_by_helper(exit, &self.writable, self.write_size) {
             return Some(why);
         }
         let bytes = self.cgroups.memory_limit()?;
