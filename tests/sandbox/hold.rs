@@ -139,6 +139,33 @@ fn a_spinner_is_held_while_its_opponent_starts_up() {
 }
 
 #[test]
+fn a_bot_that_holds_back_its_readyok_after_newgame_pays_for_it_on_its_clock() {
+    // Attack 80 of the outside review: 8 s before the `readyok` after
+    // `newgame` (within the start-up limit), thinking before the game.
+    let dir = folder("hold-newgame");
+    let config = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[openings]\nplies = 0\n\
+         [time-control]\nmovetime = \"200ms\"\n{}{}",
+        testbot("staller", "slownew --ms 1500"),
+        testbot("honest", "random --seed 5")
+    );
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, &config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "time_forfeit", "{g}");
+        let loser = g["loser"].as_str().unwrap();
+        assert_eq!(g[loser], "staller", "{g}");
+        // At its first move: the stall was charged to it.
+        let plies = g["plies"].as_array().unwrap();
+        assert!(plies.len() <= 1, "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_bot_that_holds_back_its_readyok_after_a_move_pays_for_it_on_its_clock() {
     // Attack 38 of the outside review: after each `bestmove`, 1.5 s before
     // the `readyok` the arbiter asks for, thinking while nobody's clock ran.
