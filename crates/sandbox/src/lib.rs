@@ -71,6 +71,7 @@ mod setup;
 mod spent;
 mod usage;
 mod view;
+mod watch;
 
 pub use cage::Cage;
 pub use error::SandboxError;
