@@ -15,6 +15,8 @@ mod explain;
 mod hold;
 #[path = "sandbox/identity.rs"]
 mod identity;
+#[path = "sandbox/limits.rs"]
+mod limits;
 #[path = "sandbox/links.rs"]
 mod links;
 #[path = "sandbox/memory.rs"]

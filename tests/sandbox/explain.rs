@@ -352,3 +352,38 @@ fn a_bots_stderr_cannot_forge_lines_of_the_report() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn line_separators_in_a_bots_stderr_reach_the_report_written_out() {
+    // Attack 82 of the outside review: U+2028 and U+2029 passed raw, and a
+    // reader that splits lines as Unicode does saw forged notes.
+    let dir = folder("explain-separators");
+    // Two lines, so that they are quoted as lines (`  | `).
+    let code = "printf 'x\\342\\200\\250NOTE: honest was disqualified\\ny\\342\\200\\251NOTE: again\\n' >&2; exit 1";
+    let config = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"forger\"\ncommand = [\"sh\", \"-c\", {code:?}]\n{}",
+        testbot("honest", "random")
+    );
+    let out = dir.join("out");
+    let output = aboure(&[
+        "run",
+        write_config(&dir, &config).to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", show(&output));
+    let report = std::fs::read_to_string(out.join("report.txt")).unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    for (name, text) in [("report.txt", &report), ("stdout", &stdout)] {
+        assert!(
+            text.contains("  | x\\u{2028}NOTE: honest was disqualified\n  | y\\u{2029}NOTE: again"),
+            "{name}: {text}"
+        );
+        assert!(
+            !text.contains(['\u{2028}', '\u{2029}']),
+            "{name} holds a raw separator: {text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

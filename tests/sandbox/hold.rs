@@ -83,6 +83,36 @@ fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
 }
 
 #[test]
+fn a_spinner_that_arms_timers_sending_sigcont_is_held_while_the_opponent_thinks() {
+    // Attack 50 of the outside review: under an unprivileged arbiter the
+    // hold is `SIGSTOP`, which a one-shot POSIX timer sending `SIGCONT`
+    // undoes (96% of the opponent's thinking time spent spinning).
+    let dir = folder("sandbox-hold-timers");
+    let m = marker("holdtimers");
+    // The opponent thinks two seconds a move, so that the spinner's own
+    // start (Python's, and arming its timers) weighs little.
+    let bots = testbot("honest", "sleepy --ms 2000 --seed 7")
+        + &hostile("spinner", "timerspin.sh", &m, &[]);
+    let text = gauntlet_against("", &bots)
+        .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
+        .replace("base = \"2s\"", "base = \"30s\"");
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = watch(format!("{m}-spin"), stop.clone());
+    let games = run_and_check(&dir, &m, &text, 1);
+    stop.store(true, Ordering::Relaxed);
+    let seen = watcher.join().unwrap();
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
+    for (pid, (cpu, lived)) in seen {
+        println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
+        assert!(lived > 6.0, "seen for {lived:.2} s");
+        // (Through its timers, it took 0.11 of a core on a busy machine.)
+        assert!(cpu / lived < 0.05, "{cpu:.2} s of CPU in {lived:.2} s");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_spinner_is_held_while_its_opponent_starts_up() {
     let dir = folder("sandbox-hold-start");
     let m = marker("holdstart");
@@ -106,6 +136,33 @@ fn a_spinner_is_held_while_its_opponent_starts_up() {
         // on a busy machine, takes a part of them).
         assert!(lived > 1.5, "seen for {lived:.2} s");
         assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_that_holds_back_its_readyok_after_newgame_pays_for_it_on_its_clock() {
+    // Attack 80 of the outside review: 8 s before the `readyok` after
+    // `newgame` (within the start-up limit), thinking before the game.
+    let dir = folder("hold-newgame");
+    let config = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[openings]\nplies = 0\n\
+         [time-control]\nmovetime = \"200ms\"\n{}{}",
+        testbot("staller", "slownew --ms 1500"),
+        testbot("honest", "random --seed 5")
+    );
+    let out = dir.join("out");
+    let output = run(&write_config(&dir, &config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "time_forfeit", "{g}");
+        let loser = g["loser"].as_str().unwrap();
+        assert_eq!(g[loser], "staller", "{g}");
+        // At its first move: the stall was charged to it.
+        let plies = g["plies"].as_array().unwrap();
+        assert!(plies.len() <= 1, "{g}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

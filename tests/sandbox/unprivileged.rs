@@ -40,6 +40,10 @@ const CORE: &[&str] = &[
     "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
     "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",
     "hold::a_spinner_is_held_while_its_opponent_starts_up",
+    "hold::a_spinner_that_arms_timers_sending_sigcont_is_held_while_the_opponent_thinks",
+    "limits::a_bot_spending_its_cpu_limit_in_children_is_stopped",
+    "limits::files_deleted_while_held_open_count_in_write_size",
+    "limits::files_made_without_a_name_count_in_write_size",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

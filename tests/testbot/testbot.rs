@@ -24,6 +24,8 @@
 //!   options       declares N string options with defaults of MS bytes
 //!   stall         sleeps MS milliseconds before the `readyok` that follows
 //!                 each of its answers (thinking while the arbiter waits)
+//!   slownew       sleeps MS milliseconds before the `readyok` that follows
+//!                 each `newgame` (thinking before the game's first move)
 //! ```
 //! N counts `go` messages over the life of the process.
 
@@ -103,6 +105,7 @@ fn main() {
             .ok();
     }
     let mut answered = false;
+    let mut new_game = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         let received = Instant::now();
@@ -130,6 +133,9 @@ fn main() {
             }
             "isready" if args.mode != "nohandshake" => {
                 if args.mode == "stall" && std::mem::take(&mut answered) {
+                    std::thread::sleep(Duration::from_millis(args.ms));
+                }
+                if args.mode == "slownew" && std::mem::take(&mut new_game) {
                     std::thread::sleep(Duration::from_millis(args.ms));
                 }
                 let _ = writeln!(out, "readyok");
@@ -215,6 +221,7 @@ fn main() {
                 }
                 answered = true;
             }
+            "newgame" => new_game = true,
             "quit" => break,
             _ => {}
         }

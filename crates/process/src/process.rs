@@ -92,6 +92,11 @@ const EXIT_AFTER_CLOSE: Duration = Duration::from_millis(500);
 /// How long a kill may take to reap the bot.
 const REAP_WAIT: Duration = Duration::from_secs(5);
 
+/// How long a bot may take to answer the `isready` after `newgame` before
+/// the wait is charged to its first move (a bot may clear its tables for
+/// a new game; beyond this it is thinking before anyone's clock runs).
+const NEW_GAME_GRACE: Duration = Duration::from_millis(500);
+
 /// How long to wait for a line the bot wrote just before it exited.
 const LINE_AFTER_EXIT: Duration = Duration::from_millis(100);
 
@@ -112,6 +117,9 @@ pub struct BotProcess {
     guard: Option<Box<dyn Guard>>,
     /// True once it has answered a `go`.
     moved: bool,
+    /// The wait for its `readyok` after `newgame` beyond
+    /// [`NEW_GAME_GRACE`], charged to its next answer.
+    unpaid: Duration,
     /// The folder it started in, on the host.
     workdir: std::path::PathBuf,
 }
@@ -159,6 +167,7 @@ impl BotProcess {
             hold,
             guard: launched.guard,
             moved: false,
+            unpaid: Duration::ZERO,
             workdir,
         })
     }
@@ -216,9 +225,12 @@ impl BotProcess {
     /// values of its options (a tune's points change every iteration).
     pub async fn new_game_with(&mut self, options: &[(String, String)]) -> Result<(), BotFailure> {
         self.release();
+        let asked = Instant::now();
         let exchange = self.channel.new_game(options, self.startup_timeout);
         let result = race(&mut self.reaper, exchange).await;
-        self.settle(result).await
+        self.settle(result).await?;
+        self.unpaid = asked.elapsed().saturating_sub(NEW_GAME_GRACE);
+        Ok(())
     }
 
     /// Makes sure the bot sent no `bestmove` it was not asked for before it
@@ -233,7 +245,9 @@ impl BotProcess {
     /// Sends the position and `go`, and waits at most `limit` for the
     /// `bestmove`, timing from just after `go` is flushed to when the
     /// answer was read. A held bot is released first, so the release is
-    /// never charged to it.
+    /// never charged to it. The first answer after `newgame` also carries
+    /// the wait for that `readyok` beyond half a second (time the bot
+    /// could think while no clock ran).
     pub async fn think(
         &mut self,
         position: &ArbiterMessage,
@@ -268,7 +282,8 @@ impl BotProcess {
         self.release();
         let exchange = self.channel.exchange(position, go, limit, defer);
         let result = race(&mut self.reaper, exchange).await;
-        let answer = self.settle(result).await?;
+        let mut answer = self.settle(result).await?;
+        answer.elapsed += std::mem::take(&mut self.unpaid);
         self.moved = true;
         Ok(answer)
     }

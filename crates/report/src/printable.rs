@@ -30,13 +30,17 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 /// isolates, which reorder what follows them on the line (a name that
 /// shows as another, a score read backwards), and the invisible marks
 /// (left-to-right, right-to-left, Arabic letter), which change the
-/// direction of what is next to them. A page (see the HTML report) hides
-/// them as a terminal does, so both show them written out.
+/// direction of what is next to them. And the line and paragraph
+/// separators (U+2028, U+2029), which a reader that splits lines as
+/// Unicode does (Python's `splitlines`, many editors) takes for a line
+/// break: a bot's stderr quoted in a detail would start a forged line of
+/// the report. A page (see the HTML report) hides them as a terminal does,
+/// so both show them written out.
 pub fn hidden_control(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
         || ('\u{202a}'..='\u{202e}').contains(&c)
         || ('\u{2066}'..='\u{2069}').contains(&c)
-        || ['\u{200e}', '\u{200f}', '\u{61c}'].contains(&c)
+        || ['\u{200e}', '\u{200f}', '\u{61c}', '\u{2028}', '\u{2029}'].contains(&c)
 }
 
 #[cfg(test)]
@@ -53,6 +57,11 @@ mod tests {
         assert_eq!(
             printable("\u{2066}a\u{2069}\u{200e}\u{200f}\u{61c}\u{202a}"),
             "\\u{2066}a\\u{2069}\\u{200e}\\u{200f}\\u{61c}\\u{202a}"
+        );
+        // Line breaks only to a reader that splits as Unicode does.
+        assert_eq!(
+            printable("a\u{2028}NOTE: b\u{2029}c\u{85}d"),
+            "a\\u{2028}NOTE: b\\u{2029}c\\u{85}d"
         );
     }
 

@@ -336,6 +336,52 @@ fn socket_filter(arch: TargetArch, allowed: &[i32]) -> Result<SeccompFilter, Set
     .map_err(fail)
 }
 
+/// `fcntl`'s command that sets the signal of I/O readiness (Linux's
+/// `F_SETSIG`, which the libc crate does not name).
+const F_SETSIG: u64 = 10;
+
+/// Refuses what would send `SIGCONT` to a bot while every process of it is
+/// stopped (an unprivileged arbiter's hold, `kill(-1, SIGSTOP)` by its
+/// init): nothing of the bot runs to send it, so only the kernel could, on
+/// an earlier request. A POSIX timer (`timer_create`, whose signal is in
+/// memory out of a filter's reach: refused whole; `setitimer`, `alarm`,
+/// `timerfd` and sleeps are untouched), I/O readiness signalled as
+/// `SIGCONT` (`fcntl(F_SETSIG)`), a parent's death (`PR_SET_PDEATHSIG`) and
+/// a child's exit (`clone`'s exit signal) set to `SIGCONT`.
+fn continue_sources(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
+    let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
+    let cont = libc::SIGCONT as u64;
+    let equal = |arg: u8, value: u64| {
+        SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
+    };
+    let both = |a: u8, x: u64, b: u8, y: u64| SeccompRule::new(vec![equal(a, x)?, equal(b, y)?]);
+    let exit_signal = SeccompCondition::new(
+        0,
+        SeccompCmpArgLen::Qword,
+        SeccompCmpOp::MaskedEq(libc::CSIGNAL as u64),
+        cont,
+    )
+    .and_then(|c| SeccompRule::new(vec![c]));
+    SeccompFilter::new(
+        BTreeMap::from([
+            (libc::SYS_timer_create, Vec::new()),
+            (
+                libc::SYS_fcntl,
+                vec![both(1, F_SETSIG, 2, cont).map_err(fail)?],
+            ),
+            (
+                libc::SYS_prctl,
+                vec![both(0, libc::PR_SET_PDEATHSIG as u64, 1, cont).map_err(fail)?],
+            ),
+            (libc::SYS_clone, vec![exit_signal.map_err(fail)?]),
+        ]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(fail)
+}
+
 /// `clone` flags that make namespaces.
 const NAMESPACE_FLAGS: &[i32] = &[
     libc::CLONE_NEWUSER,
@@ -349,8 +395,10 @@ const NAMESPACE_FLAGS: &[i32] = &[
 
 /// Installs the seccomp filters: the deny list, the socket families of
 /// [`socket_families`] for `network`, and with `private_memory` the one
-/// that keeps every byte of memory under the bot's `RLIMIT_DATA`.
-pub fn seccomp(private_memory: bool, network: bool) -> Result<(), SetupError> {
+/// that keeps every byte of memory under the bot's `RLIMIT_DATA`; with
+/// `signal_hold` (the bot held by `SIGSTOP`) the one of
+/// [`continue_sources`].
+pub fn seccomp(private_memory: bool, network: bool, signal_hold: bool) -> Result<(), SetupError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|e| SetupError::Seccomp(e.to_string()))?;
     let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
@@ -392,6 +440,9 @@ pub fn seccomp(private_memory: bool, network: bool) -> Result<(), SetupError> {
     let mut filters = vec![deny, clone3, sockets];
     if private_memory {
         filters.push(shared_memory(arch)?);
+    }
+    if signal_hold {
+        filters.push(continue_sources(arch)?);
     }
     for filter in filters {
         let program: BpfProgram = filter.try_into().map_err(fail)?;

@@ -30,6 +30,7 @@ use crate::confine;
 use crate::handover::Baton;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 use crate::setup::SetupError;
+use crate::watch::Watch;
 
 /// The argument that says the plan is in the environment variable
 /// [`PLAN_VAR`] (read only by its own user) rather than the argument itself.
@@ -63,12 +64,13 @@ fn fail(message: &str) -> ! {
 
 fn run(plan: &Plan) -> Result<Infallible, String> {
     close_other_descriptors();
+    let watch = Watch::new(plan)?;
     for dir in &plan.cgroups {
         std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string())
             .map_err(|e| format!("cannot join {}: {e}", dir.display()))?;
     }
     if !plan.namespaces {
-        return subreaper(plan);
+        return subreaper(plan, &watch);
     }
     // A root arbiter gives the bot an identity of its own and needs no user
     // namespace (the bot then has no capabilities anywhere); otherwise the
@@ -87,7 +89,7 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
             crate::relay::set_init(child.as_raw());
             drop(status_w);
             baton.pass();
-            let init_status = wait_watching(child, plan);
+            let init_status = watch.wait(child, plan);
             let mut raw = [0u8; 4];
             let status = match std::fs::File::from(status_r).read_exact(&mut raw) {
                 Ok(()) => i32::from_ne_bytes(raw),
@@ -144,7 +146,7 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
 }
 
 /// The fallback without namespaces.
-fn subreaper(plan: &Plan) -> Result<Infallible, String> {
+fn subreaper(plan: &Plan, watch: &Watch) -> Result<Infallible, String> {
     // SAFETY: prctl with integer arguments.
     unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
     let baton = Baton::new()?;
@@ -153,7 +155,7 @@ fn subreaper(plan: &Plan) -> Result<Infallible, String> {
         ForkResult::Child => bot(plan, baton),
         ForkResult::Parent { child } => {
             baton.pass();
-            let status = wait_watching(child, plan);
+            let status = watch.wait(child, plan);
             kill_descendants();
             relay(status)
         }
@@ -182,7 +184,7 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
         confine::landlock(rules)?;
     }
     if plan.seccomp {
-        confine::seccomp(plan.private_memory, plan.network)?;
+        confine::seccomp(plan.private_memory, plan.network, plan.signal_hold)?;
     }
     let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));
     let program = c(&plan.program.to_string_lossy())?;
@@ -290,7 +292,7 @@ fn close_each(from: i32, to: i32) {
 }
 
 /// Waits for `child`, returning its raw wait status.
-fn wait_for(child: Pid) -> i32 {
+pub(crate) fn wait_for(child: Pid) -> i32 {
     loop {
         match waitpid(child, None) {
             Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
@@ -300,27 +302,7 @@ fn wait_for(child: Pid) -> i32 {
     }
 }
 
-/// Waits for `child` as [`wait_for`] does, killing it once the bot's
-/// `write` paths hold more than the plan's limit (see `usage`).
-fn wait_watching(child: Pid, plan: &Plan) -> i32 {
-    let Some(limit) = plan.write_limit.filter(|_| !plan.own_writable.is_empty()) else {
-        return wait_for(child);
-    };
-    loop {
-        match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
-            Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
-            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
-            Err(_) => return 1 << 8,
-        }
-        if crate::usage::held(&plan.own_writable) > limit {
-            let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
-            return wait_for(child);
-        }
-        std::thread::sleep(crate::usage::EVERY);
-    }
-}
-
-fn raw(status: WaitStatus) -> i32 {
+pub(crate) fn raw(status: WaitStatus) -> i32 {
     match status {
         WaitStatus::Exited(_, code) => (code & 0xff) << 8,
         WaitStatus::Signaled(_, signal, _) => signal as i32,
@@ -451,7 +433,9 @@ pub fn probe_main() -> ! {
         ..Rules::default()
     };
     report.landlock = confine::landlock(&rules).err().map(|e| e.to_string());
-    report.seccomp = confine::seccomp(false, false).err().map(|e| e.to_string());
+    report.seccomp = confine::seccomp(false, false, false)
+        .err()
+        .map(|e| e.to_string());
     println!("{}", serde_json::to_string(&report).unwrap_or_default());
     std::process::exit(0)
 }

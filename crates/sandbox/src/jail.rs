@@ -65,6 +65,8 @@ pub struct BotSpec<'a> {
     pub policy: &'a Policy,
     /// Memory limit, bytes (the memory cgroup's, where there is one).
     pub memory: Option<u64>,
+    /// CPU time limit of the whole bot (the helper sums its processes').
+    pub cpu: Option<std::time::Duration>,
 }
 
 impl Sandbox {
@@ -102,8 +104,11 @@ impl Sandbox {
 }
 
 impl Guard for Jail {
-    fn explain(&self, _exit: Exit) -> Option<String> {
+    fn explain(&self, exit: Exit) -> Option<String> {
         if let Some(why) = crate::usage::over(&self.writable, self.write_size) {
+            return Some(why);
+        }
+        if let Some(why) = crate::usage::stopped_by_helper(exit, &self.writable, self.write_size) {
             return Some(why);
         }
         let bytes = self.cgroups.memory_limit()?;

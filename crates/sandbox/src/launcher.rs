@@ -56,6 +56,7 @@ impl Launcher for SandboxLauncher {
             env: &bot.env,
             policy: &self.policy,
             memory: limits.memory,
+            cpu: limits.cpu,
         };
         let jail = self.sandbox.prepare(&spec).map_err(io::Error::other)?;
         Ok(Launched {

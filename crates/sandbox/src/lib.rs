@@ -27,7 +27,8 @@
 //!   changes, no inotify, no io_uring;
 //! - cgroup v1 memory and pids controllers where writable (else
 //!   `RLIMIT_DATA` with shared anonymous memory refused, `RLIMIT_NPROC`),
-//!   `RLIMIT_CPU`, `RLIMIT_FSIZE`,
+//!   `RLIMIT_CPU` and `cpu-limit` over all its processes together (summed
+//!   by the helper, see `spent`), `RLIMIT_FSIZE`,
 //!   `RLIMIT_NOFILE`, and `write-size` over all its `write` folders
 //!   together (measured by the helper, see `usage`);
 //! - fairness: a freezer group per bot process (held while its opponent
@@ -71,8 +72,10 @@ mod roster;
 mod scratch;
 mod settings;
 mod setup;
+mod spent;
 mod usage;
 mod view;
+mod watch;
 
 pub use cage::Cage;
 pub use error::SandboxError;

@@ -185,6 +185,11 @@ impl Sandbox {
             own_files: view.own,
             write_limit: (!own_writable.is_empty()).then_some(self.settings.write_size),
             own_writable,
+            // Whole seconds, as `RLIMIT_CPU` counts them.
+            cpu_limit: spec
+                .cpu
+                .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            signal_hold: made.cgroups.freezer().is_none(),
         }
     }
 }

@@ -49,6 +49,16 @@ pub struct Plan {
     /// the bot past it (see `usage`).
     #[serde(default)]
     pub write_limit: Option<u64>,
+    /// The CPU time, whole seconds, that every process of the bot may
+    /// spend together (`cpu-limit`): the helper stops the bot past it (see
+    /// `spent`).
+    #[serde(default)]
+    pub cpu_limit: Option<u64>,
+    /// The bot is held by signals (`SIGSTOP`), not by a freezer: seccomp
+    /// also refuses what would send it a `SIGCONT` while every process of
+    /// it is stopped (see `confine::continue_sources`).
+    #[serde(default)]
+    pub signal_hold: bool,
 }
 
 /// The bot's world: what is mounted in the fresh tmpfs that becomes its

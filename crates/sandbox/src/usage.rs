@@ -6,6 +6,12 @@
 //! the bot's init (taking its whole namespace down) once they hold more;
 //! the arbiter measures them again after a death to say why.
 //!
+//! A file deleted while a process holds it open (or made with
+//! `O_TMPFILE`) has no name left to walk to, and still holds its blocks:
+//! the helper also looks at the open descriptors of every process of the
+//! bot (from the host's `/proc`, see `spent`) and counts each file with no
+//! link left on the filesystem of a `write` folder.
+//!
 //! The folders are the bot's to change while they are measured: they are
 //! walked by descriptor, never following a link (`O_NOFOLLOW`,
 //! `AT_SYMLINK_NOFOLLOW`), and the walk has a budget of entries, past
@@ -70,6 +76,73 @@ fn walk_into(dir: &Dir, name: &CStr, budget: &mut usize) -> u64 {
         Ok(inner) => walk(inner, budget),
         Err(_) => 0,
     }
+}
+
+/// Bytes on disk held by files with no link left on `devices` (the
+/// filesystems of the `write` folders) that the processes `pids` hold
+/// open, each file counted once.
+pub(crate) fn held_open(proc: &crate::spent::HostProc, pids: &[i32], devices: &[u64]) -> u64 {
+    let mut seen = std::collections::HashSet::new();
+    let mut total: u64 = 0;
+    for &pid in pids {
+        let Some(mut fds) = proc.descriptors(pid) else {
+            continue;
+        };
+        let names: Vec<CString> = (fds.iter().flatten())
+            .map(|e| e.file_name().to_owned())
+            .filter(|n| n.as_bytes() != b"." && n.as_bytes() != b"..")
+            .collect();
+        for name in names {
+            // Following the descriptor's link: the open file itself.
+            let Ok(stat) = fstatat(fds.as_fd(), name.as_c_str(), AtFlags::empty()) else {
+                continue;
+            };
+            let regular = SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG;
+            let dev = stat.st_dev;
+            if regular
+                && stat.st_nlink == 0
+                && devices.contains(&dev)
+                && seen.insert((dev, stat.st_ino))
+            {
+                let blocks = u64::try_from(stat.st_blocks).unwrap_or(0);
+                total = total.saturating_add(blocks.saturating_mul(512));
+            }
+        }
+    }
+    total
+}
+
+/// The filesystems `folders` lie on (their devices).
+pub(crate) fn devices(folders: &[PathBuf]) -> Vec<u64> {
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    let mut found: Vec<u64> = folders
+        .iter()
+        .filter_map(|f| Dir::open(f.as_path(), flags, Mode::empty()).ok())
+        .filter_map(|d| nix::sys::stat::fstat(d.as_fd()).ok())
+        .map(|s| s.st_dev)
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+/// Why the bot was stopped, if the helper stopped it (its exit, `SIGXFSZ`)
+/// while it had `write` folders: past `limit` with files it deleted while
+/// holding them open, which are gone once it is (a single file past
+/// `file-size` ends the same way, and is as much a limit reached).
+pub fn stopped_by_helper(
+    exit: aboure_process::Exit,
+    folders: &[PathBuf],
+    limit: u64,
+) -> Option<String> {
+    use std::os::unix::process::ExitStatusExt;
+    (!folders.is_empty() && exit.status.signal() == Some(libc::SIGXFSZ)).then(|| {
+        format!(
+            "stopped: its write folders, with the files it deleted while holding them open, \
+             held more than sandbox.write-size ({}), or a file passed sandbox.file-size",
+            aboure_process::size_text(limit)
+        )
+    })
 }
 
 /// Why the bot was stopped, if its `folders` hold more than `limit`.

@@ -10,7 +10,7 @@
   // Control and bidirectional characters written out, as the text report
   // and the page's own escaping do (names come from results files anyone
   // may have written): shown raw, they would reorder what follows them.
-  var hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  var hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
   var visible = function (text) {
     return String(text).replace(hidden, function (c) { return "\\u{" + c.charCodeAt(0).toString(16) + "}"; });
   };

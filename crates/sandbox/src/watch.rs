@@ -1,0 +1,75 @@
+//! The helper's watch over the bot while it waits for it: the limits no
+//! kernel counter enforces over a whole bot without cgroups, measured ten
+//! times a second (`write-size`, see `usage`; `cpu-limit`, see `spent`),
+//! ending the bot as the kernel's own limits would (`SIGXFSZ`, `SIGXCPU`),
+//! so the arbiter records the limit reached.
+
+use nix::sys::signal::Signal;
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::Pid;
+
+use crate::exec::{raw, wait_for};
+use crate::plan::Plan;
+use crate::spent::HostProc;
+
+/// What the helper needs to watch the bot while it waits for it: the
+/// host's `/proc` and the filesystems of its `write` paths, both found
+/// before the bot's world is built over them.
+pub(crate) struct Watch {
+    proc: HostProc,
+    devices: Vec<u64>,
+}
+
+impl Watch {
+    pub(crate) fn new(plan: &Plan) -> Result<Watch, String> {
+        Ok(Watch {
+            proc: HostProc::open()?,
+            devices: crate::usage::devices(&plan.own_writable),
+        })
+    }
+
+    /// Waits for `child` as [`wait_for`] does, killing it once the bot's
+    /// `write` paths hold more than the plan's limit, files its processes
+    /// hold open after deleting them included (see `usage`), or once its
+    /// processes together have spent more CPU time than its `cpu-limit`
+    /// (see `spent`). Then the bot ends as a process past a limit of the
+    /// kernel does, by `SIGXFSZ` or `SIGXCPU`, which the arbiter records
+    /// as the limit reached.
+    pub(crate) fn wait(&self, child: Pid, plan: &Plan) -> i32 {
+        let write_limit = plan.write_limit.filter(|_| !plan.own_writable.is_empty());
+        let cpu_limit = plan.cpu_limit.map(std::time::Duration::from_secs);
+        if write_limit.is_none() && cpu_limit.is_none() {
+            return wait_for(child);
+        }
+        let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+        loop {
+            match waitpid(child, Some(WaitPidFlag::WNOHANG)) {
+                Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
+                Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+                Err(_) => return 1 << 8,
+            }
+            let over = |limit| self.held(plan, me) > limit;
+            let stop = match () {
+                () if write_limit.is_some_and(over) => Some(Signal::SIGXFSZ),
+                () if cpu_limit.is_some_and(|limit| self.proc.spent_below(me) > limit) => {
+                    Some(Signal::SIGXCPU)
+                }
+                () => None,
+            };
+            if let Some(signal) = stop {
+                let _ = nix::sys::signal::kill(child, Signal::SIGKILL);
+                wait_for(child);
+                return signal as i32;
+            }
+            std::thread::sleep(crate::usage::EVERY);
+        }
+    }
+
+    /// What the bot's `write` paths hold, with the deleted files its
+    /// processes (below the helper, `me`) hold open there.
+    fn held(&self, plan: &Plan, me: i32) -> u64 {
+        let named = crate::usage::held(&plan.own_writable);
+        let pids = self.proc.below(me);
+        named.saturating_add(crate::usage::held_open(&self.proc, &pids, &self.devices))
+    }
+}
