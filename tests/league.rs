@@ -136,6 +136,58 @@ fn a_league_stops_when_its_neighbours_are_separated_and_says_so() {
     }
 }
 
+/// A league on anytime intervals records them, bounds each verdict by
+/// them, and its report (text and JSON; the live page is the report's
+/// HTML) names them and shows each entrant's anytime interval, wider than
+/// the standings' fixed-sample one.
+#[test]
+fn a_league_on_anytime_intervals_names_them_in_its_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = league(
+        dir.path(),
+        "games = 60
+until = \"separated\"
+intervals = \"anytime\"
+concurrency = 2",
+        &["random", "greedy", "ab-2"],
+    );
+    let out = dir.path().join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let league = &manifest(&out)["league"];
+    assert_eq!(league["intervals"], "anytime", "{league}");
+    for n in league["verdict"]["neighbours"].as_array().unwrap() {
+        let (error, bound) = (n["error"].as_f64().unwrap(), n["bound"].as_f64().unwrap());
+        // The 95% sequence is at least 2.4 standard errors wide (the
+        // fixed one-sided verdict: 1.645).
+        assert!(bound > 2.4 * error, "{n}");
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("anytime bound"), "{stdout}");
+
+    let (ok, text, stderr) = crate::report_cli::aboure(&["--no-accuracy", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(
+        text.contains("Intervals: anytime 95% (a confidence sequence")
+            && text.contains("Anytime 95%"),
+        "{text}"
+    );
+    let (ok, json, stderr) =
+        crate::report_cli::aboure(&["--no-accuracy", "--format", "json", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let report: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["league"]["intervals"], "anytime");
+    for e in report["league"]["entrants"].as_array().unwrap() {
+        let name = &e["name"];
+        let player = (report["players"].as_array().unwrap().iter())
+            .find(|p| &p["name"] == name)
+            .unwrap();
+        let fixed = player["elo_high"].as_f64().unwrap() - player["elo_low"].as_f64().unwrap();
+        let anytime = e["anytime"][1].as_f64().unwrap() - e["anytime"][0].as_f64().unwrap();
+        assert!(anytime > 1.2 * fixed, "{name}: {anytime} against {fixed}");
+    }
+}
+
 #[test]
 fn a_league_killed_and_resumed_plays_the_pairs_of_one_never_stopped() {
     let dir = tempfile::tempdir().unwrap();

@@ -33,7 +33,7 @@ mod worker;
 
 use std::collections::HashMap;
 
-use aboure_league::{Decision, Field, Rule, Table, Verdict};
+use aboure_league::{Decision, Field, Intervals, Rule, Table, Verdict};
 use aboure_records::{
     outcome, EntrantRecord, GameRecord, LeagueVerdict, NeighbourState, NeighbourVerdict, StopReason,
 };
@@ -183,6 +183,10 @@ pub(crate) fn verdict(
                 difference: n.difference,
                 error: n.error,
                 los: n.los,
+                bound: (separation.intervals == Intervals::Anytime).then(|| {
+                    let alpha = 1.0 - separation.confidence;
+                    separation.intervals.one_sided(alpha, n.error) * n.error
+                }),
                 verdict: match n.verdict {
                     Verdict::Separated => NeighbourState::Separated,
                     Verdict::WithinMargin => NeighbourState::WithinMargin,

@@ -28,7 +28,7 @@ use crate::stopping::quantile;
 
 /// The standard error (Elo, the table's scale) at which the anytime
 /// intervals are tightest: about where close neighbours are separated.
-pub const ANYTIME_TUNED_AT: f64 = 25.0;
+pub const ANYTIME_TUNED_AT: f64 = aboure_stats::confidence_sequence::LEAGUE_TUNED_AT;
 
 /// Which intervals a league's verdicts use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,8 +63,7 @@ impl Intervals {
 
 /// The normal-mixture boundary in units of `sigma` (module docs).
 fn mixture(alpha: f64, sigma: f64) -> f64 {
-    let r = (sigma / ANYTIME_TUNED_AT).powi(2).max(1e-12);
-    ((1.0 + r) * ((1.0 + 1.0 / r).ln() + 2.0 * (1.0 / alpha).ln())).sqrt()
+    aboure_stats::confidence_sequence::normal_mixture(alpha, sigma, ANYTIME_TUNED_AT)
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@
 //! |---|---|---|
 //! | `in_flight` | integer | game pairs the league may have in play at once, fixed by its first run |
 //! | `entrants` | [object] | in joining order: `name`, `joined` (pair number), `joined_at` (RFC 3339), `retired_from` (pair number, absent while active) |
-//! | `verdict` | object | absent until the league first stops: `reason` (`budget-spent`, `settled`, `no-opponents`), `pairs`, `games`, `neighbours` |
+//! | `intervals` | string | `anytime` when the league's verdicts use anytime intervals (a confidence sequence); absent for fixed-sample ones |
+//! | `verdict` | object | absent until the league first stops: `reason` (`budget-spent`, `settled`, `no-opponents`), `pairs`, `games`, `neighbours` (each with `bound`, the anytime interval's one-sided half-width, with anytime intervals) |
 //!
 //! [`TournamentIdentity`]: crate::TournamentIdentity
 
@@ -28,9 +29,31 @@ pub struct LeagueRecord {
     pub in_flight: u64,
     /// The entrants, in the order they joined (the identity's bot order).
     pub entrants: Vec<EntrantRecord>,
+    /// The intervals its verdicts use (set by each run from its file).
+    #[serde(default, skip_serializing_if = "LeagueIntervals::is_fixed")]
+    pub intervals: LeagueIntervals,
     /// Why the league last stopped, if it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<LeagueVerdict>,
+}
+
+/// The intervals a league's verdicts (and its report) use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeagueIntervals {
+    /// Valid at one look (`intervals = "fixed"`, the default).
+    #[default]
+    Fixed,
+    /// Valid at every look at once (`intervals = "anytime"`): a confidence
+    /// sequence, so stopping on them keeps their confidence.
+    Anytime,
+}
+
+impl LeagueIntervals {
+    /// True for fixed-sample intervals (left out of `run.json`).
+    pub fn is_fixed(&self) -> bool {
+        *self == LeagueIntervals::Fixed
+    }
 }
 
 /// One entrant of a league.
@@ -88,6 +111,10 @@ pub struct NeighbourVerdict {
     pub error: f64,
     /// Probability the upper one is the stronger.
     pub los: f64,
+    /// With anytime intervals, the one-sided half-width (Elo) the
+    /// difference must exceed to be separated; absent with fixed ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<f64>,
     /// The verdict.
     pub verdict: NeighbourState,
 }
@@ -115,16 +142,21 @@ impl std::fmt::Display for StopReason {
 }
 
 impl std::fmt::Display for NeighbourVerdict {
-    /// `2/3 a over b: +41.0 +/- 12.3 Elo, LOS 99.9%, separated`.
+    /// `2/3 a over b: +41.0 +/- 12.3 Elo, LOS 99.9%, separated` (the
+    /// standard error after `+/-`), with anytime intervals `2/3 a over b:
+    /// +41.0 +/- 12.3 Elo, anytime bound 45.0, LOS 99.9%, open`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = match self.verdict {
             NeighbourState::Separated => "separated",
             NeighbourState::WithinMargin => "within the tie margin",
             NeighbourState::Open => "open",
         };
+        let bound = self
+            .bound
+            .map_or(String::new(), |b| format!(", anytime bound {b:.1}"));
         write!(
             f,
-            "{}/{} {} over {}: {:+.1} +/- {:.1} Elo, LOS {:.1}%, {state}",
+            "{}/{} {} over {}: {:+.1} +/- {:.1} Elo{bound}, LOS {:.1}%, {state}",
             self.rank + 1,
             self.rank + 2,
             self.upper,
@@ -162,6 +194,7 @@ mod tests {
                 joined_at: "2026-01-01T00:00:00Z".into(),
                 retired_from: Some(7),
             }],
+            intervals: LeagueIntervals::Fixed,
             verdict: Some(LeagueVerdict {
                 reason: StopReason::BudgetSpent,
                 pairs: 4,
@@ -173,6 +206,7 @@ mod tests {
                     difference: 41.0,
                     error: 12.3,
                     los: 0.9995,
+                    bound: None,
                     verdict: NeighbourState::WithinMargin,
                 }],
             }),
@@ -180,6 +214,10 @@ mod tests {
         let text = serde_json::to_string(&record).unwrap();
         assert!(text.contains("\"reason\":\"budget-spent\""), "{text}");
         assert!(text.contains("\"verdict\":\"within-margin\""), "{text}");
+        assert!(
+            !text.contains("intervals") && !text.contains("bound"),
+            "{text}"
+        );
         let back: LeagueRecord = serde_json::from_str(&text).unwrap();
         assert_eq!(back, record);
         let lines = record.verdict.unwrap().lines();
@@ -187,5 +225,20 @@ mod tests {
             lines[1],
             "  1/2 a over b: +41.0 +/- 12.3 Elo, LOS 100.0%, within the tie margin"
         );
+    }
+
+    #[test]
+    fn anytime_intervals_are_written_and_named() {
+        let text = r#"{"in_flight":1,"entrants":[],"intervals":"anytime","verdict":{"reason":"settled","pairs":3,"games":6,"neighbours":[{"rank":0,"upper":"a","lower":"b","difference":50.0,"error":10.0,"los":1.0,"bound":36.6,"verdict":"separated"}]}}"#;
+        let record: LeagueRecord = serde_json::from_str(text).unwrap();
+        assert_eq!(record.intervals, LeagueIntervals::Anytime);
+        assert_eq!(serde_json::to_string(&record).unwrap(), text);
+        assert_eq!(
+            record.verdict.unwrap().lines()[1],
+            "  1/2 a over b: +50.0 +/- 10.0 Elo, anytime bound 36.6, LOS 100.0%, separated"
+        );
+        // A run.json from before the key reads as fixed-sample intervals.
+        let old: LeagueRecord = serde_json::from_str(r#"{"in_flight":1,"entrants":[]}"#).unwrap();
+        assert_eq!(old.intervals, LeagueIntervals::Fixed);
     }
 }

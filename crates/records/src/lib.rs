@@ -92,7 +92,8 @@ pub use identity::{
     OpeningsIdentity, TournamentIdentity,
 };
 pub use league::{
-    EntrantRecord, LeagueRecord, LeagueVerdict, NeighbourState, NeighbourVerdict, StopReason,
+    EntrantRecord, LeagueIntervals, LeagueRecord, LeagueVerdict, NeighbourState, NeighbourVerdict,
+    StopReason,
 };
 pub use lines::{Line, LineBlocks, ResultsLines};
 pub use manifest::{

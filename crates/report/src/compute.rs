@@ -79,12 +79,9 @@ impl Report {
         let league = options.league.as_ref().map(|record| {
             let history = tally.history.clone().unwrap_or_default();
             let last = (tally.games, tally.results.as_slice());
-            let standing: Vec<(&str, usize, Option<f64>)> = (players.iter())
-                .map(|p| (p.name.as_str(), p.rank, p.elo))
-                .collect();
             crate::league_report::league_report(
                 record,
-                &standing,
+                &players,
                 names,
                 &history,
                 last,

@@ -2,6 +2,12 @@
 //! joined and whether it retired, the stopping verdict, and each
 //! entrant's rating over time.
 //!
+//! A league that stops on anytime intervals (`intervals = "anytime"`) looked
+//! at its table after every pair, so a fixed-sample 95% interval does not
+//! hold at its stop; its leaderboard adds each entrant's anytime interval
+//! (the standings' interval widened to the normal-mixture confidence
+//! sequence, [`aboure_stats::confidence_sequence`]), named as such.
+//!
 //! The entrants and the verdict come from the league's `run.json`
 //! ([`aboure_records::LeagueRecord`]); the ratings are the report's own
 //! (the full refit). Ratings over time are refits of the results as they
@@ -12,13 +18,15 @@
 
 use std::fmt::Write;
 
-use aboure_records::{LeagueRecord, LeagueVerdict};
+use aboure_records::{LeagueIntervals, LeagueRecord, LeagueVerdict};
+use aboure_stats::confidence_sequence::{normal_mixture, LEAGUE_TUNED_AT};
 use aboure_stats::Wdl;
 use serde::Serialize;
 
 use crate::escape::esc;
 use crate::options::IntervalKind;
 use crate::ratings::{rate, IntervalSource};
+use crate::report::PlayerLine;
 
 /// Checkpoints of the rating history kept at most.
 pub const MOST_CHECKPOINTS: usize = 64;
@@ -100,6 +108,9 @@ pub struct LeagueReport {
     /// The entrants, best first (as the standings), then those without a
     /// game.
     pub entrants: Vec<LeagueEntrant>,
+    /// The intervals its verdicts use (`anytime`; absent for fixed ones).
+    #[serde(skip_serializing_if = "LeagueIntervals::is_fixed")]
+    pub intervals: LeagueIntervals,
     /// Why the league last stopped, if it has.
     pub verdict: Option<LeagueVerdict>,
     /// Ratings over time: after `games` games, each entrant's rating (in
@@ -116,6 +127,9 @@ pub struct LeagueEntrant {
     pub rank: Option<usize>,
     /// Its rating, if rated.
     pub elo: Option<f64>,
+    /// With anytime intervals, its anytime 95% interval (low, high).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anytime: Option<(f64, f64)>,
     /// The pair number it joined at (0: a founder).
     pub joined: u64,
     /// When the run it joined in started.
@@ -133,26 +147,38 @@ pub struct HistoryPoint {
     pub elo: Vec<Option<f64>>,
 }
 
-/// The league's section from its record, the standings (each player's
-/// name, rank and rating) and the history (refitted with `prior`, as the
-/// standings were).
+/// The anytime 95% interval of a rating whose fixed-sample 95% interval is
+/// `low` to `high` (symmetric, from the covariance).
+pub fn anytime_interval(elo: f64, low: f64, high: f64) -> (f64, f64) {
+    let sigma = (high - low) / (2.0 * 1.959_964);
+    let half = normal_mixture(0.05, sigma, LEAGUE_TUNED_AT) * sigma;
+    (elo - half, elo + half)
+}
+
+/// The league's section from its record, the standings and the history
+/// (refitted with `prior`, as the standings were).
 pub(crate) fn league_report(
     record: &LeagueRecord,
-    players: &[(&str, usize, Option<f64>)],
+    players: &[PlayerLine],
     names: &[String],
     history: &RatingHistory,
     last: (u64, &[Vec<Wdl>]),
     prior: Option<f64>,
 ) -> LeagueReport {
     let mut order: Vec<&aboure_records::EntrantRecord> = record.entrants.iter().collect();
-    let rank = |name: &str| players.iter().find(|p| p.0 == name);
-    order.sort_by_key(|e| rank(&e.name).map_or(usize::MAX, |p| p.1));
+    let rank = |name: &str| players.iter().find(|p| p.name == name);
+    order.sort_by_key(|e| rank(&e.name).map_or(usize::MAX, |p| p.rank));
+    let anytime = |p: &PlayerLine| match (record.intervals, p.elo, p.elo_low, p.elo_high) {
+        (LeagueIntervals::Anytime, Some(e), Some(l), Some(h)) => Some(anytime_interval(e, l, h)),
+        _ => None,
+    };
     let entrants: Vec<LeagueEntrant> = order
         .iter()
         .map(|e| LeagueEntrant {
             name: e.name.clone(),
-            rank: rank(&e.name).map(|p| p.1),
-            elo: rank(&e.name).and_then(|p| p.2),
+            rank: rank(&e.name).map(|p| p.rank),
+            elo: rank(&e.name).and_then(|p| p.elo),
+            anytime: rank(&e.name).and_then(anytime),
             joined: e.joined,
             joined_at: e.joined_at.clone(),
             retired_from: e.retired_from,
@@ -174,10 +200,14 @@ pub(crate) fn league_report(
         .collect();
     LeagueReport {
         entrants,
+        intervals: record.intervals,
         verdict: record.verdict.clone(),
         history,
     }
 }
+
+/// What anytime intervals are, where a league uses them.
+const ANYTIME_NOTE: &str = "Intervals: anytime 95% (a confidence sequence: they hold however often the league looked, so it may stop on them; the standings' intervals are fixed-sample)";
 
 impl LeagueEntrant {
     fn status(&self) -> String {
@@ -185,6 +215,17 @@ impl LeagueEntrant {
             Some(pair) => format!("retired from pair {pair}"),
             None => "active".to_owned(),
         }
+    }
+
+    /// `[-12.0, +30.5]`, or `-` without an anytime interval.
+    fn anytime_text(&self) -> String {
+        self.anytime.map_or("-".to_owned(), |(lo, hi)| {
+            format!(
+                "[{}, {}]",
+                crate::figure::signed(lo),
+                crate::figure::signed(hi)
+            )
+        })
     }
 
     fn joined_text(&self) -> String {
@@ -216,18 +257,28 @@ impl LeagueReport {
             "League: {} entrants, {retired} retired",
             self.entrants.len()
         )?;
+        let anytime = self.intervals == LeagueIntervals::Anytime;
+        if anytime {
+            writeln!(out, "{ANYTIME_NOTE}")?;
+        }
+        let column = |text: &str| match anytime {
+            true => format!("  {text:<18}"),
+            false => String::new(),
+        };
         writeln!(
             out,
-            "Rank  {:<width$}      Elo  Joined                          Status",
-            "Entrant"
+            "Rank  {:<width$}      Elo{}  Joined                          Status",
+            "Entrant",
+            column("Anytime 95%")
         )?;
         for e in &self.entrants {
             let rank = e.rank.map_or("-".to_owned(), |r| r.to_string());
             let elo = e.elo.map_or("-".to_owned(), crate::figure::signed);
             writeln!(
                 out,
-                "{rank:>4}  {:<width$}  {elo:>7}  {:<30}  {}",
+                "{rank:>4}  {:<width$}  {elo:>7}{}  {:<30}  {}",
                 e.name,
+                column(&e.anytime_text()),
                 e.joined_text(),
                 e.status()
             )?;
@@ -242,15 +293,24 @@ impl LeagueReport {
     /// ratings over time.
     pub(crate) fn write_html(&self, out: &mut String) -> std::fmt::Result {
         writeln!(out, "<section id=\"league\"><h2>League</h2>")?;
-        writeln!(out, "<div class=\"scroll\"><table class=\"league\"><thead><tr><th>#</th><th class=\"name\">Entrant</th><th>Elo</th><th>Joined</th><th>Status</th></tr></thead><tbody>")?;
+        let anytime = self.intervals == LeagueIntervals::Anytime;
+        if anytime {
+            writeln!(out, "<p class=\"intervals\">{}</p>", esc(ANYTIME_NOTE))?;
+        }
+        let column = |cell: &str| match anytime {
+            true => cell.to_owned(),
+            false => String::new(),
+        };
+        writeln!(out, "<div class=\"scroll\"><table class=\"league\"><thead><tr><th>#</th><th class=\"name\">Entrant</th><th>Elo</th>{}<th>Joined</th><th>Status</th></tr></thead><tbody>", column("<th>Anytime 95%</th>"))?;
         for e in &self.entrants {
             writeln!(
                 out,
-                "<tr data-entrant=\"{}\"><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr data-entrant=\"{}\"><td>{}</td><td class=\"name\">{}</td><td>{}</td>{}<td>{}</td><td>{}</td></tr>",
                 esc(&e.name),
                 e.rank.map_or("–".to_owned(), |r| r.to_string()),
                 esc(&e.name),
                 e.elo.map_or("–".to_owned(), crate::figure::signed),
+                column(&format!("<td>{}</td>", esc(&e.anytime_text()))),
                 esc(&e.joined_text()),
                 esc(&e.status())
             )?;

@@ -21,6 +21,8 @@
 //!   true Elo, its pass probability and length, before it is run.
 //! - [`sprt_elo`]: the Elo of a finished SPRT, corrected for the rule that
 //!   stopped it.
+//! - [`confidence_sequence`]: intervals that hold at every look at once,
+//!   for a league that stops on its own verdict.
 //! - [`simulate`]: results drawn from known strengths, to check all of the
 //!   above (the tests do: interval coverage, SPRT error rates); and
 //!   [`coverage`]: how often each kind of rating interval holds the truth.
@@ -46,6 +48,7 @@
 pub mod binomial;
 pub mod bradley_terry;
 pub mod characteristic;
+pub mod confidence_sequence;
 pub mod coverage;
 pub mod elo;
 mod estimate;

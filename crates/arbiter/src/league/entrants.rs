@@ -10,7 +10,9 @@
 
 use std::path::Path;
 
-use aboure_records::{BotIdentity, EntrantRecord, LeagueRecord, RunManifest, TournamentIdentity};
+use aboure_records::{
+    BotIdentity, EntrantRecord, LeagueIntervals, LeagueRecord, RunManifest, TournamentIdentity,
+};
 
 use super::error::LeagueRunError;
 use crate::config::{BotId, Config};
@@ -84,8 +86,14 @@ pub(crate) fn admit(
     let mut league = manifest.league.clone().unwrap_or(LeagueRecord {
         in_flight,
         entrants: Vec::new(),
+        intervals: LeagueIntervals::Fixed,
         verdict: None,
     });
+    // This run's file says which intervals its verdicts use.
+    league.intervals = match config.league().and_then(|r| r.until) {
+        Some(s) if s.intervals == aboure_league::Intervals::Anytime => LeagueIntervals::Anytime,
+        _ => LeagueIntervals::Fixed,
+    };
     let entrants_before = league.entrants.clone();
     for bot in config.bots() {
         if !league.entrants.iter().any(|e| e.name == bot.name()) {
