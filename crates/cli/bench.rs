@@ -183,6 +183,9 @@ struct OpeningsArgs {
     /// Only these bot pairs, by index (comma-separated; all by default).
     #[arg(long, value_delimiter = ',')]
     only: Vec<usize>,
+    /// The stream of the measured pairs (the real SPRTs use the next ones).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
 }
 
 // The options of `bench tune-cpu`.
@@ -375,6 +378,7 @@ fn openings(a: OpeningsArgs) -> anyhow::Result<()> {
         )?,
         threads: a.threads,
         only: a.only,
+        seed: a.seed,
     };
     aboure_bench::openings::bench(&settings, &mut std::io::stdout().lock())?;
     Ok(())
