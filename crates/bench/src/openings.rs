@@ -139,9 +139,9 @@ pub fn matchups() -> Vec<Matchup> {
         // Close versions that no book recipe was chosen on: the pairs that
         // tell whether a recipe holds beyond the pairs it was found with.
         Matchup {
-            kind: "one bot, more search (held out)",
-            a: ab(2_400),
-            b: ab(1_600),
+            kind: "one bot, twice the search (held out)",
+            a: ab(2_000),
+            b: ab(1_000),
         },
         Matchup {
             kind: "one bot, another evaluation term (held out)",
@@ -281,8 +281,10 @@ impl fmt::Display for Openings {
 }
 
 /// The books measured besides random openings: value bands from balanced
-/// to lopsided for the side to move, and quiet against sharp balanced ones.
-pub fn selections(plies: u32) -> Vec<Selection> {
+/// to lopsided for the side to move, and quiet against sharp balanced ones;
+/// with `balanced_only`, the balanced ones alone (lopsided books needed
+/// more pairs than random openings for every close pair measured).
+pub fn selections(plies: u32, balanced_only: bool) -> Vec<Selection> {
     let band = |lo, hi| Band::new(lo, hi).expect("a band");
     let loss = |lo, hi| Some(Band::new(lo, hi).expect("a band"));
     let at = |value, sharpness| Selection {
@@ -290,7 +292,7 @@ pub fn selections(plies: u32) -> Vec<Selection> {
         sharpness,
         plies,
     };
-    vec![
+    let all = vec![
         at(band(-1, 1), None),
         at(band(-2, 2), None),
         at(band(-4, 4), None),
@@ -299,7 +301,10 @@ pub fn selections(plies: u32) -> Vec<Selection> {
         at(band(9, 20), None),
         at(band(-2, 2), loss(0.0, 4.0)),
         at(band(-2, 2), loss(6.0, 48.0)),
-    ]
+    ];
+    all.into_iter()
+        .filter(|s| !balanced_only || (s.value.lo() <= 0 && s.value.hi() >= 0))
+        .collect()
 }
 
 /// The recipe this bench confirms for every pair: the positions within
@@ -435,6 +440,8 @@ pub struct Settings {
     pub threads: usize,
     /// Only the bot pairs whose index is listed (all if empty).
     pub only: Vec<usize>,
+    /// Only the books whose value band holds 0.
+    pub balanced_only: bool,
     /// The stream of the measured pairs; the real SPRTs use the next
     /// `runs` streams.
     pub seed: u64,
@@ -463,7 +470,7 @@ pub fn bench(settings: &Settings, out: &mut dyn std::io::Write) -> std::io::Resu
     // The baseline is what a tournament plays by default.
     let mut sources = vec![Openings::Random { plies: 4 }.halves()];
     sources.extend(
-        selections(settings.plies)
+        selections(settings.plies, settings.balanced_only)
             .into_iter()
             .map(|s| Openings::book(s, &all).halves())
             .filter(|(chosen, _)| chosen.size().unwrap_or(0) >= 20),
@@ -621,7 +628,7 @@ mod tests {
                 })
                 .collect();
             let book = Openings::Book {
-                selection: selections(4)[0].clone(),
+                selection: selections(4, false)[0].clone(),
                 positions: positions.clone(),
             };
             let mut seen: Vec<Position> = (0..n).map(|i| book.start(5, i)).collect();
@@ -630,6 +637,22 @@ mod tests {
             all.sort_by_key(|p| p.to_string());
             assert_eq!(seen, all, "{n}");
         }
+    }
+
+    #[test]
+    fn balanced_books_are_the_bands_that_hold_a_draw_and_the_recipe_is_one() {
+        let all = selections(4, false);
+        let balanced = selections(4, true);
+        assert_eq!((all.len(), balanced.len()), (8, 5));
+        for s in &all {
+            let holds_draw = s.value.lo() <= 0 && s.value.hi() >= 0;
+            assert_eq!(balanced.contains(s), holds_draw, "{s}");
+        }
+        assert!(balanced.contains(&recipe(4)));
+        let book = Openings::book(recipe(4), &positions(4));
+        assert_eq!(book.size(), Some(114));
+        assert_eq!(book.selection(), Some(&recipe(4)));
+        assert_eq!(Openings::Random { plies: 4 }.selection(), None);
     }
 
     #[test]
