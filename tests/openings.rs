@@ -197,3 +197,46 @@ fn a_tournament_plays_every_pair_from_the_book_in_order() {
     assert!(String::from_utf8_lossy(&again.stdout)
         .contains(&format!("Openings: {book_name} (3 openings)")));
 }
+
+#[test]
+fn the_shipped_balanced_book_is_every_position_four_plies_deep_within_two_seeds_of_a_draw() {
+    // configs/sprt.toml and configs/league.toml play from this book; it
+    // must be exactly what its header's command writes, so that the
+    // figures measured on the recipe hold for the file users get.
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/balanced-4.txt"
+    ))
+    .unwrap();
+    let dir = folder("openings-shipped");
+    let book = dir.join("book.txt");
+    let o = aboure(&[
+        "openings",
+        "--count",
+        "114",
+        "--value=-2..2",
+        "--plies",
+        "4",
+        "--seed",
+        "1",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), shipped);
+    let lines = book_lines(&shipped);
+    assert_eq!(lines.len(), 114);
+    assert!(lines.iter().all(|(_, v)| (-2..=2).contains(v)));
+    // Every qualifying position is in: one more is refused.
+    let more = aboure(&[
+        "openings",
+        "--count",
+        "115",
+        "--value=-2..2",
+        "--plies",
+        "4",
+        "--out",
+        dir.join("more.txt").to_str().unwrap(),
+    ]);
+    assert!(!more.status.success(), "{}", show(&more));
+}

@@ -183,6 +183,13 @@ struct OpeningsArgs {
     /// Only these bot pairs, by index (comma-separated; all by default).
     #[arg(long, value_delimiter = ',')]
     only: Vec<usize>,
+    /// Only the books whose value band holds 0 (the lopsided ones cost
+    /// most to measure and helped no close pair).
+    #[arg(long)]
+    balanced_only: bool,
+    /// The stream of the measured pairs (the real SPRTs use the next ones).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
 }
 
 // The options of `bench tune-cpu`.
@@ -375,6 +382,8 @@ fn openings(a: OpeningsArgs) -> anyhow::Result<()> {
         )?,
         threads: a.threads,
         only: a.only,
+        seed: a.seed,
+        balanced_only: a.balanced_only,
     };
     aboure_bench::openings::bench(&settings, &mut std::io::stdout().lock())?;
     Ok(())

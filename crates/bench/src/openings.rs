@@ -18,7 +18,7 @@
 //!   the promise with games rather than arithmetic.
 //!
 //! The books are chosen on the measuring seed and confirmed on others: the
-//! SPRT runs use seeds 1 to `runs`, the measurement seed 0.
+//! measurement uses stream `seed`, the SPRT runs the `runs` streams after it.
 
 use std::fmt;
 
@@ -41,7 +41,8 @@ pub struct Contender {
 }
 
 impl Contender {
-    fn new(bot: &'static str, nodes: u64) -> Contender {
+    /// `bot` at `nodes` a move, with its default options.
+    pub fn new(bot: &'static str, nodes: u64) -> Contender {
         Contender {
             bot,
             options: Vec::new(),
@@ -49,7 +50,8 @@ impl Contender {
         }
     }
 
-    fn with(mut self, option: &'static str, value: &str) -> Contender {
+    /// The same bot with `option` set to `value`.
+    pub fn with(mut self, option: &'static str, value: &str) -> Contender {
         self.options.push((option, value.to_owned()));
         self
     }
@@ -134,6 +136,33 @@ pub fn matchups() -> Vec<Matchup> {
             a: ab(300),
             b: Contender::new("greedy", 1),
         },
+        // Close versions that no book recipe was chosen on: the pairs that
+        // tell whether a recipe holds beyond the pairs it was found with.
+        Matchup {
+            kind: "one bot, twice the search (held out)",
+            a: ab(2_000),
+            b: ab(1_000),
+        },
+        Matchup {
+            kind: "one bot, another evaluation term (held out)",
+            a: ab(1_500),
+            b: ab(1_500).with("targets_weight", "-60"),
+        },
+        Matchup {
+            kind: "one bot, shallower quiescence (held out)",
+            a: ab(1_500),
+            b: ab(1_500).with("quiescence_plies", "0"),
+        },
+        Matchup {
+            kind: "one bot, more playouts (held out)",
+            a: mcts(3_000),
+            b: mcts(2_000),
+        },
+        Matchup {
+            kind: "one bot, exploration changed (held out)",
+            a: mcts(1_500),
+            b: mcts(1_500).with("exploration", "1.5"),
+        },
     ]
 }
 
@@ -211,6 +240,14 @@ impl Openings {
         }
     }
 
+    /// The selection of a book (`None` for random openings).
+    pub fn selection(&self) -> Option<&Selection> {
+        match self {
+            Openings::Random { .. } => None,
+            Openings::Book { selection, .. } => Some(selection),
+        }
+    }
+
     /// Distinct openings, if finite.
     pub fn size(&self) -> Option<usize> {
         match self {
@@ -244,8 +281,10 @@ impl fmt::Display for Openings {
 }
 
 /// The books measured besides random openings: value bands from balanced
-/// to lopsided for the side to move, and quiet against sharp balanced ones.
-pub fn selections(plies: u32) -> Vec<Selection> {
+/// to lopsided for the side to move, and quiet against sharp balanced ones;
+/// with `balanced_only`, the balanced ones alone (lopsided books needed
+/// more pairs than random openings for every close pair measured).
+pub fn selections(plies: u32, balanced_only: bool) -> Vec<Selection> {
     let band = |lo, hi| Band::new(lo, hi).expect("a band");
     let loss = |lo, hi| Some(Band::new(lo, hi).expect("a band"));
     let at = |value, sharpness| Selection {
@@ -253,7 +292,7 @@ pub fn selections(plies: u32) -> Vec<Selection> {
         sharpness,
         plies,
     };
-    vec![
+    let all = vec![
         at(band(-1, 1), None),
         at(band(-2, 2), None),
         at(band(-4, 4), None),
@@ -262,7 +301,20 @@ pub fn selections(plies: u32) -> Vec<Selection> {
         at(band(9, 20), None),
         at(band(-2, 2), loss(0.0, 4.0)),
         at(band(-2, 2), loss(6.0, 48.0)),
-    ]
+    ];
+    all.into_iter()
+        .filter(|s| !balanced_only || (s.value.lo() <= 0 && s.value.hi() >= 0))
+        .collect()
+}
+
+/// The recipe this bench confirms for every pair: the positions within
+/// 2 seeds of a draw under perfect play (values are even, so 0 or +-2).
+pub fn recipe(plies: u32) -> Selection {
+    Selection {
+        value: Band::new(-2, 2).expect("a band"),
+        sharpness: None,
+        plies,
+    }
 }
 
 /// Every position `plies` deep, appraised (the books' raw material).
@@ -388,6 +440,11 @@ pub struct Settings {
     pub threads: usize,
     /// Only the bot pairs whose index is listed (all if empty).
     pub only: Vec<usize>,
+    /// Only the books whose value band holds 0.
+    pub balanced_only: bool,
+    /// The stream of the measured pairs; the real SPRTs use the next
+    /// `runs` streams.
+    pub seed: u64,
 }
 
 /// One source of openings measured for one bot pair.
@@ -413,7 +470,7 @@ pub fn bench(settings: &Settings, out: &mut dyn std::io::Write) -> std::io::Resu
     // The baseline is what a tournament plays by default.
     let mut sources = vec![Openings::Random { plies: 4 }.halves()];
     sources.extend(
-        selections(settings.plies)
+        selections(settings.plies, settings.balanced_only)
             .into_iter()
             .map(|s| Openings::book(s, &all).halves())
             .filter(|(chosen, _)| chosen.size().unwrap_or(0) >= 20),
@@ -446,7 +503,7 @@ fn measure_sources(
     )?;
     let mut rows: Vec<Row> = Vec::new();
     for (openings, held_out) in sources {
-        let counts = measure(m, openings, settings.pairs, 0, settings.threads);
+        let counts = measure(m, openings, settings.pairs, settings.seed, settings.threads);
         let expected = expected_pairs(&settings.sprt, &counts);
         let ratio = match (rows.first().and_then(|r| r.expected), expected) {
             (Some(random), Some(here)) => format!("{:.1}x", random / here),
@@ -500,10 +557,22 @@ fn confirm(
         .min_by(|x, y| x.1.total_cmp(&y.1));
     let mut confirmed = vec![&rows[0]];
     confirmed.extend(best.map(|(r, _)| r));
+    // The recipe is confirmed whatever it promised, so that its real
+    // SPRTs are reported for every pair, not only where it looked best.
+    let recipe = recipe(settings.plies);
+    if let Some(r) = rows
+        .iter()
+        .find(|r| r.held_out.selection() == Some(&recipe))
+    {
+        if !confirmed.iter().any(|c| std::ptr::eq(*c, r)) {
+            confirmed.push(r);
+        }
+    }
     let mut means = Vec::new();
-    for row in confirmed {
+    for row in &confirmed {
         let runs: Vec<SprtRun> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (1..=settings.runs)
+            let first = settings.seed + 1;
+            let handles: Vec<_> = (first..first + settings.runs)
                 .map(|seed| {
                     let o = &row.held_out;
                     scope.spawn(move || sprt_run(m, o, &settings.sprt, seed, settings.cap))
@@ -532,11 +601,12 @@ fn confirm(
         )?;
         means.push(mean);
     }
-    if let [random, book] = means[..] {
+    for (row, mean) in confirmed.iter().zip(&means).skip(1) {
         writeln!(
             out,
-            "  real SPRTs: {:.1}x fewer pairs with the book",
-            random / book
+            "  real SPRTs: {:.1}x fewer pairs with {}",
+            means[0] / mean,
+            row.held_out
         )?;
     }
     Ok(())
@@ -558,7 +628,7 @@ mod tests {
                 })
                 .collect();
             let book = Openings::Book {
-                selection: selections(4)[0].clone(),
+                selection: selections(4, false)[0].clone(),
                 positions: positions.clone(),
             };
             let mut seen: Vec<Position> = (0..n).map(|i| book.start(5, i)).collect();
@@ -567,6 +637,22 @@ mod tests {
             all.sort_by_key(|p| p.to_string());
             assert_eq!(seen, all, "{n}");
         }
+    }
+
+    #[test]
+    fn balanced_books_are_the_bands_that_hold_a_draw_and_the_recipe_is_one() {
+        let all = selections(4, false);
+        let balanced = selections(4, true);
+        assert_eq!((all.len(), balanced.len()), (8, 5));
+        for s in &all {
+            let holds_draw = s.value.lo() <= 0 && s.value.hi() >= 0;
+            assert_eq!(balanced.contains(s), holds_draw, "{s}");
+        }
+        assert!(balanced.contains(&recipe(4)));
+        let book = Openings::book(recipe(4), &positions(4));
+        assert_eq!(book.size(), Some(114));
+        assert_eq!(book.selection(), Some(&recipe(4)));
+        assert_eq!(Openings::Random { plies: 4 }.selection(), None);
     }
 
     #[test]
