@@ -321,6 +321,19 @@ fn the_readmes_two_commands_are_the_ones_ci_runs() {
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
+/// The README is read in two minutes: what it is, install, a quick start,
+/// the two commands, five figures and where to go next; the rest is in docs/.
+const README_MOST_BYTES: usize = 6 * 1024;
+
+#[test]
+fn the_readme_stays_at_most_6_kb() {
+    let size = read(&root().join("README.md")).len();
+    assert!(
+        size <= README_MOST_BYTES,
+        "README.md is {size} bytes, over {README_MOST_BYTES}: move the detail to docs/"
+    );
+}
+
 #[test]
 fn two_commands_that_ci_does_not_run_fail() {
     let readme = |first: &str, second: &str| {
