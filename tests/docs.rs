@@ -7,7 +7,8 @@
 //! key); every `aboure ...` line of a
 //! shell block parses with the real command line (`ABOURE_PARSE_ONLY`
 //! makes the binary stop after parsing); every relative link and `#anchor`
-//! resolves; and the defaults the docs quote are the embedded defaults.
+//! resolves; the defaults the docs quote are the embedded defaults; and
+//! the README's two commands are the ones CI runs, as typed.
 //! Each check has a test that feeds it a broken snippet and sees it fail.
 
 pub mod markdown;
@@ -260,6 +261,117 @@ fn the_documented_defaults_are_the_embedded_ones() {
         assert!(quotes_the_defaults(&block.text), "{page}: {}", block.text);
         assert_eq!(defaults_problem(&block.text), None, "{page}");
     }
+}
+
+/// The problems with the "Two commands" section of a README, if any: two
+/// shell blocks of one line each; the first `cargo run --release -- ARGS`,
+/// whose ARGS parse with the real command line (and a `run` of them names a
+/// tournament file that loads); the second a line of `ci` (`.ci/run`) as
+/// typed, so that what the README promises is what CI runs.
+fn two_commands_problems(readme: &str, ci: &str) -> Vec<String> {
+    let Some(start) = readme.find("## Two commands") else {
+        return vec!["no \"## Two commands\" section".to_owned()];
+    };
+    let section = &readme[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
+    let lines: Vec<String> = blocks(&section[..end])
+        .into_iter()
+        .filter(|b| b.info == "sh")
+        .map(|b| b.text.trim().to_owned())
+        .collect();
+    let [first, second] = lines.as_slice() else {
+        return vec![format!("two one-line shell blocks, not {lines:?}")];
+    };
+    let mut problems = Vec::new();
+    match first.strip_prefix("cargo run --release -- ") {
+        None => problems.push(format!("{first:?} is not `cargo run --release -- ...`")),
+        Some(args) => {
+            let words: Vec<String> = std::iter::once("aboure")
+                .chain(args.split_whitespace())
+                .map(str::to_owned)
+                .collect();
+            problems.extend(command_problem(&words));
+            if let ["aboure", "run", file] =
+                words.iter().map(String::as_str).collect::<Vec<_>>()[..]
+            {
+                let path = root().join(file);
+                match std::fs::read_to_string(&path) {
+                    Err(e) => problems.push(format!("{file}: {e}")),
+                    Ok(text) => problems.extend(
+                        aboure_config::parse(&text, &path)
+                            .err()
+                            .map(|e| format!("{file}: {e}")),
+                    ),
+                }
+            }
+        }
+    }
+    if !ci.lines().any(|l| l.trim() == second) {
+        problems.push(format!("{second:?} is not a line of .ci/run"));
+    }
+    problems
+}
+
+#[test]
+fn the_readmes_two_commands_are_the_ones_ci_runs() {
+    let problems = two_commands_problems(
+        &read(&root().join("README.md")),
+        &read(&root().join(".ci/run")),
+    );
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// The README is read in two minutes: what it is, install, a quick start,
+/// the two commands, five figures and where to go next; the rest is in docs/.
+const README_MOST_BYTES: usize = 6 * 1024;
+
+#[test]
+fn the_readme_stays_at_most_6_kb() {
+    let size = read(&root().join("README.md")).len();
+    assert!(
+        size <= README_MOST_BYTES,
+        "README.md is {size} bytes, over {README_MOST_BYTES}: move the detail to docs/"
+    );
+}
+
+#[test]
+fn two_commands_that_ci_does_not_run_fail() {
+    let readme = |first: &str, second: &str| {
+        format!("# x\n## Two commands\n\n```sh\n{first}\n```\n\ntext\n\n```sh\n{second}\n```\n\n## Next\n")
+    };
+    let ci = "set -e\ncargo fmt --all -- --check\nbash tests/run.sh\n";
+    let good = readme(
+        "cargo run --release -- run configs/default.toml",
+        "bash tests/run.sh",
+    );
+    assert_eq!(two_commands_problems(&good, ci), Vec::<String>::new());
+    let typo = readme(
+        "cargo run --release -- run configs/defualt.toml",
+        "bash tests/run.sh",
+    );
+    assert!(
+        !two_commands_problems(&typo, ci).is_empty(),
+        "a file that does not exist"
+    );
+    let flag = readme(
+        "cargo run --release -- run configs/default.toml --resumee",
+        "bash tests/run.sh",
+    );
+    assert_eq!(
+        two_commands_problems(&flag, ci).len(),
+        1,
+        "a flag the CLI refuses"
+    );
+    let other = readme(
+        "cargo run --release -- run configs/default.toml",
+        "bash tests/run.sh --all",
+    );
+    assert_eq!(
+        two_commands_problems(&other, ci).len(),
+        1,
+        "not what CI runs"
+    );
+    assert_eq!(two_commands_problems("# x\n", ci).len(), 1);
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! End-to-end tests of `aboure openings`: the book it writes is confirmed
-//! position by position by `aboure solve`, and a tournament plays from it.
+//! position by position by `aboure solve`, a tournament plays from it, and
+//! the report's openings section is on the live page too (in Chromium, as
+//! the other page tests).
 
 use crate::harness::*;
 
@@ -91,9 +93,12 @@ fn a_band_no_position_fits_is_refused_with_the_count_that_does() {
     );
 }
 
-#[test]
-fn a_tournament_plays_every_pair_from_the_book_in_order() {
-    let dir = folder("openings-run");
+/// A book of three openings written by `aboure openings`, and a
+/// tournament of two bots played from it in `dir/out`: the book's path,
+/// its lines and the output folder.
+fn book_run(
+    dir: &std::path::Path,
+) -> (std::path::PathBuf, Vec<(Position, i32)>, std::path::PathBuf) {
     let book = dir.join("book.txt");
     let o = aboure(&[
         "openings",
@@ -108,7 +113,7 @@ fn a_tournament_plays_every_pair_from_the_book_in_order() {
     assert!(o.status.success(), "{}", show(&o));
     let lines = book_lines(&std::fs::read_to_string(&book).unwrap());
     let config = write_config(
-        &dir,
+        dir,
         &format!(
             "[tournament]\npairs = 3\nconcurrency = 1\n[time-control]\ndepth = 2\n\
              [openings]\nfile = {:?}\n\
@@ -120,6 +125,13 @@ fn a_tournament_plays_every_pair_from_the_book_in_order() {
     let out = dir.join("out");
     let run = run(&config, &out, &[]);
     assert!(run.status.success(), "{}", show(&run));
+    (book, lines, out)
+}
+
+#[test]
+fn a_tournament_plays_every_pair_from_the_book_in_order() {
+    let dir = folder("openings-run");
+    let (book, lines, out) = book_run(&dir);
     let games = games(&out);
     assert_eq!(games.len(), 6);
     for g in &games {
@@ -239,4 +251,59 @@ fn the_shipped_balanced_book_is_every_position_four_plies_deep_within_two_seeds_
         dir.join("more.txt").to_str().unwrap(),
     ]);
     assert!(!more.status.success(), "{}", show(&more));
+}
+
+/// The openings section of the page: its headline and each row's cells.
+const OPENINGS: &str = "JSON.stringify({
+    headline: (document.querySelector('#openings p') || {}).textContent,
+    rows: Array.from(document.querySelectorAll('#openings tbody tr'))
+        .map(r => Array.from(r.cells).map(c => c.textContent)),
+    linked: !!document.querySelector('a[href=\"#openings\"]'),
+})";
+
+#[test]
+fn the_live_page_shows_the_openings_section_of_the_report() {
+    let dir = folder("openings-live");
+    let (book, _, out) = book_run(&dir);
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(out.join("report.txt")).unwrap();
+
+    let (_server, url) = crate::served::serve(&[out.to_str().unwrap()]);
+    let mut page = crate::serve_live::DevTools::open(&url, &dir.join("profile"));
+    page.wait_for("document.querySelectorAll('#openings tbody tr').length === 3");
+    let shown: serde_json::Value =
+        serde_json::from_str(page.eval(OPENINGS).as_str().unwrap()).unwrap();
+    assert_eq!(shown["linked"], true, "{shown}");
+    // The headline the text report prints, book and decided pairs included.
+    let headline = shown["headline"].as_str().unwrap();
+    assert!(
+        headline.starts_with(&format!("{} (3 openings); ", book.display())),
+        "{shown}"
+    );
+    assert!(
+        text.contains(&format!("\nOpenings: {headline}\n")),
+        "{headline:?} in\n{text}"
+    );
+    // Each row is the report's pair: opening, position, both games, verdict.
+    let pairs = report["openings"]["pairs"].as_array().unwrap();
+    let expected: Vec<Vec<String>> = pairs
+        .iter()
+        .map(|p| {
+            let games: Vec<String> = (p["games"].as_array().unwrap().iter())
+                .map(|g| {
+                    let s = |k: &str| g[k].as_str().unwrap().to_owned();
+                    format!("{}-{} {}", s("south"), s("north"), s("result"))
+                })
+                .collect();
+            vec![
+                p["opening"].to_string(),
+                p["position"].as_str().unwrap().to_owned(),
+                games.join(", "),
+                p["verdict"].as_str().unwrap().to_owned(),
+            ]
+        })
+        .collect();
+    let rows: Vec<Vec<String>> = serde_json::from_value(shown["rows"].clone()).unwrap();
+    assert_eq!(rows, expected, "the page against report.json");
 }

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use aboure_records::GameResult;
+use aboure_records::{GameResult, OpeningsIdentity, RunManifest};
 use serde::Serialize;
 
 use crate::escape::esc;
@@ -27,6 +27,24 @@ pub struct OpeningsBook {
     pub file: Option<String>,
     /// Its openings in order, each as `START moves M...`.
     pub lines: Vec<String>,
+}
+
+impl OpeningsBook {
+    /// The book a run manifest records, when the run played from an
+    /// openings file (a run of random openings has none). The report of a
+    /// folder and the live page both take it from here.
+    pub fn of_manifest(manifest: &RunManifest) -> Option<OpeningsBook> {
+        match &manifest.identity.openings {
+            OpeningsIdentity::File(lines) => Some(OpeningsBook {
+                file: manifest.openings_file.clone(),
+                // A set-up position with no moves after it reads as itself.
+                lines: (lines.iter())
+                    .map(|l| l.strip_suffix(" moves ").unwrap_or(l).to_owned())
+                    .collect(),
+            }),
+            OpeningsIdentity::Random { .. } => None,
+        }
+    }
 }
 
 /// One game of a pair: `result` from South's view, players by index.

@@ -160,16 +160,7 @@ pub fn sandbox_of(paths: &[PathBuf]) -> Result<Option<SandboxLayers>, InputError
 /// The openings book recorded in the `run.json` beside the first of
 /// `paths` whose games start from an openings file, if any.
 pub fn openings_of(paths: &[PathBuf]) -> Result<Option<crate::OpeningsBook>, InputError> {
-    first_in_manifests(paths, |m| match m.identity.openings {
-        aboure_records::OpeningsIdentity::File(lines) => Some(crate::OpeningsBook {
-            file: m.openings_file,
-            // A set-up position with no moves after it reads as itself.
-            lines: (lines.iter())
-                .map(|l| l.strip_suffix(" moves ").unwrap_or(l).to_owned())
-                .collect(),
-        }),
-        aboure_records::OpeningsIdentity::Random { .. } => None,
-    })
+    first_in_manifests(paths, |m| crate::OpeningsBook::of_manifest(&m))
 }
 
 /// The league recorded in the `run.json` beside the first of `paths` that

@@ -227,7 +227,7 @@ impl Folder {
 }
 
 /// The SPRT, the size of the schedule, the sandbox, the league and its
-/// prior, from a run manifest.
+/// prior, and the openings book, from a run manifest.
 pub fn run_info(manifest: &RunManifest) -> RunInfo {
     let sprt = SprtSettings::of_manifest(manifest);
     RunInfo {
@@ -237,6 +237,7 @@ pub fn run_info(manifest: &RunManifest) -> RunInfo {
         sandbox: manifest.sandbox.clone(),
         league: manifest.league.clone(),
         prior: aboure_report::default_prior(Some(&manifest.identity.format)),
+        openings: aboure_report::OpeningsBook::of_manifest(manifest),
     }
 }
 

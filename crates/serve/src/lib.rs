@@ -7,8 +7,8 @@
 //! or one file per shard), keeps the report of each run up to date, and
 //! serves it as the HTML report's page, updated in the browser by
 //! server-sent events: standings with intervals, crosstable, the SPRT's LLR
-//! path, pace and time left, failures as they happen, the newest games in
-//! the game viewer. A tune's folder gets the tune's page instead: each
+//! path, each opening's pairs for a run played from a book, pace and time
+//! left, failures as they happen, the newest games in the game viewer. A tune's folder gets the tune's page instead: each
 //! parameter's path and the objective as the tune's report draws them,
 //! theta and its trend, the budget done, the result and its confirming SPRT.
 //!

@@ -46,6 +46,9 @@ pub struct RunInfo {
     /// run's format ([`aboure_report::default_prior`]), so that the page's
     /// leaderboard and ratings over time are the run's report's.
     pub prior: Option<f64>,
+    /// The openings book the run plays from, for the report's openings
+    /// section (each opening's pairs both ways), as `aboure report` shows it.
+    pub openings: Option<aboure_report::OpeningsBook>,
 }
 
 /// One run, as far as its files have been read.
@@ -90,6 +93,7 @@ impl LiveRun {
             sandbox: info.sandbox.clone(),
             league: info.league.clone(),
             prior: info.prior,
+            openings: info.openings.clone(),
             viewer_games: Some(VIEWER_GAMES),
             ..ReportOptions::default()
         });
@@ -314,5 +318,48 @@ mod tests {
             "the malformed line is reported"
         );
         assert!(!snap.body.contains("<footer>") && !snap.body.contains("<body>"));
+        assert!(
+            !snap.body.contains("id=\"openings\""),
+            "no book, no section"
+        );
+    }
+
+    #[test]
+    fn a_run_from_a_book_shows_each_openings_pair_as_the_report_does() {
+        let book = aboure_report::OpeningsBook {
+            file: Some("book.txt".to_owned()),
+            lines: vec!["startpos moves 3".to_owned(), "startpos moves 5".to_owned()],
+        };
+        let info = RunInfo {
+            openings: Some(book),
+            ..RunInfo::default()
+        };
+        let mut run = LiveRun::new(Path::new("out/x"), info);
+        let file = Path::new("out/x/games.jsonl");
+        // Pair 0: a wins both games; pair 1: one game so far.
+        for (n, (pair, game, south, north, result)) in [
+            (0, 0, "a", "b", "1-0"),
+            (0, 1, "b", "a", "0-1"),
+            (1, 0, "a", "b", "1/2-1/2"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let text = format!(
+                r#"{{"id":"p{pair}g{game}","pairing":["a","b"],"pair":{pair},"game":{game},"south":"{south}","north":"{north}","moves":["3"],"result":"{result}","termination":"natural"}}"#
+            );
+            run.push(file, n + 1, text.as_bytes());
+        }
+        let body = run.snapshot().body;
+        assert!(
+            body.contains("<section id=\"openings\"><h2>Openings</h2><p>book.txt (2 openings); 1 of 2 pairs decided"),
+            "{body}"
+        );
+        assert!(body.contains("<td>1</td><td class=\"name\">startpos moves 3</td><td>a-b 1-0, b-a 0-1</td><td>a won both</td>"), "{body}");
+        assert!(body.contains("<td>2</td><td class=\"name\">startpos moves 5</td><td>a-b 1/2-1/2</td><td>one game played</td>"), "{body}");
+        assert!(
+            body.contains("href=\"#openings\""),
+            "the navigation links to it"
+        );
     }
 }
