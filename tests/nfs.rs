@@ -144,8 +144,6 @@ fn nfs_round_robin_by_three_workers_on_two_clients_one_killed_records_every_game
 }
 
 #[test]
-#[ignore = "fails at HEAD even with finished.log read by O_DIRECT: r0001-p05 recorded \
-            twice under delegations with separate caches; the claim files are still cached"]
 fn nfs_two_workers_through_two_separately_cached_mounts_under_delegations_record_every_game_once() {
     let bed = Bed::take();
     let dir = bed.folder("nfs-cache");
@@ -166,8 +164,6 @@ fn nfs_two_workers_through_two_separately_cached_mounts_under_delegations_record
 }
 
 #[test]
-#[ignore = "fails at HEAD 1 run in 3: the cut worker stops with exit 4 as it should, but \
-            r0002-p00-g0 was recorded twice (its game became durable after the lease was lost)"]
 fn nfs_a_client_cut_past_its_lease_stops_cleanly_and_the_run_is_finished_once() {
     let bed = Bed::take();
     let dir = bed.folder("nfs-lease");
@@ -219,6 +215,32 @@ fn league_verdict(out: &Path) -> Value {
     manifest["league"]["verdict"].clone()
 }
 
+/// What must not depend on how a league was spread: why it stopped, and
+/// the final table's neighbours, each with its verdict. How many pairs it
+/// took, and so the figures of each neighbour pair, do: a worker decides a
+/// pair while the other's is in flight (counted as two draws), which one
+/// process at `--concurrency 1` never does, so the pairs chosen, and the
+/// games, differ (`league/worker.rs`, "What deterministic means here").
+/// The verdict must still be the rule's on the games recorded: it counts
+/// every game of the folder, in whole pairs.
+fn league_ranking(out: &Path) -> Value {
+    let verdict = league_verdict(out);
+    let recorded = games(out).len() as u64;
+    assert_eq!(verdict["games"], recorded, "{verdict}");
+    assert_eq!(
+        verdict["pairs"].as_u64().unwrap() * 2,
+        recorded,
+        "{verdict}"
+    );
+    let neighbours: Vec<Value> = verdict["neighbours"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| serde_json::json!([n["rank"], n["upper"], n["lower"], n["verdict"]]))
+        .collect();
+    serde_json::json!([verdict["reason"], neighbours])
+}
+
 /// Runs `config` by one worker on each client into `name` on the export,
 /// and returns the run folder copied back to the host.
 fn on_both_clients(bed: &Bed, dir: &Path, config: &Path, name: &str) -> PathBuf {
@@ -257,8 +279,6 @@ fn nfs_an_sprt_across_two_clients_reaches_the_one_process_verdict() {
 }
 
 #[test]
-#[ignore = "fails at HEAD: the league on two clients settles at 8 pairs (16 games) where \
-            one process settles at 4 (8 games)"]
 fn nfs_a_league_across_two_clients_reaches_the_one_process_verdict() {
     let bed = Bed::take();
     let league = bed.folder("nfs-league");
@@ -273,13 +293,16 @@ fn nfs_a_league_across_two_clients_reaches_the_one_process_verdict() {
              [[bot]]\nname = \"ab-4\"\nbuiltin = \"alphabeta\"\ntime-control = {{ depth = 4 }}\n"
         ),
     );
-    let expected = league_verdict(&one_process(&config, &league));
-    assert_eq!(expected["reason"], "settled", "{expected}");
+    let one = one_process(&config, &league);
+    assert_eq!(league_verdict(&one)["reason"], "settled");
+    let expected = league_ranking(&one);
     let out = on_both_clients(&bed, &league, &config, "league");
     assert_eq!(
-        league_verdict(&out),
+        league_ranking(&out),
         expected,
-        "the league on two NFS clients"
+        "the league on two NFS clients: {}, one process: {}",
+        league_verdict(&out),
+        league_verdict(&one)
     );
 }
 

@@ -9,6 +9,7 @@
 //! alive and playing, not with the tasks a cluster was asked for, so the
 //! overrun past the deciding pair stays within a few pairs per live game.
 
+use std::path::Path;
 use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -136,12 +137,29 @@ pub(super) async fn record(
         let Some(claim) = claim else {
             return Ok((None, None, absorb(state)));
         };
-        match state.queue.may_write(&claim, record.game)? {
+        match state.queue.may_write(&claim, &record)? {
             WriteCheck::Write => {}
             WriteCheck::Recorded => return Ok((Some(claim), None, absorb(state))),
             WriteCheck::Lost => return Ok((None, None, absorb(state))),
         }
+        let before = state.writer.len();
         crate::results::write_result(&mut state.writer, &record, crate::results::RETRY)?;
+        if !state.queue.confirm(&record)? {
+            // Taken back: the mark, which readers follow, names another's.
+            tracing::warn!(
+                "game {} was recorded by another worker meanwhile",
+                record.id
+            );
+            if let Ok(len) = before {
+                let _ = state.writer.cut_back(len);
+            }
+            let dir = state.writer.path().parent().map(Path::to_owned);
+            return Err(RunError::Workers(aboure_workers::Error::ClaimsLost {
+                dir: dir.unwrap_or_default(),
+                context: format!("game {} was recorded by another worker", record.id),
+                error: std::io::Error::other("its mark was taken over (taken back)"),
+            }));
+        }
         state.queue.wrote(&record);
         state.tally.add(&record);
         state.played += 1;

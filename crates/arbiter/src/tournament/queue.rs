@@ -48,7 +48,7 @@ use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
 use aboure_workers::{
     acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Found, Ledger,
-    Refused, RosterBrief, Slice, Unit, Whose, WorkerFile,
+    RecordMarks, Refused, Reservation, RosterBrief, Slice, Unit, Whose, WorkerFile,
 };
 pub use work::SharingCounts;
 
@@ -111,6 +111,8 @@ pub(super) struct Queue {
     /// The games read from the log, or appended to it by this worker.
     logged: Ledger,
     log: FinishedLog,
+    /// The marks of recorded games: who writes a game is decided by them.
+    marks: RecordMarks,
     /// Games of units not (yet known to be) in the log, with their file:
     /// what this worker appends once such a unit it holds is complete.
     unlogged: BTreeMap<Unit, Vec<(String, GameRecord)>>,
@@ -161,6 +163,7 @@ impl Queue {
             ledger: Ledger::new(schedule.units()),
             logged: Ledger::new(schedule.units()),
             log: FinishedLog::new(claims.dir()),
+            marks: RecordMarks::new(claims.dir().parent().unwrap_or(claims.dir()), &own_file),
             unlogged: BTreeMap::new(),
             schedule,
             claims,
@@ -370,12 +373,12 @@ impl Queue {
     pub(super) fn may_write(
         &mut self,
         claim: &Claim<ClaimFile>,
-        game: u8,
+        record: &GameRecord,
     ) -> Result<WriteCheck, RunError> {
         if self.lost {
             return Ok(WriteCheck::Lost);
         }
-        let checked = self.check_write(claim, game);
+        let checked = self.check_write(claim, record);
         self.lost = matches!(
             checked,
             Err(RunError::Workers(aboure_workers::Error::ClaimsLost { .. }))
@@ -385,8 +388,12 @@ impl Queue {
 
     /// [`Queue::may_write`], once the worker is not known to have lost
     /// its claims.
-    fn check_write(&mut self, claim: &Claim<ClaimFile>, game: u8) -> Result<WriteCheck, RunError> {
-        let unit = claim.unit();
+    fn check_write(
+        &mut self,
+        claim: &Claim<ClaimFile>,
+        record: &GameRecord,
+    ) -> Result<WriteCheck, RunError> {
+        let (unit, game) = (claim.unit(), record.game);
         let claims = self.claims.dir().to_owned();
         let context = format!("cannot check the claim of unit {unit}");
         let io = || on_claims(&claims, context.clone());
@@ -405,10 +412,34 @@ impl Queue {
             self.refresh_all()?;
         }
         self.claims.sign(claim.handle()).map_err(io())?;
-        Ok(match self.ledger.has(unit, game) {
-            true => WriteCheck::Recorded,
-            false => WriteCheck::Write,
-        })
+        if self.ledger.has(unit, game) {
+            return Ok(WriteCheck::Recorded);
+        }
+        // The server decides who writes it: see `aboure_workers::RecordMarks`.
+        match self.marks.reserve(&record.id).map_err(io())? {
+            Reservation::Mine | Reservation::TakenOver(_) => Ok(WriteCheck::Write),
+            Reservation::Elsewhere(file, g) => {
+                tracing::warn!("game {} is recorded in {file}: not written", g.id);
+                if self.note(&g, &file) {
+                    self.fresh.push(*g);
+                }
+                Ok(WriteCheck::Recorded)
+            }
+        }
+    }
+
+    /// True if the game's mark still names this worker's file now that
+    /// its record is synced; false if another worker took the mark over
+    /// meanwhile (this worker was cut off past its lease), and then this
+    /// worker has lost its claims.
+    pub(super) fn confirm(&mut self, record: &GameRecord) -> Result<bool, RunError> {
+        let context = format!("cannot check the mark of game {}", record.id);
+        let mine = self
+            .marks
+            .is_mine(&record.id)
+            .map_err(on_claims(self.claims.dir(), context))?;
+        self.lost |= !mine;
+        Ok(mine)
     }
 
     /// Gives a unit up: finished (its games logged if nobody did, then

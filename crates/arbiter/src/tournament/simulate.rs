@@ -191,9 +191,12 @@ fn play_unit(
     };
     for spec in &games {
         let record = record_of(config, spec);
-        match queue.may_write(&claim, spec.game)? {
+        match queue.may_write(&claim, &record)? {
             WriteCheck::Write => {
                 crate::results::write_result(writer, &record, crate::results::RETRY)?;
+                if !queue.confirm(&record)? {
+                    return Ok(Some(Duration::ZERO)); // taken over meanwhile
+                }
                 queue.wrote(&record);
             }
             WriteCheck::Recorded => {}
