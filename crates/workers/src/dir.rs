@@ -31,7 +31,7 @@ pub fn held_unit(run_dir: &Path) -> Option<Unit> {
     entries.flatten().find_map(|entry| {
         let unit = entry.file_name().to_str().and_then(unit_of_file_name)?;
         // A file removed since the listing was finished with.
-        let file = File::open(entry.path()).ok()?;
+        let file = crate::fresh::undelegated(&entry.path(), 0).ok()?;
         match file.try_lock_shared() {
             Err(TryLockError::WouldBlock) => Some(unit),
             _ => None,
@@ -122,7 +122,7 @@ impl ClaimDir {
     /// The text of `unit`'s claim file (its signatures and notes), or
     /// `None` if it has none now (finished, or never claimed).
     pub fn read(&self, unit: Unit) -> Option<String> {
-        std::fs::read_to_string(self.path(unit)).ok()
+        crate::fresh::read_text(&self.path(unit)).ok()
     }
 
     fn path(&self, unit: Unit) -> PathBuf {

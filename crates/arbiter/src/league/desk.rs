@@ -310,7 +310,9 @@ impl Desk {
             && self.claims.signer(claim.handle()).map_err(io("read"))? == self.claims.holder();
         if !mine {
             self.held.remove(&number);
-            return Ok(Recorded::Lost);
+            let run = claims.parent().unwrap_or(&claims);
+            let what = format!("the claim of pair {number} is another worker's now");
+            return Err(aboure_workers::taken(run, what).into());
         }
         self.claims.sign(claim.handle()).map_err(io("sign"))?;
         let slot = *slot;
@@ -349,11 +351,12 @@ impl Desk {
             if let Ok(len) = before {
                 let _ = self.writer.cut_back(len);
             }
-            return Err(RunError::Workers(aboure_workers::Error::ClaimsLost {
-                dir: claims.parent().map(Path::to_owned).unwrap_or_default(),
-                context: format!("game {} was recorded by another worker", record.id),
-                error: std::io::Error::other("its mark was taken over (taken back)"),
-            }));
+            let run = claims.parent().unwrap_or(&claims);
+            let what = format!(
+                "the mark of game {} is another worker's (taken back)",
+                record.id
+            );
+            return Err(aboure_workers::taken(run, what).into());
         }
         debug_assert_eq!(parse_game_id(&record.id), Some((number, game)));
         let first = record.pairing[0].clone();

@@ -154,11 +154,11 @@ pub(super) async fn record(
                 let _ = state.writer.cut_back(len);
             }
             let dir = state.writer.path().parent().map(Path::to_owned);
-            return Err(RunError::Workers(aboure_workers::Error::ClaimsLost {
-                dir: dir.unwrap_or_default(),
-                context: format!("game {} was recorded by another worker", record.id),
-                error: std::io::Error::other("its mark was taken over (taken back)"),
-            }));
+            let what = format!(
+                "the mark of game {} is another worker's (taken back)",
+                record.id
+            );
+            return Err(aboure_workers::taken(&dir.unwrap_or_default(), what).into());
         }
         state.queue.wrote(&record);
         state.tally.add(&record);

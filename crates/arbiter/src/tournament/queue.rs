@@ -398,9 +398,12 @@ impl Queue {
         let context = format!("cannot check the claim of unit {unit}");
         let io = || on_claims(&claims, context.clone());
         if !claim.still_held(&mut self.claims).map_err(io())? {
-            tracing::warn!("lost the claim of unit {unit}: its game {game} is not written");
             self.mine.remove(&unit);
-            return Ok(WriteCheck::Lost);
+            let run = claims.parent().unwrap_or(&claims);
+            let what = format!(
+                "the claim of unit {unit} is another worker's now (its game {game} is not written)"
+            );
+            return Err(aboure_workers::taken(run, what).into());
         }
         // Signed last by this worker: nobody else acquired the unit or
         // was about to write a game of it since this worker signed (a
