@@ -6,10 +6,9 @@
 //! A claim (a `flock`) keeps workers off each other's units, but it is not
 //! enough to decide who writes: on NFS a lock can be lost behind its
 //! holder's back (a client cut off past its lease), and two mounts of one
-//! client with separate caches were both seen to hold one lock under
-//! delegations (the client takes locks locally under a delegation, and the
-//! server does not recall a delegation for opens from the same client). A
-//! name is different: `link` asks the server, which makes it only if it
+//! client with separate caches, under delegations, were seen to record
+//! one pair twice, though each checked its claim before writing. A name is
+//! different: `link` asks the server, which makes it only if it
 //! does not exist, so one worker makes the mark, and the others learn it at
 //! once, whatever their caches say.
 //!
