@@ -144,12 +144,22 @@ impl ClaimFolder for ClaimDir {
 
     fn open(&mut self, unit: Unit) -> io::Result<ClaimFile> {
         let path = self.path(unit);
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)?;
+        let open = || {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+        };
+        // A name another NFS client removed (its unit finished) may still
+        // be in this client's cache: the open fails with ESTALE (seen on
+        // NFSv3), and a second one looks the name up again. Nothing of
+        // this worker's is lost: the file was not its.
+        let file = match open() {
+            Err(e) if e.raw_os_error() == Some(libc::ESTALE) => open()?,
+            opened => opened?,
+        };
         Ok(ClaimFile { file, path })
     }
 
@@ -166,6 +176,8 @@ impl ClaimFolder for ClaimDir {
         match std::fs::metadata(&handle.path) {
             Ok(named) => Ok(named.dev() == held.dev() && named.ino() == held.ino()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            // The name points at a file removed on the server: not this one.
+            Err(e) if e.raw_os_error() == Some(libc::ESTALE) => Ok(false),
             Err(e) => Err(e),
         }
     }

@@ -222,7 +222,13 @@ impl<H> Acquire<H> {
     /// Does one step.
     pub fn step<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<Step<H>> {
         Ok(match self {
-            Acquire::Open(unit) => Step::Next(Acquire::Lock(unit, folder.open(unit)?)),
+            Acquire::Open(unit) => match folder.open(unit) {
+                Ok(handle) => Step::Next(Acquire::Lock(unit, handle)),
+                // Opened by a name that another client removed meanwhile
+                // (its holder finished it), twice: not this worker's loss.
+                Err(e) if e.raw_os_error() == Some(libc::ESTALE) => Step::Taken(Refused::Removed),
+                Err(e) => return Err(e),
+            },
             Acquire::Lock(unit, handle) => match folder.try_lock(&handle)? {
                 true => Step::Next(Acquire::Check(unit, handle)),
                 false => Step::Taken(Refused::Held),
