@@ -249,5 +249,13 @@ mod tests {
             "x from the shard's file, which sorts first"
         );
         assert_eq!(warned, 1, "the duplicate is said");
+        // Marked as the late worker's: its record counts, either order.
+        let marks = aboure_records::mark::marks_dir(dir.path());
+        std::fs::create_dir_all(&marks).unwrap();
+        let text = aboure_records::mark::mark_text("games-w-late.jsonl");
+        std::fs::write(marks.join("x"), text).unwrap();
+        let (marked, _) = picked(&[&first, &second]);
+        assert_eq!(picked(&[&second, &first]).0, marked);
+        assert_eq!((marked[0].1.as_str(), &marked[0].2), ("NorthWins", &second));
     }
 }

@@ -15,9 +15,11 @@
 //! The file is opened for reading and writing, though only read: Linux's
 //! NFS server (before 6.6 it grants read delegations only) gives no
 //! delegation for an open that may write, so a poller holds none, and no
-//! writer's open has one to recall. Recalls were where `aboure bench
-//! workers` stalled under delegations (the client looping on LOCK while it
-//! returned a delegation). Where writing is not allowed, it is read-only.
+//! writer's open has one to recall. The stalls of `aboure bench workers`
+//! on NFS under delegations came with recalls (the client logged
+//! `nfs4_handle_delegation_recall_error` while looping on LOCK); with
+//! these opens they were not seen again (docs/many-machines.md says in how
+//! many runs). Where writing is not allowed, it is read-only.
 //!
 //! Where `O_DIRECT` is refused (tmpfs on older kernels), the read is an
 //! ordinary one: such a filesystem is local, and has no cache to bypass.
