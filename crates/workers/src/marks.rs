@@ -121,8 +121,13 @@ impl RecordMarks {
 
     /// True if the mark of `id` still names this worker's file, read from
     /// the server: checked once the record is synced.
+    /// A mark this worker made that is gone (the claims folder removed)
+    /// is an `ENOENT`: a loss of its claims.
     pub fn is_mine(&self, id: &str) -> io::Result<bool> {
-        Ok(self.owner(id)?.as_deref() == Some(self.own.as_str()))
+        match self.owner(id)? {
+            Some(owner) => Ok(owner == self.own),
+            None => Err(io::Error::from_raw_os_error(libc::ENOENT)),
+        }
     }
 
     /// The file the mark of `id` names, as the server has it now.
@@ -158,8 +163,13 @@ impl RecordMarks {
             MADE.fetch_add(1, Ordering::Relaxed)
         ));
         let mut file = match std::fs::File::create(&temp) {
+            // The first mark of the run makes the folder; a claims folder
+            // that is gone is not made again (ENOENT: the claims are lost).
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                std::fs::create_dir_all(&self.dir)?;
+                match std::fs::create_dir(&self.dir) {
+                    Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+                    _ => {}
+                }
                 std::fs::File::create(&temp)?
             }
             made => made?,

@@ -399,6 +399,10 @@ impl Queue {
         let io = || on_claims(&claims, context.clone());
         if !claim.still_held(&mut self.claims).map_err(io())? {
             self.mine.remove(&unit);
+            if !claims.is_dir() {
+                let gone = std::io::Error::from_raw_os_error(libc::ENOENT);
+                return Err(io()(gone));
+            }
             let run = claims.parent().unwrap_or(&claims);
             let what = format!(
                 "the claim of unit {unit} is another worker's now (its game {game} is not written)"
