@@ -190,6 +190,7 @@ mod tests {
     }
 
     fn worker(run: &Path, name: &str) -> RecordMarks {
+        std::fs::create_dir_all(aboure_records::RunFolder::new(run).claims()).unwrap();
         RecordMarks::new(run, &format!("games-w-{name}.jsonl"))
             .with_orphan_wait(Duration::from_millis(200))
     }
@@ -235,12 +236,19 @@ mod tests {
         assert!(t0.elapsed() >= Duration::from_millis(200), "waited first");
         assert!(b.is_mine("g0").unwrap());
         assert!(!a.is_mine("g0").unwrap(), "its maker finds it lost");
+        // The claims folder gone: a loss (ENOENT), and not made again.
+        std::fs::remove_dir_all(aboure_records::RunFolder::new(run).claims()).unwrap();
+        let gone = a.is_mine("g0").unwrap_err();
+        assert_eq!(crate::loss(&gone), Some(crate::Loss::Gone));
+        assert!(a.reserve("g1").is_err());
+        assert!(!aboure_records::RunFolder::new(run).claims().exists());
     }
 
     #[test]
     fn many_workers_racing_for_one_game_one_makes_the_mark() {
         let dir = tempfile::tempdir().unwrap();
         let run = dir.path().to_owned();
+        std::fs::create_dir_all(aboure_records::RunFolder::new(&run).claims()).unwrap();
         let threads: Vec<_> = (0..16)
             .map(|w| {
                 let run = run.clone();
