@@ -43,6 +43,14 @@ impl GamesWriter {
         Ok(self.len()? == 0)
     }
 
+    /// Cuts the file back to `len` bytes and syncs it: a record taken
+    /// back (its game's mark was another worker's by the time it was
+    /// synced), while nothing was written after it.
+    pub fn cut_back(&mut self, len: u64) -> io::Result<()> {
+        self.file.set_len(len)?;
+        self.file.sync_data()
+    }
+
     /// Writes `game` as one line and syncs it to disk. On failure the file
     /// is cut back to its length before (check [`GamesWriter::len`] before
     /// writing again: the cut can fail too).

@@ -44,8 +44,9 @@ impl Input {
 
     /// Adds the games of a parsed file. An id already present is the same
     /// game read twice: it counts once, and the record that counts is the
-    /// one [`aboure_records::record_wins`] picks, whatever order the files
-    /// are given in (within one file, its first).
+    /// one [`aboure_records::RecordChoice`] picks (the one the game's mark
+    /// names, else by file), whatever order the files are given in (within
+    /// one file, its first).
     pub fn add(&mut self, path: &Path, results: Results) {
         let index = self.files.len();
         self.files.push(path.to_owned());
@@ -68,7 +69,9 @@ impl Input {
             };
             let file = self.sources[place];
             let id = game.id.clone();
-            if file != index && aboure_records::record_wins(path, &self.files[file]) {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let choice = aboure_records::RecordChoice::new(dir);
+            if file != index && choice.wins(&id, path, &self.files[file]) {
                 self.games[place] = game;
                 self.sources[place] = index;
             }
@@ -237,5 +240,13 @@ mod tests {
             "x from the shard's file, which sorts first"
         );
         assert_eq!(warned, 1, "the duplicate is said");
+        // Marked as the late worker's: its record counts, either order.
+        let marks = aboure_records::mark::marks_dir(dir.path());
+        std::fs::create_dir_all(&marks).unwrap();
+        let text = aboure_records::mark::mark_text("games-w-late.jsonl");
+        std::fs::write(marks.join("x"), text).unwrap();
+        let (marked, _) = picked(&[&first, &second]);
+        assert_eq!(picked(&[&second, &first]).0, marked);
+        assert_eq!((marked[0].1.as_str(), &marked[0].2), ("NorthWins", &second));
     }
 }

@@ -31,7 +31,7 @@ pub fn held_unit(run_dir: &Path) -> Option<Unit> {
     entries.flatten().find_map(|entry| {
         let unit = entry.file_name().to_str().and_then(unit_of_file_name)?;
         // A file removed since the listing was finished with.
-        let file = File::open(entry.path()).ok()?;
+        let file = crate::fresh::undelegated(&entry.path(), 0).ok()?;
         match file.try_lock_shared() {
             Err(TryLockError::WouldBlock) => Some(unit),
             _ => None,
@@ -122,7 +122,7 @@ impl ClaimDir {
     /// The text of `unit`'s claim file (its signatures and notes), or
     /// `None` if it has none now (finished, or never claimed).
     pub fn read(&self, unit: Unit) -> Option<String> {
-        std::fs::read_to_string(self.path(unit)).ok()
+        crate::fresh::read_text(&self.path(unit)).ok()
     }
 
     fn path(&self, unit: Unit) -> PathBuf {
@@ -144,12 +144,22 @@ impl ClaimFolder for ClaimDir {
 
     fn open(&mut self, unit: Unit) -> io::Result<ClaimFile> {
         let path = self.path(unit);
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)?;
+        let open = || {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+        };
+        // A name another NFS client removed (its unit finished) may still
+        // be in this client's cache: the open fails with ESTALE (seen on
+        // NFSv3), and a second one looks the name up again. Nothing of
+        // this worker's is lost: the file was not its.
+        let file = match open() {
+            Err(e) if e.raw_os_error() == Some(libc::ESTALE) => open()?,
+            opened => opened?,
+        };
         Ok(ClaimFile { file, path })
     }
 
@@ -166,6 +176,8 @@ impl ClaimFolder for ClaimDir {
         match std::fs::metadata(&handle.path) {
             Ok(named) => Ok(named.dev() == held.dev() && named.ino() == held.ino()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            // The name points at a file removed on the server: not this one.
+            Err(e) if e.raw_os_error() == Some(libc::ESTALE) => Ok(false),
             Err(e) => Err(e),
         }
     }

@@ -114,7 +114,7 @@ impl FinishedLog {
         &mut self,
         folder_has_games: impl FnOnce() -> io::Result<bool>,
     ) -> io::Result<bool> {
-        match File::open(&self.path) {
+        match crate::fresh::undelegated(&self.path, 0) {
             Ok(file) => return read_header(file),
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             Err(_) => {}
@@ -144,7 +144,7 @@ impl FinishedLog {
             Ok(()) => {}
             // Another worker made it first.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                return read_header(File::open(&self.path)?)
+                return read_header(crate::fresh::undelegated(&self.path, 0)?)
             }
             Err(e) => return Err(e),
         }

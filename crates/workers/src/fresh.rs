@@ -12,6 +12,15 @@
 //! reads until the server says there are no more (a short read), never
 //! trusting a size from the attribute cache.
 //!
+//! The file is opened for reading and writing, though only read: Linux's
+//! NFS server (before 6.6 it grants read delegations only) gives no
+//! delegation for an open that may write, so a poller holds none, and no
+//! writer's open has one to recall. The stalls of `aboure bench workers`
+//! on NFS under delegations came with recalls (the client logged
+//! `nfs4_handle_delegation_recall_error` while looping on LOCK); with
+//! these opens they were not seen again (docs/many-machines.md says in how
+//! many runs). Where writing is not allowed, it is read-only.
+//!
 //! Where `O_DIRECT` is refused (tmpfs on older kernels), the read is an
 //! ordinary one: such a filesystem is local, and has no cache to bypass.
 //! Local filesystems want the buffer, the offset and the length aligned to
@@ -32,10 +41,11 @@ const CHUNK: usize = 16 * ALIGN;
 /// The bytes of the file at `path` from `offset` to its end as the server
 /// has them now; `None` if there is no such file.
 pub fn read_from(path: &Path, offset: u64) -> io::Result<Option<Vec<u8>>> {
-    let direct = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECT)
-        .open(path);
+    // Opened for writing too (nothing is written): Linux's NFS server
+    // hands out a read delegation only for a read-only open, and a
+    // delegation is what lets a client trust its cache, and what the
+    // server must recall when another opener writes (see the module docs).
+    let direct = undelegated(path, libc::O_DIRECT);
     let file = match direct {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -46,6 +56,37 @@ pub fn read_from(path: &Path, offset: u64) -> io::Result<Option<Vec<u8>>> {
         Err(e) if e.raw_os_error() == Some(libc::EINVAL) => buffered(path, offset),
         read => read.map(Some),
     }
+}
+
+/// Opens the shared file at `path` to read it (with `flags` added), for
+/// writing too where that is allowed, so that the server hands this client
+/// no read delegation on it (see the module docs).
+pub fn undelegated(path: &Path, flags: i32) -> io::Result<File> {
+    let open = |write: bool| {
+        OpenOptions::new()
+            .read(true)
+            .write(write)
+            .custom_flags(flags)
+            .open(path)
+    };
+    match open(true) {
+        Err(e)
+            if matches!(
+                e.raw_os_error(),
+                Some(libc::EACCES | libc::EROFS | libc::EPERM)
+            ) =>
+        {
+            open(false)
+        }
+        opened => opened,
+    }
+}
+
+/// The text of the shared file at `path`, opened as [`undelegated`] does.
+pub fn read_text(path: &Path) -> io::Result<String> {
+    let mut text = String::new();
+    undelegated(path, 0)?.read_to_string(&mut text)?;
+    Ok(text)
 }
 
 /// Reads `file` (opened `O_DIRECT`) from `offset` until a short read.
@@ -75,7 +116,7 @@ fn direct_from(file: &File, offset: u64) -> io::Result<Vec<u8>> {
 
 /// An ordinary read from `offset` to the end.
 fn buffered(path: &Path, offset: u64) -> io::Result<Option<Vec<u8>>> {
-    let mut file = match File::open(path) {
+    let mut file = match undelegated(path, 0) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),

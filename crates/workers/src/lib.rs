@@ -108,6 +108,7 @@ mod follow;
 mod fresh;
 mod ledger;
 mod lost;
+mod marks;
 pub mod mount;
 mod roster;
 #[cfg(test)]
@@ -122,7 +123,8 @@ pub use error::Error;
 pub use finished::{FinishedLog, FINISHED_LOG};
 pub use follow::Siblings;
 pub use ledger::Ledger;
-pub use lost::{loss, on_claims, Loss, EXIT_CLAIMS_LOST};
+pub use lost::{loss, on_claims, taken, Loss, EXIT_CLAIMS_LOST};
+pub use marks::{RecordMarks, Reservation, ORPHAN_WAIT};
 pub use roster::{
     describe as describe_roster, last_signer, roster, signer_name, RosterBrief, WorkerFile,
 };
@@ -219,6 +221,16 @@ pub enum Refused {
 impl<H> Acquire<H> {
     /// Does one step.
     pub fn step<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<Step<H>> {
+        // Before the unit is held, ESTALE says the file was removed on the
+        // server by another client (its holder finished it; seen on
+        // NFSv3): not this worker's loss.
+        match self.try_step(folder) {
+            Err(e) if e.raw_os_error() == Some(libc::ESTALE) => Ok(Step::Taken(Refused::Removed)),
+            stepped => stepped,
+        }
+    }
+
+    fn try_step<F: ClaimFolder<Handle = H>>(self, folder: &mut F) -> io::Result<Step<H>> {
         Ok(match self {
             Acquire::Open(unit) => Step::Next(Acquire::Lock(unit, folder.open(unit)?)),
             Acquire::Lock(unit, handle) => match folder.try_lock(&handle)? {
@@ -311,6 +323,35 @@ pub fn candidates(
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// Claim files whose every lock call fails with `errno`.
+    struct Failing(i32);
+
+    impl ClaimFolder for Failing {
+        type Handle = ();
+        fn open(&mut self, _: Unit) -> io::Result<()> {
+            Ok(())
+        }
+        fn try_lock(&mut self, _: &()) -> io::Result<bool> {
+            Err(io::Error::from_raw_os_error(self.0))
+        }
+        fn linked(&mut self, _: &()) -> io::Result<bool> {
+            Ok(true)
+        }
+        fn unlink(&mut self, _: &()) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_file_removed_on_the_server_before_it_is_held_is_a_finished_unit_not_a_loss() {
+        assert_eq!(
+            acquire(&mut Failing(libc::ESTALE), 3).unwrap().err(),
+            Some(Refused::Removed)
+        );
+        let other = acquire(&mut Failing(libc::EIO), 3).unwrap_err();
+        assert_eq!(other.raw_os_error(), Some(libc::EIO));
+    }
 
     #[test]
     fn own_slice_first_then_the_others_in_order_skipping_done_and_busy() {

@@ -68,6 +68,21 @@ pub fn on_claims(run_dir: &Path, context: impl Into<String>) -> impl FnOnce(io::
     }
 }
 
+/// The error of a worker that found, with no error of the filesystem,
+/// that a claim it held is no longer its (`what`: which, and how it
+/// knows): another worker holds the unit, finished it, or made the mark of
+/// a game it wrote. A live process cannot lose a lock on a local
+/// filesystem, so the lock was lost behind its back (an NFS lease that
+/// expired), and with it every other lock it holds: it stops as on a
+/// [`loss`].
+pub fn taken(run_dir: &Path, what: impl Into<String>) -> Error {
+    Error::ClaimsLost {
+        dir: run_dir.to_owned(),
+        context: what.into(),
+        error: io::Error::other("its lock was lost behind its back (an NFS lease expired?)"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,11 @@
 //! says every worker runs on this one machine ([`LOCAL_LOCKS_ENV`]). NFSv3
 //! locks through its side protocol (NLM), and a v3 client's lock and a v4
 //! client's do not exclude each other on Linux's server (seen: both got
-//! it): a v3 mount works if every worker of the folder uses v3, so it is
-//! warned about, not refused.
+//! it): a v3 mount works if every worker of the folder uses v3, and with
+//! mixed versions a pair may be played twice but is recorded once (a
+//! game's mark is a link, which the server decides in either version:
+//! [`crate::RecordMarks`]), so it is warned about, naming `vers=3`, not
+//! refused.
 
 use std::path::{Path, PathBuf};
 
@@ -126,7 +129,7 @@ pub fn locking(mount: &Mount) -> Locking {
         || mount.fstype == "nfs" && !mount.options.iter().any(|o| o.starts_with("vers=4"));
     match v3 {
         true => Locking::Warn(format!(
-            "{} is NFSv3 ({}): its locks and an NFSv4 client's do not exclude each other, so every worker of this run folder must mount it with NFSv3 too (or all with v4)",
+            "{} is mounted with vers=3 ({}): its locks and an NFSv4 client's do not exclude each other, so workers on both versions may play a pair twice (it is recorded once: the game's mark decides); mount it with one version on every worker",
             mount.point.display(),
             mount.source
         )),
@@ -179,7 +182,7 @@ mod tests {
         let of = |p: &str| mount_of(INFO, Path::new(p)).map(|m| locking(&m));
         assert_eq!(of("/shared/runs/a"), Some(Locking::Shared));
         assert_eq!(of("/work/run"), Some(Locking::Shared), "ext4");
-        assert!(matches!(of("/shared/old/run"), Some(Locking::Warn(w)) if w.contains("NFSv3")));
+        assert!(matches!(of("/shared/old/run"), Some(Locking::Warn(w)) if w.contains("vers=3")));
         assert_eq!(
             of("/scratch space/r"),
             Some(Locking::Local("nolock".into()))

@@ -113,17 +113,23 @@ pub fn roster(claims: &Path) -> io::Result<Vec<WorkerEntry>> {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
+        // Only claims and workers' entries are read (not the log of
+        // finished units, which grows with the run).
+        let unit = crate::unit_of_file_name(name);
+        if unit.is_none() && !name.starts_with("worker-") {
+            continue;
+        }
         // A file removed since the listing was finished with: skip it.
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let Ok(text) = crate::fresh::read_text(&path) else {
             continue;
         };
-        if let Some(unit) = crate::unit_of_file_name(name) {
+        if let Some(unit) = unit {
             if let Some((worker, signature)) = last_signer(&text) {
                 let held = (unit, signature.to_owned());
                 holding.entry(worker.to_owned()).or_default().push(held);
             }
         } else if let Some(worker) = name.strip_prefix("worker-") {
-            let file = File::open(&path)?;
+            let file = crate::fresh::undelegated(&path, 0)?;
             let alive = match file.try_lock_shared() {
                 Ok(()) => false,
                 Err(TryLockError::WouldBlock) => true,

@@ -21,7 +21,9 @@ use crate::event::Event;
 use crate::seat::{Ask, PairSource, Recorded};
 use aboure_league::in_flight::{decide_shared, Book, Slot};
 use aboure_workers::Siblings;
-use aboure_workers::{acquire, Claim, ClaimDir, ClaimFile, Unit, WorkerFile};
+use aboure_workers::{
+    acquire, Claim, ClaimDir, ClaimFile, RecordMarks, Reservation, Unit, WorkerFile,
+};
 
 /// A claim file's line that says which pair its unit is: `league-pair A B`,
 /// the entrants' places in `run.json` (South in game 0, then in game 1).
@@ -45,6 +47,8 @@ pub(super) struct Desk {
     pub(super) claims: ClaimDir,
     pub(super) follower: Siblings,
     pub(super) writer: GamesWriter,
+    /// The marks of recorded games: who writes a game is decided by them.
+    marks: RecordMarks,
     pub(super) worker: WorkerFile,
     /// Every game of the folder, by pair.
     pub(super) book: Book,
@@ -72,6 +76,9 @@ impl Desk {
         (claims, follower, writer, worker): (ClaimDir, Siblings, GamesWriter, WorkerFile),
         tally: Tally,
     ) -> Self {
+        let own = writer.path().file_name().map(|n| n.to_string_lossy());
+        let run_dir = claims.dir().parent().unwrap_or(claims.dir());
+        let marks = RecordMarks::new(run_dir, &own.unwrap_or_default());
         Desk {
             rule,
             seed,
@@ -79,6 +86,7 @@ impl Desk {
             bots,
             stopped: None,
             told: Vec::new(),
+            marks,
             claims,
             follower,
             writer,
@@ -310,18 +318,54 @@ impl Desk {
             && self.claims.signer(claim.handle()).map_err(io("read"))? == self.claims.holder();
         if !mine {
             self.held.remove(&number);
-            return Ok(Recorded::Lost);
+            let run = claims.parent().unwrap_or(&claims);
+            let what = format!("the claim of pair {number} is another worker's now");
+            return Err(aboure_workers::taken(run, what).into());
         }
         self.claims.sign(claim.handle()).map_err(io("sign"))?;
         let slot = *slot;
+        // The server decides who writes it: see `aboure_workers::RecordMarks`.
+        match self
+            .marks
+            .reserve(&record.id)
+            .map_err(io("mark a game of"))?
+        {
+            Reservation::Mine | Reservation::TakenOver(_) => {}
+            Reservation::Elsewhere(file, g) => {
+                let path = claims
+                    .parent()
+                    .map_or(PathBuf::from(&file), |d| d.join(&file));
+                if self.count(&path, (*g).clone())? {
+                    self.news.push(*g);
+                }
+                return Ok(Recorded::Duplicate);
+            }
+        }
         let context = format!(
             "cannot write game {} to {}",
             record.id,
             self.writer.path().display()
         );
+        let before = self.writer.len();
         self.writer
             .write(&record)
             .map_err(crate::tournament::on_claims(&claims, context))?;
+        if !self
+            .marks
+            .is_mine(&record.id)
+            .map_err(io("check the mark of"))?
+        {
+            // Taken over while this worker was cut off: taken back.
+            if let Ok(len) = before {
+                let _ = self.writer.cut_back(len);
+            }
+            let run = claims.parent().unwrap_or(&claims);
+            let what = format!(
+                "the mark of game {} is another worker's (taken back)",
+                record.id
+            );
+            return Err(aboure_workers::taken(run, what).into());
+        }
         debug_assert_eq!(parse_game_id(&record.id), Some((number, game)));
         let first = record.pairing[0].clone();
         self.book

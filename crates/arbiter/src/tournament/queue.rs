@@ -48,7 +48,7 @@ use crate::error::RunError;
 use crate::schedule::{GameSpec, Schedule};
 use aboure_workers::{
     acquire, candidates, signer_name, Claim, ClaimDir, ClaimFile, FinishedLog, Found, Ledger,
-    Refused, RosterBrief, Slice, Unit, Whose, WorkerFile,
+    RecordMarks, Refused, Reservation, RosterBrief, Slice, Unit, Whose, WorkerFile,
 };
 pub use work::SharingCounts;
 
@@ -115,6 +115,8 @@ pub struct Queue {
     /// The games read from the log, or appended to it by this worker.
     logged: Ledger,
     log: FinishedLog,
+    /// The marks of recorded games: who writes a game is decided by them.
+    marks: RecordMarks,
     /// Games of units not (yet known to be) in the log, with their file:
     /// what this worker appends once such a unit it holds is complete.
     unlogged: BTreeMap<Unit, Vec<(String, GameRecord)>>,
@@ -165,6 +167,7 @@ impl Queue {
             ledger: Ledger::new(schedule.units()),
             logged: Ledger::new(schedule.units()),
             log: FinishedLog::new(claims.dir()),
+            marks: RecordMarks::new(claims.dir().parent().unwrap_or(claims.dir()), &own_file),
             unlogged: BTreeMap::new(),
             schedule,
             claims,
@@ -374,12 +377,12 @@ impl Queue {
     pub fn may_write(
         &mut self,
         claim: &Claim<ClaimFile>,
-        game: u8,
+        record: &GameRecord,
     ) -> Result<WriteCheck, RunError> {
         if self.lost {
             return Ok(WriteCheck::Lost);
         }
-        let checked = self.check_write(claim, game);
+        let checked = self.check_write(claim, record);
         self.lost = matches!(
             checked,
             Err(RunError::Workers(aboure_workers::Error::ClaimsLost { .. }))
@@ -389,15 +392,26 @@ impl Queue {
 
     /// [`Queue::may_write`], once the worker is not known to have lost
     /// its claims.
-    fn check_write(&mut self, claim: &Claim<ClaimFile>, game: u8) -> Result<WriteCheck, RunError> {
-        let unit = claim.unit();
+    fn check_write(
+        &mut self,
+        claim: &Claim<ClaimFile>,
+        record: &GameRecord,
+    ) -> Result<WriteCheck, RunError> {
+        let (unit, game) = (claim.unit(), record.game);
         let claims = self.claims.dir().to_owned();
         let context = format!("cannot check the claim of unit {unit}");
         let io = || on_claims(&claims, context.clone());
         if !claim.still_held(&mut self.claims).map_err(io())? {
-            tracing::warn!("lost the claim of unit {unit}: its game {game} is not written");
             self.mine.remove(&unit);
-            return Ok(WriteCheck::Lost);
+            if !claims.is_dir() {
+                let gone = std::io::Error::from_raw_os_error(libc::ENOENT);
+                return Err(io()(gone));
+            }
+            let run = claims.parent().unwrap_or(&claims);
+            let what = format!(
+                "the claim of unit {unit} is another worker's now (its game {game} is not written)"
+            );
+            return Err(aboure_workers::taken(run, what).into());
         }
         // Signed last by this worker: nobody else acquired the unit or
         // was about to write a game of it since this worker signed (a
@@ -409,10 +423,34 @@ impl Queue {
             self.refresh_all()?;
         }
         self.claims.sign(claim.handle()).map_err(io())?;
-        Ok(match self.ledger.has(unit, game) {
-            true => WriteCheck::Recorded,
-            false => WriteCheck::Write,
-        })
+        if self.ledger.has(unit, game) {
+            return Ok(WriteCheck::Recorded);
+        }
+        // The server decides who writes it: see `aboure_workers::RecordMarks`.
+        match self.marks.reserve(&record.id).map_err(io())? {
+            Reservation::Mine | Reservation::TakenOver(_) => Ok(WriteCheck::Write),
+            Reservation::Elsewhere(file, g) => {
+                tracing::warn!("game {} is recorded in {file}: not written", g.id);
+                if self.note(&g, &file) {
+                    self.fresh.push(*g);
+                }
+                Ok(WriteCheck::Recorded)
+            }
+        }
+    }
+
+    /// True if the game's mark still names this worker's file now that
+    /// its record is synced; false if another worker took the mark over
+    /// meanwhile (this worker was cut off past its lease), and then this
+    /// worker has lost its claims.
+    pub fn confirm(&mut self, record: &GameRecord) -> Result<bool, RunError> {
+        let context = format!("cannot check the mark of game {}", record.id);
+        let mine = self
+            .marks
+            .is_mine(&record.id)
+            .map_err(on_claims(self.claims.dir(), context))?;
+        self.lost |= !mine;
+        Ok(mine)
     }
 
     /// Gives a unit up: finished (its games logged if nobody did, then

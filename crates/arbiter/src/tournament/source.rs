@@ -11,6 +11,7 @@
 //! overrun past the deciding pair stays within a few pairs per live game.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use aboure_records::{GameRecord, GamesWriter, Tally};
@@ -139,12 +140,29 @@ impl ScheduleSource {
         claim: Claim<ClaimFile>,
         record: GameRecord,
     ) -> Result<(Option<Claim<ClaimFile>>, Recorded), RunError> {
-        match self.queue.may_write(&claim, record.game)? {
+        match self.queue.may_write(&claim, &record)? {
             WriteCheck::Write => {}
             WriteCheck::Recorded => return Ok((Some(claim), Recorded::Duplicate)),
             WriteCheck::Lost => return Ok((None, Recorded::Lost)),
         }
+        let before = self.writer.len();
         crate::results::write_result(&mut self.writer, &record, crate::results::RETRY)?;
+        if !self.queue.confirm(&record)? {
+            // Taken back: the mark, which readers follow, names another's.
+            tracing::warn!(
+                "game {} was recorded by another worker meanwhile",
+                record.id
+            );
+            if let Ok(len) = before {
+                let _ = self.writer.cut_back(len);
+            }
+            let dir = self.writer.path().parent().map(Path::to_owned);
+            let what = format!(
+                "the mark of game {} is another worker's (taken back)",
+                record.id
+            );
+            return Err(aboure_workers::taken(&dir.unwrap_or_default(), what).into());
+        }
         self.queue.wrote(&record);
         self.tally.add(&record);
         self.played += 1;

@@ -189,7 +189,7 @@ fn play_unit(
     };
     for spec in &games {
         let record = record_of(config, spec);
-        match queue.may_write(&claim, spec.game)? {
+        match queue.may_write(&claim, &record)? {
             WriteCheck::Write => {
                 // A simulated disk is never full: no retries.
                 writer.write(&record).map_err(RunError::io(format!(
@@ -197,6 +197,9 @@ fn play_unit(
                     record.id,
                     writer.path().display()
                 )))?;
+                if !queue.confirm(&record)? {
+                    return Ok(Some(Duration::ZERO)); // taken over meanwhile
+                }
                 queue.wrote(&record);
             }
             WriteCheck::Recorded => {}
