@@ -60,8 +60,15 @@ pub fn python_template(folder: &Path, main: &str) -> PathBuf {
 }
 
 /// A word unique to one test, carried by every process its bots start.
+///
+/// Each call gives a new marker, ended by a number and `q`, so that no
+/// marker is part of another (`hold` of `holdtimers`, or one name used by
+/// two tests that run at once): a test looking for its own survivors never
+/// finds another's processes.
 pub fn marker(test: &str) -> String {
-    format!("hostile{}x{test}", std::process::id())
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("hostile{}x{test}{n}q", std::process::id())
 }
 
 /// A hostile script from `tests/hostile/`, run as

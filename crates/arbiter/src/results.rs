@@ -87,6 +87,58 @@ pub fn write_result(
     }
 }
 
+/// Runs `op`, a write to the run folder that must succeed before game's
+/// result is written (its mark), with the result's own retry when the disk
+/// is full (`ENOSPC`, `EDQUOT`), logged as the result's: a mark is part of
+/// recording the game. `results` is the worker's results file, named when
+/// the disk does not recover; other errors are mapped by `other`.
+pub fn with_room<T>(
+    game: &GameRecord,
+    results: &Path,
+    retry: Retry,
+    mut op: impl FnMut() -> std::io::Result<T>,
+    other: impl FnOnce(std::io::Error) -> RunError,
+) -> Result<T, RunError> {
+    let t0 = Instant::now();
+    let mut pause = retry.first_pause;
+    let mut attempt = 1;
+    loop {
+        let error = match op() {
+            Ok(done) => {
+                if attempt > 1 {
+                    tracing::warn!(game = %game.id, "written to {} at attempt {attempt}", results.display());
+                }
+                return Ok(done);
+            }
+            Err(e) => e,
+        };
+        let full = matches!(error.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT));
+        if !full {
+            return Err(other(error));
+        }
+        if attempt >= retry.attempts {
+            let len = std::fs::metadata(results).map(|m| m.len()).ok();
+            return Err(RunError::ResultNotWritten {
+                game: game.id.clone(),
+                path: results.to_owned(),
+                attempts: attempt,
+                waited: t0.elapsed(),
+                kept: kept(results, len, true),
+                source: error,
+            });
+        }
+        tracing::error!(
+            game = %game.id,
+            "cannot write the result to {} (attempt {attempt} of {}): {error}; trying again in {pause:?}",
+            results.display(),
+            retry.attempts
+        );
+        std::thread::sleep(pause);
+        pause *= 2;
+        attempt += 1;
+    }
+}
+
 /// What the results file holds after a game could not be written.
 fn kept(path: &Path, before: Option<u64>, undone: bool) -> String {
     let games = before.and_then(|len| lines_in(path, len).ok());

@@ -83,6 +83,15 @@ impl RecordMarks {
     /// Makes the mark of game `id`, or finds whose it is. Blocks up to
     /// [`ORPHAN_WAIT`] when the mark's maker has not written its record.
     pub fn reserve(&self, id: &str) -> io::Result<Reservation> {
+        self.reserve_in(id)
+    }
+
+    /// The name of this worker's results file, which its marks name.
+    pub fn own_file(&self) -> &str {
+        &self.own
+    }
+
+    fn reserve_in(&self, id: &str) -> io::Result<Reservation> {
         let path = self.dir.join(id);
         let temp = self.made(id)?;
         let linked = std::fs::hard_link(&temp, &path);

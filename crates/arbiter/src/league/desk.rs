@@ -341,31 +341,7 @@ impl Desk {
                 return Ok(Recorded::Duplicate);
             }
         }
-        let context = format!(
-            "cannot write game {} to {}",
-            record.id,
-            self.writer.path().display()
-        );
-        let before = self.writer.len();
-        self.writer
-            .write(&record)
-            .map_err(crate::tournament::on_claims(&claims, context))?;
-        if !self
-            .marks
-            .is_mine(&record.id)
-            .map_err(io("check the mark of"))?
-        {
-            // Taken over while this worker was cut off: taken back.
-            if let Ok(len) = before {
-                let _ = self.writer.cut_back(len);
-            }
-            let run = claims.parent().unwrap_or(&claims);
-            let what = format!(
-                "the mark of game {} is another worker's (taken back)",
-                record.id
-            );
-            return Err(aboure_workers::taken(run, what).into());
-        }
+        self.write_marked(&claims, number, &record)?;
         debug_assert_eq!(parse_game_id(&record.id), Some((number, game)));
         let first = record.pairing[0].clone();
         self.book
@@ -379,6 +355,41 @@ impl Desk {
         let told = written_events(league, &self.tally, number, record);
         self.told.extend(told);
         Ok(Recorded::Written)
+    }
+
+    /// Writes `record`, whose mark this worker made, and checks the mark
+    /// is still its own once the record is synced: taken over while this
+    /// worker was cut off, the record is taken back and the worker stops.
+    fn write_marked(
+        &mut self,
+        claims: &Path,
+        number: Unit,
+        record: &GameRecord,
+    ) -> Result<(), RunError> {
+        let context = format!(
+            "cannot write game {} to {}",
+            record.id,
+            self.writer.path().display()
+        );
+        let before = self.writer.len();
+        self.writer
+            .write(record)
+            .map_err(crate::tournament::on_claims(claims, context))?;
+        let check = format!("cannot check the mark of claim {number}");
+        let mine = (self.marks.is_mine(&record.id))
+            .map_err(crate::tournament::on_claims(claims, check))?;
+        if mine {
+            return Ok(());
+        }
+        if let Ok(len) = before {
+            let _ = self.writer.cut_back(len);
+        }
+        let run = claims.parent().unwrap_or(claims);
+        let what = format!(
+            "the mark of game {} is another worker's (taken back)",
+            record.id
+        );
+        Err(aboure_workers::taken(run, what).into())
     }
 
     /// Lets go of pair `number`: removes its claim file if both its games

@@ -427,7 +427,13 @@ impl Queue {
             return Ok(WriteCheck::Recorded);
         }
         // The server decides who writes it: see `aboure_workers::RecordMarks`.
-        match self.marks.reserve(&record.id).map_err(io())? {
+        let run = claims.parent().unwrap_or(&claims);
+        let results = run.join(self.marks.own_file());
+        let marks = &self.marks;
+        let reserve = || marks.reserve(&record.id);
+        let reserved =
+            crate::results::with_room(record, &results, crate::results::RETRY, reserve, io())?;
+        match reserved {
             Reservation::Mine | Reservation::TakenOver(_) => Ok(WriteCheck::Write),
             Reservation::Elsewhere(file, g) => {
                 tracing::warn!("game {} is recorded in {file}: not written", g.id);
