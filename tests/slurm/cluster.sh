@@ -40,6 +40,14 @@ done
 
 idle() { sinfo -h -o %T 2>/dev/null | grep -Eq '^(idle|mixed|allocated)'; }
 
+# Tests that run at once call this script at once: one finds or starts
+# the cluster while the others wait, so none reads a half-written file.
+# The daemons it starts must not inherit the lock (9>&-), or it is never
+# released.
+mkdir -p "$state"
+exec 9>"$state.lock"
+flock 9
+
 # A cluster that already answers: the system's, or one started earlier.
 if env -u SLURM_CONF sinfo -h >/dev/null 2>&1; then
     echo
@@ -71,16 +79,16 @@ mkdir -p /run/munge /var/lib/munge /var/log/munge
 chown munge:munge /run/munge /var/lib/munge /var/log/munge 2>/dev/null || true
 if ! munge -n >/dev/null 2>&1; then
     if id munge >/dev/null 2>&1; then
-        su -s /bin/sh munge -c /usr/sbin/munged || /usr/sbin/munged --force
+        su -s /bin/sh munge -c /usr/sbin/munged 9>&- || /usr/sbin/munged --force 9>&-
     else
-        /usr/sbin/munged --force
+        /usr/sbin/munged --force 9>&-
     fi
     for _ in $(seq 50); do munge -n >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 
 host=$(hostname -s)
 mkdir -p "$state/ctld" "$state/d"
-cat >"$conf" <<CONF
+cat >"$conf.new" <<CONF
 ClusterName=aboure
 SlurmctldHost=$host
 SlurmctldPort=$port
@@ -107,9 +115,10 @@ SlurmdLogFile=$state/slurmd.log
 NodeName=$host CPUs=$cpus State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+mv "$conf.new" "$conf"
 
-/usr/sbin/slurmctld -f "$conf"
-/usr/sbin/slurmd -f "$conf"
+/usr/sbin/slurmctld -f "$conf" 9>&-
+/usr/sbin/slurmd -f "$conf" 9>&-
 for _ in $(seq 150); do
     if idle; then
         echo "$conf"
