@@ -212,9 +212,10 @@ fn a_tournament_plays_every_pair_from_the_book_in_order() {
 
 #[test]
 fn the_shipped_balanced_book_is_every_position_four_plies_deep_within_two_seeds_of_a_draw() {
-    // configs/sprt.toml and configs/league.toml play from this book; it
-    // must be exactly what its header's command writes, so that the
-    // figures measured on the recipe hold for the file users get.
+    // Every SPRT and league without an [openings] table plays this book
+    // (the binary embeds this file); it must be exactly what its header's
+    // command writes, so that the figures measured on the recipe hold for
+    // the book users get.
     let shipped = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/configs/balanced-4.txt"
@@ -251,6 +252,93 @@ fn the_shipped_balanced_book_is_every_position_four_plies_deep_within_two_seeds_
         dir.join("more.txt").to_str().unwrap(),
     ]);
     assert!(!more.status.success(), "{}", show(&more));
+}
+
+#[test]
+fn an_sprt_without_an_openings_table_plays_the_built_in_balanced_book() {
+    // The default of an SPRT (and of a league): the shipped book, pair p
+    // from its line p; run.json, the run's output and `aboure report` name
+    // it and say how to play random openings instead.
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/balanced-4.txt"
+    ))
+    .unwrap();
+    let lines = book_lines(&shipped);
+    let dir = folder("openings-default-book");
+    let sprt = "[tournament]\nformat = \"sprt\"\npairs = 3\nconcurrency = 1\n\
+                [time-control]\ndepth = 2\n\
+                [[bot]]\nname = \"a\"\nbuiltin = \"alphabeta\"\n\
+                [[bot]]\nname = \"g\"\nbuiltin = \"greedy\"\n";
+    let config = write_config(&dir, sprt);
+    let out = dir.join("out");
+    // Not quiet: the run says which openings it plays before it starts.
+    let o = aboure(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let played = games(&out);
+    assert_eq!(played.len(), 6);
+    for g in &played {
+        let pair = g["pair"].as_u64().unwrap() as usize;
+        assert_eq!(
+            g["start"].as_str().unwrap(),
+            lines[pair].0.to_string(),
+            "{g}"
+        );
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(manifest["builtin_openings"], "balanced", "{manifest}");
+    assert!(manifest.get("openings_file").is_none(), "{manifest}");
+    assert_eq!(
+        manifest["identity"]["openings"].as_array().map(Vec::len),
+        Some(114),
+        "{manifest}"
+    );
+    let headline = "\nOpenings: the built-in balanced book (114 openings; the default of an \
+                    SPRT and a league, [openings] plies = 4 plays random openings instead); ";
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains(headline), "{stdout}");
+    let said = "openings: the built-in balanced book (114 openings), the default of an SPRT \
+                and a league; [openings] plies = 4 plays random openings instead\n";
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(said),
+        "{}",
+        show(&o)
+    );
+    let again = aboure(&["report", out.to_str().unwrap(), "--no-accuracy"]);
+    assert!(again.status.success(), "{}", show(&again));
+    assert!(String::from_utf8_lossy(&again.stdout).contains(headline));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["openings"]["builtin"], "balanced");
+
+    // `[openings] plies = 4` plays random openings, and says nothing of a book.
+    let random = write_config(&dir, &format!("{sprt}[openings]\nplies = 4\n"));
+    let out = dir.join("random");
+    let o = aboure(&[
+        "run",
+        random.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(manifest["identity"]["openings"]["random_plies"], 4);
+    assert!(manifest.get("builtin_openings").is_none(), "{manifest}");
+    assert!(games(&out).iter().all(|g| g["start"] == "startpos"));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("Openings:"));
+    let said = "openings: random openings of 4 plies, from seed 1\n";
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(said),
+        "{}",
+        show(&o)
+    );
 }
 
 /// The openings section of the page: its headline and each row's cells.

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use aboure_arbiter::{Event, RunOptions, RunOutcome, Shard};
+use aboure_config::opening::{OpeningSource, OpeningsName};
 use aboure_config::{Config, Format};
 
 use aboure_report::{run_report_tally, write_run_reports, Report};
@@ -98,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::run_build::build(&config, &out_dir, args.quiet)?;
     let aboure_exe = std::env::current_exe().context("cannot locate the aboure binary")?;
     aboure_arbiter::program::check(&config, &aboure_exe)?;
+    crate::run_progress::above_bar(&bar, args.quiet, &openings_line(&config));
     let progress = Arc::new(progress_of(&config, &bar, args.quiet));
     let (summary, live, runtime) = play(&args, &config, shard, &out_dir, &bar, &progress)?;
 
@@ -125,6 +127,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The openings the run plays, said before its first game: the built-in
+/// book is a default the tournament file does not show.
+fn openings_line(config: &Config) -> String {
+    let name = config.openings_name();
+    match (name, config.openings()) {
+        (OpeningsName::BalancedBook, OpeningSource::File(book)) => format!(
+            "openings: {name} ({} openings), the default of an SPRT and a league; \
+             [openings] plies = 4 plays random openings instead",
+            book.len()
+        ),
+        (_, OpeningSource::File(book)) => format!("openings: {name} ({} openings)", book.len()),
+        (_, OpeningSource::Random { .. }) => {
+            format!("openings: {name}, from seed {}", config.seed())
+        }
+    }
 }
 
 /// The progress shown while `config` plays, on `bar`.

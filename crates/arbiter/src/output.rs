@@ -19,7 +19,7 @@ use aboure_records::{
 use crate::config::{BotCommand, Config, Format};
 use crate::error::RunError;
 use crate::lock::ResultsLock;
-use crate::opening::OpeningSource;
+use crate::opening::{OpeningSource, OpeningsName};
 use crate::schedule::{Schedule, Shard};
 
 /// What the games of `config` are (see [`TournamentIdentity`]): bots,
@@ -301,7 +301,13 @@ fn fresh_manifest(
     if config.format() == Format::Sprt {
         manifest.sprt = Some(config.sprt());
     }
-    manifest.openings_file = config.openings_file().map(str::to_owned);
+    match config.openings_name() {
+        OpeningsName::File(name) => manifest.openings_file = Some(name.clone()),
+        OpeningsName::BalancedBook => {
+            manifest.builtin_openings = Some(aboure_config::BALANCED_BOOK_ID.to_owned());
+        }
+        OpeningsName::Random { .. } => {}
+    }
     manifest
 }
 

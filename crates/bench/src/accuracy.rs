@@ -7,15 +7,14 @@ use std::fmt;
 
 use aboure_bots::{AlphaBetaPlayer, GreedyPlayer, MctsPlayer};
 use aboure_engine::{Move, Position, Side};
+use aboure_protocol::duel::{play, Seat};
 use aboure_protocol::{Player, SearchLimits};
 use aboure_solver::Solver;
+use aboure_tuning::random_opening;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
-use crate::search::Local;
-
-/// Longest game measured, in plies (the arbiter's default adjudication).
-const MAX_PLIES: usize = 400;
+use crate::duel::nodes;
 
 /// One bot's losses over the moves it was charged.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,22 +48,6 @@ impl fmt::Display for Named {
     }
 }
 
-/// A random opening of `plies` plies that is not over and not a forced pass.
-fn opening(rng: &mut SmallRng, plies: usize) -> Position {
-    loop {
-        let mut pos = Position::startpos();
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || pos.play(moves[rng.gen_range(0..moves.len())]).is_err() {
-                break;
-            }
-        }
-        if !pos.is_game_over() && pos.legal_moves().as_slice() != [Move::Pass] {
-            return pos;
-        }
-    }
-}
-
 /// Charges one move of `pos` (played `m`) to `loss`.
 fn charge(loss: &mut Loss, solver: &mut Solver, pos: &Position, m: Move) {
     let values = solver.move_values(pos);
@@ -93,42 +76,29 @@ pub fn measure(
     let mut rng = SmallRng::seed_from_u64(77);
     let [(a, la), (b, lb)] = bots;
     for g in 0..games {
-        let mut pos = opening(&mut rng, 4);
-        let mut history: Vec<Position> = Vec::new();
-        a.new_game();
-        b.new_game();
+        let start = random_opening(&mut rng);
+        // The first bot is South in even games: its seat, and whose loss a
+        // move of South's is.
         let south_is_a = g % 2 == 0;
-        while !pos.is_game_over() && history.len() < MAX_PLIES {
-            let moves = pos.legal_moves();
-            let m = if moves.as_slice() == [Move::Pass] {
-                Move::Pass
-            } else {
-                let a_moves = (pos.side_to_move() == Side::South) == south_is_a;
-                let (bot, limits, k) = if a_moves {
-                    (&mut *a, &la, 0)
-                } else {
-                    (&mut *b, &lb, 1)
-                };
-                let m = bot.choose(&pos, &history, limits, &mut Local::new());
-                if moves.len() > 1 {
-                    charge(&mut loss[k], solver, &pos, m);
-                }
-                m
-            };
-            history.push(pos);
-            if pos.play(m).is_err() {
-                break;
+        let (a, b) = (
+            Seat {
+                player: &mut *a,
+                limits: &la,
+            },
+            Seat {
+                player: &mut *b,
+                limits: &lb,
+            },
+        );
+        let (south, north) = if south_is_a { (a, b) } else { (b, a) };
+        play(south, north, start, |pos, m| {
+            if pos.legal_moves().len() > 1 {
+                let k = usize::from((pos.side_to_move() == Side::South) != south_is_a);
+                charge(&mut loss[k], solver, pos, m);
             }
-        }
+        });
     }
     loss
-}
-
-fn nodes(n: u64) -> SearchLimits {
-    SearchLimits {
-        nodes: Some(n),
-        ..SearchLimits::default()
-    }
 }
 
 /// Alphabeta and mcts at two node budgets against each other, and greedy

@@ -1,61 +1,11 @@
-//! One game between two in-process players, the loop every measurement of
-//! this crate that plays games shares: forced passes are played for the
-//! bots (as the arbiter plays them), each bot searches under its own
-//! limits, and a game stops at [`MAX_PLIES`] as the arbiter's default
-//! adjudication stops it.
+//! What the bench's measurements say of a game played by
+//! [`aboure_protocol::duel::play`], the one in-process game loop (which
+//! `aboure tune`'s sample plays too): the result for one side, and the
+//! node limits the reference bots search under.
 
-use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Player, SearchLimits};
+use aboure_engine::Side;
+use aboure_protocol::SearchLimits;
 use aboure_stats::PlayerResult;
-
-use crate::search::Local;
-
-/// Longest game, in plies (the arbiter's default adjudication).
-pub const MAX_PLIES: usize = 400;
-
-/// A player and the limits it searches under.
-pub struct Seat<'a> {
-    /// The bot.
-    pub player: &'a mut dyn Player,
-    /// Its limits for every move.
-    pub limits: &'a SearchLimits,
-}
-
-/// Plays a game from `start` between `south` and `north` (both told of a
-/// new game first). `on_move` sees every position a bot chose in and the
-/// move it chose, before it is played. Returns the final score, South's
-/// first.
-pub fn play<'a>(
-    south: Seat<'a>,
-    north: Seat<'a>,
-    start: Position,
-    mut on_move: impl FnMut(&Position, Move),
-) -> [u8; 2] {
-    let mut seats = [south, north];
-    for seat in &mut seats {
-        seat.player.new_game();
-    }
-    let mut pos = start;
-    let mut history = Vec::new();
-    while !pos.is_game_over() && history.len() < MAX_PLIES {
-        let moves = pos.legal_moves();
-        let m = if moves.as_slice() == [Move::Pass] {
-            Move::Pass
-        } else {
-            let seat = &mut seats[pos.side_to_move().index()];
-            let m = seat
-                .player
-                .choose(&pos, &history, seat.limits, &mut Local::new());
-            on_move(&pos, m);
-            m
-        };
-        history.push(pos);
-        if pos.play(m).is_err() {
-            break;
-        }
-    }
-    pos.score()
-}
 
 /// The result for `side` of a game that ended with `score`.
 pub fn result(score: [u8; 2], side: Side) -> PlayerResult {
@@ -79,12 +29,13 @@ pub fn nodes(n: u64) -> SearchLimits {
 mod tests {
     use super::*;
     use aboure_bots::{GreedyPlayer, RandomPlayer};
+    use aboure_engine::Position;
+    use aboure_protocol::duel::{play, Seat};
 
     #[test]
-    fn a_game_is_played_to_its_end_and_every_chosen_move_is_seen() {
+    fn the_result_of_a_played_game_is_each_sides_view_of_its_score() {
         let (mut a, mut b) = (GreedyPlayer::default(), RandomPlayer::default());
         let limits = SearchLimits::default();
-        let mut seen = 0;
         let score = play(
             Seat {
                 player: &mut a,
@@ -95,21 +46,18 @@ mod tests {
                 limits: &limits,
             },
             Position::startpos(),
-            |pos, m| {
-                assert!(pos.is_legal(m));
-                seen += 1;
-            },
+            |_, _| {},
         );
         assert_eq!(u32::from(score[0]) + u32::from(score[1]), 48);
-        assert!(seen > 0);
-        let side = if score[0] > score[1] {
-            Side::South
-        } else {
-            Side::North
+        let (south, north) = (result(score, Side::South), result(score, Side::North));
+        let want = match score[0].cmp(&score[1]) {
+            std::cmp::Ordering::Greater => (PlayerResult::Win, PlayerResult::Loss),
+            std::cmp::Ordering::Equal => (PlayerResult::Draw, PlayerResult::Draw),
+            std::cmp::Ordering::Less => (PlayerResult::Loss, PlayerResult::Win),
         };
-        if score[0] != score[1] {
-            assert_eq!(result(score, side), PlayerResult::Win);
-            assert_eq!(result(score, !side), PlayerResult::Loss);
-        }
+        assert_eq!((south, north), want);
+        assert_eq!(result([30, 18], Side::South), PlayerResult::Win);
+        assert_eq!(result([30, 18], Side::North), PlayerResult::Loss);
+        assert_eq!(result([24, 24], Side::North), PlayerResult::Draw);
     }
 }

@@ -26,11 +26,12 @@ use aboure_bots::{builtin, configure};
 use aboure_config::opening::random_opening;
 use aboure_engine::{Position, Side};
 use aboure_openings::{appraised, Band, BookEntry, Selection};
+use aboure_protocol::duel::{play, Seat};
 use aboure_protocol::{Player, SearchLimits};
 use aboure_stats::characteristic::{characteristic, PairDistribution};
 use aboure_stats::{Pentanomial, PlayerResult, Sprt, SprtDecision};
 
-use crate::duel::{nodes, play, result, Seat};
+use crate::duel::{nodes, result};
 
 /// A reference bot with its options and its nodes a move.
 #[derive(Clone, Debug)]

@@ -26,6 +26,7 @@ use std::fmt;
 
 use aboure_bots::{configure, AlphaBetaPlayer};
 use aboure_engine::{Position, Side};
+use aboure_protocol::duel::{play, Seat};
 use aboure_protocol::{Player, SearchLimits};
 use aboure_spsa::{Parameter, Spsa, SpsaSettings};
 use aboure_stats::{Estimate, Pentanomial, PlayerResult};
@@ -34,7 +35,7 @@ use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
 use crate::cpu::thread_seconds;
-use crate::duel::{play, result, Seat};
+use crate::duel::result;
 use crate::search::Local;
 
 /// Alphabeta's nodes a move, in every game and every scored position.

@@ -10,13 +10,14 @@
 
 use aboure_bots::{configure, AlphaBetaPlayer};
 use aboure_engine::{Position, Side};
+use aboure_protocol::duel::{play, Seat};
 use aboure_protocol::SearchLimits;
 use aboure_stats::{Estimate, Pentanomial, PlayerResult};
 use aboure_tuning::random_opening;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
-use crate::duel::{nodes, play, result, Seat};
+use crate::duel::{nodes, result};
 
 /// One tuned option: its default, the mis-set start and SPSA's `c_end`.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -20,10 +20,11 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::opening::OpeningSource;
+use crate::opening::{OpeningSource, OpeningsName};
 
 mod adjudication_rules;
 mod adjudication_table;
+mod balanced_book;
 mod bot_table;
 mod build_command;
 mod defaults;
@@ -41,6 +42,9 @@ mod type_hint;
 mod validator;
 
 pub use adjudication_rules::{Adjudication, SolveRule};
+pub use balanced_book::{
+    balanced_book, BALANCED_BOOK, BALANCED_BOOK_ID, BALANCED_BOOK_NAME, BALANCED_BOOK_RECIPE,
+};
 pub use bot_table::{BotCommand, BotConfig};
 pub use build_command::BuildCommand;
 pub use error::ConfigError;
@@ -77,7 +81,7 @@ pub struct Config {
     restart: Restart,
     startup_timeout: Duration,
     openings: OpeningSource,
-    openings_file: Option<String>,
+    openings_name: OpeningsName,
     adjudication: Adjudication,
     sprt: aboure_stats::Sprt,
     bots: Vec<BotConfig>,
@@ -132,10 +136,10 @@ impl Config {
         &self.openings
     }
 
-    /// The openings file as the tournament file names it (`[openings]
-    /// file`), when the openings come from one.
-    pub fn openings_file(&self) -> Option<&str> {
-        self.openings_file.as_deref()
+    /// Which openings these are, as the run's output names them: random,
+    /// a file as the tournament file names it, or the built-in book.
+    pub fn openings_name(&self) -> &OpeningsName {
+        &self.openings_name
     }
 
     /// Adjudication rules.
@@ -263,9 +267,6 @@ impl Validator<'_> {
     fn config(&self, user: RawConfig, base: RawConfig) -> Result<Config, ConfigError> {
         let t = user.tournament.over(base.tournament);
         let schedule = self.schedule(&t)?;
-        let raw_openings = user.openings.over(base.openings);
-        let openings = self.openings(&raw_openings)?;
-        let openings_file = raw_openings.file_name();
         let adjudication = self.adjudication(&user.adjudication.over(base.adjudication))?;
         let sprt = self.sprt(&user.sprt, schedule.pairs)?;
         let time_controls = TimeControls {
@@ -313,6 +314,7 @@ impl Validator<'_> {
             ));
         }
         let format = self.format(&t, &bots)?;
+        let (openings, openings_name) = self.openings(user.openings, base.openings, format)?;
         let league = self.league(&t, format, &user.bot)?;
         self.gauntlet_bot_applies(&t, format)?;
         // A truncated SPRT schedules no pair past its cap: none could count.
@@ -330,7 +332,7 @@ impl Validator<'_> {
             restart: schedule.restart,
             startup_timeout: schedule.startup_timeout,
             openings,
-            openings_file,
+            openings_name,
             adjudication,
             sprt,
             bots,
@@ -398,6 +400,36 @@ mod tests {
             config.bots()[0].time_control().limit,
             crate::time_control::Limit::Movetime(Duration::from_millis(100))
         );
+    }
+
+    #[test]
+    fn an_sprt_or_a_league_without_an_openings_table_plays_the_built_in_book() {
+        let path = Path::new("t.toml");
+        let openings = |head: &str, table: &str| {
+            let c = parse(&format!("[tournament]\n{head}\n{table}{BOTS}"), path).unwrap();
+            (c.openings().clone(), c.openings_name().clone())
+        };
+        let book = (
+            OpeningSource::File(balanced_book()),
+            OpeningsName::BalancedBook,
+        );
+        let random = |plies| {
+            (
+                OpeningSource::Random { plies },
+                OpeningsName::Random { plies },
+            )
+        };
+        for head in ["format = \"sprt\"", "format = \"league\"\ngames = 4"] {
+            assert_eq!(openings(head, ""), book, "{head}");
+            assert_eq!(openings(head, "[openings]\n"), book, "{head}");
+            assert_eq!(openings(head, "[openings]\nplies = 4\n"), random(4));
+            assert_eq!(openings(head, "[openings]\nplies = 6\n"), random(6));
+        }
+        for head in ["format = \"round-robin\"", "format = \"gauntlet\"", ""] {
+            assert_eq!(openings(head, ""), random(4), "{head}");
+        }
+        assert_eq!(book.1.to_string(), BALANCED_BOOK_NAME);
+        assert!(BALANCED_BOOK_NAME.contains(BALANCED_BOOK_ID));
     }
 
     /// The settings in a TOML text, without comments and blank lines.

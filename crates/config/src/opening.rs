@@ -20,6 +20,34 @@ pub enum OpeningSource {
     File(Vec<Opening>),
 }
 
+/// Which openings a tournament plays, as its output names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningsName {
+    /// Random openings: `[openings] plies`, or the default of a round robin
+    /// or a gauntlet.
+    Random {
+        /// Moves per opening.
+        plies: u32,
+    },
+    /// `[openings] file`, as the tournament file names it.
+    File(String),
+    /// The built-in balanced book ([`crate::BALANCED_BOOK`]): the default
+    /// of an SPRT and a league.
+    BalancedBook,
+}
+
+impl std::fmt::Display for OpeningsName {
+    /// `random openings of 4 plies`, `book.txt`, or the built-in book's
+    /// name.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningsName::Random { plies } => write!(f, "random openings of {plies} plies"),
+            OpeningsName::File(name) => f.write_str(name),
+            OpeningsName::BalancedBook => f.write_str(crate::BALANCED_BOOK_NAME),
+        }
+    }
+}
+
 /// One opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {

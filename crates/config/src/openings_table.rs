@@ -1,11 +1,16 @@
-//! `[openings]`: random openings of some plies, or a file of openings.
+//! `[openings]`: random openings of some plies, or a file of openings;
+//! without the table, the built-in balanced book for an SPRT or a league
+//! (`balanced_book.rs` says why) and the base layer's random openings for
+//! the other formats.
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::Validator;
+use crate::balanced_book::balanced_book;
 use crate::error::ConfigError;
-use crate::opening::{parse_opening_file, OpeningSource};
+use crate::opening::{parse_opening_file, OpeningSource, OpeningsName};
+use crate::Format;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -24,14 +29,26 @@ impl RawOpenings {
         }
     }
 
-    /// The file, as written, if the openings come from one.
-    pub(super) fn file_name(&self) -> Option<String> {
-        self.file.as_ref().map(|f| f.get_ref().clone())
+    /// True when the table gives no source (or the file has no table).
+    fn is_empty(&self) -> bool {
+        self.plies.is_none() && self.file.is_none()
     }
 }
 
 impl Validator<'_> {
-    pub(super) fn openings(&self, raw: &RawOpenings) -> Result<OpeningSource, ConfigError> {
+    /// The openings of a tournament of `format` from the user's table over
+    /// the base layer's, and how the run names them.
+    pub(super) fn openings(
+        &self,
+        user: RawOpenings,
+        base: RawOpenings,
+        format: Format,
+    ) -> Result<(OpeningSource, OpeningsName), ConfigError> {
+        if user.is_empty() && matches!(format, Format::Sprt | Format::League) {
+            let book = OpeningSource::File(balanced_book());
+            return Ok((book, OpeningsName::BalancedBook));
+        }
+        let raw = user.over(base);
         match (&raw.plies, &raw.file) {
             (Some(p), Some(_)) => Err(self.at(
                 p.span(),
@@ -55,11 +72,16 @@ impl Validator<'_> {
                         format!("{}:{}: {e}", file.display(), e.line),
                     )
                 })?;
-                Ok(OpeningSource::File(openings))
+                let name = OpeningsName::File(f.get_ref().clone());
+                Ok((OpeningSource::File(openings), name))
             }
-            (Some(p), None) => Ok(OpeningSource::Random {
-                plies: self.range(p, "openings.plies", 0, 40)? as u32,
-            }),
+            (Some(p), None) => {
+                let plies = self.range(p, "openings.plies", 0, 40)? as u32;
+                Ok((
+                    OpeningSource::Random { plies },
+                    OpeningsName::Random { plies },
+                ))
+            }
             (None, None) => Err(self.whole(
                 "openings",
                 "has no source, and the built-in defaults give none",

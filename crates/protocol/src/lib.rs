@@ -11,6 +11,8 @@
 //!   a [`ParseMessageError`] quoting the line, anything else is `Unknown`.
 //! - [`Player`]: what a bot implements, and [`serve`]: the loop that speaks
 //!   the protocol for it (handshake, options, pings while thinking, `stop`).
+//! - [`duel::play`]: one game between two players in-process, without the
+//!   protocol, as the tuning's sample and the bench play them.
 //! - [`SearchLimits::allot`]: time management, how long a move may take (a soft
 //!   and a hard deadline, safety margins included), as the reference bots
 //!   use it.
@@ -32,6 +34,7 @@
 
 mod arbiter_message;
 mod bot_message;
+pub mod duel;
 mod error;
 mod option_spec;
 mod player;

@@ -27,6 +27,7 @@
 //! | `sprt` | object | for an SPRT: `elo0`, `elo1`, `alpha`, `beta`, `model` |
 //! | `sandbox` | object | the sandbox layers: `mode` and `layers` (`name`, `active`, `detail`) |
 //! | `openings_file` | string | the openings file, as the tournament file names it (absent for random openings and in earlier folders) |
+//! | `builtin_openings` | string | the built-in book the games start from, `"balanced"` (an SPRT's or a league's default; absent otherwise and in earlier folders) |
 //! | `workers` | any | reserved for a description of a run's workers; kept as read |
 //! | `league` | object | for a league: its entrants and its last stopping verdict ([`LeagueRecord`]) |
 
@@ -79,6 +80,12 @@ pub struct RunManifest {
     /// the identity, so a book renamed but unchanged resumes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings_file: Option<String>,
+    /// The built-in book the games start from (`"balanced"`, the default of
+    /// an SPRT and a league whose file has no `[openings]` table; its lines
+    /// are in `identity.openings`); not part of the identity, as
+    /// `openings_file` is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builtin_openings: Option<String>,
     /// Reserved for a description of the run's workers; kept as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workers: Option<serde_json::Value>,
@@ -186,6 +193,7 @@ impl RunManifest {
             sprt: None,
             sandbox: None,
             openings_file: None,
+            builtin_openings: None,
             workers: None,
             league: None,
         }

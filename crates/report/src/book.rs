@@ -23,8 +23,11 @@ pub const OPENING_PAIRS_LISTED: usize = 1_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsBook {
     /// The file, as the tournament file names it (absent in folders written
-    /// before it was recorded).
+    /// before it was recorded, and for a built-in book).
     pub file: Option<String>,
+    /// The built-in book the run played, by its `run.json` name
+    /// (`"balanced"`): the default of an SPRT and a league.
+    pub builtin: Option<String>,
     /// Its openings in order, each as `START moves M...`.
     pub lines: Vec<String>,
 }
@@ -37,6 +40,7 @@ impl OpeningsBook {
         match &manifest.identity.openings {
             OpeningsIdentity::File(lines) => Some(OpeningsBook {
                 file: manifest.openings_file.clone(),
+                builtin: manifest.builtin_openings.clone(),
                 // A set-up position with no moves after it reads as itself.
                 lines: (lines.iter())
                     .map(|l| l.strip_suffix(" moves ").unwrap_or(l).to_owned())
@@ -123,6 +127,7 @@ impl BookPairs {
             .count();
         OpeningsReport {
             file: self.book.file.clone(),
+            builtin: self.book.builtin.clone(),
             openings: self.book.lines.len(),
             decided,
             pairs,
@@ -155,6 +160,9 @@ pub struct OpeningsReport {
     /// The openings file as the tournament file names it (`null` in
     /// folders written before it was recorded).
     pub file: Option<String>,
+    /// The built-in book played, by its `run.json` name (`"balanced"`;
+    /// `null` for a file).
+    pub builtin: Option<String>,
     /// Openings in the book.
     pub openings: usize,
     /// Pairs listed that one bot won both games of.
@@ -193,12 +201,24 @@ pub struct OpeningGame {
 const TEXT_LISTED: usize = 40;
 
 impl OpeningsReport {
-    /// `Openings: book.txt (12 openings); 3 of 24 pairs decided ...`.
+    /// `Openings: book.txt (12 openings); 3 of 24 pairs decided ...`; a
+    /// built-in book also says how to play random openings instead (a
+    /// default is easy to miss).
     fn headline(&self) -> String {
+        let book = match (&self.builtin, &self.file) {
+            (Some(id), _) => format!(
+                "the built-in {id} book ({} openings; the default of an SPRT and a league, \
+                 [openings] plies = 4 plays random openings instead)",
+                self.openings
+            ),
+            (None, file) => format!(
+                "{} ({} openings)",
+                file.as_deref().unwrap_or("an openings file"),
+                self.openings
+            ),
+        };
         format!(
-            "{} ({} openings); {} of {} pairs decided by the opening (one bot won both games)",
-            self.file.as_deref().unwrap_or("an openings file"),
-            self.openings,
+            "{book}; {} of {} pairs decided by the opening (one bot won both games)",
             self.decided,
             self.pairs.len()
         )
@@ -270,6 +290,7 @@ mod tests {
     fn book(lines: usize) -> BookPairs {
         BookPairs::new(OpeningsBook {
             file: Some("book.txt".into()),
+            builtin: None,
             lines: (0..lines).map(|i| format!("startpos moves {i}")).collect(),
         })
     }
@@ -330,5 +351,32 @@ mod tests {
         let report = pairs.report(&["a".into(), "b".into()]);
         assert_eq!(report.pairs.len(), OPENING_PAIRS_LISTED);
         assert_eq!(report.pairs_left_out, extra as u64);
+    }
+
+    #[test]
+    fn a_built_in_book_is_named_with_how_to_play_random_openings_instead() {
+        let mut pairs = BookPairs::new(OpeningsBook {
+            file: None,
+            builtin: Some("balanced".into()),
+            lines: vec!["startpos moves 3".into()],
+        });
+        pairs.push(0, [0, 1], 0, 0, (0, 1, GameResult::Draw));
+        let mut text = String::new();
+        let report = pairs.report(&["a".into(), "b".into()]);
+        report.write_text(&mut text).unwrap();
+        assert!(
+            text.starts_with(
+                "\nOpenings: the built-in balanced book (1 openings; the default of an SPRT and \
+                 a league, [openings] plies = 4 plays random openings instead); 0 of 1 pairs"
+            ),
+            "{text}"
+        );
+        let named = |file: Option<&str>| {
+            let mut pairs = book(2);
+            pairs.book.file = file.map(str::to_owned);
+            pairs.report(&[]).headline()
+        };
+        assert!(named(Some("b.txt")).starts_with("b.txt (2 openings); 0 of 0 pairs"));
+        assert!(named(None).starts_with("an openings file (2 openings); "));
     }
 }

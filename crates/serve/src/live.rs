@@ -328,6 +328,7 @@ mod tests {
     fn a_run_from_a_book_shows_each_openings_pair_as_the_report_does() {
         let book = aboure_report::OpeningsBook {
             file: Some("book.txt".to_owned()),
+            builtin: None,
             lines: vec!["startpos moves 3".to_owned(), "startpos moves 5".to_owned()],
         };
         let info = RunInfo {

@@ -2,7 +2,8 @@
 //! of games between the reference bots (alphabeta against mcts, colours
 //! alternating, from random four-ply openings), so both sides and all
 //! phases are in it; and the solver's exact value of each move, computed
-//! once per tune. The games are played in-process: the sample depends only
+//! once per tune. The games are played in-process, by the loop the bench
+//! plays its games with (`aboure_protocol::duel`): the sample depends only
 //! on the tune's seed, so a resumed tune scores the same one.
 //!
 //! A position is informative when its moves do not all have the same exact
@@ -12,19 +13,16 @@
 //! each costs a round trip to each probe. They are dropped, and the
 //! objective is the mean loss over informative positions.
 
-use std::time::Instant;
-
 use aboure_bots::{AlphaBetaPlayer, MctsPlayer};
-use aboure_engine::{Move, Position, Side};
-use aboure_protocol::{Player, Search, SearchInfo, SearchLimits};
+use aboure_engine::{Move, Position};
+use aboure_protocol::duel::{self, Seat};
+use aboure_protocol::{Player, SearchLimits};
 use aboure_solver::Solver;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 /// Nodes (alphabeta) and playouts (mcts) a move in the sample's games.
 const NODES: u64 = 1_500;
-/// Longest sample game, in plies (the arbiter's default adjudication).
-const MAX_PLIES: usize = 400;
 /// The solver's table: a few hundred positions need far less than a
 /// report's analysis, and zeroing a big table costs more than they do.
 const SOLVER_MB: usize = 16;
@@ -167,46 +165,24 @@ pub fn sample_with(
     }
 }
 
-/// A search that is never stopped from outside: a bot played in-process.
-struct Unhurried(Instant);
-
-impl Search for Unhurried {
-    fn started(&self) -> Instant {
-        self.0
-    }
-    fn stopped(&self) -> bool {
-        false
-    }
-    fn info(&mut self, _: &SearchInfo) {}
-}
-
-/// The positions a bot moved in, in a game from `start`.
+/// The positions a bot chose a move in, in a game from `start` played by
+/// the one in-process game loop ([`duel::play`]).
 fn played(
     south: &mut dyn Player,
     north: &mut dyn Player,
     start: Position,
     limits: &SearchLimits,
 ) -> Vec<Position> {
-    south.new_game();
-    north.new_game();
-    let (mut pos, mut history, mut seen) = (start, Vec::new(), Vec::new());
-    while !pos.is_game_over() && history.len() < MAX_PLIES {
-        let m = if pos.legal_moves().as_slice() == [Move::Pass] {
-            Move::Pass
-        } else {
-            seen.push(pos);
-            let bot: &mut dyn Player = if pos.side_to_move() == Side::South {
-                &mut *south
-            } else {
-                &mut *north
-            };
-            bot.choose(&pos, &history, limits, &mut Unhurried(Instant::now()))
-        };
-        history.push(pos);
-        if pos.play(m).is_err() {
-            break;
-        }
-    }
+    let mut seen = Vec::new();
+    let south = Seat {
+        player: south,
+        limits,
+    };
+    let north = Seat {
+        player: north,
+        limits,
+    };
+    duel::play(south, north, start, |pos, _| seen.push(*pos));
     seen
 }
 
@@ -230,6 +206,7 @@ pub fn opening(rng: &mut SmallRng) -> Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aboure_engine::Side;
 
     #[test]
     fn the_sample_is_deterministic_and_its_values_best_first() {
