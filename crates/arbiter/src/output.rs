@@ -207,10 +207,23 @@ impl Folder<'_> {
                 what: if what.is_empty() {
                     "unknown".to_owned()
                 } else {
-                    what.join(", ")
+                    what.join(", ") + self.default_book_note(&what)
                 },
             }
         })
+    }
+
+    /// Why the openings changed when the file names none: the default of
+    /// an SPRT became the built-in balanced book, and a run begun with
+    /// random openings resumes with them named.
+    fn default_book_note(&self, what: &[&str]) -> &'static str {
+        let book = matches!(self.config.openings_name(), OpeningsName::BalancedBook);
+        if book && what.contains(&"openings") {
+            " (a file without [openings] now plays the built-in balanced book in an SPRT or a league; \
+             to resume a run begun with random openings, add `[openings] plies = 4`)"
+        } else {
+            ""
+        }
     }
 
     /// The manifest and the games of a results file that holds games: only
