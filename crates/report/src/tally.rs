@@ -31,7 +31,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aboure_records::{GameRecord, GameSummary, Problem, Seat, Tally};
+use aboure_records::{GameRecord, GameSummary, Offered, Problem, RecordChoice, Seat, Tally};
 use aboure_stats::Wdl;
 
 use crate::analysis::Analysis;
@@ -57,6 +57,14 @@ pub enum Pushed {
     Duplicate,
     /// A bot played itself: not counted (a warning says so).
     SelfPlay,
+    /// Another record of its id counts (the one its mark names, see
+    /// [`aboure_records::RecordChoice`]): not counted (a warning says so).
+    LeftOut,
+    /// It counts instead of the record of its id counted before, which a
+    /// tally cannot take back: what it shows is wrong until it is fed
+    /// again from the start after [`ReportTally::restart`], and the choice
+    /// stands then.
+    Replaced,
 }
 
 /// A report under construction: feed it games, ask it for the report.
@@ -66,6 +74,19 @@ pub struct ReportTally {
     pub(crate) files: Vec<PathBuf>,
     /// Index in `files` of the file being read.
     file: usize,
+    /// The results files the games come from, which of two records of one
+    /// id counts depends on: `files`, or finer for a reader that counts
+    /// several files as one ([`ReportTally::from_file`]).
+    origins: Vec<PathBuf>,
+    /// Index in `origins` of the file being read.
+    origin: usize,
+    /// Which record of an id read twice counts.
+    choice: RecordChoice,
+    /// A record counted before was replaced: the tally must start over.
+    replaced: bool,
+    /// Records of the current file left out for another's, how many and
+    /// the first three ids.
+    left_out: (u64, Vec<String>),
     /// Index in `files` of the first file of the same folder: a run's
     /// workers share its folder, and a pair whose worker died between its
     /// two games has them in two files of it, so pairs match within a
@@ -115,6 +136,11 @@ impl ReportTally {
             options,
             files: Vec::new(),
             file: 0,
+            origins: Vec::new(),
+            origin: 0,
+            choice: RecordChoice::new(),
+            replaced: false,
+            left_out: (0, Vec::new()),
             run: 0,
             warnings: Vec::new(),
             problems_in_file: 0,
@@ -136,12 +162,13 @@ impl ReportTally {
         }
     }
 
-    /// Writes every analysed game's per-move accuracy to `sink` as JSON
-    /// lines, as the analysis finishes them (in no particular order).
+    /// Writes every analysed game's per-move accuracy to `file` as JSON
+    /// lines, as the analysis finishes them (in no particular order): a
+    /// file, which a tally that starts over writes again from its start.
     /// Without the accuracy analysis, nothing is written.
-    pub fn write_all_analyses_to(&mut self, sink: Box<dyn std::io::Write + Send>) {
+    pub fn write_all_analyses_to(&mut self, file: std::fs::File) {
         if let Some(a) = &mut self.analysis {
-            a.write_all_games_to(sink);
+            a.write_all_games_to(file);
         }
     }
 
@@ -151,6 +178,40 @@ impl ReportTally {
         self.end_file();
         self.files.push(path.to_owned());
         self.in_file(self.files.len() - 1);
+        self.from_file(path);
+    }
+
+    /// The games that follow come from the results file `path`, though
+    /// they count as part of the file begun last: for a reader that counts
+    /// several files as one run (the live page), so that which record of
+    /// an id read twice counts is chosen by file all the same.
+    pub fn from_file(&mut self, path: &Path) {
+        self.origin = match self.origins.iter().position(|p| p == path) {
+            Some(i) => i,
+            None => {
+                self.origins.push(path.to_owned());
+                self.origins.len() - 1
+            }
+        };
+    }
+
+    /// Starts over with nothing counted, keeping the options, the stream
+    /// of analyses (written again from its start) and the choices made
+    /// between records of one id: after [`Pushed::Replaced`], feed every
+    /// file again.
+    pub fn restart(&mut self) {
+        let sink = self.analysis.as_mut().and_then(Analysis::take_sink);
+        let mut fresh = ReportTally::new(self.options.clone());
+        fresh.choice = std::mem::take(&mut self.choice);
+        if let (Some(analysis), Some(sink)) = (&mut fresh.analysis, sink) {
+            analysis.rewind_sink(sink);
+        }
+        *self = fresh;
+    }
+
+    /// True once a record was [`Pushed::Replaced`] since the tally began.
+    pub fn needs_restart(&self) -> bool {
+        self.replaced
     }
 
     /// Takes the files and warnings of games read and merged beforehand
@@ -158,6 +219,7 @@ impl ReportTally {
     /// came from.
     pub(crate) fn adopt(&mut self, files: &[PathBuf], warnings: &[String]) {
         self.files = files.to_vec();
+        self.origins = files.to_vec();
         self.warnings = warnings.to_vec();
     }
 
@@ -177,6 +239,8 @@ impl ReportTally {
         let done = self.duplicate_warnings();
         self.warnings.extend(done);
         self.duplicates.clear();
+        self.warnings.extend(self.left_out_warning());
+        self.left_out = (0, Vec::new());
         if self.problems_in_file > WARNINGS_LISTED as u64 {
             self.warnings.push(format!(
                 "{}: {} more problems not listed",
@@ -185,10 +249,6 @@ impl ReportTally {
             ));
         }
         self.problems_in_file = 0;
-    }
-
-    fn file(&self) -> usize {
-        self.file
     }
 
     fn file_name(&self) -> String {
@@ -244,19 +304,64 @@ impl ReportTally {
     }
 
     fn push_from(&mut self, game: &GameSummary<'_>, source: Source<'_>) -> Pushed {
-        if let Some(first) = self.seen(&game.id) {
-            match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
-                Some((_, n, ids)) => {
-                    *n += 1;
-                    if ids.len() < 3 {
-                        ids.push(game.id.to_string());
-                    }
-                }
-                None => self.duplicates.push((first, 1, vec![game.id.to_string()])),
+        let key = Self::key(&game.id, self.origin);
+        let first = self.ids.get(&key).map(|k| k.file());
+        match self.offer(&game.id, first) {
+            Offered::Count => {
+                self.ids.insert(key);
+                self.count(game, source, true)
             }
-            return Pushed::Duplicate;
+            Offered::Replace => {
+                self.replaced = true;
+                Pushed::Replaced
+            }
+            Offered::Skip => match first {
+                Some(first) => self.duplicate(first, &game.id),
+                None => {
+                    self.left_out.0 += 1;
+                    if self.left_out.1.len() < 3 {
+                        self.left_out.1.push(game.id.to_string());
+                    }
+                    Pushed::LeftOut
+                }
+            },
         }
-        self.count(game, source, true)
+    }
+
+    /// What [`RecordChoice`] says of a record of `id` from the current
+    /// file, the one counted before being from origin `first`.
+    fn offer(&mut self, id: &str, first: Option<usize>) -> Offered {
+        let Some(here) = self.origins.get(self.origin) else {
+            // Games in memory, of no file: the first counts.
+            return if first.is_some() {
+                Offered::Skip
+            } else {
+                Offered::Count
+            };
+        };
+        // Past the 255th file, the key no longer says which: the first counts.
+        let known = |f: usize| f < LAST_FILE || self.origins.len() <= LAST_FILE + 1;
+        match first {
+            Some(f) if !known(f) => Offered::Skip,
+            Some(f) => self
+                .choice
+                .offer(id, here, self.origins.get(f).map(PathBuf::as_path)),
+            None => self.choice.offer(id, here, None),
+        }
+    }
+
+    /// A record of an id counted from origin `first` already.
+    fn duplicate(&mut self, first: usize, id: &str) -> Pushed {
+        match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
+            Some((_, n, ids)) => {
+                *n += 1;
+                if ids.len() < 3 {
+                    ids.push(id.to_string());
+                }
+            }
+            None => self.duplicates.push((first, 1, vec![id.to_string()])),
+        }
+        Pushed::Duplicate
     }
 
     /// Counts a game that is not a duplicate; `paired`: it may be one game
@@ -331,18 +436,11 @@ impl ReportTally {
         Pushed::Counted
     }
 
-    /// The file that had `id` first, if any; remembers it otherwise.
-    fn seen(&mut self, id: &str) -> Option<usize> {
+    /// The key of `id` read from origin `origin`.
+    fn key(id: &str, origin: usize) -> IdKey {
         // A fixed seed: which ids count as one never varies between runs.
         let hash = foldhash::quality::FixedState::with_seed(0).hash_one(id);
-        let key = IdKey::new(hash, self.file());
-        match self.ids.get(&key) {
-            Some(first) => Some(first.file()),
-            None => {
-                self.ids.insert(key);
-                None
-            }
-        }
+        IdKey::new(hash, origin)
     }
 
     /// The index of bot `name`, added if new.
@@ -374,6 +472,7 @@ impl ReportTally {
     pub(crate) fn warnings(&self) -> Vec<String> {
         let mut all = self.warnings.clone();
         all.extend(self.duplicate_warnings());
+        all.extend(self.left_out_warning());
         all.extend(self.self_play.iter().cloned());
         if self.self_play_total > self.self_play.len() as u64 {
             all.push(format!(
@@ -384,14 +483,28 @@ impl ReportTally {
         all
     }
 
+    /// The warning about the records of the current file left out.
+    fn left_out_warning(&self) -> Option<String> {
+        let (n, ids) = &self.left_out;
+        (*n > 0).then(|| {
+            let more = if *n > 3 { ", ..." } else { "" };
+            format!(
+                "{}: {n} game id{} recorded in another file, whose record counts ({}{more}): left out",
+                self.file_name(),
+                if *n == 1 { "" } else { "s" },
+                ids.join(", "),
+            )
+        })
+    }
+
     fn duplicate_warnings(&self) -> Vec<String> {
         self.duplicates
             .iter()
             .map(|(first, n, ids)| {
                 let more = if *n > 3 { ", ..." } else { "" };
                 // Past the 255th file, the key no longer says which.
-                let known = *first < LAST_FILE || self.files.len() <= LAST_FILE + 1;
-                let first = match self.files.get(*first) {
+                let known = *first < LAST_FILE || self.origins.len() <= LAST_FILE + 1;
+                let first = match self.origins.get(*first) {
                     Some(p) if known => p.display().to_string(),
                     _ => "an earlier file".to_owned(),
                 };

@@ -125,7 +125,7 @@ fn per_game_accuracy_is_bounded_and_all_of_it_can_be_streamed() {
     let dir = scratch("accuracy");
     let all = dir.join("all.jsonl");
     let mut tally = ReportTally::new(options);
-    tally.write_all_analyses_to(Box::new(std::fs::File::create(&all).unwrap()));
+    tally.write_all_analyses_to(std::fs::File::create(&all).unwrap());
     read_files(&mut tally, std::slice::from_ref(&path), 1, &mut |_| {}).unwrap();
     let (report, error) = tally.finish_with_stream();
     assert!(error.is_none());

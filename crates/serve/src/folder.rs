@@ -160,8 +160,25 @@ impl Folder {
                 polled.changed = true;
                 self.run.push(&path, line, &bytes);
             }
+            if self.run.needs_restart() {
+                self.read_again();
+                return Polled {
+                    changed: true,
+                    more: true,
+                };
+            }
         }
         polled
+    }
+
+    /// Reads every file again from its start into a count started over
+    /// that keeps the choices between records of one id: a record counted
+    /// was replaced by the one its mark names ([`LiveRun::needs_restart`]).
+    fn read_again(&mut self) {
+        self.run.restart();
+        for (follower, _) in &mut self.files {
+            follower.rewind();
+        }
     }
 
     /// Reads `workers.json` again if it changed since the last poll; true
@@ -347,6 +364,39 @@ mod tests {
         assert_eq!(snap.live["pairs"], 1);
         assert_eq!(snap.live["files"].as_array().unwrap().len(), 2);
         assert!(folder.name().display().to_string().contains(" + "));
+    }
+
+    #[test]
+    fn a_left_over_record_gives_way_to_the_one_its_mark_names_even_read_first() {
+        use aboure_records::mark::{mark_path, mark_text, marks_dir};
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        std::fs::create_dir_all(marks_dir(dir)).unwrap();
+        let won = |folder: &mut Folder| {
+            while folder.poll().more {}
+            let live = folder.run().snapshot().live;
+            (live["games"].clone(), live["leader"]["name"].clone())
+        };
+        // The left-over (a wins) in the file read first, marked at first
+        // as its own: it counts, alone.
+        let left_over = dir.join("games-1-of-2.jsonl");
+        std::fs::write(&left_over, game("p0g0", 0, 0)).unwrap();
+        std::fs::write(mark_path(dir, "p0g0"), mark_text("games-1-of-2.jsonl")).unwrap();
+        let mut folder = Folder::new(&[dir.to_owned()]);
+        assert_eq!(won(&mut folder), (1.into(), "a".into()));
+        // Taken over: the mark names the other file, whose record (b wins)
+        // comes later. It counts instead, once.
+        std::fs::write(mark_path(dir, "p0g0"), mark_text("games-2-of-2.jsonl")).unwrap();
+        let marked = game("p0g0", 0, 0).replace(
+            "\"south\":\"a\",\"north\":\"b\"",
+            "\"south\":\"b\",\"north\":\"a\"",
+        );
+        std::fs::write(dir.join("games-2-of-2.jsonl"), &marked).unwrap();
+        assert_eq!(won(&mut folder), (1.into(), "b".into()));
+        assert!(!folder.poll().changed, "read again once");
+        // A page started afterwards counts the same, the left-over read first.
+        let mut fresh = Folder::new(&[dir.to_owned()]);
+        assert_eq!(won(&mut fresh), (1.into(), "b".into()));
     }
 
     #[test]
