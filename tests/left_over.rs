@@ -177,3 +177,55 @@ fn a_left_over_record_is_left_out_by_the_report_the_page_and_the_live_sprt() {
     assert_eq!(verdict(&out), expected_verdict, "the live SPRT");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_left_over_record_is_left_out_of_a_league_workers_standings() {
+    let dir = scratch("league");
+    let bot = |name: &str, builtin: &str, options: &str| {
+        format!("[[bot]]\nname = \"{name}\"\nbuiltin = \"{builtin}\"\noptions = {{ {options} }}\n")
+    };
+    let config = write_config(
+        &dir,
+        &format!(
+            "[tournament]\nformat = \"league\"\nseed = 5\ngames = 8\nuntil = \"separated\"\n\
+             [openings]\nplies = 2\n[time-control]\nmovetime = \"5ms\"\n{}{}{}",
+            bot("random", "random", "seed = 1"),
+            bot("greedy", "greedy", "seed = 1"),
+            bot("ab", "alphabeta", "depth = 2"),
+        ),
+    );
+    let out = dir.join("out");
+    two_workers(&config, &out);
+    let expected = counted(&report(&out));
+    let league = |out: &Path| -> Value {
+        let run: Value =
+            serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+        run["league"]["verdict"].clone()
+    };
+    let expected_verdict = league(&out);
+    assert_eq!(expected_verdict["games"], 8, "{expected_verdict}");
+    assert!(
+        !expected_verdict["neighbours"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{expected_verdict}"
+    );
+
+    let (id, line) = left_over(&out);
+    leave_behind(&out, &line);
+    let reported = report(&out);
+    assert_eq!(counted(&reported), expected, "the report");
+    assert!(reported["warnings"].to_string().contains(&id));
+
+    // A worker joining reads the others' files, finds the budget spent,
+    // and writes the verdict again from its standings.
+    let output = run(&config, &out, &["--join", "--concurrency", "1"]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(
+        league(&out),
+        expected_verdict,
+        "the league worker's standings"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
