@@ -17,7 +17,11 @@
 //! in the file the mark names, and without a mark (a run by one process, or
 //! written before marks) the one [`crate::record_wins`] picks: the choice
 //! depends on the folder, never on the order the files are read in
-//! ([`RecordChoice`]).
+//! ([`RecordChoice`]). A reader that counts as it reads and meets the
+//! marked record after another one reads again from the start, the choice
+//! kept ([`RecordChoice::offer`]); one that cannot take a count back (a
+//! worker) leaves out every record whose mark names another file
+//! ([`RecordChoice::marked_elsewhere`]).
 
 use std::collections::HashMap;
 use std::io;
