@@ -26,20 +26,21 @@
 //! ```
 
 use std::borrow::Cow;
-use std::hash::BuildHasher;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aboure_records::{GameRecord, GameSummary, Offered, Problem, RecordChoice, Seat, Tally};
+use aboure_records::{GameRecord, GameSummary, Problem, RecordChoice, Seat, Tally};
 use aboure_stats::Wdl;
 
 use crate::analysis::Analysis;
 use crate::failure::{forfeit_kind, Failure};
-use crate::ids::{GameIds, IdKey, LAST_FILE};
+use crate::ids::GameIds;
 use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
 use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
+
+mod once;
 
 /// Forfeits listed by game (all are counted): the text shows 20, the page
 /// links each from its bot's row.
@@ -181,39 +182,6 @@ impl ReportTally {
         self.from_file(path);
     }
 
-    /// The games that follow come from the results file `path`, though
-    /// they count as part of the file begun last: for a reader that counts
-    /// several files as one run (the live page), so that which record of
-    /// an id read twice counts is chosen by file all the same.
-    pub fn from_file(&mut self, path: &Path) {
-        self.origin = match self.origins.iter().position(|p| p == path) {
-            Some(i) => i,
-            None => {
-                self.origins.push(path.to_owned());
-                self.origins.len() - 1
-            }
-        };
-    }
-
-    /// Starts over with nothing counted, keeping the options, the stream
-    /// of analyses (written again from its start) and the choices made
-    /// between records of one id: after [`Pushed::Replaced`], feed every
-    /// file again.
-    pub fn restart(&mut self) {
-        let sink = self.analysis.as_mut().and_then(Analysis::take_sink);
-        let mut fresh = ReportTally::new(self.options.clone());
-        fresh.choice = std::mem::take(&mut self.choice);
-        if let (Some(analysis), Some(sink)) = (&mut fresh.analysis, sink) {
-            analysis.rewind_sink(sink);
-        }
-        *self = fresh;
-    }
-
-    /// True once a record was [`Pushed::Replaced`] since the tally began.
-    pub fn needs_restart(&self) -> bool {
-        self.replaced
-    }
-
     /// Takes the files and warnings of games read and merged beforehand
     /// (see [`crate::Input`]); [`ReportTally::in_file`] then says where each game
     /// came from.
@@ -303,67 +271,6 @@ impl ReportTally {
         self.warnings.push(warning);
     }
 
-    fn push_from(&mut self, game: &GameSummary<'_>, source: Source<'_>) -> Pushed {
-        let key = Self::key(&game.id, self.origin);
-        let first = self.ids.get(&key).map(|k| k.file());
-        match self.offer(&game.id, first) {
-            Offered::Count => {
-                self.ids.insert(key);
-                self.count(game, source, true)
-            }
-            Offered::Replace => {
-                self.replaced = true;
-                Pushed::Replaced
-            }
-            Offered::Skip => match first {
-                Some(first) => self.duplicate(first, &game.id),
-                None => {
-                    self.left_out.0 += 1;
-                    if self.left_out.1.len() < 3 {
-                        self.left_out.1.push(game.id.to_string());
-                    }
-                    Pushed::LeftOut
-                }
-            },
-        }
-    }
-
-    /// What [`RecordChoice`] says of a record of `id` from the current
-    /// file, the one counted before being from origin `first`.
-    fn offer(&mut self, id: &str, first: Option<usize>) -> Offered {
-        let Some(here) = self.origins.get(self.origin) else {
-            // Games in memory, of no file: the first counts.
-            return if first.is_some() {
-                Offered::Skip
-            } else {
-                Offered::Count
-            };
-        };
-        // Past the 255th file, the key no longer says which: the first counts.
-        let known = |f: usize| f < LAST_FILE || self.origins.len() <= LAST_FILE + 1;
-        match first {
-            Some(f) if !known(f) => Offered::Skip,
-            Some(f) => self
-                .choice
-                .offer(id, here, self.origins.get(f).map(PathBuf::as_path)),
-            None => self.choice.offer(id, here, None),
-        }
-    }
-
-    /// A record of an id counted from origin `first` already.
-    fn duplicate(&mut self, first: usize, id: &str) -> Pushed {
-        match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
-            Some((_, n, ids)) => {
-                *n += 1;
-                if ids.len() < 3 {
-                    ids.push(id.to_string());
-                }
-            }
-            None => self.duplicates.push((first, 1, vec![id.to_string()])),
-        }
-        Pushed::Duplicate
-    }
-
     /// Counts a game that is not a duplicate; `paired`: it may be one game
     /// of a game pair.
     fn count(&mut self, game: &GameSummary<'_>, source: Source<'_>, paired: bool) -> Pushed {
@@ -436,13 +343,6 @@ impl ReportTally {
         Pushed::Counted
     }
 
-    /// The key of `id` read from origin `origin`.
-    fn key(id: &str, origin: usize) -> IdKey {
-        // A fixed seed: which ids count as one never varies between runs.
-        let hash = foldhash::quality::FixedState::with_seed(0).hash_one(id);
-        IdKey::new(hash, origin)
-    }
-
     /// The index of bot `name`, added if new.
     fn player(&mut self, name: &str) -> usize {
         let i = self.standings.bot(name);
@@ -481,41 +381,6 @@ impl ReportTally {
             ));
         }
         all
-    }
-
-    /// The warning about the records of the current file left out.
-    fn left_out_warning(&self) -> Option<String> {
-        let (n, ids) = &self.left_out;
-        (*n > 0).then(|| {
-            let more = if *n > 3 { ", ..." } else { "" };
-            format!(
-                "{}: {n} game id{} recorded in another file, whose record counts ({}{more}): left out",
-                self.file_name(),
-                if *n == 1 { "" } else { "s" },
-                ids.join(", "),
-            )
-        })
-    }
-
-    fn duplicate_warnings(&self) -> Vec<String> {
-        self.duplicates
-            .iter()
-            .map(|(first, n, ids)| {
-                let more = if *n > 3 { ", ..." } else { "" };
-                // Past the 255th file, the key no longer says which.
-                let known = *first < LAST_FILE || self.origins.len() <= LAST_FILE + 1;
-                let first = match self.origins.get(*first) {
-                    Some(p) if known => p.display().to_string(),
-                    _ => "an earlier file".to_owned(),
-                };
-                format!(
-                    "{}: {n} game id{} already read from {first} ({}{more}): counted once",
-                    self.file_name(),
-                    if *n == 1 { "" } else { "s" },
-                    ids.join(", "),
-                )
-            })
-            .collect()
     }
 
     /// The games the page embeds, as their JSON lines, and how many are left out.
