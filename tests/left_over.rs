@@ -13,9 +13,9 @@
 //! narrow to hit on purpose; what it leaves is this line.
 
 use crate::harness::*;
-use crate::served::serve;
+use crate::served::{serve, snapshot};
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -95,31 +95,16 @@ fn counted(report: &Value) -> Value {
 fn live(url: &str, games: &Value) -> Value {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
-        let first = snapshot(url);
+        let first = snapshot(url, 0);
         if &first["live"]["games"] == games {
             std::thread::sleep(std::time::Duration::from_millis(1500));
-            if snapshot(url) == first {
+            if snapshot(url, 0) == first {
                 return first["live"].clone();
             }
         }
         assert!(std::time::Instant::now() < deadline, "{first}");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-}
-
-/// `GET /run/0/snapshot.json`, as a plain HTTP client would.
-fn snapshot(url: &str) -> Value {
-    let at = url.trim_start_matches("http://").trim_end_matches('/');
-    let mut stream = std::net::TcpStream::connect(at).unwrap();
-    write!(
-        stream,
-        "GET /run/0/snapshot.json HTTP/1.0\r\nHost: {at}\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let body = &response[response.find("\r\n\r\n").unwrap() + 4..];
-    serde_json::from_str(body).unwrap()
 }
 
 /// What `sprt.json` decided, on which pairs.

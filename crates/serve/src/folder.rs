@@ -36,8 +36,8 @@ pub struct Folder {
     files: Vec<(Follower, Option<String>)>,
     /// The `run.json` read and when it was written.
     run_json: Option<(PathBuf, SystemTime)>,
-    /// The `workers.json` read and when it was written.
-    workers_json: Option<(PathBuf, SystemTime)>,
+    /// The `workers.json` of each folder read, and when it was written.
+    workers_json: Vec<(PathBuf, SystemTime)>,
     run: LiveRun,
     /// The tune, once the folder is seen to be one.
     tune: Option<LiveTune>,
@@ -63,7 +63,7 @@ impl Folder {
             name,
             files: Vec::new(),
             run_json: None,
-            workers_json: None,
+            workers_json: Vec::new(),
             tune: None,
         }
     }
@@ -93,7 +93,7 @@ impl Folder {
     /// only adds.
     fn start_over(&mut self, info: RunInfo) {
         self.run = LiveRun::new(&self.name, info);
-        self.workers_json = None;
+        self.workers_json = Vec::new();
         for (follower, _) in &mut self.files {
             follower.rewind();
             self.run.add_file(follower.path().to_owned());
@@ -182,28 +182,44 @@ impl Folder {
     }
 
     /// Reads `workers.json` again if it changed since the last poll; true
-    /// if it did.
+    /// if it did. Folders combined (slices, each in a folder of its own)
+    /// each have theirs: their workers are listed together.
     fn read_workers_json(&mut self) -> bool {
-        let found = self.dirs.iter().find_map(|d| {
-            let path = WorkersFile::path_in(d);
-            let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
-            Some((path, stamp))
-        });
+        let found: Vec<(PathBuf, SystemTime)> = (self.dirs.iter())
+            .filter_map(|d| {
+                let path = WorkersFile::path_in(d);
+                let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+                Some((path, stamp))
+            })
+            .collect();
         if found == self.workers_json {
             return false;
         }
         self.workers_json = found.clone();
-        let read = match found {
-            None => Ok(None),
-            Some((path, _)) => std::fs::read(&path)
+        let mut merged: Option<WorkersFile> = None;
+        let mut errors = Vec::new();
+        for (path, _) in found {
+            let read = std::fs::read(&path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))
-                .and_then(|bytes| WorkersFile::from_slice(&bytes, &path).map_err(|e| e.to_string()))
-                .map(Some),
-        };
-        if let Err(e) = &read {
+                .and_then(|bytes| {
+                    WorkersFile::from_slice(&bytes, &path).map_err(|e| e.to_string())
+                });
+            match (read, &mut merged) {
+                (Err(e), _) => errors.push(e),
+                (Ok(file), None) => merged = Some(file),
+                (Ok(file), Some(all)) => {
+                    all.written = all.written.clone().max(file.written);
+                    all.workers.extend(file.workers);
+                }
+            }
+        }
+        for e in &errors {
             tracing::warn!("{e}");
         }
-        self.run.set_workers(read);
+        self.run.set_workers(match errors.is_empty() {
+            true => Ok(merged),
+            false => Err(errors.join("; ")),
+        });
         true
     }
 
