@@ -62,9 +62,9 @@ pub enum Pushed {
     /// [`aboure_records::RecordChoice`]): not counted (a warning says so).
     LeftOut,
     /// It counts instead of the record of its id counted before, which a
-    /// tally cannot take back: what it shows is wrong until it is fed
-    /// again from the start after [`ReportTally::restart`], and the choice
-    /// stands then.
+    /// tally cannot take back: the tally still counts that one (the game
+    /// once, the other record) until it is fed again from the start after
+    /// [`ReportTally::restart`], when the choice stands.
     Replaced,
 }
 
