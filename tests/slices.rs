@@ -97,3 +97,62 @@ fn an_sprt_is_not_sliced_and_says_why() {
     assert_eq!(recorded(&out), 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn slices_served_combined_are_followed_live_as_one_run_with_every_slices_worker() {
+    let dir = folder("slices-live");
+    let config = round_robin(&dir, "round-robin");
+    let outs: Vec<_> = (1..=3).map(|k| dir.join(format!("slice-{k}"))).collect();
+    // The page is started before any slice has played: their folders are
+    // there (`aboure serve` refuses a folder that is not), empty.
+    for out in &outs {
+        std::fs::create_dir_all(out).unwrap();
+    }
+    let mut args = vec!["--combine"];
+    args.extend(outs.iter().map(|p| p.to_str().unwrap()));
+    let (_server, url) = crate::served::serve(&args);
+    let slices: Vec<_> = (outs.iter().enumerate())
+        .map(|(k, out)| {
+            let slice = format!("{}/3", k + 1);
+            run_command(&config, out, &["--concurrency", "1", "--slice", &slice])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in slices {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", show(&output));
+    }
+    let whole = aboure(
+        &["report", "--format", "json", "--no-accuracy"]
+            .into_iter()
+            .chain(outs.iter().map(|p| p.to_str().unwrap()))
+            .collect::<Vec<_>>(),
+    );
+    assert!(whole.status.success(), "{}", show(&whole));
+    let whole: Value = serde_json::from_slice(&whole.stdout).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let live = loop {
+        let live = crate::served::snapshot(&url, 0)["live"].clone();
+        let workers = live["workers"]["list"].as_array().map_or(0, Vec::len);
+        if live["games"] == 14 && workers == 3 {
+            break live;
+        }
+        assert!(std::time::Instant::now() < deadline, "{live}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(
+        (&live["pairs"], &live["scheduled"], &live["remaining_games"]),
+        (&Value::from(7), &Value::from(14), &Value::from(0.0))
+    );
+    assert_eq!(live["leader"]["name"], whole["players"][0]["name"]);
+    assert_eq!(live["leader"]["elo"], whole["players"][0]["elo"]);
+    let mut names: Vec<&str> = (live["workers"]["list"].as_array().unwrap().iter())
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["1-of-3", "2-of-3", "3-of-3"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -28,6 +28,7 @@ mod hardening_soak;
 mod kits;
 mod league;
 mod league_workers;
+mod left_over;
 mod nfs;
 mod openings;
 mod quick_start;

@@ -159,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.accuracy_games_out {
         let file = std::fs::File::create(path)
             .with_context(|| format!("cannot create {}", path.display()))?;
-        tally.write_all_analyses_to(Box::new(std::io::BufWriter::new(file)));
+        tally.write_all_analyses_to(file);
     }
     let Streamed {
         report,

@@ -39,6 +39,23 @@ pub fn serve(args: &[&str]) -> (Reaped, String) {
     (Reaped(child), url)
 }
 
+/// `GET /run/N/snapshot.json` of `aboure serve` at `url`, as a plain HTTP
+/// client would: the live figures and the report's body.
+pub fn snapshot(url: &str, run: usize) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let at = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(at).unwrap();
+    write!(
+        stream,
+        "GET /run/{run}/snapshot.json HTTP/1.0\r\nHost: {at}\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let body = &response[response.find("\r\n\r\n").unwrap() + 4..];
+    serde_json::from_str(body).unwrap()
+}
+
 /// The flags every test starts headless Chromium with: no sandbox (the
 /// tests run as root), and none of the background connections a closed
 /// network refuses.

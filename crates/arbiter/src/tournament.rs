@@ -182,7 +182,8 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
         true => Schedule::new(config, options.shard).len(),
         false => schedule.len(),
     };
-    let previous = std::mem::take(&mut output.previous);
+    let mut previous = std::mem::take(&mut output.previous);
+    aboure_records::RecordChoice::keep_counted(&output.games_path, &mut previous);
     let slice = options.shard.map(|s| Slice {
         index: u64::from(s.index - 1),
         count: u64::from(s.count),

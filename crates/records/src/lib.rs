@@ -100,7 +100,7 @@ pub use lines::{Line, LineBlocks, ResultsLines};
 pub use manifest::{
     ManifestError, RunManifest, SandboxLayer, SandboxLayers, MANIFEST_FILE, MANIFEST_SCHEMA,
 };
-pub use mark::RecordChoice;
+pub use mark::{Offered, RecordChoice};
 pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, RecordPairBook, Seat};
 pub use pgn::PgnGames;
 pub use problem::{Problem, ProblemKind, ReadError};

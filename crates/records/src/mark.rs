@@ -17,8 +17,13 @@
 //! in the file the mark names, and without a mark (a run by one process, or
 //! written before marks) the one [`crate::record_wins`] picks: the choice
 //! depends on the folder, never on the order the files are read in
-//! ([`RecordChoice`]).
+//! ([`RecordChoice`]). A reader that counts as it reads and meets the
+//! marked record after another one reads again from the start, the choice
+//! kept ([`RecordChoice::offer`]); one that cannot take a count back (a
+//! worker) leaves out every record whose mark names another file
+//! ([`RecordChoice::marked_elsewhere`]).
 
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -59,34 +64,116 @@ pub fn read_mark(run_dir: &Path, id: &str) -> io::Result<Option<String>> {
     }
 }
 
-/// Which record of a duplicated id counts, for the readers of one folder.
-#[derive(Debug)]
+/// Which record of a duplicated id counts, the one rule every reader of a
+/// run folder follows: the record in the file the game's mark names, else
+/// the one [`crate::record_wins`] picks. Readers that count as they read
+/// (the report reading a stream, the live page, a worker) meet the records
+/// one at a time: [`RecordChoice::offer`] tells each what to do with the
+/// next one, and remembers what it chose for every id it met twice, so a
+/// reader that must read again from the start (to take a record back)
+/// counts the chosen one only.
+#[derive(Debug, Default)]
 pub struct RecordChoice {
-    run_dir: PathBuf,
+    /// The file whose record counts, for each id met in two files.
+    chosen: HashMap<String, PathBuf>,
+}
+
+/// What a reader that counts records as it reads them does with one
+/// ([`RecordChoice::offer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offered {
+    /// Count it: the first record of its id, or the chosen one.
+    Count,
+    /// Leave it out: another record of its id counts.
+    Skip,
+    /// It counts instead of the one counted before, which must be taken
+    /// back: a reader that cannot take a count back reads again from the
+    /// start, and the choice made here stands then.
+    Replace,
 }
 
 impl RecordChoice {
-    /// The choice among the results files of the run in `run_dir`.
-    pub fn new(run_dir: &Path) -> RecordChoice {
-        RecordChoice {
-            run_dir: run_dir.to_owned(),
-        }
+    /// No choice made yet.
+    pub fn new() -> RecordChoice {
+        RecordChoice::default()
     }
 
     /// True if the record of `id` in results file `a` counts rather than
-    /// the one in `b`: the one in the file its mark names, else the one
-    /// [`crate::record_wins`] picks.
+    /// the one in `b`: the one in the file its mark (in `a`'s folder)
+    /// names, else the one [`crate::record_wins`] picks.
     pub fn wins(&self, id: &str, a: &Path, b: &Path) -> bool {
-        let marked = read_mark(&self.run_dir, id).ok().flatten();
+        let dir = a.parent().unwrap_or(Path::new(""));
+        let marked = read_mark(dir, id).ok().flatten();
         let named = |p: &Path| {
             marked.is_some()
                 && p.file_name().and_then(|n| n.to_str()) == marked.as_deref()
-                && p.parent() == Some(self.run_dir.as_path())
+                && p.parent() == Some(dir)
         };
         match (named(a), named(b)) {
             (true, false) => true,
             (false, true) => false,
             _ => crate::record_wins(a, b),
+        }
+    }
+
+    /// What to do with a record of `id` read from `file`, when the record
+    /// of `id` counted so far came from `counted` (`None`: none counted).
+    /// A record met first counts without a look at its mark (one read per
+    /// duplicate, not per game); a second one is decided by
+    /// [`RecordChoice::wins`], for good. Records of one id in files of
+    /// different folders are copies of one run or different runs: the
+    /// first counts.
+    pub fn offer(&mut self, id: &str, file: &Path, counted: Option<&Path>) -> Offered {
+        if let Some(chosen) = self.chosen.get(id) {
+            return match counted.is_none() && chosen == file {
+                true => Offered::Count,
+                false => Offered::Skip,
+            };
+        }
+        let Some(counted) = counted else {
+            return Offered::Count;
+        };
+        if counted == file || counted.parent() != file.parent() {
+            return Offered::Skip;
+        }
+        let wins = self.wins(id, file, counted);
+        let chosen = if wins { file } else { counted };
+        self.chosen.insert(id.to_owned(), chosen.to_owned());
+        match wins {
+            true => Offered::Replace,
+            false => Offered::Skip,
+        }
+    }
+
+    /// Forgets every choice (the files were truncated or replaced: what
+    /// they hold is to be chosen from again).
+    pub fn forget(&mut self) {
+        self.chosen.clear();
+    }
+
+    /// For a reader that cannot take a count back and keeps no file per
+    /// game (a worker's ledger, its live SPRT and standings): true if the
+    /// mark of `id` names another results file of `file`'s folder, so that
+    /// the record in `file` is one left behind by a worker that lost the
+    /// mark (and died before it could cut its record back). One read of
+    /// the mark per call.
+    pub fn marked_elsewhere(id: &str, file: &Path) -> bool {
+        let dir = file.parent().unwrap_or(Path::new(""));
+        let name = file.file_name().and_then(|n| n.to_str());
+        match read_mark(dir, id) {
+            Ok(Some(marked)) => Some(marked.as_str()) != name,
+            _ => false,
+        }
+    }
+
+    /// Leaves out of `games`, read from the results file `file`, those
+    /// [`RecordChoice::marked_elsewhere`]: for a worker reading its own
+    /// file as it starts again (it may have died with a left-over in it).
+    /// Nothing is read in a run without marks.
+    pub fn keep_counted(file: &Path, games: &mut Vec<crate::GameRecord>) {
+        let dir = file.parent().unwrap_or(Path::new(""));
+        if marks_dir(dir).is_dir() {
+            games.retain(|g| !RecordChoice::marked_elsewhere(&g.id, file));
         }
     }
 }
@@ -112,7 +199,7 @@ mod tests {
         let run = dir.path();
         std::fs::create_dir_all(marks_dir(run)).unwrap();
         let (a, b) = (run.join("games-w-a-1.jsonl"), run.join("games-w-b-2.jsonl"));
-        let choice = RecordChoice::new(run);
+        let choice = RecordChoice::new();
         // No mark: the file order decides (a before b), both ways round.
         assert!(choice.wins("x", &a, &b));
         assert!(!choice.wins("x", &b, &a));
@@ -125,6 +212,42 @@ mod tests {
         let other = tempfile::tempdir().unwrap();
         let b_elsewhere = other.path().join("games-w-b-2.jsonl");
         assert!(choice.wins("x", &b, &b_elsewhere));
-        assert!(!choice.wins("x", &b_elsewhere, &b));
+        assert!(RecordChoice::marked_elsewhere("x", &a));
+        assert!(!RecordChoice::marked_elsewhere("x", &b));
+        assert!(!RecordChoice::marked_elsewhere("y", &a), "no mark");
+        assert!(!RecordChoice::marked_elsewhere("x", &b_elsewhere));
+    }
+
+    #[test]
+    fn a_reader_counting_as_it_reads_takes_the_marked_record_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path();
+        std::fs::create_dir_all(marks_dir(run)).unwrap();
+        let (a, b) = (run.join("games-1-of-2.jsonl"), run.join("games-w-b.jsonl"));
+        std::fs::write(mark_path(run, "x"), mark_text("games-w-b.jsonl")).unwrap();
+        let mut choice = RecordChoice::new();
+        // The left-over in a read first counts, until the marked one comes.
+        assert_eq!(choice.offer("x", &a, None), Offered::Count);
+        assert_eq!(choice.offer("x", &b, Some(&a)), Offered::Replace);
+        // Read again from the start: a's is left out, b's counts, once.
+        assert_eq!(choice.offer("x", &a, None), Offered::Skip);
+        assert_eq!(choice.offer("x", &b, None), Offered::Count);
+        assert_eq!(choice.offer("x", &b, Some(&b)), Offered::Skip);
+        assert_eq!(choice.offer("x", &a, Some(&b)), Offered::Skip);
+        // The marked one read first: the left-over never counts.
+        let mut fresh = RecordChoice::new();
+        assert_eq!(fresh.offer("x", &b, None), Offered::Count);
+        assert_eq!(fresh.offer("x", &a, Some(&b)), Offered::Skip);
+        // No mark: the file that sorts first, whichever is read first.
+        assert_eq!(fresh.offer("y", &b, None), Offered::Count);
+        assert_eq!(fresh.offer("y", &a, Some(&b)), Offered::Replace);
+        // Forgotten (files read again after a truncation): first counts.
+        choice.forget();
+        assert_eq!(choice.offer("x", &a, None), Offered::Count);
+        // Two folders: two runs, or a copy; the first counts.
+        let other = tempfile::tempdir().unwrap();
+        let copy = other.path().join("games-1-of-2.jsonl");
+        assert_eq!(fresh.offer("z", &b, None), Offered::Count);
+        assert_eq!(fresh.offer("z", &copy, Some(&b)), Offered::Skip);
     }
 }

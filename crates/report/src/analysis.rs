@@ -8,7 +8,8 @@
 //! [`AccuracyTally`] as they arrive. The node budget is shared: every
 //! worker stops taking on games once the solvers together have spent it.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Seek, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -34,7 +35,7 @@ pub(crate) struct Analysis {
     nodes: Arc<AtomicU64>,
     tally: AccuracyTally,
     /// Every game's analysis as a JSON line, when asked for.
-    sink: Option<Box<dyn Write + Send>>,
+    sink: Option<BufWriter<File>>,
     sink_error: Option<std::io::Error>,
 }
 
@@ -85,9 +86,32 @@ impl Analysis {
         }
     }
 
-    /// Writes every game's analysis to `sink`, one JSON object a line.
-    pub fn write_all_games_to(&mut self, sink: Box<dyn Write + Send>) {
-        self.sink = Some(sink);
+    /// Writes every game's analysis to `file`, one JSON object a line.
+    pub fn write_all_games_to(&mut self, file: File) {
+        self.sink = Some(BufWriter::new(file));
+    }
+
+    /// The stream of analyses, taken away: what is analysed from now on
+    /// is not written.
+    pub fn take_sink(&mut self) -> Option<BufWriter<File>> {
+        self.sink.take()
+    }
+
+    /// Writes the analyses to `sink` (taken from an analysis started over)
+    /// from its start, what it held cut away.
+    pub fn rewind_sink(&mut self, sink: BufWriter<File>) {
+        let rewound = sink
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|mut file| {
+                file.set_len(0)?;
+                file.rewind()?;
+                Ok(file)
+            });
+        match rewound {
+            Ok(file) => self.sink = Some(BufWriter::new(file)),
+            Err(e) => self.sink_error = Some(e),
+        }
     }
 
     /// Queues game `seq`; waits while the queue is full.

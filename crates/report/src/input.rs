@@ -69,8 +69,7 @@ impl Input {
             };
             let file = self.sources[place];
             let id = game.id.clone();
-            let dir = path.parent().unwrap_or(Path::new("."));
-            let choice = aboure_records::RecordChoice::new(dir);
+            let choice = aboure_records::RecordChoice::new();
             if file != index && choice.wins(&id, path, &self.files[file]) {
                 self.games[place] = game;
                 self.sources[place] = index;

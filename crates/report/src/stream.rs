@@ -99,16 +99,43 @@ pub fn read_files(
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    for path in &files {
+    // A record counted that another of its id replaces (the one its mark
+    // names, read later) cannot be taken back: the files are read again,
+    // the choice kept. Rare: it takes a worker that died between writing
+    // and cutting back a record of a game another worker then recorded.
+    for pass in 1..=READINGS {
+        read_pass(tally, &files, threads, &mut state, progress)?;
+        if !tally.needs_restart() || pass == READINGS {
+            break;
+        }
+        tally.restart();
+        state.bytes = 0;
+    }
+    Ok(())
+}
+
+/// Readings of the files at most, should records keep replacing others
+/// (files that change while they are read).
+const READINGS: usize = 3;
+
+/// One reading of every file into `tally`.
+fn read_pass(
+    tally: &mut ReportTally,
+    files: &[PathBuf],
+    threads: usize,
+    state: &mut Progress,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(), StreamError> {
+    for path in files {
         let format = ResultsFormat::of_file(path)?;
         tally.begin_file(path);
         let counts = match Rows::open(path, format)? {
-            Some(rows) => read_rows(tally, path, rows, &mut state, progress)?,
-            None => read_blocks(tally, path, threads, &mut state, progress)?,
+            Some(rows) => read_rows(tally, path, rows, state, progress)?,
+            None => read_blocks(tally, path, threads, state, progress)?,
         };
         counts.check(path)?;
         state.games = tally.games();
-        progress(&state);
+        progress(state);
     }
     Ok(())
 }

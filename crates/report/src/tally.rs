@@ -26,20 +26,21 @@
 //! ```
 
 use std::borrow::Cow;
-use std::hash::BuildHasher;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aboure_records::{GameRecord, GameSummary, Problem, Seat, Tally};
+use aboure_records::{GameRecord, GameSummary, Problem, RecordChoice, Seat, Tally};
 use aboure_stats::Wdl;
 
 use crate::analysis::Analysis;
 use crate::failure::{forfeit_kind, Failure};
-use crate::ids::{GameIds, IdKey, LAST_FILE};
+use crate::ids::GameIds;
 use crate::kept::Kept;
 use crate::open_pairs::OpenPairs;
 use crate::options::{ReportOptions, DEFAULT_VIEWER_GAMES};
+
+mod once;
 
 /// Forfeits listed by game (all are counted): the text shows 20, the page
 /// links each from its bot's row.
@@ -57,6 +58,14 @@ pub enum Pushed {
     Duplicate,
     /// A bot played itself: not counted (a warning says so).
     SelfPlay,
+    /// Another record of its id counts (the one its mark names, see
+    /// [`aboure_records::RecordChoice`]): not counted (a warning says so).
+    LeftOut,
+    /// It counts instead of the record of its id counted before, which a
+    /// tally cannot take back: the tally still counts that one (the game
+    /// once, the other record) until it is fed again from the start after
+    /// [`ReportTally::restart`], when the choice stands.
+    Replaced,
 }
 
 /// A report under construction: feed it games, ask it for the report.
@@ -66,6 +75,19 @@ pub struct ReportTally {
     pub(crate) files: Vec<PathBuf>,
     /// Index in `files` of the file being read.
     file: usize,
+    /// The results files the games come from, which of two records of one
+    /// id counts depends on: `files`, or finer for a reader that counts
+    /// several files as one ([`ReportTally::from_file`]).
+    origins: Vec<PathBuf>,
+    /// Index in `origins` of the file being read.
+    origin: usize,
+    /// Which record of an id read twice counts.
+    choice: RecordChoice,
+    /// A record counted before was replaced: the tally must start over.
+    replaced: bool,
+    /// Records of the current file left out for another's, how many and
+    /// the first three ids.
+    left_out: (u64, Vec<String>),
     /// Index in `files` of the first file of the same folder: a run's
     /// workers share its folder, and a pair whose worker died between its
     /// two games has them in two files of it, so pairs match within a
@@ -115,6 +137,11 @@ impl ReportTally {
             options,
             files: Vec::new(),
             file: 0,
+            origins: Vec::new(),
+            origin: 0,
+            choice: RecordChoice::new(),
+            replaced: false,
+            left_out: (0, Vec::new()),
             run: 0,
             warnings: Vec::new(),
             problems_in_file: 0,
@@ -136,12 +163,13 @@ impl ReportTally {
         }
     }
 
-    /// Writes every analysed game's per-move accuracy to `sink` as JSON
-    /// lines, as the analysis finishes them (in no particular order).
+    /// Writes every analysed game's per-move accuracy to `file` as JSON
+    /// lines, as the analysis finishes them (in no particular order): a
+    /// file, which a tally that starts over writes again from its start.
     /// Without the accuracy analysis, nothing is written.
-    pub fn write_all_analyses_to(&mut self, sink: Box<dyn std::io::Write + Send>) {
+    pub fn write_all_analyses_to(&mut self, file: std::fs::File) {
         if let Some(a) = &mut self.analysis {
-            a.write_all_games_to(sink);
+            a.write_all_games_to(file);
         }
     }
 
@@ -151,6 +179,7 @@ impl ReportTally {
         self.end_file();
         self.files.push(path.to_owned());
         self.in_file(self.files.len() - 1);
+        self.from_file(path);
     }
 
     /// Takes the files and warnings of games read and merged beforehand
@@ -158,6 +187,7 @@ impl ReportTally {
     /// came from.
     pub(crate) fn adopt(&mut self, files: &[PathBuf], warnings: &[String]) {
         self.files = files.to_vec();
+        self.origins = files.to_vec();
         self.warnings = warnings.to_vec();
     }
 
@@ -177,6 +207,8 @@ impl ReportTally {
         let done = self.duplicate_warnings();
         self.warnings.extend(done);
         self.duplicates.clear();
+        self.warnings.extend(self.left_out_warning());
+        self.left_out = (0, Vec::new());
         if self.problems_in_file > WARNINGS_LISTED as u64 {
             self.warnings.push(format!(
                 "{}: {} more problems not listed",
@@ -185,10 +217,6 @@ impl ReportTally {
             ));
         }
         self.problems_in_file = 0;
-    }
-
-    fn file(&self) -> usize {
-        self.file
     }
 
     fn file_name(&self) -> String {
@@ -241,22 +269,6 @@ impl ReportTally {
     /// A warning about the current file (not a problem of one of its lines).
     pub(crate) fn warn(&mut self, warning: String) {
         self.warnings.push(warning);
-    }
-
-    fn push_from(&mut self, game: &GameSummary<'_>, source: Source<'_>) -> Pushed {
-        if let Some(first) = self.seen(&game.id) {
-            match self.duplicates.iter_mut().find(|(f, _, _)| *f == first) {
-                Some((_, n, ids)) => {
-                    *n += 1;
-                    if ids.len() < 3 {
-                        ids.push(game.id.to_string());
-                    }
-                }
-                None => self.duplicates.push((first, 1, vec![game.id.to_string()])),
-            }
-            return Pushed::Duplicate;
-        }
-        self.count(game, source, true)
     }
 
     /// Counts a game that is not a duplicate; `paired`: it may be one game
@@ -331,20 +343,6 @@ impl ReportTally {
         Pushed::Counted
     }
 
-    /// The file that had `id` first, if any; remembers it otherwise.
-    fn seen(&mut self, id: &str) -> Option<usize> {
-        // A fixed seed: which ids count as one never varies between runs.
-        let hash = foldhash::quality::FixedState::with_seed(0).hash_one(id);
-        let key = IdKey::new(hash, self.file());
-        match self.ids.get(&key) {
-            Some(first) => Some(first.file()),
-            None => {
-                self.ids.insert(key);
-                None
-            }
-        }
-    }
-
     /// The index of bot `name`, added if new.
     fn player(&mut self, name: &str) -> usize {
         let i = self.standings.bot(name);
@@ -374,6 +372,7 @@ impl ReportTally {
     pub(crate) fn warnings(&self) -> Vec<String> {
         let mut all = self.warnings.clone();
         all.extend(self.duplicate_warnings());
+        all.extend(self.left_out_warning());
         all.extend(self.self_play.iter().cloned());
         if self.self_play_total > self.self_play.len() as u64 {
             all.push(format!(
@@ -382,27 +381,6 @@ impl ReportTally {
             ));
         }
         all
-    }
-
-    fn duplicate_warnings(&self) -> Vec<String> {
-        self.duplicates
-            .iter()
-            .map(|(first, n, ids)| {
-                let more = if *n > 3 { ", ..." } else { "" };
-                // Past the 255th file, the key no longer says which.
-                let known = *first < LAST_FILE || self.files.len() <= LAST_FILE + 1;
-                let first = match self.files.get(*first) {
-                    Some(p) if known => p.display().to_string(),
-                    _ => "an earlier file".to_owned(),
-                };
-                format!(
-                    "{}: {n} game id{} already read from {first} ({}{more}): counted once",
-                    self.file_name(),
-                    if *n == 1 { "" } else { "s" },
-                    ids.join(", "),
-                )
-            })
-            .collect()
     }
 
     /// The games the page embeds, as their JSON lines, and how many are left out.

@@ -125,7 +125,7 @@ fn per_game_accuracy_is_bounded_and_all_of_it_can_be_streamed() {
     let dir = scratch("accuracy");
     let all = dir.join("all.jsonl");
     let mut tally = ReportTally::new(options);
-    tally.write_all_analyses_to(Box::new(std::fs::File::create(&all).unwrap()));
+    tally.write_all_analyses_to(std::fs::File::create(&all).unwrap());
     read_files(&mut tally, std::slice::from_ref(&path), 1, &mut |_| {}).unwrap();
     let (report, error) = tally.finish_with_stream();
     assert!(error.is_none());
@@ -237,4 +237,109 @@ fn the_json_s_per_game_accuracy_is_bounded_whatever_the_page_shows() {
     for game in with_page.shown_games() {
         assert!(a.game(&game.id).is_some(), "{}", game.id);
     }
+}
+
+#[test]
+fn a_left_over_record_read_first_is_read_again_out_of_the_report_and_its_stream() {
+    let games = std::fs::read_to_string(fixture("round-robin/games.jsonl")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    let dir = scratch("left-over");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, lines: &[&str]| {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(dir.join(name), text).unwrap();
+    };
+    write("games-1-of-2.jsonl", &lines[..12]);
+    write("games-2-of-2.jsonl", &lines[12..]);
+    let options = ReportOptions {
+        accuracy: Some(AccuracyOptions {
+            threads: 2,
+            ..AccuracyOptions::default()
+        }),
+        ..ReportOptions::default()
+    };
+    let folder = [dir.clone()];
+    let mut expected = streamed(&folder, &options, 2).json();
+    // A game of 2-of-2, marked as its, left over in 1-of-2 (read first)
+    // with its result turned round.
+    let marked = lines[12..]
+        .iter()
+        .find(|l| l.contains("\"result\":\"1-0\""))
+        .unwrap();
+    let id = serde_json::from_str::<serde_json::Value>(marked).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let marks = aboure_records::mark::marks_dir(&dir);
+    std::fs::create_dir_all(&marks).unwrap();
+    let mark = aboure_records::mark::mark_text("games-2-of-2.jsonl");
+    std::fs::write(marks.join(&id), mark).unwrap();
+    let mut first: Vec<String> = lines[..12].iter().map(|l| l.to_string()).collect();
+    first.push(marked.replacen("\"result\":\"1-0\"", "\"result\":\"0-1\"", 1));
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    write("games-1-of-2.jsonl", &first);
+
+    let all = dir.join("all.jsonl");
+    let mut tally = ReportTally::new(options.clone());
+    tally.write_all_analyses_to(std::fs::File::create(&all).unwrap());
+    read_files(&mut tally, &folder, 2, &mut |_| {}).unwrap();
+    let (report, error) = tally.finish_with_stream();
+    assert!(error.is_none());
+    let mut got = report.json();
+    let warnings = got["warnings"].take();
+    expected["warnings"].take();
+    // Nodes searched depend on which solver thread took which game.
+    got["accuracy"]["nodes"].take();
+    expected["accuracy"]["nodes"].take();
+    assert_eq!(got, expected, "as without the left-over");
+    assert!(warnings.to_string().contains(&id), "{warnings}");
+    // The in-memory path agrees.
+    let (input, _) = load(&folder).unwrap();
+    assert_eq!(input.games.len(), 24);
+    let kept = input.games.iter().find(|g| g.id == id).unwrap();
+    assert_eq!(format!("{:?}", kept.result), "SouthWins");
+    // The stream, written again from its start, holds each game once.
+    let text = std::fs::read_to_string(&all).unwrap();
+    let mut ids: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["game"].to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!((text.lines().count(), ids.len()), (24, 24));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_tally_started_over_writes_its_stream_of_analyses_again_from_its_start() {
+    let path = fixture("round-robin/games.jsonl");
+    let options = ReportOptions {
+        accuracy: Some(AccuracyOptions {
+            threads: 2,
+            ..AccuracyOptions::default()
+        }),
+        ..ReportOptions::default()
+    };
+    let dir = scratch("restart");
+    let all = dir.join("all.jsonl");
+    let files = [path];
+    let mut tally = ReportTally::new(options);
+    tally.write_all_analyses_to(std::fs::File::create(&all).unwrap());
+    read_files(&mut tally, &files, 1, &mut |_| {}).unwrap();
+    // Every game's analysis written to the stream before it starts over.
+    let t0 = std::time::Instant::now();
+    while tally.analysed() != Some(24) {
+        assert!(t0.elapsed().as_secs() < 60, "{:?}", tally.analysed());
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    tally.restart();
+    assert_eq!(tally.games(), 0);
+    read_files(&mut tally, &files, 1, &mut |_| {}).unwrap();
+    let (report, error) = tally.finish_with_stream();
+    assert!(error.is_none());
+    assert_eq!(report.games, 24);
+    let text = std::fs::read_to_string(&all).unwrap();
+    assert_eq!(text.lines().count(), 24, "each game once");
+    std::fs::remove_dir_all(&dir).ok();
 }

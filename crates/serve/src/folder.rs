@@ -36,8 +36,8 @@ pub struct Folder {
     files: Vec<(Follower, Option<String>)>,
     /// The `run.json` read and when it was written.
     run_json: Option<(PathBuf, SystemTime)>,
-    /// The `workers.json` read and when it was written.
-    workers_json: Option<(PathBuf, SystemTime)>,
+    /// The `workers.json` of each folder read, and when it was written.
+    workers_json: Vec<(PathBuf, SystemTime)>,
     run: LiveRun,
     /// The tune, once the folder is seen to be one.
     tune: Option<LiveTune>,
@@ -63,7 +63,7 @@ impl Folder {
             name,
             files: Vec::new(),
             run_json: None,
-            workers_json: None,
+            workers_json: Vec::new(),
             tune: None,
         }
     }
@@ -93,7 +93,7 @@ impl Folder {
     /// only adds.
     fn start_over(&mut self, info: RunInfo) {
         self.run = LiveRun::new(&self.name, info);
-        self.workers_json = None;
+        self.workers_json = Vec::new();
         for (follower, _) in &mut self.files {
             follower.rewind();
             self.run.add_file(follower.path().to_owned());
@@ -160,33 +160,66 @@ impl Folder {
                 polled.changed = true;
                 self.run.push(&path, line, &bytes);
             }
+            if self.run.needs_restart() {
+                self.read_again();
+                return Polled {
+                    changed: true,
+                    more: true,
+                };
+            }
         }
         polled
     }
 
+    /// Reads every file again from its start into a count started over
+    /// that keeps the choices between records of one id: a record counted
+    /// was replaced by the one its mark names ([`LiveRun::needs_restart`]).
+    fn read_again(&mut self) {
+        self.run.restart();
+        for (follower, _) in &mut self.files {
+            follower.rewind();
+        }
+    }
+
     /// Reads `workers.json` again if it changed since the last poll; true
-    /// if it did.
+    /// if it did. Folders combined (slices, each in a folder of its own)
+    /// each have theirs: their workers are listed together.
     fn read_workers_json(&mut self) -> bool {
-        let found = self.dirs.iter().find_map(|d| {
-            let path = WorkersFile::path_in(d);
-            let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
-            Some((path, stamp))
-        });
+        let found: Vec<(PathBuf, SystemTime)> = (self.dirs.iter())
+            .filter_map(|d| {
+                let path = WorkersFile::path_in(d);
+                let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+                Some((path, stamp))
+            })
+            .collect();
         if found == self.workers_json {
             return false;
         }
         self.workers_json = found.clone();
-        let read = match found {
-            None => Ok(None),
-            Some((path, _)) => std::fs::read(&path)
+        let mut merged: Option<WorkersFile> = None;
+        let mut errors = Vec::new();
+        for (path, _) in found {
+            let read = std::fs::read(&path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))
-                .and_then(|bytes| WorkersFile::from_slice(&bytes, &path).map_err(|e| e.to_string()))
-                .map(Some),
-        };
-        if let Err(e) = &read {
+                .and_then(|bytes| {
+                    WorkersFile::from_slice(&bytes, &path).map_err(|e| e.to_string())
+                });
+            match (read, &mut merged) {
+                (Err(e), _) => errors.push(e),
+                (Ok(file), None) => merged = Some(file),
+                (Ok(file), Some(all)) => {
+                    all.written = all.written.clone().max(file.written);
+                    all.workers.extend(file.workers);
+                }
+            }
+        }
+        for e in &errors {
             tracing::warn!("{e}");
         }
-        self.run.set_workers(read);
+        self.run.set_workers(match errors.is_empty() {
+            true => Ok(merged),
+            false => Err(errors.join("; ")),
+        });
         true
     }
 
@@ -347,6 +380,39 @@ mod tests {
         assert_eq!(snap.live["pairs"], 1);
         assert_eq!(snap.live["files"].as_array().unwrap().len(), 2);
         assert!(folder.name().display().to_string().contains(" + "));
+    }
+
+    #[test]
+    fn a_left_over_record_gives_way_to_the_one_its_mark_names_even_read_first() {
+        use aboure_records::mark::{mark_path, mark_text, marks_dir};
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        std::fs::create_dir_all(marks_dir(dir)).unwrap();
+        let won = |folder: &mut Folder| {
+            while folder.poll().more {}
+            let live = folder.run().snapshot().live;
+            (live["games"].clone(), live["leader"]["name"].clone())
+        };
+        // The left-over (a wins) in the file read first, marked at first
+        // as its own: it counts, alone.
+        let left_over = dir.join("games-1-of-2.jsonl");
+        std::fs::write(&left_over, game("p0g0", 0, 0)).unwrap();
+        std::fs::write(mark_path(dir, "p0g0"), mark_text("games-1-of-2.jsonl")).unwrap();
+        let mut folder = Folder::new(&[dir.to_owned()]);
+        assert_eq!(won(&mut folder), (1.into(), "a".into()));
+        // Taken over: the mark names the other file, whose record (b wins)
+        // comes later. It counts instead, once.
+        std::fs::write(mark_path(dir, "p0g0"), mark_text("games-2-of-2.jsonl")).unwrap();
+        let marked = game("p0g0", 0, 0).replace(
+            "\"south\":\"a\",\"north\":\"b\"",
+            "\"south\":\"b\",\"north\":\"a\"",
+        );
+        std::fs::write(dir.join("games-2-of-2.jsonl"), &marked).unwrap();
+        assert_eq!(won(&mut folder), (1.into(), "b".into()));
+        assert!(!folder.poll().changed, "read again once");
+        // A page started afterwards counts the same, the left-over read first.
+        let mut fresh = Folder::new(&[dir.to_owned()]);
+        assert_eq!(won(&mut fresh), (1.into(), "b".into()));
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct RunInfo {
 #[derive(Debug)]
 pub struct LiveRun {
     tally: ReportTally,
+    /// The run's name, the one file its results files count as.
+    name: PathBuf,
     files: Vec<PathBuf>,
     /// Finish times (seconds since the epoch) of the newest games.
     finishes: VecDeque<f64>,
@@ -100,6 +102,7 @@ impl LiveRun {
         tally.begin_file(dir);
         LiveRun {
             tally,
+            name: dir.to_owned(),
             files: Vec::new(),
             finishes: VecDeque::new(),
             failures: VecDeque::new(),
@@ -123,8 +126,25 @@ impl LiveRun {
         self.files.push(path);
     }
 
+    /// True when a record read replaced one counted before (the one its
+    /// mark names, read after a left-over): the files must be read again
+    /// from their start, after [`LiveRun::restart`].
+    pub fn needs_restart(&self) -> bool {
+        self.tally.needs_restart()
+    }
+
+    /// Starts the count over, the choices between records of one id kept,
+    /// for the files to be read again.
+    pub fn restart(&mut self) {
+        self.tally.restart();
+        self.tally.begin_file(&self.name);
+        self.finishes.clear();
+        self.failures.clear();
+    }
+
     /// Adds the game on line `line` of `path` (its JSON text, no newline);
-    /// a game id already read is counted once.
+    /// a game id already read is counted once, from the record
+    /// [`aboure_records::RecordChoice`] picks (see [`LiveRun::needs_restart`]).
     pub fn push(&mut self, path: &Path, line: usize, text: &[u8]) {
         let game = match GameSummary::from_line(text) {
             Ok(g) => g,
@@ -138,6 +158,7 @@ impl LiveRun {
                 return;
             }
         };
+        self.tally.from_file(path);
         if self.tally.push(&game, text) != Pushed::Counted {
             return;
         }

@@ -6,11 +6,20 @@
 //! truncated or replaced (the games are then handed on again: callers count
 //! a game once by its id). Lines are read as summaries (who played, the
 //! result; not the moves), which is all a worker needs of them.
+//!
+//! A record whose mark names another file is left out: a worker that lost
+//! the mark and died before it could cut its record back left it, and the
+//! record that counts is the one the mark names
+//! ([`aboure_records::RecordChoice::marked_elsewhere`]). A worker cannot
+//! take a count back, so it looks at the mark of every record it reads
+//! here (one small read each, in a run that has marks): these files are
+//! read only when the log of finished units may not tell everything.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use aboure_records::{results_files, Follower, GameRecord, GameSummary};
+use aboure_records::mark::marks_dir;
+use aboure_records::{results_files, Follower, GameRecord, GameSummary, RecordChoice};
 
 use crate::Error;
 
@@ -47,6 +56,7 @@ impl Siblings {
             .map_err(Error::io(format!("cannot list {}", self.dir.display())))?;
         let mut games = Vec::new();
         self.polls += 1;
+        let marked = marks_dir(&self.dir).is_dir();
         for path in files.into_iter().filter(|p| *p != self.own) {
             let name = path
                 .file_name()
@@ -63,7 +73,10 @@ impl Siblings {
                 for (_, line) in &poll.lines {
                     self.bytes += line.len() as u64 + 1;
                     // A damaged line is the report's to show; here it is no game.
-                    if let Ok(summary) = GameSummary::from_line(line) {
+                    let Ok(summary) = GameSummary::from_line(line) else {
+                        continue;
+                    };
+                    if !(marked && RecordChoice::marked_elsewhere(&summary.id, &path)) {
                         games.push((name.clone(), summary.to_record()));
                     }
                 }
@@ -111,6 +124,36 @@ mod tests {
         assert_eq!(ids(f.poll().unwrap()), ["b", "c"]);
         assert_eq!(f.counts(), (3, 4, (3 * line("a").len()) as u64));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_record_whose_mark_names_another_file_is_left_out() {
+        use aboure_records::mark::{mark_path, mark_text};
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("games-w-own.jsonl");
+        let dead = dir.path().join("games-1-of-2.jsonl");
+        let marked = dir.path().join("games-2-of-2.jsonl");
+        std::fs::create_dir_all(marks_dir(dir.path())).unwrap();
+        std::fs::write(mark_path(dir.path(), "a"), mark_text("games-2-of-2.jsonl")).unwrap();
+        std::fs::write(mark_path(dir.path(), "b"), mark_text("games-1-of-2.jsonl")).unwrap();
+        std::fs::write(&dead, format!("{}{}{}", line("a"), line("b"), line("c"))).unwrap();
+        std::fs::write(&marked, line("a")).unwrap();
+        let mut f = Siblings::new(dir.path(), &own);
+        let got: Vec<(String, String)> = (f.poll().unwrap().into_iter())
+            .map(|(file, g)| (file, g.id))
+            .collect();
+        let want = [
+            ("games-1-of-2.jsonl", "b"),
+            ("games-1-of-2.jsonl", "c"),
+            ("games-2-of-2.jsonl", "a"),
+        ];
+        let want: Vec<(String, String)> = (want.iter())
+            .map(|(f, i)| (f.to_string(), i.to_string()))
+            .collect();
+        assert_eq!(
+            got, want,
+            "a's left-over out; b marked here, c unmarked, kept"
+        );
     }
 
     #[test]

@@ -189,7 +189,8 @@ fn known_games(
     output: &mut Output,
     follower: &mut Siblings,
 ) -> Result<Vec<(PathBuf, GameRecord)>, RunError> {
-    let own = std::mem::take(&mut output.previous);
+    let mut own = std::mem::take(&mut output.previous);
+    aboure_records::RecordChoice::keep_counted(&output.games_path, &mut own);
     let mut known: Vec<_> = own
         .into_iter()
         .map(|g| (output.games_path.clone(), g))
