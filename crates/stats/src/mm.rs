@@ -275,36 +275,48 @@ fn surrogate(
 
 /// MM's update of `theta_w` (the first mover's advantage) for `gamma`.
 fn fitted_theta_w(c: &Condensed, gamma: &[f64], (theta_w, theta_d): (f64, f64)) -> f64 {
-    let n = c.n;
-    let (mut num, mut den) = (0.0, 0.0);
-    for i in 0..n {
-        for &j in &c.opponents[i] {
-            let k = i * n + j;
-            let (gi, gj) = (gamma[i], gamma[j]);
-            num += c.w[k] + c.d[k];
-            den += (c.d[k] + c.w[k]) * gi / (theta_w * gi + theta_d * gj)
-                + (c.d[k] + c.l[k]) * theta_d * gi / (theta_d * theta_w * gi + gj);
-        }
-    }
+    let (num, den) = over_games(c, gamma, |k, gi, gj| {
+        (
+            c.w[k] + c.d[k],
+            (c.d[k] + c.w[k]) * gi / (theta_w * gi + theta_d * gj)
+                + (c.d[k] + c.l[k]) * theta_d * gi / (theta_d * theta_w * gi + gj),
+        )
+    });
     num / den
 }
 
 /// MM's update of `theta_d` (the draws' weight) for `gamma`: the positive
 /// root of its quadratic.
 fn fitted_theta_d(c: &Condensed, gamma: &[f64], (theta_w, theta_d): (f64, f64)) -> f64 {
+    let (num, den) = over_games(c, gamma, |k, gi, gj| {
+        (
+            c.d[k],
+            (c.d[k] + c.w[k]) * gj / (theta_w * gi + theta_d * gj)
+                + (c.d[k] + c.l[k]) * theta_w * gi / (theta_d * theta_w * gi + gj),
+        )
+    });
+    let ratio = num / den;
+    ratio + (ratio * ratio + 1.0).sqrt()
+}
+
+/// The sums of `term`'s two parts over every ordered pair of opponents
+/// (`k`: the pair's index in the condensed tables, with both gammas), in
+/// the order of the players and their opponents.
+fn over_games(
+    c: &Condensed,
+    gamma: &[f64],
+    term: impl Fn(usize, f64, f64) -> (f64, f64),
+) -> (f64, f64) {
     let n = c.n;
     let (mut num, mut den) = (0.0, 0.0);
     for i in 0..n {
         for &j in &c.opponents[i] {
-            let k = i * n + j;
-            let (gi, gj) = (gamma[i], gamma[j]);
-            num += c.d[k];
-            den += (c.d[k] + c.w[k]) * gj / (theta_w * gi + theta_d * gj)
-                + (c.d[k] + c.l[k]) * theta_w * gi / (theta_d * theta_w * gi + gj);
+            let (a, b) = term(i * n + j, gamma[i], gamma[j]);
+            num += a;
+            den += b;
         }
     }
-    let ratio = num / den;
-    ratio + (ratio * ratio + 1.0).sqrt()
+    (num, den)
 }
 
 /// With no player pinned, the likelihood does not change when every
