@@ -340,37 +340,32 @@ fn two_commands_that_ci_does_not_run_fail() {
         format!("# x\n## Two commands\n\n```sh\n{first}\n```\n\ntext\n\n```sh\n{second}\n```\n\n## Next\n")
     };
     let ci = "set -e\ncargo fmt --all -- --check\nbash tests/run.sh\n";
-    let good = readme(
+    let (config, script) = (
         "cargo run --release -- run configs/default.toml",
         "bash tests/run.sh",
     );
-    assert_eq!(two_commands_problems(&good, ci), Vec::<String>::new());
-    let typo = readme(
-        "cargo run --release -- run configs/defualt.toml",
-        "bash tests/run.sh",
-    );
-    assert!(
-        !two_commands_problems(&typo, ci).is_empty(),
-        "a file that does not exist"
-    );
-    let flag = readme(
-        "cargo run --release -- run configs/default.toml --resumee",
-        "bash tests/run.sh",
-    );
-    assert_eq!(
-        two_commands_problems(&flag, ci).len(),
-        1,
-        "a flag the CLI refuses"
-    );
-    let other = readme(
-        "cargo run --release -- run configs/default.toml",
-        "bash tests/run.sh --all",
-    );
-    assert_eq!(
-        two_commands_problems(&other, ci).len(),
-        1,
-        "not what CI runs"
-    );
+    // The two commands, how many problems they have (at least, at most),
+    // and why.
+    let cases = [
+        (config, script, 0..=0, "both fine"),
+        (
+            "cargo run --release -- run configs/defualt.toml",
+            script,
+            1..=usize::MAX,
+            "a file that does not exist",
+        ),
+        (
+            "cargo run --release -- run configs/default.toml --resumee",
+            script,
+            1..=1,
+            "a flag the CLI refuses",
+        ),
+        (config, "bash tests/run.sh --all", 1..=1, "not what CI runs"),
+    ];
+    for (first, second, expected, why) in cases {
+        let problems = two_commands_problems(&readme(first, second), ci);
+        assert!(expected.contains(&problems.len()), "{why}: {problems:?}");
+    }
     assert_eq!(two_commands_problems("# x\n", ci).len(), 1);
 }
 

@@ -6,16 +6,14 @@
 //! normal bot's opponent or plays in another game at the same time. The
 //! hog's CPU time is read from outside, from `/proc`, while it runs.
 
+use crate::disk::{assert_each_recorded_once, recorded_ids, SmallDisk};
 use crate::harness;
-#[path = "fairness/disk.rs"]
-mod disk;
 #[path = "fairness/meter.rs"]
 mod meter;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use disk::SmallDisk;
 use harness::*;
 use meter::{marked, CpuMeter, Metered};
 use serde_json::Value;
@@ -260,38 +258,6 @@ fn slow_games() -> String {
         + &responder("two", "work --ms 20", "-", "")
 }
 
-/// Waits up to a minute for `file` to contain `text`.
-#[track_caller]
-fn wait_for_text(file: &Path, text: &str) {
-    let t0 = Instant::now();
-    while !std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .contains(text)
-    {
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "no {text:?} in {}",
-            file.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The game ids in `out`'s results, each line whole.
-fn recorded_ids(out: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
-    assert!(
-        text.is_empty() || text.ends_with('\n'),
-        "a cut last line: {text:?}"
-    );
-    text.lines()
-        .map(|l| {
-            let g: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
-            g["id"].as_str().unwrap().to_owned()
-        })
-        .collect()
-}
-
 #[test]
 fn a_result_that_cannot_be_written_is_retried_until_the_disk_has_room() {
     let dir = folder("fairness-full-disk");
@@ -299,27 +265,8 @@ fn a_result_that_cannot_be_written_is_retried_until_the_disk_has_room() {
     let disk = SmallDisk::mount(&dir.join("disk"), "256k");
     let out = disk.dir.join("out");
     let stderr = dir.join("arbiter.stderr");
-    let mut child = run_command(&config, &out, &[])
-        // Warnings too (the retry that worked), despite -q.
-        .env("RUST_LOG", "warn")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .unwrap();
-    wait_for_games(&out, 1);
-    let filler = disk.fill();
-    wait_for_text(&stderr, "cannot write the result to");
-    std::fs::remove_file(filler).unwrap();
-    let status = child.wait().unwrap();
-    let log = std::fs::read_to_string(&stderr).unwrap();
-    assert!(status.success(), "{status:?}\n{log}");
-    assert!(log.contains("No space left on device"), "{log}");
-    assert!(log.contains("at attempt 2"), "{log}");
-    let mut ids = recorded_ids(&out);
-    assert_eq!(ids.len(), 8, "{ids:?}");
-    ids.sort();
-    ids.dedup();
-    assert_eq!(ids.len(), 8, "a game recorded twice: {ids:?}");
+    disk.fill_until_retried(&mut run_command(&config, &out, &[]), &out, &stderr);
+    assert_each_recorded_once(&out, 8);
     drop(disk);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -364,14 +311,12 @@ fn a_result_that_cannot_be_written_at_all_stops_the_run_naming_the_game() {
     std::fs::remove_file(filler).unwrap();
     let output = run(&config, &out, &["--resume"]);
     assert!(output.status.success(), "{}", show(&output));
-    let mut ids = recorded_ids(&out);
+    let ids = recorded_ids(&out);
     assert!(
         ids.iter().any(|id| id == lost),
         "{lost} not played again: {ids:?}"
     );
-    ids.sort();
-    ids.dedup();
-    assert_eq!(ids.len(), 8, "{ids:?}");
+    assert_each_recorded_once(&out, 8);
     drop(disk);
     let _ = std::fs::remove_dir_all(&dir);
 }

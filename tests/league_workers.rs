@@ -7,6 +7,7 @@
 //! `--resume` afterwards reads their games and plays nothing more; a
 //! worker whose file changes the field is refused.
 
+use crate::disk::{assert_each_recorded_once, SmallDisk};
 use crate::harness::*;
 
 use std::collections::BTreeMap;
@@ -297,4 +298,22 @@ fn two_workers_stop_on_the_separated_verdict_and_a_plain_resume_agrees() {
         "{}",
         show(&output)
     );
+}
+
+#[test]
+fn a_worker_whose_disk_fills_waits_for_room_and_records_every_game_once() {
+    let dir = folder("league-full-disk");
+    // Random movers that sleep before each move: a game lasts about a
+    // second, time to fill the disk between two of them.
+    let bots: String = [1, 2, 3]
+        .map(|s| testbot(&format!("m{s}"), &format!("sleepy --ms 10 --seed {s}")))
+        .concat();
+    let config = league(&dir, "games = 8", &bots);
+    let disk = SmallDisk::mount(&dir.join("disk"), "256k");
+    let out = disk.dir.join("out");
+    let mut worker = run_command(&config, &out, &["--join", "--concurrency", "1"]);
+    disk.fill_until_retried(&mut worker, &out, &dir.join("worker.stderr"));
+    assert_each_recorded_once(&out, 8);
+    drop(disk);
+    let _ = std::fs::remove_dir_all(&dir);
 }

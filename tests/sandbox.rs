@@ -100,6 +100,51 @@ fn run_and_check_with(
     games
 }
 
+/// Runs `config_text` in `dir` for a bot that loses at a limit (whose
+/// games [`run_and_check`] would refuse): checks the run finished with
+/// its two games, prints the sandbox layers, and returns the games.
+#[track_caller]
+fn run_two_games(dir: &Path, config_text: &str) -> Vec<serde_json::Value> {
+    let config = write_config(dir, config_text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    games
+}
+
+/// Checks that `loser` lost each of `games` at a resource limit, the
+/// game's detail holding `detail`.
+#[track_caller]
+fn assert_lost_at_limit(games: &[serde_json::Value], loser_name: &str, detail: &str) {
+    for g in games {
+        assert_eq!(g["termination"], "resource_limit", "{g}");
+        let said = g["detail"].as_str().unwrap_or("");
+        assert!(said.contains(detail), "{g}");
+        assert_eq!(loser(g), Some(loser_name), "{g}");
+    }
+}
+
+/// A folder `dir/cache` for a bot's `sandbox.write`, closed to others'
+/// writes (mode 0755 whatever the umask: the bot writes it only as the
+/// identity it is given for the run); returns it and its path, as the
+/// bot's argument.
+fn write_folder(dir: &Path) -> (PathBuf, String) {
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let open = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&cache, open).unwrap();
+    let arg = cache.display().to_string();
+    (cache, arg)
+}
+
+/// A gauntlet of `bots` with their `write` folders' `write-size` 8 MiB.
+fn gauntlet_with_write_size(bots: &str) -> String {
+    gauntlet(bots).replace("[openings]", "[sandbox]\nwrite-size = \"8MiB\"\n[openings]")
+}
+
 /// Prints the layers of the run in `out` and asserts the default mode.
 fn print_layers(out: &Path) {
     let run: serde_json::Value =

@@ -3,6 +3,8 @@
 
 #[path = "../fuzz/src/checks/mod.rs"]
 mod checks;
+#[path = "support/disk.rs"]
+mod disk;
 #[path = "support/harness.rs"]
 mod harness;
 #[path = "support/nfsbed.rs"]

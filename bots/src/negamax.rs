@@ -82,6 +82,14 @@ pub struct Searcher<'a> {
     aborted: bool,
 }
 
+/// What the transposition table says of a node.
+enum Probe {
+    /// A value good enough to return without a search.
+    Cut(i32),
+    /// Search, trying this move first if there is one.
+    Search(Option<Move>),
+}
+
 impl<'a> Searcher<'a> {
     /// A searcher using `table`, reporting to `search`, stopping per `budget`.
     pub fn new(
@@ -203,23 +211,76 @@ impl<'a> Searcher<'a> {
             return (self.quiesce(pos, 0, alpha, beta), None);
         }
         let hash = pos.hash();
-        let mut table_move = None;
-        if let Some(e) = self.table.probe(hash) {
-            table_move = e.best;
-            if ply > 0 && (e.depth == SOLVED || e.depth as i32 >= depth) {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.value >= beta,
-                    Bound::Upper => e.value <= alpha,
-                };
-                if cut {
-                    if e.depth != SOLVED {
-                        self.inexact += 1;
+        let table_move = match self.probe(hash, depth, ply, (alpha, beta)) {
+            Probe::Cut(value) => return (value, None),
+            Probe::Search(table_move) => table_move,
+        };
+        let (gains, order) = self.order(pos, (&moves, &kids, n), table_move);
+        let alpha0 = alpha;
+        let before = self.inexact;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (k, &i) in order[..n].iter().enumerate() {
+            let v = self.child(&kids[i], gains[i], k == 0, (depth, ply), (alpha, beta));
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(moves[i]);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        if let Some(p) = moves[i].pit() {
+                            let side = pos.side_to_move().index();
+                            self.history[side][p.index()] += (depth * depth) as u32;
+                        }
+                        break;
                     }
-                    return (e.value, None);
                 }
             }
         }
+        if self.aborted {
+            return (best, best_move);
+        }
+        self.store(hash, (depth, before), (best, best_move), (alpha0, beta));
+        (best, best_move)
+    }
+
+    /// The table's word on `hash` at `depth` and `ply` within the window
+    /// `(alpha, beta)`: a value that cuts the search short (never at the
+    /// root, which must name a move), or the move to try first.
+    #[inline]
+    fn probe(&mut self, hash: u64, depth: i32, ply: u32, (alpha, beta): (i32, i32)) -> Probe {
+        let Some(e) = self.table.probe(hash) else {
+            return Probe::Search(None);
+        };
+        if ply > 0 && (e.depth == SOLVED || e.depth as i32 >= depth) {
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
+            };
+            if cut {
+                if e.depth != SOLVED {
+                    self.inexact += 1;
+                }
+                return Probe::Cut(e.value);
+            }
+        }
+        Probe::Search(e.best)
+    }
+
+    /// The children of `pos` in the order they are searched (the table's
+    /// move, then bigger captures, then history), with each one's capture
+    /// gain for the mover, in centi-seeds.
+    #[inline]
+    fn order(
+        &self,
+        pos: &Position,
+        (moves, kids, n): (&[Move; 6], &[Position; 6], usize),
+        table_move: Option<Move>,
+    ) -> ([i32; 6], [usize; 6]) {
         let me = pos.side_to_move();
         let side = me.index();
         let mut gains = [0i32; 6];
@@ -236,46 +297,46 @@ impl<'a> Searcher<'a> {
             order[i] = i;
         }
         order[..n].sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+        (gains, order)
+    }
 
-        let alpha0 = alpha;
-        let before = self.inexact;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        for (k, &i) in order[..n].iter().enumerate() {
-            let g = gains[i];
-            let child = &kids[i];
-            let v = if k == 0 {
-                g - self.node(child, depth - 1, ply + 1, g - beta, g - alpha).0
-            } else {
-                let v = g - self
-                    .node(child, depth - 1, ply + 1, g - alpha - 1, g - alpha)
-                    .0;
-                if v > alpha && v < beta && !self.aborted {
-                    g - self.node(child, depth - 1, ply + 1, g - beta, g - alpha).0
-                } else {
-                    v
-                }
-            };
-            if self.aborted {
-                break;
-            }
-            if v > best {
-                best = v;
-                best_move = Some(moves[i]);
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        if let Some(p) = moves[i].pit() {
-                            self.history[side][p.index()] += (depth * depth) as u32;
-                        }
-                        break;
-                    }
-                }
-            }
+    /// The value for the mover of the move to `child`, which gains `gain`:
+    /// the first child searched with the whole window, the others with a
+    /// null window first, searched again in full if they beat `alpha`.
+    #[inline]
+    fn child(
+        &mut self,
+        child: &Position,
+        gain: i32,
+        first: bool,
+        (depth, ply): (i32, u32),
+        (alpha, beta): (i32, i32),
+    ) -> i32 {
+        let g = gain;
+        if first {
+            return g - self.node(child, depth - 1, ply + 1, g - beta, g - alpha).0;
         }
-        if self.aborted {
-            return (best, best_move);
+        let v = g - self
+            .node(child, depth - 1, ply + 1, g - alpha - 1, g - alpha)
+            .0;
+        if v > alpha && v < beta && !self.aborted {
+            g - self.node(child, depth - 1, ply + 1, g - beta, g - alpha).0
+        } else {
+            v
         }
+    }
+
+    /// Stores a node's result, `best` found at `depth` (solved if no
+    /// inexact leaf was met since the count stood at `before`), bounded as
+    /// its window `(alpha0, beta)` says.
+    #[inline]
+    fn store(
+        &mut self,
+        hash: u64,
+        (depth, before): (i32, u64),
+        (best, best_move): (i32, Option<Move>),
+        (alpha0, beta): (i32, i32),
+    ) {
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha0 {
@@ -295,7 +356,6 @@ impl<'a> Searcher<'a> {
             bound,
             best_move.unwrap_or(Move::Pass),
         );
-        (best, best_move)
     }
 
     /// The value of `pos` beyond the horizon: the static evaluation, or a

@@ -52,34 +52,48 @@ fn watch(pattern: String, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Seen
     })
 }
 
-#[test]
-fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
-    let dir = folder("sandbox-hold");
-    let m = marker("hold");
-    // The opponent thinks a second a move; the spinner's bot answers at
-    // once. Eight plies a game.
-    let bots = testbot("honest", "sleepy --ms 1000 --seed 7")
-        + &hostile("spinner", "daemonspin.sh", &m, &[]);
+/// Plays the bot `opponent` (a `[[bot]]` table) against a spinner (the
+/// hostile script `script`, marked `m`) in games of eight plies on a
+/// generous clock, and checks that nobody lost and that each game's
+/// spinner, seen for more than `seen_for` seconds, took under `share` of a
+/// core.
+fn assert_spinner_held(
+    dir: &Path,
+    m: &str,
+    opponent: String,
+    script: &str,
+    (seen_for, share): (f64, f64),
+) {
+    let bots = opponent + &hostile("spinner", script, m, &[]);
     let text = gauntlet_against("", &bots)
         .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
         .replace("base = \"2s\"", "base = \"30s\"");
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = watch(format!("{m}-spin"), stop.clone());
-    let games = run_and_check(&dir, &m, &text, 1);
+    let games = run_and_check(dir, m, &text, 1);
     stop.store(true, Ordering::Relaxed);
     let seen = watcher.join().unwrap();
     assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
     assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
     for (pid, (cpu, lived)) in seen {
         println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
-        // Four seconds of the opponent's thinking a game: held, the
-        // spinner runs only around the bot's own instant moves and its
-        // start.
-        assert!(lived > 3.0, "seen for {lived:.2} s");
-        // (Not held, it took 0.29 to 0.37 of a core on a busy machine.)
-        assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
+        assert!(lived > seen_for, "seen for {lived:.2} s");
+        assert!(cpu / lived < share, "{cpu:.2} s of CPU in {lived:.2} s");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks() {
+    let m = marker("hold");
+    // The opponent thinks a second a move; the spinner's bot answers at
+    // once. Eight plies a game: four seconds of the opponent's thinking.
+    // Held, the spinner runs only around the bot's own instant moves and
+    // its start (not held, it took 0.29 to 0.37 of a core on a busy
+    // machine).
+    let opponent = testbot("honest", "sleepy --ms 1000 --seed 7");
+    let dir = folder("sandbox-hold");
+    assert_spinner_held(&dir, &m, opponent, "daemonspin.sh", (3.0, 0.1));
 }
 
 #[test]
@@ -87,106 +101,66 @@ fn a_spinner_that_arms_timers_sending_sigcont_is_held_while_the_opponent_thinks(
     // Attack 50 of the outside review: under an unprivileged arbiter the
     // hold is `SIGSTOP`, which a one-shot POSIX timer sending `SIGCONT`
     // undoes (96% of the opponent's thinking time spent spinning).
-    let dir = folder("sandbox-hold-timers");
     let m = marker("holdtimers");
     // The opponent thinks two seconds a move, so that the spinner's own
-    // start (Python's, and arming its timers) weighs little.
-    let bots = testbot("honest", "sleepy --ms 2000 --seed 7")
-        + &hostile("spinner", "timerspin.sh", &m, &[]);
-    let text = gauntlet_against("", &bots)
-        .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
-        .replace("base = \"2s\"", "base = \"30s\"");
-    let stop = Arc::new(AtomicBool::new(false));
-    let watcher = watch(format!("{m}-spin"), stop.clone());
-    let games = run_and_check(&dir, &m, &text, 1);
-    stop.store(true, Ordering::Relaxed);
-    let seen = watcher.join().unwrap();
-    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
-    assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
-    for (pid, (cpu, lived)) in seen {
-        println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
-        assert!(lived > 6.0, "seen for {lived:.2} s");
-        // (Through its timers, it took 0.11 of a core on a busy machine.)
-        assert!(cpu / lived < 0.05, "{cpu:.2} s of CPU in {lived:.2} s");
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
+    // start (Python's, and arming its timers) weighs little. (Through its
+    // timers, it took 0.11 of a core on a busy machine.)
+    let opponent = testbot("honest", "sleepy --ms 2000 --seed 7");
+    let dir = folder("sandbox-hold-timers");
+    assert_spinner_held(&dir, &m, opponent, "timerspin.sh", (6.0, 0.05));
 }
 
 #[test]
 fn a_spinner_is_held_while_its_opponent_starts_up() {
-    let dir = folder("sandbox-hold-start");
     let m = marker("holdstart");
     // The opponent sleeps three seconds before its handshake, then moves
-    // at once; the spinner's bot is ready long before.
-    let bots = hostile("honest", "slowstart.sh", &m, &["3"])
-        + &hostile("spinner", "daemonspin.sh", &m, &[]);
-    let text = gauntlet_against("", &bots)
-        .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
-        .replace("base = \"2s\"", "base = \"30s\"");
-    let stop = Arc::new(AtomicBool::new(false));
-    let watcher = watch(format!("{m}-spin"), stop.clone());
-    let games = run_and_check(&dir, &m, &text, 1);
-    stop.store(true, Ordering::Relaxed);
-    let seen = watcher.join().unwrap();
-    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
-    assert_eq!(seen.len(), 2, "one spinner a game: {seen:?}");
-    for (pid, (cpu, lived)) in seen {
-        println!("spinner {pid}: {cpu:.2} s of CPU in {lived:.2} s");
-        // Seen for most of the opponent's three seconds (its own start-up, slow
-        // on a busy machine, takes a part of them).
-        assert!(lived > 1.5, "seen for {lived:.2} s");
-        assert!(cpu / lived < 0.1, "{cpu:.2} s of CPU in {lived:.2} s");
+    // at once; the spinner's bot is ready long before. Seen for most of
+    // the opponent's three seconds (its own start-up, slow on a busy
+    // machine, takes a part of them).
+    let opponent = hostile("honest", "slowstart.sh", &m, &["3"]);
+    let dir = folder("sandbox-hold-start");
+    assert_spinner_held(&dir, &m, opponent, "daemonspin.sh", (1.5, 0.1));
+}
+
+/// Plays `staller` (the test bot with `args`) against an honest bot on
+/// 200 ms a move, and checks that it lost each game on time; returns the
+/// games.
+fn staller_games(dir: &Path, args: &str) -> Vec<serde_json::Value> {
+    let config = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[openings]\nplies = 0\n\
+         [time-control]\nmovetime = \"200ms\"\n{}{}",
+        testbot("staller", args),
+        testbot("honest", "random --seed 5")
+    );
+    let out = dir.join("out");
+    let output = run(&write_config(dir, &config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "time_forfeit", "{g}");
+        let loser = g["loser"].as_str().unwrap();
+        assert_eq!(g[loser], "staller", "{g}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+    games
 }
 
 #[test]
 fn a_bot_that_holds_back_its_readyok_after_newgame_pays_for_it_on_its_clock() {
     // Attack 80 of the outside review: 8 s before the `readyok` after
     // `newgame` (within the start-up limit), thinking before the game.
-    let dir = folder("hold-newgame");
-    let config = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[openings]\nplies = 0\n\
-         [time-control]\nmovetime = \"200ms\"\n{}{}",
-        testbot("staller", "slownew --ms 1500"),
-        testbot("honest", "random --seed 5")
-    );
-    let out = dir.join("out");
-    let output = run(&write_config(&dir, &config), &out, &[]);
-    assert!(output.status.success(), "{}", show(&output));
-    let games = games(&out);
-    assert_eq!(games.len(), 2, "{games:#?}");
+    let games = staller_games(&folder("hold-newgame"), "slownew --ms 1500");
     for g in &games {
-        assert_eq!(g["termination"], "time_forfeit", "{g}");
-        let loser = g["loser"].as_str().unwrap();
-        assert_eq!(g[loser], "staller", "{g}");
         // At its first move: the stall was charged to it.
         let plies = g["plies"].as_array().unwrap();
         assert!(plies.len() <= 1, "{g}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_bot_that_holds_back_its_readyok_after_a_move_pays_for_it_on_its_clock() {
     // Attack 38 of the outside review: after each `bestmove`, 1.5 s before
     // the `readyok` the arbiter asks for, thinking while nobody's clock ran.
-    let dir = folder("hold-stall");
-    let config = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[openings]\nplies = 0\n\
-         [time-control]\nmovetime = \"200ms\"\n{}{}",
-        testbot("staller", "stall --ms 1500"),
-        testbot("honest", "random --seed 5")
-    );
-    let out = dir.join("out");
-    let output = run(&write_config(&dir, &config), &out, &[]);
-    assert!(output.status.success(), "{}", show(&output));
-    let games = games(&out);
-    assert_eq!(games.len(), 2, "{games:#?}");
-    for g in &games {
-        assert_eq!(g["termination"], "time_forfeit", "{g}");
-        let loser = g["loser"].as_str().unwrap();
-        assert_eq!(g[loser], "staller", "{g}");
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
+    staller_games(&folder("hold-stall"), "stall --ms 1500");
 }

@@ -64,13 +64,8 @@ fn a_bots_tmp_is_no_larger_than_its_memory_limit() {
     // Up to 128 MiB in its /tmp, under a limit of 64 MiB and the default
     // disk of 256 MiB.
     let bots = hostile("filler", "disk.sh", &m, &[]) + "memory-limit = \"64MiB\"\n";
-    let config = write_config(&dir, &gauntlet(&bots));
+    let games = run_two_games(&dir, &gauntlet(&bots));
     let out = dir.join("out");
-    let output = run(&config, &out, &[]);
-    assert!(output.status.success(), "{}", show(&output));
-    print_layers(&out);
-    let games = games(&out);
-    assert_eq!(games.len(), 2, "{games:#?}");
     let log = stderr_log(&out, "filler");
     let wrote: Vec<u64> = (log.lines())
         .filter_map(|l| l.strip_prefix("disk: wrote "))

@@ -252,15 +252,12 @@ fn a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size() {
 fn a_bot_writes_its_write_path_as_its_own_uid() {
     let dir = folder("sandbox-writer");
     let m = marker("writer");
-    let cache = dir.join("cache");
-    std::fs::create_dir_all(&cache).unwrap();
-    let cache_arg = cache.display().to_string();
+    // A folder closed to others (root's, under a root arbiter): the bot's
+    // identity is given it for the run.
+    let (cache, cache_arg) = write_folder(&dir);
     let bots =
         hostile("writer", "writer.sh", &m, &[&cache_arg]) + "sandbox = { write = [\"cache\"] }\n";
     let me = this_uid();
-    // A folder closed to others (root's, under a root arbiter): the bot's
-    // identity is given it for the run.
-    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
     run_and_check(&dir, &m, &gauntlet(&bots), 1);
     let log = stderr_log(&dir.join("out"), "writer");
     assert_eq!(reported(&log, "write: done").len(), 2, "{log}");
@@ -287,30 +284,11 @@ fn a_bot_writes_its_write_path_as_its_own_uid() {
 fn a_bot_filling_its_write_folder_is_stopped_at_write_size_and_no_result_is_lost() {
     let dir = folder("sandbox-write-size");
     let m = marker("writesize");
-    let cache = dir.join("cache");
-    std::fs::create_dir_all(&cache).unwrap();
-    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let cache_arg = cache.display().to_string();
+    let (cache, cache_arg) = write_folder(&dir);
     let bots = hostile("filler", "writefill.sh", &m, &[&cache_arg])
         + "sandbox = { write = [\"cache\"] }\n";
-    let text =
-        gauntlet(&bots).replace("[openings]", "[sandbox]\nwrite-size = \"8MiB\"\n[openings]");
-    let config = write_config(&dir, &text);
-    let out = dir.join("out");
-    let output = run(&config, &out, &[]);
-    assert!(output.status.success(), "{}", show(&output));
-    print_layers(&out);
-    let games = games(&out);
-    assert_eq!(games.len(), 2, "{games:#?}");
-    for g in &games {
-        assert_eq!(g["termination"], "resource_limit", "{g}");
-        let detail = g["detail"].as_str().unwrap_or("");
-        assert!(
-            detail.contains("more than sandbox.write-size (8 MiB)"),
-            "{g}"
-        );
-        assert_eq!(loser(g), Some("filler"), "{g}");
-    }
+    let games = run_two_games(&dir, &gauntlet_with_write_size(&bots));
+    assert_lost_at_limit(&games, "filler", "more than sandbox.write-size (8 MiB)");
     // Stopped within a tenth of a second or so of passing 8 MiB, in the
     // first game, and at once in the second: far from its 2 x 64 MiB.
     let files = std::fs::read_dir(&cache).unwrap().count();

@@ -41,50 +41,28 @@ pub fn write_result(
     retry: Retry,
 ) -> Result<(), RunError> {
     let path = writer.path().to_owned();
-    let t0 = Instant::now();
     let before = writer.len();
-    let mut pause = retry.first_pause;
-    let mut attempt = 1;
-    loop {
+    let held = || before.as_ref().ok().copied();
+    let attempt = || {
         let error = match writer.write(game) {
-            Ok(()) => {
-                if attempt > 1 {
-                    tracing::warn!(game = %game.id, "written to {} at attempt {attempt}", path.display());
-                }
-                return Ok(());
-            }
+            Ok(()) => return Ok(()),
             Err(e) => e,
         };
         // A lost claim is no passing fault: whatever is written next may
         // be another worker's game.
         if aboure_workers::loss(&error).is_some() {
-            let run = path.parent().unwrap_or(&path).to_owned();
-            let context = format!("cannot write game {} to {}", game.id, path.display());
-            return Err(aboure_workers::on_claims(&run, context)(error).into());
+            return Err(Failed::Final(error));
         }
         // Another attempt only if the failed one was undone.
         let undone = matches!((&before, writer.len()), (Ok(a), Ok(b)) if *a == b);
-        if !undone || attempt >= retry.attempts {
-            let kept = kept(&path, before.ok(), undone);
-            return Err(RunError::ResultNotWritten {
-                game: game.id.clone(),
-                path,
-                attempts: attempt,
-                waited: t0.elapsed(),
-                kept,
-                source: error,
-            });
-        }
-        tracing::error!(
-            game = %game.id,
-            "cannot write the result to {} (attempt {attempt} of {}): {error}; trying again in {pause:?}",
-            path.display(),
-            retry.attempts
-        );
-        std::thread::sleep(pause);
-        pause *= 2;
-        attempt += 1;
-    }
+        Err(Failed::Passing { error, undone })
+    };
+    let lost = |error| {
+        let run = path.parent().unwrap_or(&path).to_owned();
+        let context = format!("cannot write game {} to {}", game.id, path.display());
+        aboure_workers::on_claims(&run, context)(error).into()
+    };
+    retried((game, &path), retry, held, attempt, lost)
 }
 
 /// Runs `op`, a write to the run folder that must succeed before game's
@@ -99,43 +77,76 @@ pub fn with_room<T>(
     mut op: impl FnMut() -> std::io::Result<T>,
     other: impl FnOnce(std::io::Error) -> RunError,
 ) -> Result<T, RunError> {
+    let held = || std::fs::metadata(results).map(|m| m.len()).ok();
+    let attempt = || match op() {
+        Ok(done) => Ok(done),
+        Err(error) if matches!(error.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) => {
+            // Nothing of the results file was written: nothing to undo.
+            Err(Failed::Passing {
+                error,
+                undone: true,
+            })
+        }
+        Err(error) => Err(Failed::Final(error)),
+    };
+    retried((game, results), retry, held, attempt, other)
+}
+
+/// How one attempt at recording a game failed.
+enum Failed {
+    /// Perhaps a passing fault (a full disk): tried again if `undone`,
+    /// that is if the results file is as it was before the attempt.
+    Passing { error: std::io::Error, undone: bool },
+    /// No passing fault: the caller's error, with no other attempt.
+    Final(std::io::Error),
+}
+
+/// Runs `attempt` until it succeeds, with the pauses and the log lines
+/// `retry` says, for `game`, whose results file is `results` (`held`:
+/// its length before the first attempt, read only if the game is given
+/// up on). An attempt that failed is not tried again if it was not undone
+/// or if the retries are spent (a [`RunError::ResultNotWritten`]), or if
+/// its error is final (then `stop` maps it).
+fn retried<T>(
+    (game, results): (&GameRecord, &Path),
+    retry: Retry,
+    held: impl FnOnce() -> Option<u64>,
+    mut attempt: impl FnMut() -> Result<T, Failed>,
+    stop: impl FnOnce(std::io::Error) -> RunError,
+) -> Result<T, RunError> {
     let t0 = Instant::now();
     let mut pause = retry.first_pause;
-    let mut attempt = 1;
+    let mut n = 1;
     loop {
-        let error = match op() {
+        let (error, undone) = match attempt() {
             Ok(done) => {
-                if attempt > 1 {
-                    tracing::warn!(game = %game.id, "written to {} at attempt {attempt}", results.display());
+                if n > 1 {
+                    tracing::warn!(game = %game.id, "written to {} at attempt {n}", results.display());
                 }
                 return Ok(done);
             }
-            Err(e) => e,
+            Err(Failed::Final(error)) => return Err(stop(error)),
+            Err(Failed::Passing { error, undone }) => (error, undone),
         };
-        let full = matches!(error.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT));
-        if !full {
-            return Err(other(error));
-        }
-        if attempt >= retry.attempts {
-            let len = std::fs::metadata(results).map(|m| m.len()).ok();
+        if !undone || n >= retry.attempts {
             return Err(RunError::ResultNotWritten {
                 game: game.id.clone(),
                 path: results.to_owned(),
-                attempts: attempt,
+                attempts: n,
                 waited: t0.elapsed(),
-                kept: kept(results, len, true),
+                kept: kept(results, held(), undone),
                 source: error,
             });
         }
         tracing::error!(
             game = %game.id,
-            "cannot write the result to {} (attempt {attempt} of {}): {error}; trying again in {pause:?}",
+            "cannot write the result to {} (attempt {n} of {}): {error}; trying again in {pause:?}",
             results.display(),
             retry.attempts
         );
         std::thread::sleep(pause);
         pause *= 2;
-        attempt += 1;
+        n += 1;
     }
 }
 

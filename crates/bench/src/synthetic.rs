@@ -89,6 +89,9 @@ fn opening(rng: &mut SmallRng) -> Vec<Move> {
     moves
 }
 
+/// One game from `opening` between `bots` (South's and North's places in
+/// [`BOTS`]), cut by a time forfeit a few plies after the opening if
+/// `forfeit`.
 fn play(rng: &mut SmallRng, opening: &[Move], bots: [usize; 2], forfeit: bool) -> GameRecord {
     let mut pos = Position::startpos();
     let (mut moves, mut plies) = (Vec::new(), Vec::new());
@@ -99,63 +102,20 @@ fn play(rng: &mut SmallRng, opening: &[Move], bots: [usize; 2], forfeit: bool) -
     }
     let forfeit_at = forfeit.then(|| rng.gen_range(plies.len()..plies.len() + 20));
     let mut clocks = [1000.0f64, 1000.0];
-    let mut end = None;
+    let mut forfeited = None;
     while !pos.is_game_over() && moves.len() < MAX_PLIES {
         let me = pos.side_to_move();
         let side = usize::from(me == Side::North);
         if Some(moves.len()) == forfeit_at {
-            end = Some((Termination::TimeForfeit, SideName::from(me)));
+            forfeited = Some(SideName::from(me));
             break;
         }
-        let (legal, next, n) = pos.children();
-        if n == 1 && legal[0] == Move::Pass {
-            pos.play_unchecked(Move::Pass);
-            moves.push("pass".to_owned());
-            plies.push(ply(Mover::Forced, None, None));
-            continue;
-        }
-        let greedy = rng.gen_bool(BOTS[bots[side]].1);
-        let pick = if greedy {
-            (0..n).max_by_key(|&i| next[i].captured(me)).unwrap_or(0)
-        } else {
-            rng.gen_range(0..n)
-        };
-        let time = rng.gen_range(0.5..25.0);
-        clocks[side] = (clocks[side] - time + 10.0).max(0.0);
-        let info = (BOTS[bots[side]].1 > 0.0).then(|| InfoRecord {
-            depth: Some(rng.gen_range(4..20)),
-            score: Some(rng.gen_range(-12..12)),
-            nodes: Some(rng.gen_range(1_000..200_000)),
-            time_ms: Some((time * 10.0).round() / 10.0),
-            pv: vec![legal[pick].to_string()],
-            pv_sent: None,
-            string: None,
-        });
-        pos = next[pick];
-        moves.push(legal[pick].to_string());
-        plies.push(ply(Mover::Bot, Some((time, clocks[side])), info));
+        let (m, record) = bot_ply(rng, &mut pos, BOTS[bots[side]].1, &mut clocks[side]);
+        moves.push(m);
+        plies.push(record);
     }
     let score = pos.score();
-    let (result, termination, loser, detail) = match end {
-        Some((t, loser)) => (
-            GameResult::forfeit_by(loser),
-            t,
-            Some(loser),
-            Some("no bestmove within 25 ms + 100 ms margin".to_owned()),
-        ),
-        None if pos.is_game_over() => (
-            GameResult::from_score(score),
-            Termination::Natural,
-            None,
-            None,
-        ),
-        None => (
-            GameResult::from_score(score),
-            Termination::MaxPlies,
-            None,
-            None,
-        ),
-    };
+    let (result, termination, detail) = ending(&pos, forfeited);
     GameRecord {
         id: String::new(),
         pairing: Default::default(),
@@ -170,11 +130,67 @@ fn play(rng: &mut SmallRng, opening: &[Move], bots: [usize; 2], forfeit: bool) -
         score: Some(score),
         result,
         termination,
-        loser,
+        loser: forfeited,
         detail,
         time_control: ["1+0.01".to_owned(), "1+0.01".to_owned()],
         started: String::new(),
         duration_ms: 0.0,
+    }
+}
+
+/// Plays one ply at `pos` for a bot that plays the move that captures
+/// most with probability `greedy`, its clock `clock`: a forced pass, or a
+/// move with its time and (but for the random bot) its `info`. Returns the
+/// move as written and its record.
+fn bot_ply(
+    rng: &mut SmallRng,
+    pos: &mut Position,
+    greedy: f64,
+    clock: &mut f64,
+) -> (String, PlyRecord) {
+    let me = pos.side_to_move();
+    let (legal, next, n) = pos.children();
+    if n == 1 && legal[0] == Move::Pass {
+        pos.play_unchecked(Move::Pass);
+        return ("pass".to_owned(), ply(Mover::Forced, None, None));
+    }
+    let pick = if rng.gen_bool(greedy) {
+        (0..n).max_by_key(|&i| next[i].captured(me)).unwrap_or(0)
+    } else {
+        rng.gen_range(0..n)
+    };
+    let time = rng.gen_range(0.5..25.0);
+    *clock = (*clock - time + 10.0).max(0.0);
+    let info = (greedy > 0.0).then(|| InfoRecord {
+        depth: Some(rng.gen_range(4..20)),
+        score: Some(rng.gen_range(-12..12)),
+        nodes: Some(rng.gen_range(1_000..200_000)),
+        time_ms: Some((time * 10.0).round() / 10.0),
+        pv: vec![legal[pick].to_string()],
+        pv_sent: None,
+        string: None,
+    });
+    *pos = next[pick];
+    let record = ply(Mover::Bot, Some((time, *clock)), info);
+    (legal[pick].to_string(), record)
+}
+
+/// How a game that stopped at `pos` ended: a time forfeit by `forfeited`,
+/// or else its natural end or the ply limit. Returns its result, its
+/// termination and the detail of a forfeit.
+fn ending(
+    pos: &Position,
+    forfeited: Option<SideName>,
+) -> (GameResult, Termination, Option<String>) {
+    let score = pos.score();
+    match forfeited {
+        Some(loser) => (
+            GameResult::forfeit_by(loser),
+            Termination::TimeForfeit,
+            Some("no bestmove within 25 ms + 100 ms margin".to_owned()),
+        ),
+        None if pos.is_game_over() => (GameResult::from_score(score), Termination::Natural, None),
+        None => (GameResult::from_score(score), Termination::MaxPlies, None),
     }
 }
 

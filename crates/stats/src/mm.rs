@@ -158,10 +158,10 @@ pub(crate) fn tilted_minorization_maximization(
     variant: &MmVariant,
 ) -> MmRun {
     let MmVariant {
-        tilt,
         start,
         pinned,
         prior,
+        ..
     } = *variant;
     let n = c.n;
     // `fit_*` is None when the parameter is fitted, else its fixed theta.
@@ -171,41 +171,9 @@ pub(crate) fn tilted_minorization_maximization(
     let mut next = vec![1.0; n];
     let mut iterations = 0;
     let mut converged = false;
-    let mut out_of_reach = false;
     while iterations < max_iterations {
         iterations += 1;
-        // Gammas, last player first, Gauss-Seidel style as BayesElo.
-        for p in (0..n).rev() {
-            if pinned.is_some_and(|f| f[p]) {
-                next[p] = gamma[p];
-                continue;
-            }
-            let mut a = 0.0;
-            let mut b = 0.0;
-            let gp = gamma[p];
-            for &o in &c.opponents[p] {
-                let go = if o > p { next[o] } else { gamma[o] };
-                let (po, op) = (p * n + o, o * n + p);
-                let (w_ij, d_ij, l_ij) = (c.w[po], c.d[po], c.l[po]);
-                let (w_ji, d_ji, l_ji) = (c.w[op], c.d[op], c.l[op]);
-                a += w_ij + d_ij + l_ji + d_ji;
-                b += (d_ij + w_ij) * theta_w / (theta_w * gp + theta_d * go)
-                    + (d_ij + l_ij) * theta_d * theta_w / (theta_d * theta_w * gp + go)
-                    + (d_ji + w_ji) * theta_d / (theta_w * go + theta_d * gp)
-                    + (d_ji + l_ji) / (theta_d * theta_w * go + gp);
-            }
-            if let Some(t) = tilt {
-                a += t[p];
-            }
-            match prior.and_then(|v| v[p]) {
-                Some(g) => next[p] = g.update(a, b),
-                None => {
-                    out_of_reach |= tilt.is_some() && a <= 0.0;
-                    next[p] = a / b;
-                }
-            }
-        }
-        if out_of_reach {
+        if !sweep_gammas(c, (&gamma, &mut next), (theta_w, theta_d), variant) {
             break;
         }
         std::mem::swap(&mut gamma, &mut next);
@@ -217,40 +185,16 @@ pub(crate) fn tilted_minorization_maximization(
             .zip(&next)
             .map(|(x, y)| (x - y).abs() / (x + y))
             .fold(0.0, f64::max);
-
         if fit_w.is_none() {
-            let (mut num, mut den) = (0.0, 0.0);
-            for i in 0..n {
-                for &j in &c.opponents[i] {
-                    let k = i * n + j;
-                    let (gi, gj) = (gamma[i], gamma[j]);
-                    num += c.w[k] + c.d[k];
-                    den += (c.d[k] + c.w[k]) * gi / (theta_w * gi + theta_d * gj)
-                        + (c.d[k] + c.l[k]) * theta_d * gi / (theta_d * theta_w * gi + gj);
-                }
-            }
-            let new = num / den;
+            let new = fitted_theta_w(c, &gamma, (theta_w, theta_d));
             diff = diff.max((theta_w - new).abs());
             theta_w = new;
         }
-
         if fit_d.is_none() {
-            let (mut num, mut den) = (0.0, 0.0);
-            for i in 0..n {
-                for &j in &c.opponents[i] {
-                    let k = i * n + j;
-                    let (gi, gj) = (gamma[i], gamma[j]);
-                    num += c.d[k];
-                    den += (c.d[k] + c.w[k]) * gj / (theta_w * gi + theta_d * gj)
-                        + (c.d[k] + c.l[k]) * theta_w * gi / (theta_d * theta_w * gi + gj);
-                }
-            }
-            let ratio = num / den;
-            let new = ratio + (ratio * ratio + 1.0).sqrt();
+            let new = fitted_theta_d(c, &gamma, (theta_w, theta_d));
             diff = diff.max((theta_d - new).abs());
             theta_d = new;
         }
-
         if !diff.is_finite() {
             break;
         }
@@ -268,6 +212,111 @@ pub(crate) fn tilted_minorization_maximization(
         iterations,
         converged,
     }
+}
+
+/// One sweep of the gammas' updates into `next`, last player first,
+/// Gauss-Seidel style as BayesElo (a player's update sees the new gammas
+/// of the players after it). False if a player's wins plus tilt fell to 0
+/// under a tilt, out of the closed form's reach: the run stops there.
+fn sweep_gammas(
+    c: &Condensed,
+    (gamma, next): (&[f64], &mut [f64]),
+    thetas: (f64, f64),
+    variant: &MmVariant,
+) -> bool {
+    let mut out_of_reach = false;
+    for p in (0..c.n).rev() {
+        if variant.pinned.is_some_and(|f| f[p]) {
+            next[p] = gamma[p];
+            continue;
+        }
+        let (mut a, b) = surrogate(c, p, (gamma, next), thetas);
+        if let Some(t) = variant.tilt {
+            a += t[p];
+        }
+        match variant.prior.and_then(|v| v[p]) {
+            Some(g) => next[p] = g.update(a, b),
+            None => {
+                out_of_reach |= variant.tilt.is_some() && a <= 0.0;
+                next[p] = a / b;
+            }
+        }
+    }
+    !out_of_reach
+}
+
+/// The terms `a ln g - b g` of MM's surrogate for player `p`'s gamma `g`
+/// (`a`: its wins, draws counted for both sides), against its opponents'
+/// gammas as the sweep has them: new in `next` for the players after
+/// `p`, else old in `gamma`.
+fn surrogate(
+    c: &Condensed,
+    p: usize,
+    (gamma, next): (&[f64], &[f64]),
+    (theta_w, theta_d): (f64, f64),
+) -> (f64, f64) {
+    let n = c.n;
+    let mut a = 0.0;
+    let mut b = 0.0;
+    let gp = gamma[p];
+    for &o in &c.opponents[p] {
+        let go = if o > p { next[o] } else { gamma[o] };
+        let (po, op) = (p * n + o, o * n + p);
+        let (w_ij, d_ij, l_ij) = (c.w[po], c.d[po], c.l[po]);
+        let (w_ji, d_ji, l_ji) = (c.w[op], c.d[op], c.l[op]);
+        a += w_ij + d_ij + l_ji + d_ji;
+        b += (d_ij + w_ij) * theta_w / (theta_w * gp + theta_d * go)
+            + (d_ij + l_ij) * theta_d * theta_w / (theta_d * theta_w * gp + go)
+            + (d_ji + w_ji) * theta_d / (theta_w * go + theta_d * gp)
+            + (d_ji + l_ji) / (theta_d * theta_w * go + gp);
+    }
+    (a, b)
+}
+
+/// MM's update of `theta_w` (the first mover's advantage) for `gamma`.
+fn fitted_theta_w(c: &Condensed, gamma: &[f64], (theta_w, theta_d): (f64, f64)) -> f64 {
+    let (num, den) = over_games(c, gamma, |k, gi, gj| {
+        (
+            c.w[k] + c.d[k],
+            (c.d[k] + c.w[k]) * gi / (theta_w * gi + theta_d * gj)
+                + (c.d[k] + c.l[k]) * theta_d * gi / (theta_d * theta_w * gi + gj),
+        )
+    });
+    num / den
+}
+
+/// MM's update of `theta_d` (the draws' weight) for `gamma`: the positive
+/// root of its quadratic.
+fn fitted_theta_d(c: &Condensed, gamma: &[f64], (theta_w, theta_d): (f64, f64)) -> f64 {
+    let (num, den) = over_games(c, gamma, |k, gi, gj| {
+        (
+            c.d[k],
+            (c.d[k] + c.w[k]) * gj / (theta_w * gi + theta_d * gj)
+                + (c.d[k] + c.l[k]) * theta_w * gi / (theta_d * theta_w * gi + gj),
+        )
+    });
+    let ratio = num / den;
+    ratio + (ratio * ratio + 1.0).sqrt()
+}
+
+/// The sums of `term`'s two parts over every ordered pair of opponents
+/// (`k`: the pair's index in the condensed tables, with both gammas), in
+/// the order of the players and their opponents.
+fn over_games(
+    c: &Condensed,
+    gamma: &[f64],
+    term: impl Fn(usize, f64, f64) -> (f64, f64),
+) -> (f64, f64) {
+    let n = c.n;
+    let (mut num, mut den) = (0.0, 0.0);
+    for i in 0..n {
+        for &j in &c.opponents[i] {
+            let (a, b) = term(i * n + j, gamma[i], gamma[j]);
+            num += a;
+            den += b;
+        }
+    }
+    (num, den)
 }
 
 /// With no player pinned, the likelihood does not change when every

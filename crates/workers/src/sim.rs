@@ -169,91 +169,105 @@ impl Worker {
         self.folder.0.borrow().signers.get(&claim.handle().file) == Some(&self.me)
     }
 
+    /// One step of the worker, whatever its phase.
     fn step(&mut self) {
         let phase = std::mem::replace(&mut self.phase, Phase::Idle);
         self.phase = match phase {
             Phase::NotStarted | Phase::Finished | Phase::Dead => phase,
-            Phase::Idle => {
-                self.refresh();
-                let units = self.ledger.units();
-                match candidates(0..units, &self.ledger, &self.busy, Some(self.slice), 1)[..] {
-                    _ if self.ledger.all_done() => Phase::Finished,
-                    [unit] => Phase::Acquiring(Acquire::Open(unit)),
-                    // Everything left is held: probe the holders again.
-                    _ => {
-                        self.busy.clear();
-                        Phase::Idle
-                    }
-                }
-            }
-            Phase::Acquiring(a) => {
-                let unit = match &a {
-                    Acquire::Open(u) | Acquire::Lock(u, _) | Acquire::Check(u, _) => *u,
-                };
-                match a.step(&mut self.folder).unwrap() {
-                    Step::Next(next) => {
-                        if let Acquire::Lock(_, h) = &next {
-                            self.handles.push(h.id);
-                        }
-                        Phase::Acquiring(next)
-                    }
-                    Step::Held(claim) => {
-                        match self.sign(&claim) {
-                            true => self.refresh_all(),
-                            false => self.refresh(),
-                        }
-                        Phase::Holding(claim, None)
-                    }
-                    Step::Taken(_) => {
-                        self.busy.insert(unit);
-                        Phase::Idle
-                    }
-                }
-            }
-            Phase::Holding(claim, None) => {
-                let unit = claim.unit();
-                match (0..2).find(|&g| !self.ledger.has(unit, g)) {
-                    Some(g) => Phase::Holding(claim, Some(g)),
-                    None => {
-                        // Logged before the claim file goes, if nobody did.
-                        let missing: Vec<u8> =
-                            (0..2).filter(|&g| !self.logged.has(unit, g)).collect();
-                        for g in missing {
-                            self.folder.0.borrow_mut().log.push((unit, g));
-                            self.logged.add(unit, g);
-                        }
-                        Phase::Releasing(claim)
-                    }
-                }
-            }
+            Phase::Idle => self.ask(),
+            Phase::Acquiring(a) => self.acquiring(a),
+            Phase::Holding(claim, None) => self.next_game(claim),
             Phase::Releasing(claim) => {
                 claim.release(&mut self.folder).unwrap();
                 Phase::Idle
             }
-            Phase::Holding(claim, Some(g)) => {
-                // Before the write: under the claim, checked again, and
-                // only if no file holds the game yet (all of them read if
-                // another signed the claim since).
-                let held = claim.still_held(&mut self.folder).unwrap();
-                if held && !self.signed_by_me(&claim) {
-                    self.refresh_all();
-                }
-                if held {
-                    self.sign(&claim); // again, before the write
-                }
-                if !held {
-                    Phase::Idle
-                } else if self.ledger.has(claim.unit(), g) {
-                    Phase::Holding(claim, None)
-                } else {
-                    Phase::Writing(claim, g)
-                }
-            }
+            Phase::Holding(claim, Some(g)) => self.check(claim, g),
             Phase::Writing(claim, g) => {
                 self.folder.0.borrow_mut().records.push((claim.unit(), g));
                 self.ledger.add(claim.unit(), g);
                 Phase::Holding(claim, None)
             }
+        }
+    }
+
+    /// Idle: the next unit to acquire, if any is left.
+    fn ask(&mut self) -> Phase {
+        self.refresh();
+        let units = self.ledger.units();
+        match candidates(0..units, &self.ledger, &self.busy, Some(self.slice), 1)[..] {
+            _ if self.ledger.all_done() => Phase::Finished,
+            [unit] => Phase::Acquiring(Acquire::Open(unit)),
+            // Everything left is held: probe the holders again.
+            _ => {
+                self.busy.clear();
+                Phase::Idle
+            }
+        }
+    }
+
+    /// One step of acquiring a unit: held (and signed), taken by another,
+    /// or on to the next step.
+    fn acquiring(&mut self, a: Acquire<MemHandle>) -> Phase {
+        let unit = match &a {
+            Acquire::Open(u) | Acquire::Lock(u, _) | Acquire::Check(u, _) => *u,
+        };
+        match a.step(&mut self.folder).unwrap() {
+            Step::Next(next) => {
+                if let Acquire::Lock(_, h) = &next {
+                    self.handles.push(h.id);
+                }
+                Phase::Acquiring(next)
+            }
+            Step::Held(claim) => {
+                match self.sign(&claim) {
+                    true => self.refresh_all(),
+                    false => self.refresh(),
+                }
+                Phase::Holding(claim, None)
+            }
+            Step::Taken(_) => {
+                self.busy.insert(unit);
+                Phase::Idle
+            }
+        }
+    }
+
+    /// Holding a unit between games: the next game to play, or, both
+    /// recorded, the unit logged and released.
+    fn next_game(&mut self, claim: Claim<MemHandle>) -> Phase {
+        let unit = claim.unit();
+        match (0..2).find(|&g| !self.ledger.has(unit, g)) {
+            Some(g) => Phase::Holding(claim, Some(g)),
+            None => {
+                // Logged before the claim file goes, if nobody did.
+                let missing: Vec<u8> = (0..2).filter(|&g| !self.logged.has(unit, g)).collect();
+                for g in missing {
+                    self.folder.0.borrow_mut().log.push((unit, g));
+                    self.logged.add(unit, g);
+                }
+                Phase::Releasing(claim)
+            }
+        }
+    }
+
+    /// Game `g` played: the check before its write.
+    fn check(&mut self, claim: Claim<MemHandle>, g: u8) -> Phase {
+        // Before the write: under the claim, checked again, and only if no
+        // file holds the game yet (all of them read if another signed the
+        // claim since).
+        let held = claim.still_held(&mut self.folder).unwrap();
+        if held && !self.signed_by_me(&claim) {
+            self.refresh_all();
+        }
+        if held {
+            self.sign(&claim); // again, before the write
+        }
+        if !held {
+            Phase::Idle
+        } else if self.ledger.has(claim.unit(), g) {
+            Phase::Holding(claim, None)
+        } else {
+            Phase::Writing(claim, g)
         }
     }
 

@@ -325,11 +325,13 @@ impl Desk {
         self.claims.sign(claim.handle()).map_err(io("sign"))?;
         let slot = *slot;
         // The server decides who writes it: see `aboure_workers::RecordMarks`.
-        match self
-            .marks
-            .reserve(&record.id)
-            .map_err(io("mark a game of"))?
-        {
+        // A mark is part of recording the game: it waits for room as the
+        // record does.
+        let results = self.writer.path().to_owned();
+        let marks = &self.marks;
+        let reserve = || marks.reserve(&record.id);
+        let retry = crate::results::RETRY;
+        match crate::results::with_room(&record, &results, retry, reserve, io("mark a game of"))? {
             Reservation::Mine | Reservation::TakenOver(_) => {}
             Reservation::Elsewhere(file, g) => {
                 let path = claims
@@ -357,24 +359,18 @@ impl Desk {
         Ok(Recorded::Written)
     }
 
-    /// Writes `record`, whose mark this worker made, and checks the mark
-    /// is still its own once the record is synced: taken over while this
-    /// worker was cut off, the record is taken back and the worker stops.
+    /// Writes `record`, whose mark this worker made (retried while the
+    /// disk is full, as every result is), and checks the mark is still its
+    /// own once the record is synced: taken over while this worker was cut
+    /// off, the record is taken back and the worker stops.
     fn write_marked(
         &mut self,
         claims: &Path,
         number: Unit,
         record: &GameRecord,
     ) -> Result<(), RunError> {
-        let context = format!(
-            "cannot write game {} to {}",
-            record.id,
-            self.writer.path().display()
-        );
         let before = self.writer.len();
-        self.writer
-            .write(record)
-            .map_err(crate::tournament::on_claims(claims, context))?;
+        crate::results::write_result(&mut self.writer, record, crate::results::RETRY)?;
         let check = format!("cannot check the mark of claim {number}");
         let mine = (self.marks.is_mine(&record.id))
             .map_err(crate::tournament::on_claims(claims, check))?;
