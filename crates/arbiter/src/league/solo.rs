@@ -241,14 +241,11 @@ impl PairSource for Solo {
         })
     }
 
-    /// Writes the game (synced before the next is written) and counts it.
+    /// Writes the game (synced before the next is written, a full disk
+    /// waited out) and counts it.
     fn record(&mut self, number: Unit, record: GameRecord) -> Result<Recorded, RunError> {
-        let output = &mut self.output;
-        output.writer.write(&record).map_err(RunError::io(format!(
-            "cannot write game {} to {}",
-            record.id,
-            output.games_path.display()
-        )))?;
+        // A full disk is waited out as in every other run.
+        crate::results::write_result(&mut self.output.writer, &record, crate::results::RETRY)?;
         self.tally.add(&record);
         if let Some(&slot) = self.book.get(number) {
             let first = &record.pairing[0];
