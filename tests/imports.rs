@@ -48,7 +48,6 @@ const KNOWN: &[&str] = &[
     "crates/league/src/intervals.rs, crates/league/src/stopping.rs",
     "crates/records/src/folder.rs, crates/records/src/manifest.rs, crates/records/src/sprt_decision.rs, crates/records/src/workers.rs",
     "crates/report/src/league_report.rs, crates/report/src/report.rs",
-    "crates/sandbox/src/exec.rs, crates/sandbox/src/watch.rs",
     "crates/stats/src/bradley_terry.rs, crates/stats/src/bradley_terry/error.rs, crates/stats/src/bradley_terry/intervals.rs, crates/stats/src/bradley_terry/point.rs, crates/stats/src/bradley_terry/profile.rs",
     "crates/tuning/src/lib.rs, crates/tuning/src/check.rs, crates/tuning/src/scoring.rs",
     "crates/workers/src/lib.rs, crates/workers/src/ledger.rs",
