@@ -46,7 +46,7 @@ use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
 use crate::outcome::RunOutcome;
-use crate::tournament::RunOptions;
+use crate::run_options::RunOptions;
 use aboure_records::Tally;
 
 /// Runs the league of `config` (its rule `rule`) with `options`: as one
