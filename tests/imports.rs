@@ -45,7 +45,6 @@ const KNOWN: &[&str] = &[
     "crates/config/src/lib.rs, crates/config/src/bot_table.rs, crates/config/src/sprt_table.rs, crates/config/src/tournament_table.rs, crates/config/src/tune_table.rs",
     "crates/stats/src/bradley_terry.rs, crates/stats/src/bradley_terry/error.rs, crates/stats/src/bradley_terry/intervals.rs, crates/stats/src/bradley_terry/point.rs, crates/stats/src/bradley_terry/profile.rs",
     "crates/tuning/src/lib.rs, crates/tuning/src/check.rs, crates/tuning/src/scoring.rs",
-    "crates/workers/src/lib.rs, crates/workers/src/ledger.rs",
 ];
 
 /// Edges between files of one crate: (from, to) to the paths that make
