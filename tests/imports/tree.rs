@@ -30,19 +30,13 @@ pub struct Module {
     pub refs: Vec<Ref>,
 }
 
-/// What a path names: a module, or an item defined in a module.
+/// What a path names: a module, an item defined in a module, or what a
+/// `use` brought in from outside the crate.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Found {
     Module(usize),
     Item(usize),
-}
-
-impl Found {
-    fn module(self) -> usize {
-        match self {
-            Found::Module(m) | Found::Item(m) => m,
-        }
-    }
+    Outside,
 }
 
 /// A crate: its files (the first is the root) and modules (the first is
@@ -65,9 +59,12 @@ impl Crate {
         krate
     }
 
-    /// The file a module is written in.
-    pub fn file_of(&self, found: Found) -> usize {
-        self.modules[found.module()].file
+    /// The file that defines what `found` names, if it is in the crate.
+    pub fn file_of(&self, found: Found) -> Option<usize> {
+        match found {
+            Found::Module(m) | Found::Item(m) => Some(self.modules[m].file),
+            Found::Outside => None,
+        }
     }
 
     fn add_module(&mut self, file: usize, parent: Option<usize>, test: bool) -> usize {
@@ -195,15 +192,13 @@ impl Crate {
         if module.items.contains(name) {
             return Some(Found::Item(at));
         }
-        let named = module
+        let mut named = module
             .bindings
             .iter()
             .filter(|b| b.name.as_deref() == Some(name));
-        if let Some(found) = named
-            .filter_map(|b| self.walk(at, &b.path.path, depth + 1))
-            .next()
-        {
-            return Some(found);
+        if let Some(binding) = named.next() {
+            let found = self.walk(at, &binding.path.path, depth + 1);
+            return Some(found.unwrap_or(Found::Outside));
         }
         let globs = module.bindings.iter().filter(|b| b.name.is_none());
         globs
