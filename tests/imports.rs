@@ -40,7 +40,6 @@ use tree::{Crate, Found};
 const KNOWN: &[&str] = &[
     // lib.rs holds the player registry over the bots it lists.
     "crates/arbiter/src/league.rs, crates/arbiter/src/league/desk.rs, crates/arbiter/src/league/solo.rs, crates/arbiter/src/league/worker.rs",
-    "crates/check/src/checks/mod.rs, crates/check/src/checks/game.rs, crates/check/src/checks/lifecycle.rs, crates/check/src/checks/positions.rs, crates/check/src/checks/setup.rs, crates/check/src/checks/thinking.rs, crates/check/src/checks/time.rs, crates/check/src/config.rs, crates/check/src/session.rs",
     "crates/config/src/lib.rs, crates/config/src/sprt_table.rs, crates/config/src/tournament_table.rs, crates/config/src/tune_table.rs",
 ];
 
