@@ -11,7 +11,7 @@ use tokio::sync::watch;
 use crate::config::Config;
 use crate::event::Event;
 use crate::schedule::Shard;
-use crate::seat::KeptBots;
+use crate::seat::kept::KeptBots;
 
 /// Receives [`Event`]s.
 pub type Observer = Arc<dyn Fn(&Event) + Send + Sync>;

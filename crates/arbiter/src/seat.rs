@@ -41,7 +41,7 @@ use crate::run_options::{Observer, RunOptions};
 use crate::schedule::GameSpec;
 
 mod bots;
-mod kept;
+pub(crate) mod kept;
 use bots::Bots;
 pub use kept::{KeptBots, QUIT_GRACE};
 
