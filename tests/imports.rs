@@ -24,6 +24,11 @@
 //!
 //! The test fails naming each circle's files and, for each edge of it,
 //! the paths as written, with their lines.
+//!
+//! What it does not see: items a macro makes (a path to one ends at the
+//! module it is in), and where a `#[path]` inside an inline module points
+//! (it is taken from the file's folder). A name a local variable shadows
+//! may make an edge that is not there, never hide one that is.
 
 mod refs;
 mod tree;
