@@ -11,6 +11,8 @@ mod harness;
 mod nfsbed;
 #[path = "support/served.rs"]
 mod served;
+#[path = "support/sources.rs"]
+mod sources;
 #[path = "check_bot_fixtures/support.rs"]
 mod support;
 
@@ -27,6 +29,7 @@ mod hardening_bots;
 mod hardening_crash;
 mod hardening_input;
 mod hardening_soak;
+mod imports;
 mod kits;
 mod league;
 mod league_workers;

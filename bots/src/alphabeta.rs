@@ -9,10 +9,10 @@ use aboure_protocol::{OptionKind, OptionSpec, Player, Search, SearchLimits, SetO
 
 use crate::budget::SearchBudget;
 use crate::eval::Weights;
+use crate::identity::{id_name, AUTHOR};
 use crate::negamax::{SearchOutcome, SearchSettings, Searcher, MAX_DEPTH, QUIESCENCE_PLIES};
 use crate::options::{bad_value, unknown, IntOption};
 use crate::table::Table;
-use crate::{id_name, AUTHOR};
 
 /// Default transposition table size, MB.
 pub const DEFAULT_HASH_MB: i64 = 16;

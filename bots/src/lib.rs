@@ -47,6 +47,7 @@ pub mod budget;
 mod configure;
 pub mod eval;
 mod greedy;
+mod identity;
 mod mcts;
 pub mod negamax;
 mod options;
@@ -60,19 +61,12 @@ use aboure_protocol::Player;
 pub use alphabeta::AlphaBetaPlayer;
 pub use configure::{configure, OptionError};
 pub use greedy::{tie_break, Greedy, GreedyPlayer};
+pub use identity::AUTHOR;
 pub use mcts::MctsPlayer;
 pub use options::FRESH_SEED;
 pub use perfect::PerfectPlayer;
 pub use random::{RandomPlayer, Uniform};
 pub use seeded::Seeded;
-
-/// The author every reference bot announces.
-pub const AUTHOR: &str = "the aboure project";
-
-/// The `id name` of reference bot `bot`: `aboure NAME VERSION`.
-pub(crate) fn id_name(bot: &str) -> String {
-    format!("aboure {bot} {}", env!("CARGO_PKG_VERSION"))
-}
 
 /// The names [`builtin`] knows, roughly weakest first.
 pub const BUILTIN: &[&str] = &["random", "greedy", "alphabeta", "mcts", "perfect"];

@@ -18,8 +18,8 @@ use aboure_protocol::{OptionSpec, Player, Search, SearchInfo, SearchLimits, SetO
 use rand::rngs::SmallRng;
 
 use crate::budget::SearchBudget;
+use crate::identity::{id_name, AUTHOR};
 use crate::options::{rng_for, unknown, FloatOption, IntOption, FRESH_SEED, SEED};
-use crate::{id_name, AUTHOR};
 
 /// The largest tree, in nodes (24 bytes each).
 pub const MAX_NODES: usize = 1 << 21;

@@ -17,10 +17,10 @@ use aboure_solver::Solver;
 
 use crate::budget::SearchBudget;
 use crate::eval::{captured_margin, SCALE};
+use crate::identity::{id_name, AUTHOR};
 use crate::negamax::{SearchSettings, Searcher, MAX_DEPTH};
 use crate::options::{unknown, IntOption};
 use crate::table::Table;
-use crate::{id_name, AUTHOR};
 
 /// Default solver table size, MB.
 pub const DEFAULT_SOLVER_MB: i64 = 64;

@@ -9,8 +9,8 @@ use aboure_engine::{Move, Position};
 use aboure_protocol::{OptionSpec, Player, Search, SearchLimits, SetOptionError};
 use rand::rngs::SmallRng;
 
+use crate::identity::{id_name, AUTHOR};
 use crate::options::{rng_for, unknown, FRESH_SEED, SEED};
-use crate::{id_name, AUTHOR};
 
 /// How a seeded bot chooses.
 pub trait ChoiceRule {

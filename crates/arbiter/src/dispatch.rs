@@ -6,7 +6,7 @@
 use crate::config::Config;
 use crate::error::RunError;
 use crate::outcome::RunOutcome;
-use crate::tournament::RunOptions;
+use crate::run_options::RunOptions;
 
 /// Runs the tournament `config` with `options`.
 pub async fn run(config: &Config, options: RunOptions) -> Result<RunOutcome, RunError> {

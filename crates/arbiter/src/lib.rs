@@ -40,6 +40,7 @@ mod outcome;
 mod output;
 pub mod program;
 mod results;
+mod run_options;
 mod schedule;
 mod seat;
 pub mod sprt;
@@ -58,11 +59,10 @@ pub use event::Event;
 pub use game::go_message;
 pub use league::LeagueRunError;
 pub use outcome::RunOutcome;
+pub use run_options::{default_concurrency, Observer, RunOptions};
 pub use schedule::{schedule, GameSpec, Schedule, Shard};
-pub use seat::KeptBots;
-pub use tournament::{
-    default_concurrency, launches, Observer, RunOptions, SharingCounts, QUIT_GRACE,
-};
+pub use seat::{KeptBots, QUIT_GRACE};
+pub use tournament::{launches, SharingCounts};
 
 /// The claim queue of a scheduled run: its units as one worker process
 /// sees them, and the claims it makes. The run loop drives it through the

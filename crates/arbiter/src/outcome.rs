@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use aboure_records::{RunFolder, Standing};
 
 use crate::config::{Config, Format};
-use crate::tournament::SharingCounts;
+use crate::tournament::queue::SharingCounts;
 
 /// How a run ended.
 #[derive(Clone, Debug)]

@@ -37,13 +37,13 @@ use tokio::sync::watch;
 use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
+use crate::run_options::{Observer, RunOptions};
 use crate::schedule::GameSpec;
-use crate::tournament::{Observer, RunOptions};
 
 mod bots;
-mod kept;
+pub(crate) mod kept;
 use bots::Bots;
-pub use kept::KeptBots;
+pub use kept::{KeptBots, QUIT_GRACE};
 
 /// How long a polling seat with nothing to take waits: from `POLL_FIRST`,
 /// doubling to `POLL_MOST`.

@@ -13,23 +13,22 @@
 //! the recorded ones and stops claiming once it has decided.
 //!
 //! This file also holds what every format's run needs before its loop
-//! starts: the options, the sandbox, each bot's launch, the worker's name
-//! and its entry in `claims/`.
+//! starts: the sandbox, each bot's launch, the worker's name and its entry
+//! in `claims/` (the options are `run_options.rs`').
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use aboure_records::{results_file, worker_results_file, GameRecord, Tally};
-use tokio::sync::watch;
 
 use crate::config::Config;
 use crate::error::RunError;
 use crate::event::Event;
 use crate::outcome::RunOutcome;
 use crate::output::prepare;
-use crate::schedule::{Schedule, Shard};
-use crate::seat::{seats, KeptBots, Seat};
+use crate::run_options::{Observer, RunOptions};
+use crate::schedule::Schedule;
+use crate::seat::{seats, Seat};
 use crate::sprt::LiveSprt;
 use aboure_process::{BotLogs, Launch};
 use aboure_workers::census as roster;
@@ -41,67 +40,6 @@ pub(crate) use queue::on_claims;
 use queue::Queue;
 pub use queue::SharingCounts;
 use source::ScheduleSource;
-
-/// Time a bot gets to exit after `quit` before it is killed.
-pub const QUIT_GRACE: Duration = Duration::from_millis(500);
-
-/// Receives [`Event`]s.
-pub type Observer = Arc<dyn Fn(&Event) + Send + Sync>;
-
-/// How to run (everything that is not the tournament itself).
-pub struct RunOptions {
-    /// The output folder.
-    pub out_dir: PathBuf,
-    /// Continue an earlier run in `out_dir`.
-    pub resume: bool,
-    /// Games at once (overrides the config).
-    pub concurrency: Option<usize>,
-    /// This worker's name and the slice of the schedule it takes first
-    /// (`--shard K/N`); it writes `games-K-of-N.jsonl`.
-    pub shard: Option<Shard>,
-    /// Join the run in `out_dir` as one more worker with a results file of
-    /// its own (`games-w-HOST-PID.jsonl`); implies `resume`.
-    pub join: bool,
-    /// `shard` is a static slice (`--slice K/N`): play exactly its pairs
-    /// (pair `i` is slice `i % N + 1`'s), alone in `out_dir`, and none of
-    /// the others'.
-    pub slice: bool,
-    /// Log every protocol line.
-    pub log_protocol: bool,
-    /// The `aboure` binary, for built-in bots (`aboure bot NAME`).
-    pub aboure_exe: PathBuf,
-    /// Set to true to interrupt the run.
-    pub interrupt: watch::Receiver<bool>,
-    /// Progress events go here.
-    pub observer: Observer,
-    /// Keep the bot processes after the run, for the next one, and play
-    /// with those kept by the last (`restart = "never"` across runs; a
-    /// league ignores it).
-    pub kept: Option<Arc<KeptBots>>,
-}
-
-/// Concurrency when neither the command line nor the file says: half the
-/// cores rounded up (two bots per game).
-pub fn default_concurrency() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.div_ceil(2)
-}
-
-impl RunOptions {
-    /// True if other workers may share the output folder.
-    pub fn shared(&self) -> bool {
-        self.join || (self.shard.is_some() && !self.slice)
-    }
-
-    /// Games at once: the command line's, else the file's, else
-    /// [`default_concurrency`]; at least one.
-    pub fn concurrency_for(&self, config: &Config) -> usize {
-        self.concurrency
-            .or(config.concurrency())
-            .unwrap_or_else(default_concurrency)
-            .max(1)
-    }
-}
 
 /// This worker's name: `K-of-N` for `--shard K/N`, host and process id
 /// for `--join`, `main` otherwise.

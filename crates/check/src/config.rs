@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use aboure_process::{Launcher, Limits};
 
-use crate::Check;
+use crate::check::Check;
 
 /// How long a bot may take for anything that has no clock of its own
 /// (`aboureok`, `readyok`, `bestmove` after `stop` or for `go depth`, the

@@ -31,6 +31,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod check;
 mod checks;
 mod config;
 mod handshake;
@@ -42,7 +43,7 @@ mod scenario;
 mod session;
 mod transcript;
 
-pub use checks::{Check, UnknownCheck};
+pub use check::{Check, UnknownCheck};
 pub use config::{CheckConfig, EmptyCommand, SharedLauncher, DEFAULT_TIMEOUT};
 pub use outcome::{CheckOutcome, Status, SuiteReport};
 pub use transcript::{Direction, Entry, Transcript};

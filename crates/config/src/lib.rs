@@ -29,9 +29,11 @@ mod bot_table;
 mod build_command;
 mod defaults;
 mod error;
+mod format;
 mod league_table;
 pub mod opening;
 mod openings_table;
+mod probe;
 mod sandbox_table;
 mod sprt_table;
 mod time_control;
@@ -48,6 +50,7 @@ pub use balanced_book::{
 pub use bot_table::{BotCommand, BotConfig};
 pub use build_command::BuildCommand;
 pub use error::ConfigError;
+pub use format::{BotId, Format, Restart};
 pub use time_control::{Limit, TimeControl};
 pub use tune_table::ProbeFormat;
 pub use tune_table::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};
@@ -181,42 +184,6 @@ impl Config {
     pub fn league(&self) -> Option<&aboure_league::Rule> {
         self.league.as_ref()
     }
-}
-
-/// Who plays whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Every pair of bots.
-    RoundRobin,
-    /// One bot against each other bot.
-    Gauntlet(BotId),
-    /// Two bots until the SPRT decides.
-    Sprt,
-    /// Entrants that join and retire between runs, each next pair chosen
-    /// from the games so far ([`Config::league`]).
-    League,
-}
-
-/// A bot of a validated [`Config`]: only the config makes one (its
-/// [`Format::Gauntlet`] bot, [`Config::bot_ids`]), from the bot's position
-/// in the file, so [`Config::bot`] always finds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct BotId(usize);
-
-impl BotId {
-    /// The bot's position in [`Config::bots`].
-    pub fn index(self) -> usize {
-        self.0
-    }
-}
-
-/// When bot processes are restarted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Restart {
-    /// A fresh process for every game.
-    PerGame,
-    /// Reuse processes across games; restart only after a failure.
-    Never,
 }
 
 #[derive(Deserialize, Default)]

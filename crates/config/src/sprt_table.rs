@@ -34,12 +34,20 @@ impl RawSprt {
     }
 }
 
+/// The base layer's `[sprt]` table alone (the rest of the base layer is
+/// read with the whole file).
+#[derive(Deserialize, Default)]
+struct BaseSprt {
+    #[serde(default)]
+    sprt: RawSprt,
+}
+
 impl Validator<'_> {
     /// The test of `raw` (the user's `[sprt]`, or a tune's `[tune.confirm]`)
     /// over the base layer's `[sprt]`, whose cap may not exceed the
     /// schedule's `pairs` (the schedule would end first, with no verdict).
     pub(super) fn sprt(&self, raw: &RawSprt, pairs: u32) -> Result<Sprt, ConfigError> {
-        let base: super::RawConfig = self.base_layer()?;
+        let base: BaseSprt = self.base_layer()?;
         let raw = &raw.clone().over(base.sprt);
         let get = |v: &Option<Spanned<f64>>, key: &str| self.required(v, key).map(|x| *x.get_ref());
         let (elo0, elo1) = (get(&raw.elo0, "sprt.elo0")?, get(&raw.elo1, "sprt.elo1")?);

@@ -7,7 +7,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{BotConfig, BotId, Format, Restart, Validator};
+use super::bot_table::BotConfig;
+use super::format::{BotId, Format, Restart};
+use super::Validator;
 use crate::error::ConfigError;
 
 #[derive(Deserialize, Default)]

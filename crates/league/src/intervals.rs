@@ -24,7 +24,7 @@
 //! league`), not assumed. It costs games: at `sigma = s0` and 95% the
 //! factor is 3.66 where a one-sided fixed verdict uses 1.645.
 
-use crate::stopping::quantile;
+use aboure_stats::elo::normal_cdf;
 
 /// The standard error (Elo, the table's scale) at which the anytime
 /// intervals are tightest: about where close neighbours are separated.
@@ -66,9 +66,30 @@ fn mixture(alpha: f64, sigma: f64) -> f64 {
     aboure_stats::confidence_sequence::normal_mixture(alpha, sigma, ANYTIME_TUNED_AT)
 }
 
+/// The standard normal quantile of `p` in (0.5, 1), by bisection on the
+/// crate's own normal distribution function (exact to 1e-12).
+fn quantile(p: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if normal_cdf(mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantile_matches_published_values() {
+        assert!((quantile(0.95) - 1.644_853_626_951).abs() < 1e-9);
+        assert!((quantile(0.975) - 1.959_963_984_540).abs() < 1e-9);
+    }
 
     #[test]
     fn fixed_sample_is_the_normal_quantile() {

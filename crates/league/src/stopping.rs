@@ -125,30 +125,9 @@ pub fn settled(neighbours: &[Neighbours]) -> bool {
     neighbours.iter().all(|n| n.verdict != Verdict::Open)
 }
 
-/// The standard normal quantile of `p` in (0.5, 1), by bisection on the
-/// crate's own normal distribution function (exact to 1e-12).
-pub(crate) fn quantile(p: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0f64, 40.0f64);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if normal_cdf(mid) < p {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quantile_matches_published_values() {
-        assert!((quantile(0.95) - 1.644_853_626_951).abs() < 1e-9);
-        assert!((quantile(0.975) - 1.959_963_984_540).abs() < 1e-9);
-    }
 
     #[test]
     fn verdicts_follow_the_confidence_and_the_margin() {

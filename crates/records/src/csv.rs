@@ -199,7 +199,7 @@ fn header(record: &::csv::ByteRecord) -> Result<Columns, String> {
 fn row(
     record: &::csv::ByteRecord,
     columns: Columns,
-) -> Result<(crate::GameSummary<'_>, u32), String> {
+) -> Result<(crate::summary::GameSummary<'_>, u32), String> {
     let field = |i: usize, name: &str| -> Result<&str, String> {
         let bytes = record.get(i).map(<[u8]>::trim_ascii).ok_or_else(|| {
             format!(

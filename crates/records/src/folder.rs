@@ -19,6 +19,15 @@ pub const CLAIMS_DIR: &str = "claims";
 /// The folder of the bots' logs (protocol and stderr).
 pub const LOGS_DIR: &str = "logs";
 
+/// The manifest's file name in a run folder ([`crate::RunManifest`]).
+pub const MANIFEST_FILE: &str = "run.json";
+
+/// The workers file's name in a run folder ([`crate::workers::WorkersFile`]).
+pub const WORKERS_FILE: &str = "workers.json";
+
+/// The SPRT decision's file name in a run folder ([`crate::SprtFile`]).
+pub const SPRT_FILE: &str = "sprt.json";
+
 /// The end-of-run reports, in the order they are written.
 pub const REPORT_FILES: [&str; 3] = ["report.txt", "report.json", "report.html"];
 
@@ -59,17 +68,17 @@ impl RunFolder {
 
     /// `run.json`: what the run is ([`crate::RunManifest`]).
     pub fn manifest(&self) -> PathBuf {
-        self.dir.join(crate::MANIFEST_FILE)
+        self.dir.join(MANIFEST_FILE)
     }
 
     /// `workers.json`: who works on it ([`crate::workers::WorkersFile`]).
     pub fn workers(&self) -> PathBuf {
-        self.dir.join(crate::workers::WORKERS_FILE)
+        self.dir.join(WORKERS_FILE)
     }
 
     /// `sprt.json`: an SPRT's decision ([`crate::SprtFile`]).
     pub fn sprt(&self) -> PathBuf {
-        self.dir.join(crate::SPRT_FILE)
+        self.dir.join(SPRT_FILE)
     }
 
     /// The bots' logs.

@@ -85,7 +85,7 @@ pub use crate::csv::{CsvRows, MAX_COUNT};
 pub use detect::{ResultsFormat, ResultsFormatError};
 pub use folder::{
     record_wins, results_file, results_files, worker_results_file, RunFolder, CLAIMS_DIR, LOGS_DIR,
-    REPORT_FILES,
+    MANIFEST_FILE, REPORT_FILES, SPRT_FILE,
 };
 pub use follow::{Follower, Poll};
 pub use identity::{
@@ -97,9 +97,7 @@ pub use league::{
     StopReason,
 };
 pub use lines::{Line, LineBlocks, ResultsLines};
-pub use manifest::{
-    ManifestError, RunManifest, SandboxLayer, SandboxLayers, MANIFEST_FILE, MANIFEST_SCHEMA,
-};
+pub use manifest::{ManifestError, RunManifest, SandboxLayer, SandboxLayers, MANIFEST_SCHEMA};
 pub use mark::{Offered, RecordChoice};
 pub use pair::{outcome, pair_results, south_outcome, GamePair, PairBook, RecordPairBook, Seat};
 pub use pgn::PgnGames;
@@ -111,7 +109,7 @@ pub use record::{
 };
 pub use row::Row;
 pub use rows::Rows;
-pub use sprt_decision::{SprtFile, SprtFileError, SPRT_FILE, SPRT_SCHEMA};
+pub use sprt_decision::{SprtFile, SprtFileError, SPRT_SCHEMA};
 pub use standings::{Standing, Tally};
 pub use summary::{GameSummary, Text};
 pub use tune_file::{

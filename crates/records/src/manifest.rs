@@ -44,9 +44,6 @@ use crate::versioned::{self, Fault};
 /// The schema version this crate writes, and the newest it reads.
 pub const MANIFEST_SCHEMA: u32 = 1;
 
-/// The manifest's file name in a run folder.
-pub const MANIFEST_FILE: &str = "run.json";
-
 /// A run folder's `run.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunManifest {
@@ -171,7 +168,7 @@ pub enum ManifestError {
 impl RunManifest {
     /// The manifest's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
-        crate::RunFolder::new(dir).manifest()
+        crate::folder::RunFolder::new(dir).manifest()
     }
 
     /// A manifest of the current schema.
@@ -248,6 +245,7 @@ impl ManifestError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::folder::MANIFEST_FILE;
     use crate::identity::FormatIdentity;
 
     /// `run.json` files written by aboure before the schema was versioned

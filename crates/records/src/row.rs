@@ -32,7 +32,7 @@ pub enum Row<'a> {
 pub(crate) fn row_summary<'a>(
     south: &'a str,
     north: &'a str,
-    result: crate::GameResult,
+    result: crate::record::GameResult,
 ) -> GameSummary<'a> {
     use crate::summary::Text;
     use std::borrow::Cow;
@@ -45,7 +45,7 @@ pub(crate) fn row_summary<'a>(
         south: text(south),
         north: text(north),
         result,
-        termination: crate::Termination::Unknown,
+        termination: crate::record::Termination::Unknown,
         loser: None,
         detail: None,
     }

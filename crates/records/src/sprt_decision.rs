@@ -28,10 +28,8 @@ use std::path::{Path, PathBuf};
 use aboure_stats::SprtDecision;
 use serde::{Deserialize, Serialize};
 
+use crate::folder::SPRT_FILE;
 use crate::versioned::{self, Fault};
-
-/// The file's name in a run folder.
-pub const SPRT_FILE: &str = "sprt.json";
 
 /// The schema version this crate writes, and the newest it reads.
 pub const SPRT_SCHEMA: u32 = 1;
@@ -108,7 +106,7 @@ pub enum SprtFileError {
 impl SprtFile {
     /// The file's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
-        crate::RunFolder::new(dir).sprt()
+        crate::folder::RunFolder::new(dir).sprt()
     }
 
     /// Reads the decision of the run in `dir`: `None` if there is none yet.

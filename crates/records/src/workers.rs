@@ -37,8 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::versioned::{self, Fault};
 
-/// The file's name in a run folder.
-pub const WORKERS_FILE: &str = "workers.json";
+pub use crate::folder::WORKERS_FILE;
 
 /// The schema version this crate writes, and the newest it reads.
 pub const WORKERS_SCHEMA: u32 = 1;
@@ -139,7 +138,7 @@ pub enum WorkersError {
 impl WorkersFile {
     /// The file's path in the run folder `dir`.
     pub fn path_in(dir: &Path) -> PathBuf {
-        crate::RunFolder::new(dir).workers()
+        crate::folder::RunFolder::new(dir).workers()
     }
 
     /// Reads the workers file of the run folder `dir`: `Ok(None)` when it

@@ -13,10 +13,10 @@ use crate::failure::FailureCounts;
 use crate::input::Input;
 use crate::options::{IntervalKind, ReportOptions};
 use crate::pairings::pairing;
+use crate::player_line::PlayerLine;
 use crate::ratings::{rate, IntervalSource, Rated};
 use crate::report::{
-    BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,
-    SCHEMA_VERSION,
+    BootstrapSettings, Cell, Crosstable, LosMatrix, RatingsSummary, Report, SCHEMA_VERSION,
 };
 use crate::sprt_report::sprt_report;
 use crate::tally::ReportTally;

@@ -25,8 +25,8 @@ use serde::Serialize;
 
 use crate::escape::esc;
 use crate::options::IntervalKind;
+use crate::player_line::PlayerLine;
 use crate::ratings::{rate, IntervalSource};
-use crate::report::PlayerLine;
 
 /// Checkpoints of the rating history kept at most.
 pub const MOST_CHECKPOINTS: usize = 64;

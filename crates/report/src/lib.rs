@@ -101,6 +101,7 @@ mod league_report;
 mod open_pairs;
 mod options;
 mod pairings;
+mod player_line;
 mod plot;
 mod printable;
 mod ratings;
@@ -131,11 +132,11 @@ pub use options::{
     DEFAULT_ACCURACY_GAMES, DEFAULT_VIEWER_GAMES,
 };
 pub use pairings::Pairing;
+pub use player_line::PlayerLine;
 pub use printable::{hidden_control, printable};
 pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
-    BootstrapSettings, Cell, Crosstable, LosMatrix, PlayerLine, RatingsSummary, Report,
-    SCHEMA_VERSION,
+    BootstrapSettings, Cell, Crosstable, LosMatrix, RatingsSummary, Report, SCHEMA_VERSION,
 };
 pub use run_folder::{run_report_tally, write_run_reports, RUN_REPORTS};
 pub use sprt_report::SprtReport;

@@ -30,7 +30,7 @@ use crate::confine;
 use crate::handover::Baton;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 use crate::setup::SetupError;
-use crate::watch::Watch;
+use crate::watch::{raw, wait_for, Watch};
 
 /// The argument that says the plan is in the environment variable
 /// [`PLAN_VAR`] (read only by its own user) rather than the argument itself.
@@ -288,25 +288,6 @@ fn close_each(from: i32, to: i32) {
         // SAFETY: closing a descriptor that is not open fails with EBADF
         // and does nothing else; this process needs none of them.
         unsafe { libc::close(fd) };
-    }
-}
-
-/// Waits for `child`, returning its raw wait status.
-pub(crate) fn wait_for(child: Pid) -> i32 {
-    loop {
-        match waitpid(child, None) {
-            Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
-            Err(nix::errno::Errno::EINTR) | Ok(_) => continue,
-            Err(_) => return 1 << 8,
-        }
-    }
-}
-
-pub(crate) fn raw(status: WaitStatus) -> i32 {
-    match status {
-        WaitStatus::Exited(_, code) => (code & 0xff) << 8,
-        WaitStatus::Signaled(_, signal, _) => signal as i32,
-        _ => 1 << 8,
     }
 }
 

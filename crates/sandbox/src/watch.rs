@@ -2,13 +2,14 @@
 //! kernel counter enforces over a whole bot without cgroups, measured ten
 //! times a second (`write-size`, see `usage`; `cpu-limit`, see `spent`),
 //! ending the bot as the kernel's own limits would (`SIGXFSZ`, `SIGXCPU`),
-//! so the arbiter records the limit reached.
+//! so the arbiter records the limit reached. The plain wait for a process
+//! and its raw status, which the helper's other processes use too, are
+//! here.
 
 use nix::sys::signal::Signal;
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
 
-use crate::exec::{raw, wait_for};
 use crate::plan::Plan;
 use crate::spent::HostProc;
 
@@ -71,5 +72,25 @@ impl Watch {
         let named = crate::usage::held(&plan.own_writable);
         let pids = self.proc.below(me);
         named.saturating_add(crate::usage::held_open(&self.proc, &pids, &self.devices))
+    }
+}
+
+/// Waits for `child`, returning its raw wait status.
+pub(crate) fn wait_for(child: Pid) -> i32 {
+    loop {
+        match waitpid(child, None) {
+            Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
+            Err(nix::errno::Errno::EINTR) | Ok(_) => continue,
+            Err(_) => return 1 << 8,
+        }
+    }
+}
+
+/// The raw wait status of an ended process, as `waitpid(2)` gives it.
+pub(crate) fn raw(status: WaitStatus) -> i32 {
+    match status {
+        WaitStatus::Exited(_, code) => (code & 0xff) << 8,
+        WaitStatus::Signaled(_, signal, _) => signal as i32,
+        _ => 1 << 8,
     }
 }

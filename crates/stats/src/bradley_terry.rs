@@ -30,9 +30,11 @@ mod bootstrap;
 mod diagnostics;
 mod error;
 mod intervals;
+mod options;
 mod paired;
 mod point;
 mod profile;
+mod ratings;
 
 pub use bootstrap::{bootstrap, Bootstrap, BootstrapOptions, DEFAULT_BOOTSTRAP_SAMPLES};
 pub use paired::{result_index, PairedResults, SeatedPairs};
@@ -40,8 +42,10 @@ pub use paired::{result_index, PairedResults, SeatedPairs};
 pub use diagnostics::{cycles, goodness_of_fit, Cycle, FitTest, PairingResidual, CYCLE_LOS};
 
 pub use error::RatingError;
+pub use options::{Anchor, BradleyTerryOptions, LooseAnchor, RatingScale};
 use point::{fit_point, Held};
 pub use profile::Bounds;
+pub use ratings::Ratings;
 
 /// BayesElo's stopping rule for `mm` (its `Epsilon` default). The default
 /// tolerance here is far tighter, so that the fit is the maximum itself;
@@ -72,118 +76,6 @@ impl Game {
             result,
         }
     }
-}
-
-/// The scale ratings are reported in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RatingScale {
-    /// As BayesElo prints them after `mm`: raw ratings times
-    /// [`crate::elo::bayeselo_scale`] of the fitted draw parameter, which
-    /// makes small differences comparable to logistic Elo.
-    #[default]
-    BayesElo,
-    /// BayesElo's model scale, `400 log10(gamma)`.
-    Raw,
-}
-
-/// Where the ratings are pinned (the model only fixes differences).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Anchor {
-    /// Mean rating 0, as BayesElo before its offset.
-    #[default]
-    Mean,
-    /// The given player has the given rating (its interval is then zero and
-    /// the others' intervals are relative to it).
-    Player {
-        /// The anchored player's index.
-        player: usize,
-        /// Its rating.
-        rating: f64,
-    },
-}
-
-/// How to fit.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct BradleyTerryOptions {
-    /// Fit the first-move advantage (else use [`Self::advantage`]).
-    pub fit_advantage: bool,
-    /// Fit the draw parameter (else use [`Self::draw_elo`]).
-    pub fit_draw_elo: bool,
-    /// The advantage when not fitted, in BayesElo's raw scale (BayesElo: 0).
-    pub advantage: f64,
-    /// The draw parameter when not fitted (BayesElo: 97.3).
-    pub draw_elo: f64,
-    /// Virtual draws per player, spread as BayesElo's `prior` command does
-    /// (BayesElo's default is 2). `None`: pure maximum likelihood.
-    pub prior: Option<f64>,
-    /// Where the ratings are pinned.
-    pub anchor: Anchor,
-    /// The scale of reported ratings and intervals.
-    pub scale: RatingScale,
-    /// Stop when no gamma changes by more than this relative amount
-    /// (`|g - g'| / (g + g')`) and no theta by more than this amount in one
-    /// iteration (BayesElo: [`BAYESELO_TOLERANCE`]).
-    pub tolerance: f64,
-    /// Give up after this many iterations (BayesElo: 10000). Well-posed
-    /// fits take tens to a few hundred; running out usually means the
-    /// maximum does not exist (see [`RatingError::NoConvergence`]).
-    pub max_iterations: usize,
-    /// Also compute each rating's profile likelihood interval
-    /// ([`Ratings::profile`]): honest near 0% or 100% scores and on few
-    /// games, at the cost of about a hundred refits per player.
-    pub profile: bool,
-}
-
-impl Default for BradleyTerryOptions {
-    /// BayesElo's `mm 1 1` without prior, centred on 0, printed scale.
-    fn default() -> Self {
-        BradleyTerryOptions {
-            fit_advantage: true,
-            fit_draw_elo: true,
-            advantage: 0.0,
-            draw_elo: 97.3,
-            prior: None,
-            anchor: Anchor::Mean,
-            scale: RatingScale::BayesElo,
-            tolerance: 1e-12,
-            max_iterations: 10_000,
-            profile: false,
-        }
-    }
-}
-
-/// The fitted ratings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Ratings {
-    /// Rating of each player, in the chosen scale and anchoring.
-    pub ratings: Vec<f64>,
-    /// Half-width of each player's 95% interval (`1.96 sqrt(variance)`),
-    /// relative to the anchoring.
-    pub errors: Vec<f64>,
-    /// Covariance matrix of the ratings (row-major, players x players), in
-    /// the reported scale.
-    pub covariance: Vec<Vec<f64>>,
-    /// `los[i][j]`: likelihood that player `i` is stronger than `j`,
-    /// `Phi((r_i - r_j) / sqrt(var_i + var_j - 2 cov_ij))`; 1/2 on the diagonal.
-    pub los: Vec<Vec<f64>>,
-    /// Each player's own results (all colours, all opponents).
-    pub records: Vec<Wdl>,
-    /// First-move advantage, BayesElo's raw scale.
-    pub advantage: f64,
-    /// Draw parameter, BayesElo's raw scale.
-    pub draw_elo: f64,
-    /// The factor applied to raw ratings (1 for [`RatingScale::Raw`]).
-    pub scale: f64,
-    /// Log-likelihood of the results (with the prior's virtual draws, if any).
-    pub log_likelihood: f64,
-    /// MM iterations used.
-    pub iterations: usize,
-    /// With [`BradleyTerryOptions::profile`], each rating's 95% interval
-    /// from the profile likelihood, as absolute `(lower, upper)` ratings
-    /// (`None`: that end is unbounded).
-    pub profile: Option<Vec<Bounds>>,
 }
 
 /// Fits ratings for `players` players (indices `0..players`) from `games`.
@@ -242,19 +134,6 @@ pub fn fit_counts_anchored(
     anchors: &[(usize, f64)],
 ) -> Result<Ratings, RatingError> {
     fit_counts_loosely_anchored(players, counts, options, anchors, &[])
-}
-
-/// Ordo's loose anchor: a normal prior on one player's rating (in the
-/// reported scale), its mean `rating` and standard deviation `sd`, for a
-/// rating list kept across runs whose old ratings are known only so well.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct LooseAnchor {
-    /// The player.
-    pub player: usize,
-    /// The prior's mean.
-    pub rating: f64,
-    /// The prior's standard deviation.
-    pub sd: f64,
 }
 
 /// As [`fit_counts_anchored`], with loose anchors too: the ratings are

@@ -23,112 +23,26 @@
 #![deny(missing_docs)]
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
-use aboure_records::{
-    TuneConfirm, TuneFile, TuneFileError, TunePath, TuneStep, TunedParameter, TUNE_SCHEMA,
-};
-use aboure_spsa::{Parameter, Probe, Spsa, SpsaError, SpsaState};
-use tokio::sync::watch;
+use aboure_records::{TuneConfirm, TuneFile, TunePath, TuneStep, TunedParameter, TUNE_SCHEMA};
+use aboure_spsa::{Probe, Spsa, SpsaState};
 
 use aboure_arbiter::RunError;
 use aboure_config::{Config, ProbeFormat, Tune};
 
 mod check;
+mod error;
 mod join;
+mod options;
 mod sample;
 mod scoring;
 
 pub use check::check_declared;
+pub use error::TuneError;
 pub use join::join;
+pub use options::{TuneOptions, TuneProgress};
 pub use sample::{opening as random_opening, sample, sample_with, Sample, Scored};
-
-/// How to run a tune (everything that is not in the file).
-pub struct TuneOptions {
-    /// The output folder.
-    pub out_dir: PathBuf,
-    /// Continue the tune in `out_dir`.
-    pub resume: bool,
-    /// Help the tune in `out_dir` as a worker ([`join`]) rather than own it.
-    pub join: bool,
-    /// The `aboure` binary, for built-in bots.
-    pub aboure_exe: PathBuf,
-    /// Set to true to stop: a `games` iteration's tournament is interrupted
-    /// (its games are kept, and `--resume` finishes it), an `accuracy`
-    /// iteration finishes and is written first.
-    pub interrupt: watch::Receiver<bool>,
-    /// Told of every iteration as it is written.
-    pub progress: Arc<dyn Fn(&TuneProgress) + Send + Sync>,
-}
-
-/// What a tune tells its progress observer.
-#[derive(Clone, Debug)]
-pub enum TuneProgress {
-    /// Resuming after this many written iterations, of this many.
-    Resumed(u32, u32),
-    /// An iteration was written.
-    Step(TuneStep),
-    /// The confirming SPRT started.
-    Confirming,
-    /// A worker ([`join`]) starts on the games of this iteration.
-    Joining(u32),
-    /// A worker waits for the tune's owner to write this iteration.
-    Waiting(u32),
-}
-
-/// Why a tune stopped before its end.
-#[derive(Debug, thiserror::Error)]
-pub enum TuneError {
-    /// The file has no `[tune]` table.
-    #[error("{0}: no [tune] table: `aboure tune` needs one (see configs/README.md)")]
-    NoTune(PathBuf),
-    /// A parameter does not fit the options the bot declares.
-    #[error("bot {bot}: parameter {parameter}: {message}")]
-    Parameter {
-        /// The bot.
-        bot: String,
-        /// The parameter.
-        parameter: String,
-        /// What does not fit.
-        message: String,
-    },
-    /// A probe bot failed (start-up, crash, time-out, an illegal move).
-    #[error("bot {bot} (iteration {iteration}): {detail}")]
-    Bot {
-        /// The probe's name.
-        bot: String,
-        /// The iteration.
-        iteration: u32,
-        /// What happened.
-        detail: String,
-    },
-    /// A tournament of the tune failed.
-    #[error(transparent)]
-    Run(#[from] RunError),
-    /// The tune's files.
-    #[error(transparent)]
-    File(#[from] TuneFileError),
-    /// The output folder already holds a tune, and `--resume` was not given.
-    #[error("{0} already holds a tune: resume it with --resume, or choose another --out")]
-    Exists(PathBuf),
-    /// The saved path does not fit the file's tune.
-    #[error("{path}: {source}")]
-    State {
-        /// The path file.
-        path: PathBuf,
-        /// Why it does not fit.
-        source: SpsaError,
-    },
-    /// Interrupted.
-    #[error("interrupted after {0} iterations; resume with --resume")]
-    Interrupted(u32),
-    /// `--join` of a tune whose iterations are not split into claimable
-    /// units.
-    #[error("{0}: a tune by accuracy cannot be joined (its iterations are not split into units workers claim): --join needs objective = \"games\"")]
-    NotShared(PathBuf),
-}
 
 /// How a tune ended.
 #[derive(Clone, Debug)]
@@ -290,42 +204,5 @@ fn record(config: &Config, tune: &Tune, spsa: &Spsa, path: Vec<TuneStep>) -> Tun
         path,
         values: BTreeMap::new(),
         confirm: None,
-    }
-}
-
-/// The options that give a bot the values `values` of `parameters`: an
-/// int's rounded value (`0`, never `-0`), a float's in the shortest decimal
-/// that reads back as the same double (`0.7`).
-fn options_for(parameters: &[Parameter], values: &[f64]) -> BTreeMap<String, String> {
-    parameters
-        .iter()
-        .zip(values)
-        .map(|(p, v)| {
-            let sent = p.sent(*v);
-            let text = match p.integer {
-                true => (sent as i64).to_string(),
-                false => sent.to_string(),
-            };
-            (p.name.clone(), text)
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_int_is_sent_rounded_and_a_float_exactly() {
-        let int = Parameter {
-            integer: true,
-            ..Parameter::real("w", 0.0, -10.0, 10.0, 1.0).unwrap()
-        };
-        let float = Parameter::real("c", 0.5, 0.0, 10.0, 0.1).unwrap();
-        let odd = 0.1 + 0.2;
-        let sent = options_for(&[int, float], &[-0.3, odd]);
-        assert_eq!(sent["w"], "0");
-        assert_eq!(sent["c"].parse::<f64>().unwrap().to_bits(), odd.to_bits());
-        assert_eq!(sent["c"], "0.30000000000000004");
     }
 }

@@ -14,7 +14,7 @@ use aboure_stats::SprtDecision;
 use tokio::sync::watch;
 
 use super::sample::Scored;
-use super::{check_declared, options_for, TuneError, TuneOptions};
+use super::{check_declared, TuneError, TuneOptions};
 use aboure_arbiter::Clock;
 use aboure_arbiter::RunError;
 use aboure_arbiter::{launches, KeptBots, QUIT_GRACE};
@@ -335,4 +335,41 @@ async fn seeds_lost(
     }
     bot.quit(QUIT_GRACE).await;
     Ok(lost as f64 / sample.len().max(1) as f64)
+}
+
+/// The options that give a bot the values `values` of `parameters`: an
+/// int's rounded value (`0`, never `-0`), a float's in the shortest decimal
+/// that reads back as the same double (`0.7`).
+fn options_for(parameters: &[Parameter], values: &[f64]) -> BTreeMap<String, String> {
+    parameters
+        .iter()
+        .zip(values)
+        .map(|(p, v)| {
+            let sent = p.sent(*v);
+            let text = match p.integer {
+                true => (sent as i64).to_string(),
+                false => sent.to_string(),
+            };
+            (p.name.clone(), text)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_int_is_sent_rounded_and_a_float_exactly() {
+        let int = Parameter {
+            integer: true,
+            ..Parameter::real("w", 0.0, -10.0, 10.0, 1.0).unwrap()
+        };
+        let float = Parameter::real("c", 0.5, 0.0, 10.0, 0.1).unwrap();
+        let odd = 0.1 + 0.2;
+        let sent = options_for(&[int, float], &[-0.3, odd]);
+        assert_eq!(sent["w"], "0");
+        assert_eq!(sent["c"].parse::<f64>().unwrap().to_bits(), odd.to_bits());
+        assert_eq!(sent["c"], "0.30000000000000004");
+    }
 }

@@ -23,8 +23,9 @@ use crate::error::RunError;
 use crate::event::Event;
 use crate::outcome::RunOutcome;
 use crate::output::{prepare, schedule_identity, Output};
+use crate::run_options::RunOptions;
 use crate::seat::{seats, Ask, PairSource, Recorded, Seat};
-use crate::tournament::{launches, sandbox, RunOptions};
+use crate::tournament::{launches, sandbox};
 
 /// Runs the league of `config` (its rule `rule`) in this process alone.
 pub(super) async fn run(

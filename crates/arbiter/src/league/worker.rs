@@ -97,9 +97,10 @@ use crate::event::Event;
 use crate::lock::ResultsLock;
 use crate::outcome::RunOutcome;
 use crate::output::{prepare, schedule_identity, Output};
+use crate::run_options::{Observer, RunOptions};
 use crate::seat::{seats, Seat};
 use crate::tournament::enrol;
-use crate::tournament::{launches, sandbox, worker_name, Observer, RunOptions};
+use crate::tournament::{launches, sandbox, worker_name};
 
 /// Runs this process as one worker of the league of `config` in
 /// `options.out_dir`.

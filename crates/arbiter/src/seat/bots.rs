@@ -12,11 +12,10 @@ use aboure_process::{BotFailure, BotProcess, Launch};
 use aboure_records::GameRecord;
 use tokio::sync::watch;
 
-use super::kept::KeptBots;
+use super::kept::{KeptBots, QUIT_GRACE};
 use crate::config::{BotId, Config, Restart};
 use crate::game::{forfeit_at_start, play, GameSetup};
 use crate::schedule::GameSpec;
-use crate::tournament::QUIT_GRACE;
 
 /// One seat's processes.
 pub(super) struct Bots {

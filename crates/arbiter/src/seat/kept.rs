@@ -10,13 +10,18 @@
 //! reference alphabeta clears its table) plays each game as a process
 //! just started would, so that a tune's path stays a function of its seed
 //! whether it was interrupted or shared between workers or not.
+//!
+//! The grace a bot gets to quit ([`QUIT_GRACE`]) is here too, for the
+//! kept processes and the seat's own.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use aboure_process::{BotProcess, Launch};
 
-use crate::tournament::QUIT_GRACE;
+/// Time a bot gets to exit after `quit` before it is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// Idle bot processes by bot name.
 #[derive(Default)]

@@ -20,7 +20,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::schedules::{Outcome, Run};
+use super::run::{Outcome, Run};
 
 /// LUCB's error probability.
 pub const DELTA: f64 = 0.05;

@@ -23,6 +23,7 @@
 
 mod display;
 pub mod lucb;
+mod run;
 pub mod schedules;
 pub mod truth;
 

@@ -5,7 +5,7 @@
 
 use aboure_protocol::{ArbiterMessage, GameSoFar};
 
-use super::{legal_answer, MOVETIME};
+use super::legal::{legal_answer, MOVETIME};
 use crate::scenario;
 use crate::session::{Session, Step};
 

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use aboure_protocol::{ArbiterMessage, BotMessage, OptionKind, OptionSpec};
 
-use super::{legal_answer, MOVETIME};
+use super::legal::{legal_answer, MOVETIME};
 use crate::scenario;
 use crate::session::{ms, Session, Step};
 

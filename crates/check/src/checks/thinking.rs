@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use aboure_protocol::{ArbiterMessage, BotMessage, Go};
 
-use super::{legal_answer, MOVETIME};
+use super::legal::{legal_answer, MOVETIME};
 use crate::scenario;
 use crate::session::{ms, Answer, Session, Step};
 

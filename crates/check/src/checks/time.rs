@@ -63,7 +63,7 @@ pub(super) async fn clock(s: &mut Session<'_>) -> Step<()> {
 
 pub(super) async fn movetime(s: &mut Session<'_>) -> Step<()> {
     s.start().await?;
-    super::legal_answer(s, &scenario::north_to_move(), MOVETIME).await?;
+    super::legal::legal_answer(s, &scenario::north_to_move(), MOVETIME).await?;
     Ok(())
 }
 
