@@ -22,12 +22,6 @@ use crate::opening::{parse_opening_file, Opening};
 /// The book's text: `configs/balanced-4.txt`.
 pub const BALANCED_BOOK: &str = include_str!("../../../configs/balanced-4.txt");
 
-/// How `run.json` names the book (`builtin_openings`).
-pub const BALANCED_BOOK_ID: &str = "balanced";
-
-/// How the run's output and its report name the book.
-pub const BALANCED_BOOK_NAME: &str = "the built-in balanced book";
-
 /// The command that writes [`BALANCED_BOOK`].
 pub const BALANCED_BOOK_RECIPE: &str =
     "aboure openings --count 114 --value=-2..2 --plies 4 --seed 1";

@@ -44,13 +44,12 @@ mod type_hint;
 mod validator;
 
 pub use adjudication_rules::{Adjudication, SolveRule};
-pub use balanced_book::{
-    balanced_book, BALANCED_BOOK, BALANCED_BOOK_ID, BALANCED_BOOK_NAME, BALANCED_BOOK_RECIPE,
-};
+pub use balanced_book::{balanced_book, BALANCED_BOOK, BALANCED_BOOK_RECIPE};
 pub use bot_table::{BotCommand, BotConfig};
 pub use build_command::BuildCommand;
 pub use error::ConfigError;
 pub use format::{BotId, Format, Restart};
+pub use opening::{BALANCED_BOOK_ID, BALANCED_BOOK_NAME};
 pub use time_control::{Limit, TimeControl};
 pub use tune_table::ProbeFormat;
 pub use tune_table::{Objective, Tune, ACCURACY_R_END, GAMES_R_END, POSITIONS};

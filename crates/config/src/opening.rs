@@ -20,6 +20,12 @@ pub enum OpeningSource {
     File(Vec<Opening>),
 }
 
+/// How `run.json` names the built-in balanced book (`builtin_openings`).
+pub const BALANCED_BOOK_ID: &str = "balanced";
+
+/// How the run's output and its report name the built-in balanced book.
+pub const BALANCED_BOOK_NAME: &str = "the built-in balanced book";
+
 /// Which openings a tournament plays, as its output names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpeningsName {
@@ -43,7 +49,7 @@ impl std::fmt::Display for OpeningsName {
         match self {
             OpeningsName::Random { plies } => write!(f, "random openings of {plies} plies"),
             OpeningsName::File(name) => f.write_str(name),
-            OpeningsName::BalancedBook => f.write_str(crate::BALANCED_BOOK_NAME),
+            OpeningsName::BalancedBook => f.write_str(BALANCED_BOOK_NAME),
         }
     }
 }
