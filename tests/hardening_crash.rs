@@ -84,15 +84,7 @@ fn report(out: &Path) -> Value {
     let sorted = out.with_extension("sorted.jsonl");
     let body: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
     std::fs::write(&sorted, body).unwrap();
-    let output = aboure(&[
-        "report",
-        "--format",
-        "json",
-        "--no-accuracy",
-        sorted.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", show(&output));
-    let mut json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut json = report_json(&sorted, &[]);
     // The only thing allowed to differ: which file was read.
     json["files"] = Value::Null;
     json

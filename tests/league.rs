@@ -375,17 +375,7 @@ fn a_league_grows_from_four_to_eight_entrants_without_replaying_a_game() {
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(written["ratings"]["prior"], 2.0);
     assert_eq!(written["players"], json["players"]);
-    let output = aboure(&[
-        "report",
-        "--no-accuracy",
-        "--format",
-        "json",
-        "--prior",
-        "0",
-        out.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", show(&output));
-    let likelihood: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let likelihood = report_json(&out, &["--prior", "0"]);
     assert_eq!(likelihood["ratings"]["prior"], 0.0);
     assert_ne!(likelihood["players"], json["players"]);
 

@@ -70,15 +70,7 @@ fn leave_behind(out: &Path, line: &str) {
 
 /// `aboure report --format json` of the folder `out`.
 fn report(out: &Path) -> Value {
-    let output = aboure(&[
-        "report",
-        "--format",
-        "json",
-        "--no-accuracy",
-        out.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", show(&output));
-    serde_json::from_slice(&output.stdout).unwrap()
+    report_json(out, &[])
 }
 
 /// What must not change for a left-over: the games, each bot's results

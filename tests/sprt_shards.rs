@@ -41,16 +41,7 @@ fn verdict(out: &Path) -> Value {
 }
 
 fn report_sprt(out: &Path) -> Value {
-    let output = aboure(&[
-        "report",
-        "--format",
-        "json",
-        "--no-accuracy",
-        out.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", show(&output));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
-    json["sprt"].clone()
+    report_json(out, &[])["sprt"].clone()
 }
 
 /// Worker K of N (`--shard K/N --resume --concurrency 1`) on the run in

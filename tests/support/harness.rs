@@ -122,6 +122,17 @@ pub fn aboure(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `aboure report --format json --no-accuracy PATH ARGS...`, which must
+/// succeed: the report of a run folder or a results file, as JSON.
+pub fn report_json(path: &Path, args: &[&str]) -> Value {
+    let mut all = vec!["report", "--format", "json", "--no-accuracy"];
+    all.extend_from_slice(args);
+    all.push(path.to_str().unwrap());
+    let output = aboure(&all);
+    assert!(output.status.success(), "{}", show(&output));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 pub fn run_args<'a>(config: &'a Path, out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "run",
