@@ -9,6 +9,8 @@
 use crate::harness;
 #[path = "sandbox/arguments.rs"]
 mod arguments;
+#[path = "sandbox/calls.rs"]
+mod calls;
 #[path = "sandbox/explain.rs"]
 mod explain;
 #[path = "sandbox/hold.rs"]

@@ -111,6 +111,39 @@ fn a_spinner_that_arms_timers_sending_sigcont_is_held_while_the_opponent_thinks(
 }
 
 #[test]
+fn spinners_of_a_process_group_orphaned_while_held_stay_held() {
+    // Attack a04 of the outside review: under an unprivileged arbiter, a
+    // bot in a session of its own kills the leader of a process group it
+    // made just before its `bestmove`; the leader's exit outlasts the hold,
+    // and at its end the kernel continues the orphaned group's stopped
+    // spinners (9 to 12 s of CPU during the opponent's thinking).
+    let dir = folder("sandbox-hold-orphan");
+    let m = marker("holdorphan");
+    let bots = testbot("honest", "sleepy --ms 1500 --seed 7")
+        + &hostile("spinner", "orphancell.sh", &m, &["1024"]);
+    let text = gauntlet_against("", &bots)
+        .replace("[openings]", "[adjudication]\nmax-plies = 8\n[openings]")
+        .replace("base = \"2s\"", "base = \"60s\"");
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = watch(format!("{m}-spin"), stop.clone());
+    let games = run_and_check(&dir, &m, &text, 1);
+    stop.store(true, Ordering::Relaxed);
+    let seen = watcher.join().unwrap();
+    println!("{}", stderr_log(&dir.join("out"), "spinner"));
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    // Two spinners a move, four moves a game, killed at the bot's next
+    // move: each lives through one of the opponent's moves.
+    assert!(seen.len() >= 8, "spinners seen: {seen:?}");
+    let (cpu, lived) = seen
+        .values()
+        .fold((0.0, 0.0), |(c, l), (cpu, lived)| (c + cpu, l + lived));
+    println!("{} spinners: {cpu:.2} s of CPU in {lived:.2} s", seen.len());
+    assert!(lived > 8.0, "seen for {lived:.2} s");
+    assert!(cpu / lived < 0.05, "{cpu:.2} s of CPU in {lived:.2} s");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_spinner_is_held_while_its_opponent_starts_up() {
     let m = marker("holdstart");
     // The opponent sleeps three seconds before its handshake, then moves

@@ -184,7 +184,7 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
         confine::landlock(rules)?;
     }
     if plan.seccomp {
-        confine::seccomp(plan.private_memory, plan.network, plan.signal_hold)?;
+        crate::seccomp::install(plan.private_memory, plan.network, plan.signal_hold)?;
     }
     let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));
     let program = c(&plan.program.to_string_lossy())?;
@@ -414,7 +414,7 @@ pub fn probe_main() -> ! {
         ..Rules::default()
     };
     report.landlock = confine::landlock(&rules).err().map(|e| e.to_string());
-    report.seccomp = confine::seccomp(false, false, false)
+    report.seccomp = crate::seccomp::install(false, false, false)
         .err()
         .map(|e| e.to_string());
     println!("{}", serde_json::to_string(&report).unwrap_or_default());

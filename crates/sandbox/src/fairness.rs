@@ -17,11 +17,12 @@ pub(crate) const CPUSET: &str = "cgroup-cpuset";
 
 const SIGNALS: &str = "stopped with SIGSTOP and continued with SIGCONT through its \
      process group while its opponent thinks (a helper that leaves the group with \
-     setpgid or setsid keeps running)";
+     setpgid or setsid keeps running, unless seccomp refuses them)";
 
 const NAMESPACE: &str = "stopped with SIGSTOP and continued with SIGCONT by its \
      sandbox's init (kill(-1) in its pid namespace) while its opponent thinks, every \
-     process of it, whatever its group or session";
+     process of it, in the one process group seccomp leaves it (no setsid or setpgid, \
+     so the kernel never continues a group it orphaned)";
 
 /// The fairness layers `mode` gets on a machine with `support`.
 pub(crate) fn layers(mode: Mode, support: &Support) -> Vec<Layer> {

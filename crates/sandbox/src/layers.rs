@@ -77,7 +77,7 @@ impl Layers {
                     "seccomp",
                     &support.seccomp,
                     "ptrace, mounts, namespaces, modules, file metadata, inotify, \
-                     io_uring denied",
+                     io_uring, fallocate and calls newer than it denied",
                 ),
                 layer(
                     "cgroup-memory",
