@@ -73,6 +73,7 @@ mod scratch;
 mod settings;
 mod setup;
 mod spent;
+mod tree;
 mod usage;
 mod view;
 mod watch;
