@@ -163,7 +163,7 @@ pub struct Jail {
     /// Its cgroups.
     pub(crate) cgroups: Cgroups,
     /// Its scratch folder on the host, where it has one.
-    pub(crate) scratch: Option<tempfile::TempDir>,
+    pub(crate) scratch: Option<scratch::Scratch>,
     /// Its uid, held while it lives.
     pub(crate) _claim: Option<Arc<Claim>>,
     /// Its `write` paths, and what they may hold together.

@@ -129,7 +129,7 @@ impl Sandbox {
         &self,
         spec: &BotSpec,
         identity: Option<crate::plan::Identity>,
-    ) -> Result<Option<tempfile::TempDir>, SandboxError> {
+    ) -> Result<Option<scratch::Scratch>, SandboxError> {
         if self.layers.has("root") {
             return Ok(None);
         }

@@ -101,6 +101,65 @@ pub(crate) fn walk(
     Ok(())
 }
 
+/// One level of a removal: an open folder, its name in its parent, and
+/// its entries not removed yet.
+struct Doomed {
+    level: Level,
+    name: CString,
+}
+
+/// Removes the folder `top` and everything below it, by descriptor and
+/// without following a link, whatever its depth: a folder [`MAX_DEPTH`]
+/// levels down is moved up into `top` (`renameat`, within the same
+/// filesystem) and removed from there, so the removal holds at most that
+/// many descriptors and never recurses. What cannot be removed (a bot
+/// still writing) is left, and `top` with it.
+pub(crate) fn remove_all(top: &Path) -> std::io::Result<()> {
+    use nix::unistd::{unlinkat, UnlinkatFlags};
+    let root = Dir::open(top, FOLDER, Mode::empty())?;
+    let mut stack = vec![Doomed {
+        level: Level::of(Dir::openat(root.as_fd(), ".", FOLDER, Mode::empty())?),
+        name: CString::default(),
+    }];
+    let mut moved: u64 = 0;
+    loop {
+        let full = stack.len() >= MAX_DEPTH;
+        let Some(doomed) = stack.last_mut() else {
+            break;
+        };
+        let Some(name) = doomed.level.names.pop() else {
+            let done = stack.pop().map(|d| d.name);
+            if let (Some(parent), Some(name)) = (stack.last(), done) {
+                let _ = unlinkat(
+                    parent.level.dir.as_fd(),
+                    name.as_c_str(),
+                    UnlinkatFlags::RemoveDir,
+                );
+            }
+            continue;
+        };
+        let fd = doomed.level.dir.as_fd();
+        let Ok(stat) = fstatat(fd, name.as_c_str(), AtFlags::AT_SYMLINK_NOFOLLOW) else {
+            continue;
+        };
+        if SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT != SFlag::S_IFDIR {
+            let _ = unlinkat(fd, name.as_c_str(), UnlinkatFlags::NoRemoveDir);
+        } else if full {
+            moved += 1;
+            let up = CString::new(format!(".aboure-deep-{moved}")).unwrap_or_default();
+            if nix::fcntl::renameat(fd, name.as_c_str(), root.as_fd(), up.as_c_str()).is_ok() {
+                stack[0].level.names.push(up);
+            }
+        } else if let Ok(inner) = Dir::openat(fd, name.as_c_str(), FOLDER, Mode::empty()) {
+            stack.push(Doomed {
+                level: Level::of(inner),
+                name,
+            });
+        }
+    }
+    std::fs::remove_dir(top)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,22 +192,10 @@ mod tests {
         assert_eq!(walk(&deep, &mut budget, |_| {}), Err(Stop::Depth));
         let mut budget = 10;
         assert_eq!(walk(&shallow, &mut budget, |_| {}), Err(Stop::Entries));
-        // Removed by descriptor as well: its paths are too long for std.
-        remove(&deep);
+        // Removed on a thread of a small stack: nothing recurses.
+        let removing = std::thread::Builder::new().stack_size(64 << 10);
+        let removed = removing.spawn(move || remove_all(&deep)).unwrap();
+        removed.join().unwrap().unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
-
-    fn remove(top: &Path) {
-        let mut parents = Vec::new();
-        let mut dir = Dir::open(top, FOLDER, Mode::empty()).unwrap();
-        while let Ok(inner) = Dir::openat(dir.as_fd(), "d", FOLDER, Mode::empty()) {
-            parents.push(dir);
-            dir = inner;
-        }
-        let _ = unlinkat(dir.as_fd(), "f", UnlinkatFlags::NoRemoveDir);
-        while let Some(parent) = parents.pop() {
-            unlinkat(parent.as_fd(), "d", UnlinkatFlags::RemoveDir).unwrap();
-        }
-    }
-
-    use nix::unistd::{unlinkat, UnlinkatFlags};
 }
