@@ -14,7 +14,8 @@
 
 use std::ffi::CString;
 use std::os::fd::AsFd;
-use std::path::Path;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 
 use nix::dir::Dir;
 use nix::fcntl::{AtFlags, OFlag};
@@ -34,9 +35,11 @@ pub(crate) enum Stop {
     Depth,
 }
 
-/// One level of the walk: an open folder and its entries not seen yet.
+/// One level of the walk: an open folder, its path, and its entries not
+/// seen yet.
 struct Level {
     dir: Dir,
+    path: PathBuf,
     names: Vec<CString>,
 }
 
@@ -46,30 +49,32 @@ const FOLDER: OFlag = OFlag::O_RDONLY
     .union(OFlag::O_CLOEXEC);
 
 impl Level {
-    fn of(dir: Dir) -> Level {
+    fn of(dir: Dir, path: PathBuf) -> Level {
         let mut dir = dir;
         let mut names: Vec<CString> = (dir.iter().flatten())
             .map(|e| e.file_name().to_owned())
             .filter(|n| n.as_bytes() != b"." && n.as_bytes() != b"..")
             .collect();
         names.reverse();
-        Level { dir, names }
+        Level { dir, path, names }
     }
 }
 
-/// Calls `visit` with the status of every entry below the folder `top`
-/// (not `top` itself; nothing if it is not a folder or is a link), taking
-/// one from `budget` for each. Entries that vanish or cannot be opened
-/// meanwhile are passed over.
+/// Calls `visit` with the path and status of every entry below the
+/// folder `top` (not `top` itself; nothing if it is not a folder or is a
+/// link), taking one from `budget` for each; a folder is walked into when
+/// `visit` returns true. Entries that vanish or cannot be opened meanwhile
+/// are passed over. The paths are names only (one may be longer than a
+/// system call takes): every look is by descriptor.
 pub(crate) fn walk(
     top: &Path,
     budget: &mut usize,
-    mut visit: impl FnMut(&FileStat),
+    mut visit: impl FnMut(&Path, &FileStat) -> bool,
 ) -> Result<(), Stop> {
     let Ok(dir) = Dir::open(top, FOLDER, Mode::empty()) else {
         return Ok(());
     };
-    let mut stack = vec![Level::of(dir)];
+    let mut stack = vec![Level::of(dir, top.to_owned())];
     loop {
         let full = stack.len() >= MAX_DEPTH;
         let Some(level) = stack.last_mut() else {
@@ -87,15 +92,18 @@ pub(crate) fn walk(
         let Ok(stat) = fstatat(fd, name.as_c_str(), AtFlags::AT_SYMLINK_NOFOLLOW) else {
             continue;
         };
-        visit(&stat);
-        if SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT != SFlag::S_IFDIR {
+        let path = level
+            .path
+            .join(std::ffi::OsStr::from_bytes(name.as_bytes()));
+        let wanted = visit(&path, &stat);
+        if !wanted || SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT != SFlag::S_IFDIR {
             continue;
         }
         if full {
             return Err(Stop::Depth);
         }
         if let Ok(inner) = Dir::openat(fd, name.as_c_str(), FOLDER, Mode::empty()) {
-            stack.push(Level::of(inner));
+            stack.push(Level::of(inner, path));
         }
     }
     Ok(())
@@ -118,7 +126,10 @@ pub(crate) fn remove_all(top: &Path) -> std::io::Result<()> {
     use nix::unistd::{unlinkat, UnlinkatFlags};
     let root = Dir::open(top, FOLDER, Mode::empty())?;
     let mut stack = vec![Doomed {
-        level: Level::of(Dir::openat(root.as_fd(), ".", FOLDER, Mode::empty())?),
+        level: Level::of(
+            Dir::openat(root.as_fd(), ".", FOLDER, Mode::empty())?,
+            PathBuf::new(),
+        ),
         name: CString::default(),
     }];
     let mut moved: u64 = 0;
@@ -152,7 +163,7 @@ pub(crate) fn remove_all(top: &Path) -> std::io::Result<()> {
             }
         } else if let Ok(inner) = Dir::openat(fd, name.as_c_str(), FOLDER, Mode::empty()) {
             stack.push(Doomed {
-                level: Level::of(inner),
+                level: Level::of(inner, PathBuf::new()),
                 name,
             });
         }
@@ -178,6 +189,22 @@ mod tests {
     }
 
     #[test]
+    fn entries_are_told_with_their_paths_and_a_folder_turned_down_is_not_entered() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
+        std::fs::create_dir_all(dir.path().join("c/d")).unwrap();
+        let (mut seen, mut budget) = (Vec::new(), usize::MAX);
+        let walked = walk(dir.path(), &mut budget, |path, _| {
+            seen.push(path.strip_prefix(dir.path()).unwrap().to_owned());
+            !path.ends_with("c")
+        });
+        assert_eq!(walked, Ok(()));
+        seen.sort();
+        let expected: Vec<PathBuf> = ["a", "a/b", "c"].map(PathBuf::from).to_vec();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
     fn a_chain_deeper_than_the_bound_stops_the_walk_and_one_within_is_walked_whole() {
         let dir = tempfile::tempdir().unwrap();
         let (shallow, deep) = (dir.path().join("shallow"), dir.path().join("deep"));
@@ -186,12 +213,16 @@ mod tests {
         chain(&shallow, MAX_DEPTH - 1, 4096);
         chain(&deep, 3000, 4096);
         let (mut seen, mut budget) = (0, usize::MAX);
-        assert_eq!(walk(&shallow, &mut budget, |_| seen += 1), Ok(()));
+        let count = |_: &Path, _: &FileStat| {
+            seen += 1;
+            true
+        };
+        assert_eq!(walk(&shallow, &mut budget, count), Ok(()));
         assert_eq!(seen, MAX_DEPTH, "the folders and the file");
         let mut budget = usize::MAX;
-        assert_eq!(walk(&deep, &mut budget, |_| {}), Err(Stop::Depth));
+        assert_eq!(walk(&deep, &mut budget, |_, _| true), Err(Stop::Depth));
         let mut budget = 10;
-        assert_eq!(walk(&shallow, &mut budget, |_| {}), Err(Stop::Entries));
+        assert_eq!(walk(&shallow, &mut budget, |_, _| true), Err(Stop::Entries));
         // Removed on a thread of a small stack: nothing recurses.
         let removing = std::thread::Builder::new().stack_size(64 << 10);
         let removed = removing.spawn(move || remove_all(&deep)).unwrap();

@@ -58,9 +58,10 @@ pub fn held(folders: &[PathBuf]) -> Held {
     let mut budget = MAX_ENTRIES;
     let mut total: u64 = 0;
     for folder in folders {
-        let walked = crate::tree::walk(folder, &mut budget, |stat| {
+        let walked = crate::tree::walk(folder, &mut budget, |_, stat| {
             let blocks = u64::try_from(stat.st_blocks).unwrap_or(0);
             total = total.saturating_add(blocks.saturating_mul(512));
+            true
         });
         if let Err(stop) = walked {
             return Held::Past(stop);
