@@ -201,3 +201,41 @@ fn another_bots_read_file_inside_this_bots_folder_is_masked() {
     assert!(!log.contains("victimreadsecret"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A builtin bot runs aboure itself: its arguments (`bot random`) are its
+/// own words, not paths of the folder it starts in. Folders named `bot` and
+/// `random` beside the tournament file, one of them a script bot's, are
+/// not its folders (the outside round's finding 6: an aboure installed in a
+/// `bin` folder read them as its own and refused the run).
+#[test]
+fn folders_named_like_a_builtins_arguments_are_not_its_own() {
+    let dir = folder("sandbox-args-builtin");
+    let aboure = dir.join("bin/aboure");
+    for d in ["bin", "bot", "random"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    std::fs::copy(ABOURE, &aboure).unwrap();
+    let script = dir.join("bot/play.sh");
+    std::fs::write(&script, "#!/bin/sh\nexec \"$1\" random --seed 5\n").unwrap();
+    std::fs::write(dir.join("random/notes.txt"), "notes\n").unwrap();
+    let script = script.display().to_string();
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"script\"\ncommand = [\"sh\", {script:?}, {TESTBOT:?}]\n\
+         [[bot]]\nname = \"rnd\"\nbuiltin = \"random\"\n",
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = Command::new(&aboure)
+        .args(run_args(&config, &out, &[]))
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(recorded(&out), 2, "{}", show(&output));
+    for g in games(&out) {
+        let t = g["termination"].as_str().unwrap_or("");
+        assert!(["natural", "max_plies", "repetition"].contains(&t), "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,6 +5,8 @@
 //! says the same, and its `--env` gives the bot what a tournament's `env`
 //! gives it.
 
+use std::os::unix::fs::PermissionsExt;
+
 use super::*;
 
 /// A Python bot in `dir/bot` that imports `helper` from a library in
@@ -231,18 +233,15 @@ fn a_refused_write_names_the_write_key_and_the_folder_the_bot_started_in() {
             assert!(detail.contains(part), "{part:?} in\n{detail}");
         }
     }
-    // A write in a folder the host has and the sandbox does not show: the
-    // file is missing on the host too, and the folder to grant is named.
-    let logs = dir.join("logs").display().to_string();
+    // A write in a folder the sandbox does not show: its words, and never
+    // whether the host has the file (the host is asked only about what
+    // the bot may see: its binds and what lies right in its workdir).
     let details = forfeits_of(&out, "logs");
     assert_eq!(details.len(), 2, "{details:?}");
     for detail in &details {
-        let part = format!(
-            "no such file on the host: {logs}/bot.log (the bot started in {workdir}; \
-             relative paths are from that folder, which the bot's `workdir` sets); if the bot \
-             creates it, let it write {logs}: `sandbox = {{ write = [{logs:?}] }}`"
-        );
-        assert!(detail.contains(&part), "{part:?} in\n{detail}");
+        let part = "`sandbox = { write = [\"PATH\"] }` for a folder it writes, such as its logs";
+        assert!(detail.contains(part), "{part:?} in\n{detail}");
+        assert!(!detail.contains("no such file on the host"), "{detail}");
     }
     // Given the folder, it plays.
     std::fs::remove_dir_all(&out).unwrap();
@@ -386,4 +385,55 @@ fn line_separators_in_a_bots_stderr_reach_the_report_written_out() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The details of the forfeits of a bot that reports `path` missing (from
+/// its environment: a path its command named would be bound, and refused
+/// here) and exits, run in `dir` into `out`.
+fn forfeits_naming(dir: &Path, path: &Path, out: &str) -> Vec<String> {
+    let script = dir.join("bot/fail.sh");
+    std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho \"FileNotFoundError: [Errno 2] No such file or directory: '$TARGET'\" >&2\n\
+         exit 1\n",
+    )
+    .unwrap();
+    let config = format!(
+        "[tournament]\npairs = 1\nstartup-timeout = \"30s\"\n\
+         [time-control]\nbase = \"3s\"\nincrement = \"50ms\"\n\
+         [[bot]]\nname = \"prober\"\ncommand = [\"sh\", {:?}]\nenv = {{ TARGET = {:?} }}\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n",
+        script.display().to_string(),
+        path.display().to_string()
+    );
+    let out = dir.join(out);
+    let output = run(&write_config(dir, &config), &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    forfeits_of(&out, "prober")
+}
+
+/// The outside round's finding 4: the hint of a missing file looked the
+/// path up with the arbiter's credentials, wherever it was, so a bot told
+/// a file present in a folder it may not enter (`0700`) from an absent
+/// one. Now such a path gets the same words either way.
+#[test]
+fn a_file_in_a_folder_the_bot_may_not_see_gets_the_same_detail_present_or_not() {
+    let dir = folder("explain-oracle");
+    let vault = folder("explain-oracle-vault").join("vault");
+    std::fs::create_dir_all(&vault).unwrap();
+    std::fs::set_permissions(&vault, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let secret = vault.join("present.txt");
+    std::fs::write(&secret, "secret\n").unwrap();
+    let present = forfeits_naming(&dir, &secret, "out-present");
+    std::fs::remove_file(&secret).unwrap();
+    let absent = forfeits_naming(&dir, &secret, "out-absent");
+    assert_eq!(present.len(), 2, "{present:?}");
+    assert_eq!(present, absent);
+    for detail in &present {
+        assert!(detail.contains("FileNotFoundError"), "{detail}");
+        assert!(!detail.contains("no such file on the host"), "{detail}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(vault.parent().unwrap()).unwrap();
 }

@@ -2,7 +2,8 @@
 //! its processes together, not each (a bot that does its work in
 //! children, each under the per-process `RLIMIT_CPU`, is stopped once they
 //! have spent the limit together), and `write-size` counts the files it
-//! holds open in its `write` folders with no name left.
+//! holds open in its `write` folders with no name left, and a tree of
+//! folders deeper than the walk goes counts as past it.
 
 use super::*;
 
@@ -53,4 +54,68 @@ fn files_deleted_while_held_open_count_in_write_size() {
 #[test]
 fn files_made_without_a_name_count_in_write_size() {
     hidden_files_count("tmpfile");
+}
+
+/// Builds a chain of `depth` folders `d` in `folder` from outside, with
+/// 100 MiB at the bottom (an earlier run's bot left it there).
+fn plant_chain(folder: &Path, depth: usize) {
+    let script = "import os, sys\nos.chdir(sys.argv[1])\nfor _ in range(int(sys.argv[2])):\n    \
+                  os.makedirs('d', exist_ok=True)\n    os.chdir('d')\n\
+                  open('big.bin', 'wb').write(b'x' * (100 << 20))\n";
+    let made = Command::new("python3")
+        .args(["-c", script])
+        .arg(folder)
+        .arg(depth.to_string())
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", show(&made));
+}
+
+/// The run in `dir` of the deep-chain bot: it ends normally, its two games
+/// recorded, each lost by the bot at `write-size` for the depth of its
+/// folders.
+fn deep_chain_is_stopped(dir: &Path, config: &Path, out: &str, m: &str) {
+    let out = dir.join(out);
+    let output = run(config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "resource_limit", "{g}");
+        let detail = g["detail"].as_str().unwrap_or("");
+        assert!(detail.contains("levels deep"), "{g}");
+        assert!(
+            detail.contains("more than sandbox.write-size (20 MiB)"),
+            "{g}"
+        );
+        assert_eq!(loser(g), Some("deep"), "{g}");
+    }
+    assert_no_survivors(m, Duration::from_secs(5));
+}
+
+#[test]
+fn a_deep_chain_of_folders_in_a_write_folder_is_stopped_now_and_in_a_later_run() {
+    let dir = folder("sandbox-deep-chain");
+    let m = marker("deepchain");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cache_arg = cache.display().to_string();
+    let bots = hostile("deep", "deepchain.sh", &m, &[&cache_arg, "3000"])
+        + "sandbox = { write = [\"cache\"] }\n";
+    let text = gauntlet(&bots).replace(
+        "[openings]",
+        "[sandbox]\nwrite-size = \"20MiB\"\n[openings]",
+    );
+    let config = write_config(&dir, &text);
+    deep_chain_is_stopped(&dir, &config, "out", &m);
+    // The tree left behind, whole (the bot may have been stopped before
+    // its bottom): a later run is not aborted by it, and the bot is
+    // stopped at once.
+    plant_chain(&cache, 3000);
+    deep_chain_is_stopped(&dir, &config, "out-later", &m);
+    // `rm` walks by descriptor: the chain's paths are past PATH_MAX.
+    let removed = Command::new("rm").arg("-rf").arg(&dir).output().unwrap();
+    assert!(removed.status.success(), "{}", show(&removed));
 }

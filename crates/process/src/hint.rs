@@ -4,7 +4,10 @@
 //! file that is not there at all (a data file opened relative to another
 //! folder than the one it starts in). Sandbox advice for the second sends
 //! the author the wrong way, so the file its stderr names is looked up on
-//! the host first.
+//! the host first: only where the bot itself may see (its sandbox shows
+//! that path), and without following a link. The lookup is the arbiter's,
+//! with its credentials: an answer for any other path would tell a bot
+//! whether a file exists where it may not look (a root-only folder).
 
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
@@ -55,11 +58,17 @@ impl fmt::Display for Hint {
 
 /// The hint for a bot started in `workdir` whose stderr was `stderr`:
 /// no such file, if the stderr names a missing file that the host does not
-/// have either; else `cage`, the sandbox's words, if it ran in one.
-pub fn hint(stderr: &str, workdir: &Path, cage: Option<String>) -> Option<Hint> {
+/// have either, in a place the bot may see (`shows`); else `cage`, the
+/// sandbox's words, if it ran in one.
+pub fn hint(
+    stderr: &str,
+    workdir: &Path,
+    cage: Option<String>,
+    shows: &dyn Fn(&Path) -> bool,
+) -> Option<Hint> {
     let missing = missing_file(stderr).map(|name| resolved(workdir, Path::new(&name)));
     match missing {
-        Some(path) if std::fs::symlink_metadata(&path).is_err() => Some(Hint::NoSuchFile {
+        Some(path) if shows(&path) && absent(&path) => Some(Hint::NoSuchFile {
             path,
             workdir: workdir.to_owned(),
         }),
@@ -67,11 +76,33 @@ pub fn hint(stderr: &str, workdir: &Path, cage: Option<String>) -> Option<Hint> 
     }
 }
 
-/// `name` from `workdir`, without `.` components.
+/// Whether the host has no `path` (absolute, lexically normal), found
+/// without following a link: false when a folder on the way is a link or
+/// cannot be looked into (no answer is given then).
+fn absent(path: &Path) -> bool {
+    for prefix in path.ancestors().collect::<Vec<_>>().into_iter().rev() {
+        match std::fs::symlink_metadata(prefix) {
+            Err(e) => return e.kind() == std::io::ErrorKind::NotFound,
+            Ok(meta) if prefix != path && !meta.is_dir() => return false,
+            Ok(_) => {}
+        }
+    }
+    false
+}
+
+/// `name` from `workdir`, lexically normal (`.` dropped, `..` taken back).
 fn resolved(workdir: &Path, name: &Path) -> PathBuf {
-    (workdir.join(name).components())
-        .filter(|c| *c != Component::CurDir)
-        .collect()
+    let mut out = PathBuf::new();
+    for component in workdir.join(name).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The file the last report of a missing file in `stderr` names, as the
@@ -154,13 +185,13 @@ mod tests {
         let stderr = "Traceback (most recent call last):\n\
              FileNotFoundError: [Errno 2] No such file or directory: './gone.txt'\n";
         assert_eq!(
-            hint(stderr, &dir, cage()),
+            hint(stderr, &dir, cage(), &|_| true),
             Some(Hint::NoSuchFile {
                 path: dir.join("gone.txt"),
                 workdir: dir.clone()
             })
         );
-        let text = hint(stderr, &dir, None).unwrap().to_string();
+        let text = hint(stderr, &dir, None, &|_| true).unwrap().to_string();
         let expected = format!(
             "no such file on the host: {} (the bot started in {};",
             dir.join("gone.txt").display(),
@@ -172,7 +203,7 @@ mod tests {
         // sandbox refused, and the key that allows it.
         std::fs::create_dir_all(dir.join("logs")).unwrap();
         let log = "FileNotFoundError: [Errno 2] No such file or directory: 'logs/bot.log'";
-        let text = hint(log, &dir, cage()).unwrap().to_string();
+        let text = hint(log, &dir, cage(), &|_| true).unwrap().to_string();
         let logs = dir.join("logs").display().to_string();
         assert!(
             text.ends_with(&format!(
@@ -182,8 +213,43 @@ mod tests {
             "{text}"
         );
         let there = "FileNotFoundError: [Errno 2] No such file or directory: 'here.txt'\n";
-        assert_eq!(hint(there, &dir, cage()), cage().map(Hint::Sandbox));
-        assert_eq!(hint(there, &dir, None), None);
+        assert_eq!(
+            hint(there, &dir, cage(), &|_| true),
+            cage().map(Hint::Sandbox)
+        );
+        assert_eq!(hint(there, &dir, None, &|_| true), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_path_the_bot_may_not_see_or_reached_through_a_link_gets_no_answer() {
+        let dir = std::env::temp_dir().join(format!("aboure-hint-seen-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        std::os::unix::fs::symlink(dir.join("real"), dir.join("link")).unwrap();
+        let cage = || Some("the sandbox let it read only ...".to_owned());
+        let words = |name: &str| {
+            format!("FileNotFoundError: [Errno 2] No such file or directory: '{name}'\n")
+        };
+        let inside = |p: &Path| p.starts_with(&dir);
+        // Outside what the bot sees: the sandbox's words, whether or not
+        // the host has the file.
+        for name in ["/etc/passwd", "/etc/no-such-file-here", "../../etc/none"] {
+            assert_eq!(
+                hint(&words(name), &dir, cage(), &inside),
+                cage().map(Hint::Sandbox)
+            );
+        }
+        // Through a link: no answer either.
+        let through = words("link/gone.txt");
+        assert_eq!(
+            hint(&through, &dir, cage(), &inside),
+            cage().map(Hint::Sandbox)
+        );
+        let direct = hint(&words("real/gone.txt"), &dir, cage(), &inside);
+        assert!(
+            matches!(direct, Some(Hint::NoSuchFile { .. })),
+            "{direct:?}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

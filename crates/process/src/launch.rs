@@ -113,6 +113,14 @@ pub trait Guard: Debug + Send + Sync {
     fn cage(&self) -> Option<String> {
         None
     }
+
+    /// Whether the process may see `path` (absolute, lexically normal):
+    /// only then may its failure tell whether the host has that file (see
+    /// [`crate::hint`]). A sandbox answers for what it shows.
+    fn shows(&self, path: &Path) -> bool {
+        let _ = path;
+        true
+    }
 }
 
 /// Runs the bot's program directly.

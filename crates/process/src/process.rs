@@ -318,7 +318,13 @@ impl BotProcess {
     /// names that the host lacks too, else the rules its sandbox set (see
     /// [`crate::hint`]).
     pub fn hint(&self) -> Option<Hint> {
-        hint(&self.stderr.whole_lines(), &self.workdir, self.cage())
+        let shows = |path: &std::path::Path| self.guard.as_ref().is_none_or(|g| g.shows(path));
+        hint(
+            &self.stderr.whole_lines(),
+            &self.workdir,
+            self.cage(),
+            &shows,
+        )
     }
 
     /// The rules the bot runs under, in words, if its launcher has any.

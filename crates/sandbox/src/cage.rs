@@ -6,7 +6,7 @@
 //! 1" does not say so. The words name what was allowed and the key that
 //! allows more, so the fix is in the message.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use aboure_process::size_text;
 
@@ -33,6 +33,30 @@ pub struct Cage {
     /// True if the bot saw what the host has in `workdir`; false if the
     /// sandbox showed it empty but for the bot's own files.
     pub workdir_shown: bool,
+}
+
+/// The host paths a bot process may see, for the hint of a missing file
+/// (see `aboure_process::hint`): what its root binds (the system folders,
+/// its own folders and files, its `read` and `write` paths), and the files
+/// right in the folder it starts in; never below a mask (the tournament
+/// file, another bot's folder).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Sight {
+    /// Bound folders and files: everything below them is seen.
+    pub(crate) bound: Vec<PathBuf>,
+    /// The working directory: what lies right in it is seen.
+    pub(crate) workdir: PathBuf,
+    /// Masked over: nothing below them is seen.
+    pub(crate) masked: Vec<PathBuf>,
+}
+
+impl Sight {
+    /// Whether the bot may see `path` (absolute, lexically normal).
+    pub(crate) fn shows(&self, path: &Path) -> bool {
+        let seen = self.bound.iter().any(|b| path.starts_with(b))
+            || path.parent() == Some(self.workdir.as_path());
+        seen && !self.masked.iter().any(|m| path.starts_with(m))
+    }
 }
 
 impl std::fmt::Display for Cage {

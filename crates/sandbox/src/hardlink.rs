@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use nix::sys::stat::{FileStat, SFlag};
+
 /// Entries searched for another name of a file.
 const LINK_SEARCH: usize = 20_000;
 
@@ -25,29 +27,12 @@ pub(crate) fn linked_into(file: &Path, folders: &[PathBuf]) -> bool {
         return false;
     }
     let wanted = (meta.dev(), meta.ino());
-    let mut pending: Vec<PathBuf> = folders.to_vec();
-    let mut seen = 0;
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            seen += 1;
-            if seen > LINK_SEARCH {
-                return false;
-            }
-            // Not followed: a link to a folder is searched at its target.
-            let Ok(m) = std::fs::symlink_metadata(entry.path()) else {
-                continue;
-            };
-            if m.is_dir() {
-                pending.push(entry.path());
-            } else if (m.dev(), m.ino()) == wanted {
-                return true;
-            }
-        }
-    }
-    false
+    let mut found = false;
+    walk(folders, |_, stat| {
+        found = !is_dir(stat) && (stat.st_dev, stat.st_ino) == wanted;
+        found
+    });
+    found
 }
 
 /// A file below `folders` (a bot's own) with more than one name, another
@@ -60,9 +45,10 @@ pub(crate) fn shared_inode(
     theirs: &[PathBuf],
 ) -> Option<PathBuf> {
     let mut linked = BTreeMap::new();
-    walk(folders, |path, meta| {
-        if meta.is_file() && meta.nlink() > 1 {
-            linked.insert((meta.dev(), meta.ino()), path.to_owned());
+    walk(folders, |path, stat| {
+        let file = SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG;
+        if file && stat.st_nlink > 1 {
+            linked.insert((stat.st_dev, stat.st_ino), path.to_owned());
         }
         false
     });
@@ -70,9 +56,9 @@ pub(crate) fn shared_inode(
         return None;
     }
     let mut found = None;
-    walk(theirs, |path, meta| {
+    walk(theirs, |path, stat| {
         let mine = |p: &Path| mine.iter().any(|m| p.starts_with(m));
-        match linked.get(&(meta.dev(), meta.ino())) {
+        match linked.get(&(stat.st_dev, stat.st_ino)) {
             Some(own) if !mine(path) => {
                 found = Some(own.clone());
                 true
@@ -83,26 +69,28 @@ pub(crate) fn shared_inode(
     found
 }
 
-/// Calls `visit` on every entry below `roots` (not following links, at
-/// most [`LINK_SEARCH`] of them) until it returns true.
-fn walk(roots: &[PathBuf], mut visit: impl FnMut(&Path, &std::fs::Metadata) -> bool) {
-    let mut pending: Vec<PathBuf> = roots.to_vec();
-    let mut seen = 0;
-    while let Some(path) = pending.pop() {
-        seen += 1;
-        if seen > LINK_SEARCH {
-            return;
+/// Whether `stat` is a folder's.
+fn is_dir(stat: &FileStat) -> bool {
+    SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR
+}
+
+/// Calls `visit` on every entry below `roots` (by descriptor, not following
+/// links, at most [`LINK_SEARCH`] of them and `tree::MAX_DEPTH` levels
+/// deep; see `tree`) until it returns true.
+fn walk(roots: &[PathBuf], mut visit: impl FnMut(&Path, &FileStat) -> bool) {
+    let mut budget = LINK_SEARCH;
+    let mut done = false;
+    for root in roots {
+        // A root that is a file is an entry itself.
+        if let Ok(stat) = nix::sys::stat::lstat(root.as_path()) {
+            done = !is_dir(&stat) && visit(root, &stat);
         }
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
-            continue;
-        };
-        if visit(&path, &meta) {
+        let walked = crate::tree::walk(root, &mut budget, |path, stat| {
+            done = done || visit(path, stat);
+            !done
+        });
+        if done || walked == Err(crate::tree::Stop::Entries) {
             return;
-        }
-        if meta.is_dir() {
-            if let Ok(entries) = std::fs::read_dir(&path) {
-                pending.extend(entries.flatten().map(|e| e.path()));
-            }
         }
     }
 }

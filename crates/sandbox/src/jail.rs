@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use aboure_process::{size_text, Exit, Guard, Limits};
 
-use crate::cage::Cage;
+use crate::cage::{Cage, Sight};
 use crate::cgroup::Cgroups;
 use crate::error::SandboxError;
 use crate::identity::Claim;
@@ -131,6 +131,10 @@ impl Guard for Jail {
     fn cage(&self) -> Option<String> {
         self.cage.as_ref().map(Cage::to_string)
     }
+
+    fn shows(&self, path: &Path) -> bool {
+        self.sight.as_ref().is_none_or(|sight| sight.shows(path))
+    }
 }
 
 /// One bot process's cage: the command to start it, and what to clean up
@@ -150,6 +154,8 @@ pub struct Jail {
     pub(crate) confined: bool,
     /// What it may do, for a failure at its start.
     pub(crate) cage: Option<Cage>,
+    /// What it may see of the host, for the same.
+    pub(crate) sight: Option<Sight>,
     /// Started with its own pid namespace, whose init relays a hold.
     pub(crate) namespaces: bool,
     // Dropped in this order: processes first, then their folder, and only
@@ -157,7 +163,7 @@ pub struct Jail {
     /// Its cgroups.
     pub(crate) cgroups: Cgroups,
     /// Its scratch folder on the host, where it has one.
-    pub(crate) scratch: Option<tempfile::TempDir>,
+    pub(crate) scratch: Option<scratch::Scratch>,
     /// Its uid, held while it lives.
     pub(crate) _claim: Option<Arc<Claim>>,
     /// Its `write` paths, and what they may hold together.
@@ -176,6 +182,7 @@ impl Jail {
             env: spec.env.clone().into_iter().collect(),
             confined: false,
             cage: None,
+            sight: None,
             namespaces: false,
             cgroups: Cgroups::default(),
             _claim: None,

@@ -30,7 +30,7 @@
 //!   `RLIMIT_CPU` and `cpu-limit` over all its processes together (summed
 //!   by the helper, see `spent`), `RLIMIT_FSIZE`,
 //!   `RLIMIT_NOFILE`, and `write-size` over all its `write` folders
-//!   together (measured by the helper, see `usage`);
+//!   together (measured by the helper, see `usage`, walked by `tree`);
 //! - fairness: a freezer group per bot process (held while its opponent
 //!   thinks), a CPU quota (`cpu`) and the cores (`cpus`) where the cpu and
 //!   cpuset controllers are writable;
@@ -75,6 +75,7 @@ mod seccomp;
 mod settings;
 mod setup;
 mod spent;
+mod tree;
 mod usage;
 mod view;
 mod watch;

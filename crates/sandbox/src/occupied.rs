@@ -61,23 +61,18 @@ fn process_ids(status: &str) -> impl Iterator<Item = u32> + '_ {
 
 /// The ids of `range` that own (as user or group) a file or folder below
 /// `paths`, leaving out what lies below `skip`; links are not followed.
+/// The walk is by descriptor (see `tree`), [`FILE_SEARCH`] entries and
+/// `tree::MAX_DEPTH` levels at most: deeper is not searched.
 pub(crate) fn file_owners(
     paths: &[PathBuf],
     skip: &[PathBuf],
     range: &RangeInclusive<u32>,
 ) -> BTreeSet<u32> {
     let mut owners = BTreeSet::new();
-    let mut pending: Vec<PathBuf> = paths.to_vec();
-    let mut seen = 0;
-    while let Some(path) = pending.pop() {
-        if skip.iter().any(|s| path.starts_with(s)) {
-            continue;
-        }
-        seen += 1;
-        if seen > FILE_SEARCH {
-            break;
-        }
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+    let mut budget = FILE_SEARCH;
+    let skipped = |path: &Path| skip.iter().any(|s| path.starts_with(s));
+    for path in paths.iter().filter(|p| !skipped(p)) {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
             continue;
         };
         owners.extend(
@@ -85,18 +80,19 @@ pub(crate) fn file_owners(
                 .into_iter()
                 .filter(|id| range.contains(id)),
         );
-        if meta.is_dir() {
-            pending.extend(children(&path));
+        let walked = crate::tree::walk(path, &mut budget, |inner, stat| {
+            if skipped(inner) {
+                return false;
+            }
+            let ids = [stat.st_uid, stat.st_gid];
+            owners.extend(ids.into_iter().filter(|id| range.contains(id)));
+            true
+        });
+        if walked == Err(crate::tree::Stop::Entries) {
+            break;
         }
     }
     owners
-}
-
-/// The entries of the folder `dir` (none if it cannot be read).
-fn children(dir: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(dir)
-        .map(|entries| entries.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -115,6 +115,30 @@ pub struct Command<'a> {
     pub helper: &'a Path,
 }
 
+impl Command<'_> {
+    /// Whether the program is aboure itself: a builtin bot, whose folder
+    /// is nothing of the user's.
+    pub(crate) fn is_aboure(&self) -> bool {
+        let same = |a: &Path, b: &Path| {
+            normal(a) == normal(b)
+                || (std::fs::canonicalize(a).ok())
+                    .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+        };
+        same(self.program, self.helper)
+    }
+
+    /// The arguments that may name the bot's files: none for aboure itself,
+    /// whose arguments are its own words (`bot random`), never paths of
+    /// the folder it starts in (a folder `bot` there is not its own).
+    pub(crate) fn path_args(&self) -> &[String] {
+        if self.is_aboure() {
+            &[]
+        } else {
+            self.args
+        }
+    }
+}
+
 /// The flags after which an interpreter runs code given on its command
 /// line (`python3 -c CODE`, `node -e`, `perl -e`, `bash -c`) or a module
 /// (`python3 -m`): the file arguments that follow are data, not a script,
@@ -124,7 +148,7 @@ const INLINE: &[&str] = &["-c", "-e", "-E", "--eval", "-p", "--print", "-m"];
 /// The interpreter's script: the first path its arguments name (a file,
 /// or a folder of classes), unless code given inline comes first.
 fn script(command: &Command) -> Option<PathBuf> {
-    for arg in command.args {
+    for arg in command.path_args() {
         if INLINE.contains(&arg.as_str()) {
             return None;
         }
@@ -140,6 +164,9 @@ fn script(command: &Command) -> Option<PathBuf> {
 /// program itself (one that does not exist fails at its start, with its
 /// own reason: its arguments are its data); nothing for aboure itself.
 pub(crate) fn entry(command: &Command) -> Option<PathBuf> {
+    if command.is_aboure() {
+        return None;
+    }
     let program = normal(command.program);
     let resolved = std::fs::canonicalize(&program).unwrap_or_else(|_| program.clone());
     let installed = SYSTEM.iter().any(|s| resolved.starts_with(s))
@@ -163,7 +190,7 @@ pub fn own_folders(
     write: &[PathBuf],
 ) -> Result<Vec<PathBuf>, Refusal> {
     let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let in_kernel = (command.args.iter())
+    let in_kernel = (command.path_args().iter())
         .flat_map(|a| named(a, command.workdir))
         .filter(|path| !read.iter().any(|r| path.starts_with(normal(r))))
         .find_map(|path| kernel(&path).map(|folder| (folder, path)));

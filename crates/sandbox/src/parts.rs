@@ -72,6 +72,7 @@ impl Sandbox {
         let env = environment(spec, &scratch_dir);
         let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
         let writable = view.writable();
+        let sight = view.sight(&workdir);
         let made = Made {
             scratch: &scratch_dir,
             request: &request,
@@ -95,6 +96,7 @@ impl Sandbox {
             )],
             confined: true,
             cage: Some(cage),
+            sight: Some(sight),
             namespaces: self.layers.has("namespaces"),
             cgroups,
             _claim: claim,
@@ -127,7 +129,7 @@ impl Sandbox {
         &self,
         spec: &BotSpec,
         identity: Option<crate::plan::Identity>,
-    ) -> Result<Option<tempfile::TempDir>, SandboxError> {
+    ) -> Result<Option<scratch::Scratch>, SandboxError> {
         if self.layers.has("root") {
             return Ok(None);
         }

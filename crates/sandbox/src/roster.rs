@@ -55,8 +55,8 @@ impl Sandbox {
         };
         let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
         let folders = crate::own::own_folders(&command, &[], &write).unwrap_or_default();
-        let named = crate::argument::files(args, &workdir, &write);
-        self.refuse_results_named(name, args, &workdir)?;
+        let named = crate::argument::files(command.path_args(), &workdir, &write);
+        self.refuse_results_named(name, command.path_args(), &workdir)?;
         let mut files = named.clone();
         files.push(program.clone());
         let bot = RegisteredBot {

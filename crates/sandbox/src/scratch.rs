@@ -4,18 +4,37 @@
 //! is named with the arbiter's pid, so the folders of an arbiter that was
 //! killed outright (its jails never dropped) are found and removed by the
 //! next arbiter on the machine.
+//!
+//! The bot shapes its folder as it likes (a chain of folders thousands
+//! deep): it is removed by descriptor, never recursing (see `tree`).
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use tempfile::TempDir;
+/// A bot process's scratch folder on the host, removed when dropped.
+#[derive(Debug)]
+pub(crate) struct Scratch(PathBuf);
+
+impl Scratch {
+    /// The folder.
+    pub(crate) fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = crate::tree::remove_all(&self.0);
+    }
+}
 
 /// A new scratch folder for the bot `bot`, removed when dropped.
-pub(crate) fn create(bot: &str) -> io::Result<TempDir> {
-    tempfile::Builder::new()
+pub(crate) fn create(bot: &str) -> io::Result<Scratch> {
+    let dir = tempfile::Builder::new()
         .prefix(&format!("aboure-{}-{bot}-", std::process::id()))
-        .tempdir()
+        .tempdir()?;
+    Ok(Scratch(dir.keep()))
 }
 
 /// Removes, once per process, the scratch folders of arbiters that are
@@ -39,7 +58,7 @@ fn sweep() {
                 .ok()
         });
         if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
-            let _ = std::fs::remove_dir_all(entry.path());
+            let _ = crate::tree::remove_all(&entry.path());
         }
     }
 }

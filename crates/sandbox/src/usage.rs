@@ -13,11 +13,10 @@
 //! link left on the filesystem of a `write` folder.
 //!
 //! The folders are the bot's to change while they are measured: they are
-//! walked by descriptor, never following a link (`O_NOFOLLOW`,
-//! `AT_SYMLINK_NOFOLLOW`), and the walk has a budget of entries, past
-//! which the folders count as full.
+//! walked by descriptor, never following a link, with bounds of entries
+//! and depth past which the folders count as full (see `tree`).
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,6 +25,8 @@ use nix::dir::Dir;
 use nix::fcntl::{AtFlags, OFlag};
 use nix::sys::stat::{fstatat, Mode, SFlag};
 
+use crate::tree::{Stop, MAX_DEPTH};
+
 /// How often the helper measures the folders.
 pub const EVERY: Duration = Duration::from_millis(100);
 
@@ -33,49 +34,40 @@ pub const EVERY: Duration = Duration::from_millis(100);
 /// as if its folders were full: the walk must stay short).
 const MAX_ENTRIES: usize = 200_000;
 
-/// Bytes on disk held below `folders` (blocks, so a sparse file counts
-/// what it uses), or `u64::MAX` past the budget of entries.
-pub fn held(folders: &[PathBuf]) -> u64 {
+/// What a bot's `write` folders hold, as far as a walk can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// Bytes on disk (blocks, so a sparse file counts what it uses).
+    Bytes(u64),
+    /// Past a bound of the walk (see `tree`): counts as full.
+    Past(Stop),
+}
+
+impl Held {
+    /// The bytes held, `u64::MAX` for a tree past a bound of the walk.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Held::Bytes(bytes) => bytes,
+            Held::Past(_) => u64::MAX,
+        }
+    }
+}
+
+/// What is held below `folders`, each walked without following a link.
+pub fn held(folders: &[PathBuf]) -> Held {
     let mut budget = MAX_ENTRIES;
     let mut total: u64 = 0;
-    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
     for folder in folders {
-        if let Ok(dir) = Dir::open(folder.as_path(), flags, Mode::empty()) {
-            total = total.saturating_add(walk(dir, &mut budget));
+        let walked = crate::tree::walk(folder, &mut budget, |_, stat| {
+            let blocks = u64::try_from(stat.st_blocks).unwrap_or(0);
+            total = total.saturating_add(blocks.saturating_mul(512));
+            true
+        });
+        if let Err(stop) = walked {
+            return Held::Past(stop);
         }
     }
-    total
-}
-
-fn walk(mut dir: Dir, budget: &mut usize) -> u64 {
-    let names: Vec<CString> = (dir.iter().flatten())
-        .map(|e| e.file_name().to_owned())
-        .filter(|n| n.as_bytes() != b"." && n.as_bytes() != b"..")
-        .collect();
-    let mut total: u64 = 0;
-    for name in names {
-        if *budget == 0 {
-            return u64::MAX;
-        }
-        *budget -= 1;
-        let Ok(stat) = fstatat(dir.as_fd(), name.as_c_str(), AtFlags::AT_SYMLINK_NOFOLLOW) else {
-            continue;
-        };
-        let blocks = u64::try_from(stat.st_blocks).unwrap_or(0);
-        total = total.saturating_add(blocks.saturating_mul(512));
-        if SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR {
-            total = total.saturating_add(walk_into(&dir, &name, budget));
-        }
-    }
-    total
-}
-
-fn walk_into(dir: &Dir, name: &CStr, budget: &mut usize) -> u64 {
-    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
-    match Dir::openat(dir.as_fd(), name, flags, Mode::empty()) {
-        Ok(inner) => walk(inner, budget),
-        Err(_) => 0,
-    }
+    Held::Bytes(total)
 }
 
 /// Bytes on disk held by files with no link left on `devices` (the
@@ -148,10 +140,11 @@ pub fn stopped_by_helper(
 /// Why the bot was stopped, if its `folders` hold more than `limit`.
 pub fn over(folders: &[PathBuf], limit: u64) -> Option<String> {
     let held = held(folders);
-    (held > limit).then(|| {
+    (held.bytes() > limit).then(|| {
         let held = match held {
-            u64::MAX => format!("more than {MAX_ENTRIES} entries"),
-            bytes => format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20)),
+            Held::Past(Stop::Entries) => format!("more than {MAX_ENTRIES} entries"),
+            Held::Past(Stop::Depth) => format!("folders more than {MAX_DEPTH} levels deep"),
+            Held::Bytes(bytes) => format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20)),
         };
         format!(
             "stopped: its write folders hold {held}, more than sandbox.write-size ({})",
@@ -172,7 +165,7 @@ mod tests {
         std::fs::write(inner.join("f"), vec![1u8; 1 << 20]).unwrap();
         std::os::unix::fs::symlink("/usr", dir.path().join("link")).unwrap();
         let folders = [dir.path().to_owned()];
-        let bytes = held(&folders);
+        let bytes = held(&folders).bytes();
         // The file's MiB and the folders' blocks, not /usr.
         assert!((1 << 20..(1 << 20) + (1 << 16)).contains(&bytes), "{bytes}");
         assert!(over(&folders, 2 << 20).is_none());
@@ -182,6 +175,6 @@ mod tests {
             "{why}"
         );
         // A link given as the folder itself is not followed either.
-        assert_eq!(held(&[dir.path().join("link")]), 0);
+        assert_eq!(held(&[dir.path().join("link")]), Held::Bytes(0));
     }
 }

@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::cage::Sight;
 pub use crate::own::Command;
 use crate::own::{own_folders, Refusal};
 use crate::paths::{installation, normal};
@@ -84,7 +85,7 @@ impl View {
         let prefix = installation(&program).filter(|_| outside(&program));
         wanted.extend(prefix.clone().map(ro));
         let mut own = Vec::new();
-        let files = crate::argument::files(command.args, command.workdir, &write);
+        let files = crate::argument::files(command.path_args(), command.workdir, &write);
         let folders = own_folders(command, &policy.read, &policy.write)?;
         own.extend(folders.iter().cloned());
         own.extend(files.iter().cloned());
@@ -170,6 +171,27 @@ impl View {
                 .map(|e| e.path.clone()),
         );
         read
+    }
+
+    /// The host paths the bot sees as they are (see [`Sight`]): not its
+    /// own `/proc` and devices, which are not the host's.
+    pub(crate) fn sight(&self, workdir: &Path) -> Sight {
+        let of = |wanted: fn(&EntryKind) -> bool| {
+            (self.entries.iter())
+                .filter(|e| wanted(&e.kind))
+                .map(|e| e.path.clone())
+                .collect()
+        };
+        Sight {
+            bound: of(|k| {
+                matches!(
+                    k,
+                    EntryKind::ReadOnly | EntryKind::Copy | EntryKind::ReadWrite
+                )
+            }),
+            workdir: normal(workdir),
+            masked: of(|k| *k == EntryKind::Mask),
+        }
     }
 
     /// The paths Landlock lets the bot write (beyond its scratch).

@@ -69,7 +69,7 @@ impl Watch {
     /// What the bot's `write` paths hold, with the deleted files its
     /// processes (below the helper, `me`) hold open there.
     fn held(&self, plan: &Plan, me: i32) -> u64 {
-        let named = crate::usage::held(&plan.own_writable);
+        let named = crate::usage::held(&plan.own_writable).bytes();
         let pids = self.proc.below(me);
         named.saturating_add(crate::usage::held_open(&self.proc, &pids, &self.devices))
     }
