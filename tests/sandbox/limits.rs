@@ -5,6 +5,8 @@
 //! holds open in its `write` folders with no name left, and a tree of
 //! folders deeper than the walk goes counts as past it.
 
+use std::os::unix::fs::PermissionsExt;
+
 use super::*;
 
 #[test]
