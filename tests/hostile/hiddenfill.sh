@@ -4,8 +4,13 @@
 # name (`tmpfile`, O_TMPFILE). Says on stderr what it holds, then plays
 # honest moves a second later (a game of instant moves is over in less
 # than the helper's tenth of a second between two looks), the files
-# still open.
+# still open. MODE `thread`: 21 MiB deleted and held by a thread with a
+# descriptor table of its own (`threadhold`, built beside this script
+# from threadhold.c by the test).
 # usage: hiddenfill.sh MARKER TESTBOT FOLDER MODE
+if [ "$4" = thread ]; then
+    exec "$(dirname "$0")/threadhold" "$2" "$3"
+fi
 exec python3 -c '
 import os, sys, time
 testbot, folder, mode = sys.argv[1:4]

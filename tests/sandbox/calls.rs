@@ -1,8 +1,8 @@
 //! System calls the seccomp layer refuses beyond its first lists, each
 //! checked from outside after a hostile bot's games: calls of later
 //! kernels that tag a bot's own files (`setxattrat`, `file_setattr`), and
-//! numbers the layer was not written against; `fallocate`, which claims
-//! disk without writing it.
+//! numbers the layer was not written against; `fallocate` and its forms
+//! as `ioctl`, which claim disk without writing it.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -120,6 +120,14 @@ fn fallocate_claims_no_disk_beyond_write_size() {
         log.contains("fallocate keep-size: refused (ENOTSUP)"),
         "{log}"
     );
+    // Its forms as `ioctl`, found by the second outside round (b02: 3 GiB
+    // claimed in one move): refused as any other inode-changing command.
+    for name in ["resvsp64", "zero-range"] {
+        assert!(
+            log.contains(&format!("ioctl {name}: refused (EPERM)")),
+            "{log}"
+        );
+    }
     // The C library's fallback writes the bytes asked for.
     assert!(log.contains("posix_fallocate: 1048576 bytes"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -34,6 +34,9 @@ fn hidden_files_count(mode: &str) {
     let (cache, cache_arg) = write_folder(&dir);
     let bots = hostile("hider", "hiddenfill.sh", &m, &[&cache_arg, mode])
         + "sandbox = { write = [\"cache\"] }\n";
+    if mode == "thread" {
+        build_threadhold(&m);
+    }
     let games = run_two_games(&dir, &gauntlet_with_write_size(&bots));
     // Little to see in the folder (a file stopped between its creation and
     // its deletion, at most one a game): far under the limit, so a walk of
@@ -56,6 +59,25 @@ fn files_deleted_while_held_open_count_in_write_size() {
 #[test]
 fn files_made_without_a_name_count_in_write_size() {
     hidden_files_count("tmpfile");
+}
+
+#[test]
+fn files_a_thread_holds_in_a_descriptor_table_of_its_own_count_in_write_size() {
+    hidden_files_count("thread");
+}
+
+/// Compiles `tests/hostile/threadhold.c` beside the hostile bot `hider`'s
+/// copy of `hiddenfill.sh` (see [`hostile`]), where the script runs it.
+fn build_threadhold(m: &str) {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/threadhold.c");
+    let folder = std::env::temp_dir().join(format!("aboure-hostile-{m}/hider"));
+    let built = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(folder.join("threadhold"))
+        .arg(source)
+        .output()
+        .expect("cc, the C compiler (tests/run.sh installs it)");
+    assert!(built.status.success(), "{}", show(&built));
 }
 
 /// Builds a chain of `depth` folders `d` in `folder` from outside, with

@@ -47,6 +47,7 @@ const CORE: &[&str] = &[
     "limits::a_bot_spending_its_cpu_limit_in_children_is_stopped",
     "limits::files_deleted_while_held_open_count_in_write_size",
     "limits::files_made_without_a_name_count_in_write_size",
+    "limits::files_a_thread_holds_in_a_descriptor_table_of_its_own_count_in_write_size",
     "limits::a_deep_chain_of_folders_in_a_write_folder_is_stopped_now_and_in_a_later_run",
 ];
 

@@ -246,11 +246,21 @@ const NAMESPACE_FLAGS: &[i32] = &[
 ];
 
 /// `ioctl` commands that set an inode's flags (`chattr`: no-dump,
-/// no-atime, append-only...) or its project, as `file_setattr` does.
+/// no-atime, append-only...), its project or its generation, as
+/// `file_setattr` does, and those that are `fallocate` by another name
+/// (blocks claimed without being written, beyond what `write-size` can
+/// see in time).
 const SET_INODE_FLAGS: &[u64] = &[
     0x4008_6602, // FS_IOC_SETFLAGS
     0x4004_6602, // FS_IOC32_SETFLAGS
     0x401c_5820, // FS_IOC_FSSETXATTR
+    0x4008_7602, // FS_IOC_SETVERSION
+    0x4004_7602, // FS_IOC32_SETVERSION
+    0x4030_5828, // FS_IOC_RESVSP
+    0x4030_5829, // FS_IOC_UNRESVSP
+    0x4030_582a, // FS_IOC_RESVSP64
+    0x4030_582b, // FS_IOC_UNRESVSP64
+    0x4030_5839, // FS_IOC_ZERO_RANGE
 ];
 
 /// Every call the deny list names, for the check that the table of known

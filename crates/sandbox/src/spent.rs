@@ -79,9 +79,14 @@ impl HostProc {
         Duration::from_secs_f64(ticks as f64 / clock_ticks())
     }
 
-    /// The open descriptors of `pid` (its `fd` folder), if it may be read.
-    pub(crate) fn descriptors(&self, pid: i32) -> Option<nix::dir::Dir> {
-        self.dir(&format!("{pid}/fd"))
+    /// The open descriptors of every thread of `pid` (each thread's `fd`
+    /// folder, those that may be read): a thread made without
+    /// `CLONE_FILES` has a table of its own, which `/proc/PID/fd` (the
+    /// leader's) does not show.
+    pub(crate) fn descriptor_tables(&self, pid: i32) -> Vec<nix::dir::Dir> {
+        (self.threads(pid).into_iter())
+            .filter_map(|tid| self.dir(&format!("{pid}/task/{tid}/fd")))
+            .collect()
     }
 
     fn fd(&self) -> BorrowedFd<'_> {

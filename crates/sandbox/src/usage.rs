@@ -76,10 +76,7 @@ pub fn held(folders: &[PathBuf]) -> Held {
 pub(crate) fn held_open(proc: &crate::spent::HostProc, pids: &[i32], devices: &[u64]) -> u64 {
     let mut seen = std::collections::HashSet::new();
     let mut total: u64 = 0;
-    for &pid in pids {
-        let Some(mut fds) = proc.descriptors(pid) else {
-            continue;
-        };
+    for mut fds in pids.iter().flat_map(|&pid| proc.descriptor_tables(pid)) {
         let names: Vec<CString> = (fds.iter().flatten())
             .map(|e| e.file_name().to_owned())
             .filter(|n| n.as_bytes() != b"." && n.as_bytes() != b"..")
