@@ -123,6 +123,18 @@ impl ScheduleSource {
         Ok(())
     }
 
+    /// Every unit is finished: an SPRT reads what the others logged since
+    /// its last look (its reads are spaced out), so that the worker that
+    /// ends last counts every pair and writes the verdict.
+    fn last_look(&mut self) -> Result<(), RunError> {
+        if self.sprt.is_some() {
+            self.queue.refresh()?;
+            self.tell_news();
+            self.check_stop()?;
+        }
+        Ok(())
+    }
+
     fn look_ahead(&mut self) -> Result<u64, RunError> {
         let (cached, at) = self.look_ahead;
         if at.elapsed() < LOOK_AHEAD_FOR && cached > 0 {
@@ -213,7 +225,10 @@ impl PairSource for ScheduleSource {
                 }
                 Ask::Wait(Some(pause))
             }
-            Next::Done => Ask::Stop,
+            Next::Done => {
+                self.last_look()?;
+                Ask::Stop
+            }
         })
     }
 
