@@ -6,17 +6,8 @@
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 
 use super::*;
-
-/// A `write` folder `cache` in `dir` that the bot's uid may be given.
-fn write_folder(dir: &Path) -> PathBuf {
-    let cache = dir.join("cache");
-    std::fs::create_dir_all(&cache).unwrap();
-    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
-    cache
-}
 
 /// The names of the extended attributes of `file`, read on the host.
 fn xattr_names(file: &Path) -> Vec<u8> {
@@ -47,8 +38,7 @@ fn calls_newer_than_the_filter_tag_nothing_and_unknown_numbers_are_refused() {
     // attribute, an ACL and inode flags on the bot's own files.
     let dir = folder("sandbox-calls");
     let m = marker("calls");
-    let cache = write_folder(&dir);
-    let cache_arg = cache.display().to_string();
+    let (cache, cache_arg) = write_folder(&dir);
     let bots =
         hostile("tagger", "attrs.sh", &m, &[&cache_arg]) + "sandbox = { write = [\"cache\"] }\n";
     run_and_check(&dir, &m, &gauntlet(&bots), 1);
@@ -100,8 +90,7 @@ fn fallocate_claims_no_disk_beyond_write_size() {
     // file's size left at 0; stopped afterwards, the space stayed taken.
     let dir = folder("sandbox-fallocate");
     let m = marker("fallocate");
-    let cache = write_folder(&dir);
-    let cache_arg = cache.display().to_string();
+    let (cache, cache_arg) = write_folder(&dir);
     let bots = hostile("claimer", "fallocate.sh", &m, &[&cache_arg])
         + "sandbox = { write = [\"cache\"] }\n";
     let text = gauntlet(&bots).replace(

@@ -5,8 +5,6 @@
 //! holds open in its `write` folders with no name left, and a tree of
 //! folders deeper than the walk goes counts as past it.
 
-use std::os::unix::fs::PermissionsExt;
-
 use super::*;
 
 #[test]
@@ -122,10 +120,7 @@ fn deep_chain_is_stopped(dir: &Path, config: &Path, out: &str, m: &str) {
 fn a_deep_chain_of_folders_in_a_write_folder_is_stopped_now_and_in_a_later_run() {
     let dir = folder("sandbox-deep-chain");
     let m = marker("deepchain");
-    let cache = dir.join("cache");
-    std::fs::create_dir_all(&cache).unwrap();
-    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let cache_arg = cache.display().to_string();
+    let (cache, cache_arg) = write_folder(&dir);
     let bots = hostile("deep", "deepchain.sh", &m, &[&cache_arg, "3000"])
         + "sandbox = { write = [\"cache\"] }\n";
     let text = gauntlet(&bots).replace(
