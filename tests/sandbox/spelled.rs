@@ -2,7 +2,9 @@
 //! file spells them: a symbolic link a bot's author planted on the way
 //! (in a folder it submitted) is refused before any host change, and a
 //! hard link in its folders to the tournament file or to a results file
-//! beside it (an earlier run's logs) is refused too. Each attack
+//! beside it (an earlier run's logs) is refused too, and so is a file the
+//! command names through a link that leads to another bot's files or the
+//! results. Each attack
 //! through `aboure run`, checked from outside: the host folder keeps its
 //! owner, no secret reaches the bot, the results are the arbiter's.
 
@@ -207,4 +209,48 @@ fn a_hard_link_to_the_tournament_file_or_another_runs_log_in_a_bots_folder_is_re
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+#[test]
+fn a_file_the_command_names_through_a_planted_link_is_judged_where_it_leads() {
+    // (test folder, the link, what it points to, what must not reach the bot)
+    let cases = [
+        (
+            "sandbox-spelled-named-bot",
+            "attdata/w.bin",
+            "../victim/secret.txt",
+            "victimsecret",
+        ),
+        (
+            "sandbox-spelled-named-log",
+            "attdata/w.log",
+            "../out-earlier/logs/victim.stderr.log",
+            "earliersecret",
+        ),
+    ];
+    let mut seen = Vec::new();
+    for (name, link, to, secret) in cases {
+        let (output, dir) = refused(name, |dir| {
+            let earlier = dir.join("out-earlier");
+            std::fs::create_dir_all(earlier.join("logs")).unwrap();
+            std::fs::write(earlier.join("run.json"), "{}").unwrap();
+            std::fs::write(earlier.join("games.jsonl"), "").unwrap();
+            let log = earlier.join("logs/victim.stderr.log");
+            std::fs::write(log, "my key is earliersecret\n").unwrap();
+            std::fs::create_dir_all(dir.join("attdata")).unwrap();
+            symlink(to, dir.join(link)).unwrap();
+            attacker("cat \"$0\" >&2; exec \"$1\" random", &dir.join(link), "")
+        });
+        let log = stderr_log(&dir.join("out"), "attacker");
+        if log.contains(secret) {
+            let start: String = log.chars().take(300).collect();
+            seen.push(format!("{name}: {start}"));
+        } else {
+            assert_refused(&output, &dir, link);
+            let err = String::from_utf8_lossy(&output.stderr);
+            assert!(err.contains("which it leads to"), "{err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(seen.is_empty(), "{seen:#?}");
 }

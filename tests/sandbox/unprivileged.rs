@@ -42,6 +42,7 @@ const CORE: &[&str] = &[
     "spelled::a_write_path_through_a_planted_link_is_not_another_bots_write_folder",
     "spelled::a_working_directory_through_a_planted_link_is_refused",
     "spelled::a_hard_link_to_the_tournament_file_or_another_runs_log_in_a_bots_folder_is_refused",
+    "spelled::a_file_the_command_names_through_a_planted_link_is_judged_where_it_leads",
     "identity::a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own",
     "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
     "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",

@@ -71,6 +71,7 @@ impl Sandbox {
         };
         self.refuse_what_is_hidden(&bot)?;
         self.refuse_linked_secrets(&bot)?;
+        self.refuse_named_through_links(&bot)?;
         if self.gives_identities(policy) {
             // Checked here too, so that the run stops before any game.
             if let Ok(view) = crate::view::View::of(&command, policy) {
@@ -158,6 +159,36 @@ impl Sandbox {
             }),
             None => Ok(()),
         }
+    }
+
+    /// Refuses a bot whose command names a file through a symbolic link
+    /// (its data, `attdata/w.bin -> ../victim/secret.txt`) that leads into
+    /// what is hidden from it: the tournament file or a results folder
+    /// (beside it too), or another bot's folders and paths outside its own
+    /// (either bot registered first). The file is bound from where the
+    /// link leads, which no mask at that place would cover; the checks
+    /// above read the path as spelled.
+    fn refuse_named_through_links(&self, bot: &RegisteredBot) -> Result<(), SandboxError> {
+        let refuse = |who: &RegisteredBot, (file, to): (PathBuf, PathBuf), whose: String| {
+            Err(SandboxError::Hidden {
+                bot: who.name.clone(),
+                path: file,
+                what: format!("a link to {}, which it leads to: {whose}", to.display()),
+            })
+        };
+        let secret = [&self.hidden[..], &self.beside].concat();
+        if let Some(found) = leads_into(bot, &secret) {
+            return refuse(bot, found, "the tournament file or a results file".into());
+        }
+        for other in &self.bots {
+            for (inner, outer) in [(bot, other), (other, bot)] {
+                let theirs = [&outer.folders[..], &outer.write, &outer.read].concat();
+                if let Some(found) = leads_into(inner, &theirs) {
+                    return refuse(inner, found, format!("a file of bot {}", outer.name));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Refuses a bot whose arguments name a path in the tournament file or
@@ -400,6 +431,20 @@ fn of_a_tournament(path: &Path) -> bool {
         && String::from_utf8_lossy(&text)
             .lines()
             .any(|l| l.trim() == "[[bot]]")
+}
+
+/// A file `bot`'s command names through a symbolic link, with where the
+/// link leads: inside one of `places` (compared resolved) and outside the
+/// bot's own folders and `read` paths.
+fn leads_into(bot: &RegisteredBot, places: &[PathBuf]) -> Option<(PathBuf, PathBuf)> {
+    let real = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+    let inside = |f: &Path, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(real(d)));
+    let own = [&bot.folders[..], &bot.read].concat();
+    bot.named.iter().find_map(|file| {
+        let to = std::fs::canonicalize(file).ok()?;
+        let elsewhere = to != *file && !inside(&to, &own) && inside(&to, places);
+        elsewhere.then(|| (file.clone(), to))
+    })
 }
 
 /// Makes the folder `path` the bot's (owner and group `identity`), reached
