@@ -13,7 +13,7 @@ use aboure_arbiter::{Event, RunOptions, RunOutcome, Shard};
 use aboure_config::opening::{OpeningSource, OpeningsName};
 use aboure_config::{Config, Format};
 
-use aboure_report::{run_report_tally, write_run_reports, Report};
+use aboure_report::{run_report_tally, write_run_reports, Report, RunEnd, RunKind, Sharing};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget};
 
@@ -290,8 +290,8 @@ async fn serve_run(
 }
 
 /// The end-of-run summary: the ratings report of every game in the output
-/// folder (this run's and earlier ones'), then how the run ended, as the
-/// arbiter words it ([`RunOutcome::ending`]), and the slow start-ups.
+/// folder (this run's and earlier ones'), then how the run ended, worded
+/// by the report crate ([`aboure_report::RunEnd`]), and the slow start-ups.
 fn print_table(
     config: &Config,
     summary: &RunOutcome,
@@ -299,16 +299,49 @@ fn print_table(
     first_forfeits: &BTreeMap<String, String>,
     startups: &str,
 ) {
-    // Written whole, then printed safe for a terminal: names and details
-    // come from the bots and the results files.
-    let mut out = match report {
-        Ok(report) => report.text(),
-        // The run's own tally still stands.
-        Err(e) => format!("no ratings: {e:#}\n{}", summary.standings_table()),
+    let end = run_end(config, summary, first_forfeits);
+    let text = match report {
+        Ok(report) => end.text(Ok(report)),
+        Err(e) => end.text(Err(&format!("{e:#}"))),
     };
-    out += &summary.ending(config, first_forfeits);
-    out += startups;
-    print!("{}", aboure_report::printable(&out));
+    // Names and details come from the bots and the results files.
+    print!("{}", aboure_report::printable(&(text + startups)));
+}
+
+/// How the run ended, for the report crate to word.
+fn run_end(
+    config: &Config,
+    summary: &RunOutcome,
+    first_forfeits: &BTreeMap<String, String>,
+) -> RunEnd {
+    let w = summary.work;
+    RunEnd {
+        kind: match config.format() {
+            Format::Sprt => RunKind::Sprt,
+            Format::League => RunKind::League,
+            Format::RoundRobin | Format::Gauntlet(_) => RunKind::Scheduled,
+        },
+        standings: summary.standings.clone(),
+        first_forfeits: first_forfeits.clone(),
+        sprt: summary.sprt.clone(),
+        stopped: summary.stopped.clone(),
+        finished: summary.finished,
+        played: summary.played,
+        sharing: Sharing {
+            claimed: w.claimed,
+            taken_over: w.taken_over,
+            tries: w.tries,
+            polls: w.polls,
+            opens: w.opens,
+            bytes: w.bytes,
+            learned: w.learned,
+            log_reads: w.log_reads,
+            log_bytes: w.log_bytes,
+            logged: w.logged,
+        },
+        games_path: summary.games_path.clone(),
+        out_dir: summary.out_dir.clone(),
+    }
 }
 
 fn init_logging(args: &Args, bar: ProgressBar) {

@@ -14,7 +14,8 @@
 //! seats that each ask a source for the next pair (the schedule's, an
 //! SPRT's that stops at its decision, a league's rule), play its missing
 //! games and record them; the format is only the source. How a run ended
-//! is a [`RunOutcome`], which also words it for the end of `aboure run`.
+//! is a [`RunOutcome`], plain data that `aboure-report` words for the end
+//! of `aboure run`.
 //! Workers that share a run folder (`--shard`,
 //! `--join`) claim its units through [`aboure_workers`], which owns
 //! everything under `claims/`; every path of the folder is named by

@@ -106,6 +106,7 @@ mod plot;
 mod printable;
 mod ratings;
 mod report;
+mod run_end;
 mod run_folder;
 mod sprt_report;
 mod stream;
@@ -138,6 +139,7 @@ pub use ratings::{CycleLine, Deviation, FitSummary, RatingStatus};
 pub use report::{
     BootstrapSettings, Cell, Crosstable, LosMatrix, RatingsSummary, Report, SCHEMA_VERSION,
 };
+pub use run_end::{RunEnd, RunKind, Sharing};
 pub use run_folder::{run_report_tally, write_run_reports, RUN_REPORTS};
 pub use sprt_report::SprtReport;
 pub use stream::{read_files, Progress, StreamError};

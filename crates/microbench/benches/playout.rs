@@ -1,4 +1,6 @@
 //! Random playouts from the start position, the engine's headline figure.
+//!
+//! `cargo bench -p aboure-microbench --bench playout`
 
 use aboure_engine::{perft, playout, Position};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

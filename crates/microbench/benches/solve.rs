@@ -1,6 +1,6 @@
 //! Solving the start position from an empty table.
 //!
-//! `cargo bench -p aboure-solver --bench solve`
+//! `cargo bench -p aboure-microbench --bench solve`
 
 use aboure_engine::Position;
 use aboure_solver::Solver;
