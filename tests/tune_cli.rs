@@ -112,6 +112,15 @@ fn a_games_tune_plays_each_iteration_as_a_tournament_and_confirms_by_an_sprt() {
     }
     let confirm = file.confirm.expect("the confirming SPRT");
     assert!(confirm.games >= 2 && confirm.games <= 6, "{confirm:?}");
+    // A file without [openings]: the confirming SPRT plays an SPRT's
+    // default, the balanced book; the iterations the file's random ones.
+    let manifest = |dir: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(out.join(dir).join("run.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(manifest("confirm")["builtin_openings"], "balanced");
+    let first = manifest(&format!("iterations/{:05}", file.path[0].iteration));
+    assert!(first.get("builtin_openings").is_none(), "{first}");
     assert!(confirm.description.contains("SPRT [0, 50]"), "{confirm:?}");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("confirm: "), "{stderr}");

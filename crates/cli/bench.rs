@@ -177,7 +177,7 @@ struct OpeningsArgs {
     /// The SPRT's H1, in normalized Elo.
     #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
     elo1: f64,
-    /// Threads playing the measured pairs.
+    /// Threads playing the measured pairs, and real SPRTs run at once.
     #[arg(long, default_value_t = 2)]
     threads: usize,
     /// Only these bot pairs, by index (comma-separated; all by default).

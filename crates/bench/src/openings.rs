@@ -29,9 +29,14 @@ use aboure_openings::{appraised, Band, BookEntry, Selection};
 use aboure_protocol::duel::{play, Seat};
 use aboure_protocol::{Player, SearchLimits};
 use aboure_stats::characteristic::{characteristic, PairDistribution};
-use aboure_stats::{Pentanomial, PlayerResult, Sprt, SprtDecision};
+use aboure_stats::{Pentanomial, PlayerResult, Sprt};
 
 use crate::duel::{nodes, result};
+
+mod confirm;
+
+use confirm::confirm;
+pub use confirm::{sprt_run, SprtRun};
 
 /// A reference bot with its options and its nodes a move.
 #[derive(Clone, Debug)]
@@ -393,36 +398,6 @@ pub fn expected_pairs(sprt: &Sprt, counts: &Pentanomial) -> Option<f64> {
     )
 }
 
-/// How one real SPRT ended.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtRun {
-    /// Pairs played.
-    pub pairs: u64,
-    /// The verdict (`Continue` when the cap was reached first).
-    pub decision: SprtDecision,
-}
-
-/// A real SPRT of `m.a` against `m.b` on stream `seed`, pair by pair, to its
-/// verdict or `cap` pairs.
-pub fn sprt_run(m: &Matchup, openings: &Openings, sprt: &Sprt, seed: u64, cap: u64) -> SprtRun {
-    let mut counts = Pentanomial::default();
-    for index in 0..cap {
-        let [first, second] = pair(m, openings, seed, index);
-        counts.add_pair(first, second);
-        let decision = sprt.status_pentanomial(&counts).decision;
-        if decision != SprtDecision::Continue {
-            return SprtRun {
-                pairs: index + 1,
-                decision,
-            };
-        }
-    }
-    SprtRun {
-        pairs: cap,
-        decision: SprtDecision::Continue,
-    }
-}
-
 /// What `aboure bench openings` is given.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -437,7 +412,7 @@ pub struct Settings {
     pub plies: u32,
     /// The SPRT, in normalized Elo.
     pub sprt: Sprt,
-    /// Threads playing the measured pairs.
+    /// Threads playing the measured pairs, and real SPRTs run at once.
     pub threads: usize,
     /// Only the bot pairs whose index is listed (all if empty).
     pub only: Vec<usize>,
@@ -537,80 +512,6 @@ fn measure_sources(
         });
     }
     Ok(rows)
-}
-
-/// Real SPRTs from random openings and from the book that promised the
-/// fewest pairs, on seeds the measurement did not use.
-fn confirm(
-    m: &Matchup,
-    rows: &[Row],
-    settings: &Settings,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    if settings.runs == 0 {
-        return Ok(());
-    }
-    let best = rows
-        .iter()
-        .skip(1)
-        .filter(|r| r.counts.score().unwrap_or(0.5) > 0.5)
-        .filter_map(|r| Some((r, r.expected?)))
-        .min_by(|x, y| x.1.total_cmp(&y.1));
-    let mut confirmed = vec![&rows[0]];
-    confirmed.extend(best.map(|(r, _)| r));
-    // The recipe is confirmed whatever it promised, so that its real
-    // SPRTs are reported for every pair, not only where it looked best.
-    let recipe = recipe(settings.plies);
-    if let Some(r) = rows
-        .iter()
-        .find(|r| r.held_out.selection() == Some(&recipe))
-    {
-        if !confirmed.iter().any(|c| std::ptr::eq(*c, r)) {
-            confirmed.push(r);
-        }
-    }
-    let mut means = Vec::new();
-    for row in &confirmed {
-        let runs: Vec<SprtRun> = std::thread::scope(|scope| {
-            let first = settings.seed + 1;
-            let handles: Vec<_> = (first..first + settings.runs)
-                .map(|seed| {
-                    let o = &row.held_out;
-                    scope.spawn(move || sprt_run(m, o, &settings.sprt, seed, settings.cap))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("an SPRT thread"))
-                .collect()
-        });
-        let mean = runs.iter().map(|r| r.pairs as f64).sum::<f64>() / runs.len() as f64;
-        let passed = runs
-            .iter()
-            .filter(|r| r.decision == SprtDecision::AcceptH1)
-            .count();
-        let capped = runs
-            .iter()
-            .filter(|r| r.decision == SprtDecision::Continue)
-            .count();
-        writeln!(
-            out,
-            "  real SPRTs, {}: {} runs, mean {:.0} pairs, H1 accepted {passed}, capped {capped}",
-            row.held_out,
-            runs.len(),
-            mean
-        )?;
-        means.push(mean);
-    }
-    for (row, mean) in confirmed.iter().zip(&means).skip(1) {
-        writeln!(
-            out,
-            "  real SPRTs: {:.1}x fewer pairs with {}",
-            means[0] / mean,
-            row.held_out
-        )?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

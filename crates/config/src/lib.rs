@@ -84,6 +84,9 @@ pub struct Config {
     startup_timeout: Duration,
     openings: OpeningSource,
     openings_name: OpeningsName,
+    /// True when the file gives no `[openings]` source: the openings are
+    /// the format's default, which a probe match of another format redoes.
+    openings_default: bool,
     adjudication: Adjudication,
     sprt: aboure_stats::Sprt,
     bots: Vec<BotConfig>,
@@ -280,6 +283,7 @@ impl Validator<'_> {
             ));
         }
         let format = self.format(&t, &bots)?;
+        let openings_default = user.openings.is_empty();
         let (openings, openings_name) = self.openings(user.openings, base.openings, format)?;
         let league = self.league(&t, format, &user.bot)?;
         self.gauntlet_bot_applies(&t, format)?;
@@ -299,6 +303,7 @@ impl Validator<'_> {
             startup_timeout: schedule.startup_timeout,
             openings,
             openings_name,
+            openings_default,
             adjudication,
             sprt,
             bots,
@@ -347,7 +352,12 @@ mod tests {
         assert!(spelled.len() < DEFAULT_CONFIG.len());
         let path = Path::new("t.toml");
         let spelled_out = parse(&format!("{spelled}\n{BOTS}"), path).unwrap();
-        let left_out = parse(BOTS, path).unwrap();
+        let mut left_out = parse(BOTS, path).unwrap();
+        // One difference is meant: a file that names its openings plays
+        // them in a tune's confirming SPRT too, where one without plays
+        // an SPRT's default.
+        assert!(left_out.openings_default && !spelled_out.openings_default);
+        left_out.openings_default = false;
         assert_eq!(spelled_out, left_out);
         let with_timeout = format!("{DEFAULT_CONFIG}\n{BOTS}");
         let e = parse(&with_timeout, path).unwrap_err();

@@ -30,9 +30,23 @@ impl RawOpenings {
     }
 
     /// True when the table gives no source (or the file has no table).
-    fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.plies.is_none() && self.file.is_none()
     }
+}
+
+/// The openings of a tournament of `format` whose file gives no
+/// `[openings]` source, when the format has its own: the built-in balanced
+/// book for an SPRT or a league (also a tune's confirming SPRT,
+/// [`crate::Config::probe_match`]); `None` for the others, which play the
+/// base layer's.
+pub(super) fn format_default(format: Format) -> Option<(OpeningSource, OpeningsName)> {
+    matches!(format, Format::Sprt | Format::League).then(|| {
+        (
+            OpeningSource::File(balanced_book()),
+            OpeningsName::BalancedBook,
+        )
+    })
 }
 
 impl Validator<'_> {
@@ -44,9 +58,10 @@ impl Validator<'_> {
         base: RawOpenings,
         format: Format,
     ) -> Result<(OpeningSource, OpeningsName), ConfigError> {
-        if user.is_empty() && matches!(format, Format::Sprt | Format::League) {
-            let book = OpeningSource::File(balanced_book());
-            return Ok((book, OpeningsName::BalancedBook));
+        if user.is_empty() {
+            if let Some(default) = format_default(format) {
+                return Ok(default);
+            }
         }
         let raw = user.over(base);
         match (&raw.plies, &raw.file) {
