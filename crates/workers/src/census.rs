@@ -95,6 +95,11 @@ pub type Told = Arc<dyn Fn(&RosterBrief, bool) + Send + Sync>;
 #[derive(Default)]
 pub struct Writer {
     held: Option<File>,
+    /// The lock's file, open, while another holds the lock: tried again
+    /// without opening it again (on NFS an open and a close are two calls
+    /// of the three a try costs). Dropped after an error, so a file whose
+    /// handle went stale (a lost lease) is opened anew.
+    tried: Option<File>,
     /// Left: the lock is not to be taken again.
     left: bool,
 }
@@ -114,21 +119,27 @@ impl Writer {
         if self.left {
             return Ok(false);
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(
-                aboure_records::RunFolder::new(dir)
-                    .claims()
-                    .join(ROSTER_LOCK),
-            )?;
+        let file = match self.tried.take() {
+            Some(file) => file,
+            None => OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(
+                    aboure_records::RunFolder::new(dir)
+                        .claims()
+                        .join(ROSTER_LOCK),
+                )?,
+        };
         match file.try_lock() {
             Ok(()) => {
                 self.held = Some(file);
                 Ok(true)
             }
-            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::WouldBlock) => {
+                self.tried = Some(file);
+                Ok(false)
+            }
             Err(TryLockError::Error(e)) => Err(e),
         }
     }
@@ -189,6 +200,7 @@ pub async fn leave(dir: &Path, me: &str, games: BTreeMap<String, u64>, writer: A
         }
         let read = read(&dir, &me, &games, &mut writer).map(drop);
         writer.held = None;
+        writer.tried = None;
         writer.left = true;
         read
     })
