@@ -167,9 +167,12 @@ fn nfs_two_workers_through_two_separately_cached_mounts_under_delegations_record
 fn nfs_a_client_cut_past_its_lease_stops_cleanly_and_the_run_is_finished_once() {
     let bed = Bed::take();
     let dir = bed.folder("nfs-lease");
-    let config = round_robin(&dir, 6);
+    // 18 games: the other worker plays nearly all of them alone, each
+    // with bots started in a guest; with 36 it once missed a 300 s
+    // deadline while the host compiled.
+    let config = round_robin(&dir, 3);
     let nfs = bed.nfs_folder("lease");
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let deadline = Instant::now() + Duration::from_secs(600);
     let cut = bed.start(Client::One, &dir, "cut", &join(&config, &nfs));
     while recorded_by(&bed, &cut, &nfs) < 2 {
         assert!(Instant::now() < deadline, "the worker recorded nothing");
@@ -196,7 +199,7 @@ fn nfs_a_client_cut_past_its_lease_stops_cleanly_and_the_run_is_finished_once() 
     ended_well(&last, deadline);
     let out = bed.copy_out(Client::Two, &nfs, &dir.join("out"));
     let ids = once_each(&out);
-    assert_eq!(ids.len(), 3 * 6 * 2, "{ids:?}");
+    assert_eq!(ids.len(), 3 * 3 * 2, "{ids:?}");
     eprintln!("the cut worker exited {code}:\n{log}");
 }
 
@@ -309,15 +312,18 @@ fn nfs_a_league_across_two_clients_reaches_the_one_process_verdict() {
 /// `aboure bench workers` (threads with the real claim code) on client1's
 /// NFS mount: its end within `limit`, and the NFS calls it made per pair.
 fn bench_on_nfs(bed: &Bed, workers: u32, pairs: u32, limit: Duration) -> f64 {
+    // The last run's folder goes first, outside the count.
+    bed.sh("client1", "rm -rf /mnt/nfs/bench");
     let before = bed.nfs_calls(Client::One);
     let t0 = Instant::now();
-    let output = bed.sh(
+    let output = bed.sh_within(
         "client1",
         &format!(
             "timeout -s KILL {} {ABOURE} bench workers --workers {workers} --pairs {pairs} \
              --dir /mnt/nfs/bench 2>&1; echo \"exit $?\"",
             limit.as_secs()
         ),
+        limit,
     );
     assert!(
         output.trim_end().ends_with("exit 0"),
@@ -334,25 +340,34 @@ fn bench_on_nfs(bed: &Bed, workers: u32, pairs: u32, limit: Duration) -> f64 {
     per_pair
 }
 
+/// The done-when's "no livelock in 10 bench runs with delegations on":
+/// ten runs of `aboure bench workers` at 10 workers, each within 120 s
+/// (2.9 to 9.9 s each in the runs docs/many-machines.md lists).
 #[test]
-#[ignore = "fails at HEAD even with try-locks and backoff: 10 workers of bench workers \
-            on NFS with delegations on stall past 120 s"]
 fn nfs_bench_workers_under_delegations_never_stalls() {
     let bed = Bed::take();
-    for _ in 0..3 {
+    for _ in 0..10 {
         bench_on_nfs(&bed, 10, 100, Duration::from_secs(120));
     }
 }
 
 /// The figures of docs/many-machines.md's NFS row: NFS calls per pair at
-/// 10 and 100 workers. A measurement (a few minutes), not a check.
+/// 10, 100 and 1,000 workers, each with two pairs per worker (so that what
+/// a worker costs once, its start and its end, weighs the same per pair
+/// at every count), and at 10 workers with 200 pairs as before. A
+/// measurement (half an hour on this host), not a check.
 #[test]
-#[ignore = "a measurement of a few minutes: NFS calls per pair at 10 and 100 workers"]
-fn nfs_bench_workers_calls_per_pair_at_10_and_100_workers() {
+#[ignore = "a measurement of half an hour: NFS calls per pair at 10, 100 and 1,000 workers"]
+fn nfs_bench_workers_calls_per_pair_at_10_100_and_1000_workers() {
     let bed = Bed::take();
-    let ten = bench_on_nfs(&bed, 10, 200, Duration::from_secs(300));
-    let hundred = bench_on_nfs(&bed, 100, 200, Duration::from_secs(600));
-    eprintln!("NFS calls per pair: {ten:.0} at 10 workers, {hundred:.0} at 100");
+    let mut per_pair = Vec::new();
+    for (workers, pairs) in [(10, 200), (10, 20), (100, 200), (1000, 2000)] {
+        let limit = Duration::from_secs(600 + u64::from(pairs));
+        per_pair.push((workers, pairs, bench_on_nfs(&bed, workers, pairs, limit)));
+    }
+    for (workers, pairs, calls) in per_pair {
+        eprintln!("NFS calls per pair: {calls:.0} at {workers} workers, {pairs} pairs");
+    }
 }
 
 /// Whether `contender`'s `flock -n` on its path is refused while `holder`

@@ -17,11 +17,15 @@
 # (NFSv4.2) and again at `/mnt/nfs-b` (NFSv4.2, `nosharecache`: a second,
 # separately cached mount); client2 also mounts it at `/mnt/nfs3` (NFSv3,
 # with statd and lockd). Delegations are on (the server's default).
+# Each guest has $ABOURE_NFS_MEM of memory (1G; only what is touched is
+# taken): in 256M, 1,000 worker threads of `aboure bench workers` left the
+# guest's init unable to fork, and the guest stopped.
 #
 # Commands reach a guest through a queue in the bed's folder (visible to
 # the guests through hostfs): `cmd/GUEST/N.sh`, which the guest's init
 # (`tests/nfs/guest.sh`) runs in the background, leaving N.out, N.err and
-# then N.rc. Everything lives in $ABOURE_NFS_BED (/tmp/aboure-nfsbed); the
+# then N.rc. Everything lives in $ABOURE_NFS_BED (/tmp/aboure-nfsbed), the
+# network in the namespace $ABOURE_NFS_NS (aboure-nfs), so two beds can run; the
 # guests see the host's files, so the aboure binary runs there as built.
 # Needs root; installs Debian's user-mode-linux, nfs-kernel-server,
 # nfs-common, rpcbind and kmod (the guests' modprobe) if they are missing. `up` is idempotent: a bed
@@ -29,9 +33,9 @@
 set -euo pipefail
 
 BED=${ABOURE_NFS_BED:-/tmp/aboure-nfsbed}
-NS=aboure-nfs
+NS=${ABOURE_NFS_NS:-aboure-nfs}
 LEASE=${ABOURE_NFS_LEASE:-15}
-MEM=${ABOURE_NFS_MEM:-256M}
+MEM=${ABOURE_NFS_MEM:-1G}
 HERE=$(cd "$(dirname "$0")" && pwd)
 GUESTS=(server client1 client2)
 

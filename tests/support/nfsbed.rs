@@ -105,9 +105,16 @@ impl Bed {
     /// and returns its standard output, failing on a non-zero status.
     #[track_caller]
     pub fn sh(&self, guest: &str, command: &str) -> String {
+        self.sh_within(guest, command, Duration::from_secs(600))
+    }
+
+    /// As [`Bed::sh`], for a command that may take up to `limit`.
+    #[track_caller]
+    pub fn sh_within(&self, guest: &str, command: &str, limit: Duration) -> String {
         let output = Command::new("bash")
             .arg(script())
             .args(["run", guest, command])
+            .env("ABOURE_NFS_TIMEOUT", (limit.as_secs() + 60).to_string())
             .output()
             .unwrap();
         assert!(

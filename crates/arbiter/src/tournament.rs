@@ -121,7 +121,11 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
         false => schedule.len(),
     };
     let mut previous = std::mem::take(&mut output.previous);
-    aboure_records::RecordChoice::keep_counted(&output.games_path, &mut previous);
+    aboure_records::RecordChoice::keep_counted(
+        &output.games_path,
+        &mut previous,
+        aboure_workers::mark_now,
+    );
     let slice = options.shard.map(|s| Slice {
         index: u64::from(s.index - 1),
         count: u64::from(s.count),

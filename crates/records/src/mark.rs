@@ -156,24 +156,39 @@ impl RecordChoice {
     /// mark of `id` names another results file of `file`'s folder, so that
     /// the record in `file` is one left behind by a worker that lost the
     /// mark (and died before it could cut its record back). One read of
-    /// the mark per call.
+    /// the mark per call, through the client's cache ([`read_mark`]).
     pub fn marked_elsewhere(id: &str, file: &Path) -> bool {
+        RecordChoice::marked_elsewhere_by(id, file, read_mark)
+    }
+
+    /// As [`RecordChoice::marked_elsewhere`], the mark read by `read`
+    /// (given the run folder and the id): a worker reads it from the
+    /// server, past the client's cache (`aboure_workers::mark_now`).
+    pub fn marked_elsewhere_by(
+        id: &str,
+        file: &Path,
+        read: impl Fn(&Path, &str) -> io::Result<Option<String>>,
+    ) -> bool {
         let dir = file.parent().unwrap_or(Path::new(""));
         let name = file.file_name().and_then(|n| n.to_str());
-        match read_mark(dir, id) {
+        match read(dir, id) {
             Ok(Some(marked)) => Some(marked.as_str()) != name,
             _ => false,
         }
     }
 
     /// Leaves out of `games`, read from the results file `file`, those
-    /// [`RecordChoice::marked_elsewhere`]: for a worker reading its own
-    /// file as it starts again (it may have died with a left-over in it).
-    /// Nothing is read in a run without marks.
-    pub fn keep_counted(file: &Path, games: &mut Vec<crate::GameRecord>) {
+    /// [`RecordChoice::marked_elsewhere_by`] `read`: for a worker reading
+    /// its own file as it starts again (it may have died with a left-over
+    /// in it). Nothing is read in a run without marks.
+    pub fn keep_counted(
+        file: &Path,
+        games: &mut Vec<crate::GameRecord>,
+        read: impl Fn(&Path, &str) -> io::Result<Option<String>>,
+    ) {
         let dir = file.parent().unwrap_or(Path::new(""));
         if marks_dir(dir).is_dir() {
-            games.retain(|g| !RecordChoice::marked_elsewhere(&g.id, file));
+            games.retain(|g| !RecordChoice::marked_elsewhere_by(&g.id, file, &read));
         }
     }
 }

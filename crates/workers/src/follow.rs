@@ -10,10 +10,11 @@
 //! A record whose mark names another file is left out: a worker that lost
 //! the mark and died before it could cut its record back left it, and the
 //! record that counts is the one the mark names
-//! ([`aboure_records::RecordChoice::marked_elsewhere`]). A worker cannot
-//! take a count back, so it looks at the mark of every record it reads
-//! here (one small read each, in a run that has marks): these files are
-//! read only when the log of finished units may not tell everything.
+//! ([`aboure_records::RecordChoice::marked_elsewhere_by`]). A worker
+//! cannot take a count back, so it looks at the mark of every record it
+//! reads here (one small read each, in a run that has marks, from the
+//! server: [`crate::mark_now`]): these files are read only when the log
+//! of finished units may not tell everything.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -76,7 +77,9 @@ impl Siblings {
                     let Ok(summary) = GameSummary::from_line(line) else {
                         continue;
                     };
-                    if !(marked && RecordChoice::marked_elsewhere(&summary.id, &path)) {
+                    let elsewhere =
+                        || RecordChoice::marked_elsewhere_by(&summary.id, &path, crate::mark_now);
+                    if !(marked && elsewhere()) {
                         games.push((name.clone(), summary.to_record()));
                     }
                 }

@@ -124,7 +124,7 @@ pub use finished::{FinishedLog, FINISHED_LOG};
 pub use follow::Siblings;
 pub use ledger::Ledger;
 pub use lost::{loss, on_claims, taken, Loss, EXIT_CLAIMS_LOST};
-pub use marks::{RecordMarks, Reservation, ORPHAN_WAIT};
+pub use marks::{mark_now, RecordMarks, Reservation, ORPHAN_WAIT};
 pub use roster::{
     describe as describe_roster, last_signer, roster, signer_name, RosterBrief, WorkerFile,
 };

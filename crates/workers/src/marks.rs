@@ -27,13 +27,27 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use aboure_records::mark::{mark_text, marked_file, marks_dir};
+use aboure_records::mark::{mark_path, mark_text, marked_file, marks_dir};
 use aboure_records::GameRecord;
 
 /// How long a mark may name a file that does not hold its record before
 /// another worker takes it over: far longer than the few system calls
 /// between a mark and its write, on a loaded machine.
 pub const ORPHAN_WAIT: Duration = Duration::from_secs(10);
+
+/// The results file the mark of game `id` of the run in `run_dir` names,
+/// as the server has it now (`O_DIRECT`: [`crate::fresh`]); `None` without
+/// a mark. What a worker reads of a mark: a mark taken over is a new file
+/// under the old name, which a client reading through its cache (under a
+/// delegation of the old file, or a name it has not looked up again) may
+/// not see; a worker that then counted the record the mark no longer names
+/// could not take the count back.
+pub fn mark_now(run_dir: &Path, id: &str) -> io::Result<Option<String>> {
+    let Some(bytes) = crate::fresh::read_from(&mark_path(run_dir, id), 0)? else {
+        return Ok(None);
+    };
+    Ok(marked_file(&String::from_utf8_lossy(&bytes)).map(str::to_owned))
+}
 
 /// The marks of one run, as one worker makes them.
 #[derive(Debug)]
@@ -141,11 +155,7 @@ impl RecordMarks {
 
     /// The file the mark of `id` names, as the server has it now.
     fn owner(&self, id: &str) -> io::Result<Option<String>> {
-        let Some(bytes) = crate::fresh::read_from(&self.dir.join(id), 0)? else {
-            return Ok(None);
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        Ok(marked_file(&text).map(str::to_owned))
+        mark_now(&self.run_dir, id)
     }
 
     /// The record of `id` in the run's results file `file`, as the server

@@ -119,17 +119,21 @@ pub fn roster(claims: &Path) -> io::Result<Vec<WorkerEntry>> {
         if unit.is_none() && !name.starts_with("worker-") {
             continue;
         }
-        // A file removed since the listing was finished with: skip it.
-        let Ok(text) = crate::fresh::read_text(&path) else {
+        // One open per file, read and (a worker's) locked through it. A
+        // file removed since the listing was finished with: skip it.
+        let Ok(mut file) = crate::fresh::undelegated(&path, 0) else {
             continue;
         };
+        let mut text = String::new();
+        if std::io::Read::read_to_string(&mut file, &mut text).is_err() {
+            continue;
+        }
         if let Some(unit) = unit {
             if let Some((worker, signature)) = last_signer(&text) {
                 let held = (unit, signature.to_owned());
                 holding.entry(worker.to_owned()).or_default().push(held);
             }
         } else if let Some(worker) = name.strip_prefix("worker-") {
-            let file = crate::fresh::undelegated(&path, 0)?;
             let alive = match file.try_lock_shared() {
                 Ok(()) => false,
                 Err(TryLockError::WouldBlock) => true,
@@ -213,6 +217,10 @@ fn entry_of(name: &str, text: &str, alive: bool, written: SystemTime) -> WorkerE
 pub struct RosterBrief {
     /// Workers that ever worked on the run.
     pub workers: usize,
+    /// Workers alive now: how far apart each paces its polls
+    /// ([`crate::crowd`]).
+    #[serde(default)]
+    pub alive: usize,
     /// [`describe`] of the roster.
     pub summary: String,
     /// Units workers no longer alive still hold (those that died, and
@@ -240,6 +248,10 @@ impl RosterBrief {
         };
         RosterBrief {
             workers: roster.len(),
+            alive: roster
+                .iter()
+                .filter(|w| w.state == WorkerState::Alive)
+                .count(),
             summary: describe(roster),
             orphans: held_by(false),
             held: held_by(true),

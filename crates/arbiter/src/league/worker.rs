@@ -191,7 +191,11 @@ fn known_games(
     follower: &mut Siblings,
 ) -> Result<Vec<(PathBuf, GameRecord)>, RunError> {
     let mut own = std::mem::take(&mut output.previous);
-    aboure_records::RecordChoice::keep_counted(&output.games_path, &mut own);
+    aboure_records::RecordChoice::keep_counted(
+        &output.games_path,
+        &mut own,
+        aboure_workers::mark_now,
+    );
     let mut known: Vec<_> = own
         .into_iter()
         .map(|g| (output.games_path.clone(), g))

@@ -133,6 +133,9 @@ pub struct Queue {
     /// brings new units: the wait starts again short).
     idle: Duration,
     window_end: Unit,
+    /// How many times [`POLL_MOST`] the wait may grow to, for the live
+    /// workers the roster last counted ([`aboure_workers::census::crowd`]).
+    crowd: f64,
     rng: SmallRng,
     probe_at: Instant,
     probe_every: Duration,
@@ -179,6 +182,7 @@ impl Queue {
             held: BTreeSet::new(),
             idle: POLL_FIRST,
             window_end: 0,
+            crowd: 1.0,
             rng: SmallRng::from_entropy(),
             probe_at: Instant::now() + PROBE_FIRST,
             probe_every: PROBE_FIRST,
@@ -239,13 +243,15 @@ impl Queue {
         }
         self.held = brief.held.iter().copied().filter(open).collect();
         self.orphans = orphans;
+        self.crowd = aboure_workers::census::crowd(brief.alive);
     }
 
     /// The wait before looking again, drawn around the current one, which
-    /// doubles: a thousand idle workers neither knock in step nor often.
+    /// doubles up to [`POLL_MOST`] times the crowd: a thousand idle workers
+    /// neither knock in step nor more often, all together, than fifty.
     fn pause(&mut self) -> Duration {
         let wait = self.idle.mul_f64(self.rng.gen_range(0.5..1.5));
-        self.idle = (self.idle * 2).min(POLL_MOST);
+        self.idle = (self.idle * 2).min(POLL_MOST.mul_f64(self.crowd));
         wait
     }
 

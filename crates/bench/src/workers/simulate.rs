@@ -210,7 +210,8 @@ fn play_unit(
     Ok(Some(Duration::ZERO))
 }
 
-/// Reads the roster every 2 s as a worker's watch does, and tells the
+/// Reads the roster every 2 s (longer among many: `roster::period`) as
+/// a worker's watch does, and tells the
 /// queue (through `tell`: the worker's thread holds the queue nearly all
 /// the time, games taking none); once more as the worker leaves (the last
 /// one writes the final roster).
@@ -230,11 +231,18 @@ fn watch_roster(
         if let Ok(queue) = queue.try_lock() {
             games = queue.games_by_file().clone();
         }
-        match roster::read(dir, name, &games, &mut writer) {
-            Ok(brief) => _ = tell.send((brief, writer.holds())),
-            Err(e) => tracing::warn!("cannot read the workers of the run: {e}"),
-        }
-        match stop.recv_timeout(roster::EVERY) {
+        let wait = match roster::read(dir, name, &games, &mut writer) {
+            Ok(brief) => {
+                let wait = roster::period(&brief);
+                _ = tell.send((brief, writer.holds()));
+                wait
+            }
+            Err(e) => {
+                tracing::warn!("cannot read the workers of the run: {e}");
+                roster::EVERY
+            }
+        };
+        match stop.recv_timeout(wait) {
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             // Left: read once more, then stop.
             _ if !leaving => leaving = true,

@@ -69,3 +69,26 @@ fn pairs_the_roster_says_are_held_are_not_tried_and_one_found_held_stops_the_cla
     two.set_roster(&brief, true);
     assert!(matches!(two.next(0..6).unwrap(), Next::Play(c, _) if c.unit() == 3));
 }
+
+#[test]
+fn an_idle_workers_wait_grows_past_poll_most_only_with_the_crowd() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut q = queue(dir.path(), 1, 1);
+    let longest = |q: &mut Queue| (0..20).map(|_| q.pause()).max().unwrap();
+    assert!(longest(&mut q) <= POLL_MOST.mul_f64(1.5));
+    let crowd = RosterBrief {
+        alive: 1000,
+        ..RosterBrief::default()
+    };
+    q.set_roster(&crowd, false);
+    let most = POLL_MOST.mul_f64(aboure_workers::census::crowd(1000));
+    let wait = longest(&mut q);
+    assert!(
+        wait > POLL_MOST * 3 / 2 && wait <= most.mul_f64(1.5),
+        "{wait:?}"
+    );
+    // Fewer workers again: back under POLL_MOST once the wait starts short.
+    q.set_roster(&RosterBrief::default(), false);
+    q.idle = POLL_FIRST;
+    assert!(longest(&mut q) <= POLL_MOST.mul_f64(1.5));
+}
