@@ -179,6 +179,29 @@ fn socket_filter(arch: TargetArch, allowed: &[i32]) -> Result<SeccompFilter, Set
     .map_err(fail)
 }
 
+/// Refuses sending messages with `sendmsg` (and `sendmmsg` when the bot
+/// has no network), the only calls that carry ancillary data: a
+/// descriptor sent in an `SCM_RIGHTS` message and never received holds
+/// its file open from the socket's queue, where no process's descriptor
+/// table shows it, so a deleted file held that way escapes `write-size`
+/// (an outside attack: 200 MiB under 20 MiB). The message lies in memory,
+/// out of a filter's reach, so the calls go whole; `send`, `sendto`,
+/// `write` and receiving stay. The C library's resolver sends its two
+/// queries at once with `sendmmsg`, so a bot with network keeps that one.
+fn message_senders(arch: TargetArch, network: bool) -> Result<SeccompFilter, SetupError> {
+    let mut calls = BTreeMap::from([(libc::SYS_sendmsg, Vec::new())]);
+    if !network {
+        calls.insert(libc::SYS_sendmmsg, Vec::new());
+    }
+    SeccompFilter::new(
+        calls,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(|e| SetupError::Seccomp(e.to_string()))
+}
+
 /// `fcntl`'s command that sets the signal of I/O readiness (Linux's
 /// `F_SETSIG`, which the libc crate does not name).
 const F_SETSIG: u64 = 10;
@@ -273,6 +296,7 @@ pub fn named_calls() -> impl Iterator<Item = i64> {
         .copied()
         .chain([libc::SYS_clone, libc::SYS_clone3, libc::SYS_ioctl])
         .chain([libc::SYS_fallocate, libc::SYS_setpgid, libc::SYS_setsid])
+        .chain([libc::SYS_sendmsg, libc::SYS_sendmmsg])
 }
 
 /// The deny list, with `clone` refused only for new namespaces and `ioctl`
@@ -324,7 +348,7 @@ fn refuse(arch: TargetArch, call: i64, errno: i32) -> Result<SeccompFilter, Setu
 
 /// Installs the seccomp filters: the deny list, the numbers it was not
 /// written against ([`known::unknown_calls`]), the socket families of
-/// [`socket_families`] for `network`, and with `private_memory` the one
+/// [`socket_families`] for `network`, the [`message_senders`], and with `private_memory` the one
 /// that keeps every byte of memory under the bot's `RLIMIT_DATA`; with
 /// `signal_hold` (the bot held by `SIGSTOP`) the one of
 /// [`continue_sources`].
@@ -341,7 +365,8 @@ pub fn install(private_memory: bool, network: bool, signal_hold: bool) -> Result
     // the speed `write-size` is measured against.
     let fallocate = refuse(arch, libc::SYS_fallocate, libc::EOPNOTSUPP)?;
     let sockets = socket_filter(arch, socket_families(network))?;
-    let mut filters = vec![denied(arch)?, clone3, fallocate, sockets];
+    let senders = message_senders(arch, network)?;
+    let mut filters = vec![denied(arch)?, clone3, fallocate, sockets, senders];
     if private_memory {
         filters.push(shared_memory(arch)?);
     }
