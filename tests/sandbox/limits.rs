@@ -164,3 +164,25 @@ fn no_file_is_held_in_flight_in_a_socket_message() {
     assert_no_survivors(&m, Duration::from_secs(5));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn many_empty_folders_in_a_write_folder_count_as_past_write_size() {
+    // Attacks b07 and b15 of the fifth outside round: folders that hold
+    // little but each cost the walk an open and a read slowed each look to
+    // seconds, and the bot wrote far past write-size in between. A bot's
+    // folders are bounded in number, as a filesystem's inodes by a quota.
+    let dir = folder("sandbox-many-folders");
+    let m = marker("manyfolders");
+    let (_, cache_arg) = write_folder(&dir);
+    let bots = hostile("maker", "manyfolders.sh", &m, &[&cache_arg, "3000"])
+        + "sandbox = { write = [\"cache\"] }\n";
+    let games = run_two_games(&dir, &gauntlet(&bots));
+    println!("{}", stderr_log(&dir.join("out"), "maker"));
+    assert_lost_at_limit(
+        &games,
+        "maker",
+        "hold more than 1000 folders, more than sandbox.write-size (1 GiB)",
+    );
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
