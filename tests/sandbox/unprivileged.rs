@@ -52,6 +52,7 @@ const CORE: &[&str] = &[
     "limits::no_file_is_held_in_flight_in_a_socket_message",
     "limits::many_empty_folders_in_a_write_folder_count_as_past_write_size",
     "explain::a_name_where_the_bot_starts_that_it_cannot_see_gets_the_same_detail_present_or_not",
+    "world::a_bot_parks_no_memory_in_socket_buffers_past_its_memory_limit",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test
