@@ -95,3 +95,49 @@ fn the_tournament_file_its_backups_and_results_beside_a_bot_are_masked() {
         .contains(&secret));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sixth outside round (c12, c39, c13, c23): a `write` or `read` path
+/// through a link in a folder a bot's author submitted (`attdata -> .`,
+/// `attdata/cache -> /a/host/folder`) gave the bot the folder the link
+/// leads to, owner and all as root: the arbiter's own binary folder, the
+/// results folder, the other bot's program. Now the run stops before any
+/// game, naming the path and the link, and nothing is given.
+#[test]
+fn a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing() {
+    let dir = folder("sandbox-path-link");
+    let m = marker("pathlink");
+    let host = dir.join("host-folder");
+    std::fs::create_dir_all(&host).unwrap();
+    std::fs::set_permissions(&host, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(dir.join("attdata")).unwrap();
+    std::os::unix::fs::symlink(&host, dir.join("attdata/cache")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("attdata/here")).unwrap();
+    let owner = |p: &Path| std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(p).unwrap());
+    let before = owner(&host);
+    for (key, path, link) in [
+        ("write", "attdata/cache/sub", "attdata/cache"),
+        ("write", "attdata/cache", "attdata/cache"),
+        ("read", "attdata/here/honest", "attdata/here"),
+    ] {
+        std::fs::create_dir_all(host.join("sub")).unwrap();
+        let bots = hostile(
+            "linker",
+            "writer.sh",
+            &m,
+            &[&dir.join(path).display().to_string()],
+        ) + &format!("sandbox = {{ {key} = [{path:?}] }}\n");
+        let config = write_config(&dir, &gauntlet(&bots));
+        let out = dir.join("out");
+        let output = run(&config, &out, &[]);
+        let text = show(&output);
+        assert!(!output.status.success(), "{key} {path}: {text}");
+        let named = format!("{} is a symbolic link", dir.join(link).display());
+        assert!(text.contains(&named), "{named:?} in {text}");
+        assert!(!out.join("games.jsonl").exists(), "{text}");
+        assert_eq!(owner(&host), before, "{key} {path}");
+        assert_eq!(owner(&host.join("sub")), before, "{key} {path}");
+        assert_eq!(std::fs::read_dir(host.join("sub")).unwrap().count(), 0);
+    }
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

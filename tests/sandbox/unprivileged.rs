@@ -53,6 +53,7 @@ const CORE: &[&str] = &[
     "limits::many_empty_folders_in_a_write_folder_count_as_past_write_size",
     "explain::a_name_where_the_bot_starts_that_it_cannot_see_gets_the_same_detail_present_or_not",
     "world::a_bot_parks_no_memory_in_socket_buffers_past_its_memory_limit",
+    "links::a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test
