@@ -109,7 +109,12 @@ impl Sandbox {
             .filter(|p| !p.starts_with('-'))
             .map(|p| normal(&workdir.join(p)));
         for path in paths {
-            if hidden().any(|h| path.starts_with(h)) {
+            // Where a link leads counts too (`w.bin -> ../t.toml`).
+            let real = std::fs::canonicalize(&path).ok();
+            let within = |h: &PathBuf| {
+                path.starts_with(h) || real.as_ref().is_some_and(|r| r.starts_with(h))
+            };
+            if hidden().any(within) {
                 return Err(SandboxError::Hidden {
                     bot: name.to_owned(),
                     path,
