@@ -141,3 +141,47 @@ fn a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing() {
     assert_no_survivors(&m, Duration::from_secs(5));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sixth outside round's c01 and c13 (`hard`): a hard link to the
+/// tournament file in a bot's own folder (named nowhere) or given as its
+/// `read` path was read whole, every bot's `env` with it. Another name of
+/// the tournament file or of a result is refused before any game.
+#[test]
+fn a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused() {
+    for (name, read) in [
+        ("sandbox-hard-toml-own", false),
+        ("sandbox-hard-toml-read", true),
+    ] {
+        let dir = folder(name);
+        let own = dir.join("attacker");
+        std::fs::create_dir_all(&own).unwrap();
+        let program = own.join("bot");
+        std::fs::copy(TESTBOT, &program).unwrap();
+        let copy = match read {
+            true => dir.join("weights.bin"),
+            false => own.join("notes.txt"),
+        };
+        let allow = match read {
+            true => "sandbox = { read = [\"weights.bin\"] }\n",
+            false => "",
+        };
+        let text = gauntlet_against(
+            &honest_with("hardsecret"),
+            &format!(
+                "[[bot]]\nname = \"attacker\"\ncommand = [{:?}, \"random\"]\n{allow}",
+                program.display().to_string()
+            ),
+        );
+        let config = write_config(&dir, &text);
+        std::fs::hard_link(&config, &copy).unwrap();
+        let out = dir.join("out");
+        let output = run(&config, &out, &[]);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+        assert!(err.contains("sandbox of attacker"), "{err}");
+        assert!(err.contains(&copy.display().to_string()), "{err}");
+        assert!(err.contains("the tournament file"), "{err}");
+        assert_eq!(recorded(&out), 0, "{}", show(&output));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -55,6 +55,7 @@ const CORE: &[&str] = &[
     "world::a_bot_parks_no_memory_in_socket_buffers_past_its_memory_limit",
     "links::a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing",
     "named::a_file_named_through_a_link_to_another_bots_file_or_the_tournament_file_is_refused",
+    "links::a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

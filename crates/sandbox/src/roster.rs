@@ -149,6 +149,13 @@ impl Sandbox {
                 "the tournament file or the results folder".into(),
             );
         }
+        // Another name of the tournament file or of a result among its own
+        // files or `read` paths (a hard link, named nowhere): read whole.
+        let roots = [&bot.folders[..], &bot.read].concat();
+        if let Some(path) = shared_inode(&roots, &[], &self.hidden) {
+            let what = "a hard link to the tournament file or a result".into();
+            return refuse(&bot.name, &path, what);
+        }
         let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
         let elsewhere = |f: &&PathBuf| !inside(f, &bot.folders) && !inside(f, &bot.read);
         if let Some(path) = bot
