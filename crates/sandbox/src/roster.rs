@@ -125,6 +125,30 @@ impl Sandbox {
         Ok(())
     }
 
+    /// Refuses a bot whose own files lie in the tournament file or the
+    /// results folder, or are, like its `read` paths, another name of one
+    /// of them (a hard link, named nowhere: it would be read whole).
+    fn refuse_a_hidden_file(&self, bot: &RegisteredBot) -> Result<(), SandboxError> {
+        let refuse = |path: &PathBuf, what: &str| {
+            Err(SandboxError::Hidden {
+                bot: bot.name.clone(),
+                path: path.clone(),
+                what: what.into(),
+            })
+        };
+        if let Some(path) = bot
+            .own()
+            .find(|p| self.hidden.iter().any(|h| p.starts_with(h)))
+        {
+            return refuse(path, "the tournament file or the results folder");
+        }
+        let roots = [&bot.folders[..], &bot.read].concat();
+        match shared_inode(&roots, &[], &self.hidden) {
+            Some(path) => refuse(&path, "a hard link to the tournament file or a result"),
+            None => Ok(()),
+        }
+    }
+
     /// Refuses a bot whose command names (or whose own folders lie in)
     /// what is hidden from it: the tournament file and the results folder,
     /// another bot's files outside its own folders, or what lies in another
@@ -139,23 +163,7 @@ impl Sandbox {
                 what,
             })
         };
-        if let Some(path) = bot
-            .own()
-            .find(|p| self.hidden.iter().any(|h| p.starts_with(h)))
-        {
-            return refuse(
-                &bot.name,
-                path,
-                "the tournament file or the results folder".into(),
-            );
-        }
-        // Another name of the tournament file or of a result among its own
-        // files or `read` paths (a hard link, named nowhere): read whole.
-        let roots = [&bot.folders[..], &bot.read].concat();
-        if let Some(path) = shared_inode(&roots, &[], &self.hidden) {
-            let what = "a hard link to the tournament file or a result".into();
-            return refuse(&bot.name, &path, what);
-        }
+        self.refuse_a_hidden_file(bot)?;
         let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
         let elsewhere = |f: &&PathBuf| !inside(f, &bot.folders) && !inside(f, &bot.read);
         if let Some(path) = bot
