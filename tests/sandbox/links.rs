@@ -185,3 +185,39 @@ fn a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused()
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// The sixth outside round's c20 and c26: beside the tournament file, a
+/// git repository holding it (its blob in `.git/objects`), a copy named in
+/// capitals (`OTHER.TOML`) and another tournament's file named otherwise
+/// (`league.conf`, with its `[[bot]]` tables) were read whole by a bot
+/// whose folder is the tournament file's.
+#[test]
+fn a_repository_and_other_copies_of_a_tournament_file_beside_a_bot_are_masked() {
+    let dir = folder("sandbox-beside-copies");
+    let m = marker("besidecopies");
+    let secret = format!("copysecret{}", std::process::id());
+    let script = dir.join("besidecopies.sh");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/besidecopies.sh");
+    std::fs::copy(source, &script).unwrap();
+    let key = format!("[[bot]]\nKEY = \"{secret}\"\n");
+    let objects = dir.join(".git/objects/ab");
+    std::fs::create_dir_all(&objects).unwrap();
+    std::fs::write(objects.join("cdef"), &key).unwrap();
+    std::fs::write(dir.join("OTHER.TOML"), &key).unwrap();
+    std::fs::write(dir.join("league.conf"), &key).unwrap();
+    for path in [&dir, &dir.join(".git"), &dir.join(".git/objects"), &objects] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let bots = format!(
+        "[[bot]]\nname = \"beside\"\ncommand = [\"sh\", {:?}, {m:?}, {TESTBOT:?}]\n\
+         env = {{ ABOURE_HOSTILE = \"{m}\" }}\n",
+        script.display().to_string()
+    );
+    run_and_check(&dir, &m, &gauntlet_against(&honest_with(&secret), &bots), 1);
+    let log = stderr_log(&dir.join("out"), "beside");
+    println!("{log}");
+    for what in ["repository: ", "capitals: ", "renamed: "] {
+        assert_eq!(reported(&log, what), ["0", "0"], "{log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -295,12 +295,18 @@ impl Sandbox {
     }
 }
 
+/// Version control beside a tournament file, which holds every version
+/// of it (`.git/objects`).
+const VERSION_CONTROL: &[&str] = &[".git", ".hg", ".svn", ".bzr", ".jj", "_darcs", ".fossil"];
+
 /// What lies beside the file `path` (the tournament file) and is as
 /// secret: another TOML file or an editor's copy of one (`t.toml~`,
-/// `t.toml.bak`, `.t.toml.swp`, `#t.toml#`, another tournament's file,
-/// with its bots' `env`), and a results folder (one holding `run.json` or
-/// `games.jsonl`: an earlier run's, with its bots' logs). Nothing for a
-/// folder, or a file whose folder cannot be read.
+/// `t.toml.bak`, `.t.toml.swp`, `#t.toml#`, `T.TOML`, another tournament's
+/// file, with its bots' `env`), any file with a `[[bot]]` table whatever
+/// its name, a version-control folder (`.git`, with every version of the
+/// file), and a results folder (one holding `run.json` or `games.jsonl`:
+/// an earlier run's, with its bots' logs). Nothing for a folder, or a file
+/// whose folder cannot be read.
 fn beside(path: &Path) -> Vec<PathBuf> {
     let (Some(folder), Some(own)) = (path.parent(), path.file_name()) else {
         return Vec::new();
@@ -321,8 +327,11 @@ fn beside(path: &Path) -> Vec<PathBuf> {
                 .iter()
                 .any(|f| entry.path().join(f).exists())
         };
+        let lower = name.to_string_lossy().to_lowercase();
+        let file = || lower.contains(".toml") || holds_a_bot_table(&entry.path());
         name != own
-            && ((!meta.is_dir() && name.to_string_lossy().contains(".toml"))
+            && (VERSION_CONTROL.contains(&lower.as_str())
+                || (!meta.is_dir() && file())
                 || (meta.is_dir() && results()))
     };
     entries.flatten().filter(secret).map(|e| e.path()).collect()
@@ -333,7 +342,6 @@ fn beside(path: &Path) -> Vec<PathBuf> {
 /// holding `run.json` and `games.jsonl`): another tournament's, with its
 /// bots' `env` and logs, which a bot's command may not name.
 fn of_a_tournament(path: &Path) -> bool {
-    use std::io::Read;
     let results = |dir: &Path| {
         ["run.json", "games.jsonl"]
             .iter()
@@ -342,7 +350,14 @@ fn of_a_tournament(path: &Path) -> bool {
     if path.ancestors().skip(1).any(results) {
         return true;
     }
-    if !path.to_string_lossy().contains(".toml") {
+    path.to_string_lossy().contains(".toml") && holds_a_bot_table(path)
+}
+
+/// Whether the file `path` has a `[[bot]]` line in its first 64 KiB.
+fn holds_a_bot_table(path: &Path) -> bool {
+    use std::io::Read;
+    // A regular file only (never a FIFO, which would block the open).
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
     }
     let mut text = Vec::new();
