@@ -119,10 +119,32 @@ fn a_slow_handshake_passes_with_a_warning_that_says_why_it_matters() {
         "{}",
         run.dump()
     );
-    // A quick one does not warn.
+    // The summary says how long the start-ups took.
+    assert!(startup_ms(&run) >= 1500, "{}", run.dump());
+    // A quick one does not warn, and says its start-up too.
     let quick = check_bot(&["--check", "handshake"], &[ABOURE, "bot", "random"]);
     assert_eq!(quick.status("handshake"), "PASS", "{}", quick.dump());
     assert!(!quick.stdout.contains("warning:"), "{}", quick.dump());
+    assert!(startup_ms(&quick) < 1500, "{}", quick.dump());
+}
+
+/// The slowest start-up the line above the summary reports, in ms.
+fn startup_ms(run: &Run) -> u64 {
+    let prefix = "start-up, from `aboure 1` to `aboureok`: ";
+    let line = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .unwrap_or_else(|| panic!("no start-up line:\n{}", run.dump()));
+    // "37 ms over 1 start" or "31 to 52 ms over 12 starts".
+    let slowest = line
+        .split(" ms")
+        .next()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap();
+    slowest.parse().unwrap_or_else(|_| panic!("{line}"))
 }
 
 #[test]

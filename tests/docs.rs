@@ -11,6 +11,7 @@
 //! the README's two commands are the ones CI runs, as typed.
 //! Each check has a test that feeds it a broken snippet and sees it fail.
 
+mod help;
 pub mod markdown;
 
 use std::path::{Path, PathBuf};

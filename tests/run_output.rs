@@ -158,3 +158,45 @@ fn the_lines_a_terminal_shows_above_the_bar_are_printed_on_a_piped_stderr() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_slow_start_up_is_said_as_it_happens_and_at_the_end() {
+    let dir = folder("run-output-slow-start");
+    let mut text = String::from(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[openings]\nplies = 2\n\
+         [time-control]\nnodes = 200\n",
+    );
+    text += &testbot("sluggish", "slowstart --ms 1300");
+    text += "[[bot]]\nname = \"quick\"\nbuiltin = \"random\"\n";
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = aboure(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(games(&out).len(), 2, "{}", show(&output));
+    // As it happens, once: the bot restarts for each game.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let live: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("sluggish: its start-up took "))
+        .collect();
+    assert_eq!(live.len(), 1, "{}", show(&output));
+    assert!(
+        live[0].contains("(over 1000 ms)") && live[0].contains("aboure check-bot"),
+        "{}",
+        show(&output)
+    );
+    // At the end: how many of its starts were slow, and what they cost.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let end: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  sluggish: 2 of 2 starts over 1000 ms"))
+        .collect();
+    assert_eq!(end.len(), 1, "{}", show(&output));
+    // (That a quick start-up is not said is `run_startups`'s unit test: a
+    // busy machine can make any start-up slow.)
+}

@@ -31,6 +31,8 @@ mod own;
 mod reach;
 #[path = "sandbox/sockets.rs"]
 mod sockets;
+#[path = "sandbox/spelled.rs"]
+mod spelled;
 #[path = "sandbox/uids.rs"]
 mod uids;
 #[path = "sandbox/unprivileged.rs"]

@@ -122,6 +122,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let _ =
             (out.write_all(aboure_report::printable(&text).as_bytes())).and_then(|()| out.flush());
     })?;
+    if let Some(line) = startup_line(&report) {
+        let _ = writeln!(std::io::stdout(), "\n{line}");
+    }
     let mut summary = format!("{} passed, {} failed", report.passed(), report.failed());
     if report.skipped() > 0 {
         summary += &format!(", {} skipped", report.skipped());
@@ -133,6 +136,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// How long the bot's start-ups took, fastest to slowest: every game of a
+/// tournament waits for one (`None` when the bot never finished one).
+fn startup_line(report: &aboure_check::SuiteReport) -> Option<String> {
+    let fastest = report.startups().min()?.as_millis();
+    let slowest = report.startups().max()?.as_millis();
+    let starts = report.startups().count();
+    let took = if fastest == slowest {
+        format!("{slowest} ms")
+    } else {
+        format!("{fastest} to {slowest} ms")
+    };
+    let plural = if starts == 1 { "" } else { "s" };
+    Some(format!(
+        "start-up, from `aboure 1` to `aboureok`: {took} over {starts} start{plural}"
+    ))
 }
 
 /// Runs `--build`, its output in a log that lives as long as the build.

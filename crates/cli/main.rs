@@ -17,6 +17,7 @@ mod run;
 mod run_build;
 mod run_eta;
 mod run_progress;
+mod run_startups;
 mod serve;
 mod solve;
 mod sprt_calc;

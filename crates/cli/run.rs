@@ -109,7 +109,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .lock()
         .map(|f| f.clone())
         .unwrap_or_default();
-    print_table(&config, &summary, &report, &first_forfeits);
+    let startups = progress
+        .startups
+        .lock()
+        .map(|s| s.summary())
+        .unwrap_or_default();
+    print_table(&config, &summary, &report, &first_forfeits, &startups);
     if let Ok(report) = &report {
         write_reports(&summary, report);
     }
@@ -160,6 +165,7 @@ fn progress_of(config: &Config, bar: &ProgressBar, quiet: bool) -> Progress {
         workers: Mutex::new(None),
         first_forfeits: Mutex::new(BTreeMap::new()),
         league: Mutex::new(None),
+        startups: Mutex::default(),
         league_bar: config
             .league()
             .is_some_and(|rule| rule.games.is_none() && rule.until.is_some()),
@@ -285,12 +291,13 @@ async fn serve_run(
 
 /// The end-of-run summary: the ratings report of every game in the output
 /// folder (this run's and earlier ones'), then how the run ended, as the
-/// arbiter words it ([`RunOutcome::ending`]).
+/// arbiter words it ([`RunOutcome::ending`]), and the slow start-ups.
 fn print_table(
     config: &Config,
     summary: &RunOutcome,
     report: &anyhow::Result<Report>,
     first_forfeits: &BTreeMap<String, String>,
+    startups: &str,
 ) {
     // Written whole, then printed safe for a terminal: names and details
     // come from the bots and the results files.
@@ -300,6 +307,7 @@ fn print_table(
         Err(e) => format!("no ratings: {e:#}\n{}", summary.standings_table()),
     };
     out += &summary.ending(config, first_forfeits);
+    out += startups;
     print!("{}", aboure_report::printable(&out));
 }
 

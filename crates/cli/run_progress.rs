@@ -13,6 +13,7 @@ use aboure_report::printable;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::run_eta::RunEta;
+use crate::run_startups::Startups;
 
 /// Live progress: the bar, standings in its message, forfeits printed above.
 /// The standings are the arbiter's ([`Event::Standings`]), tallied one game
@@ -33,6 +34,8 @@ pub(crate) struct Progress {
     /// A league with no budget, stopped by its verdict alone: its bar
     /// counts neighbour pairs settled, not games.
     pub(crate) league_bar: bool,
+    /// Each bot's start-ups, the slow ones said.
+    pub(crate) startups: Mutex<Startups>,
     pub(crate) quiet: bool,
 }
 
@@ -47,6 +50,16 @@ impl Progress {
                 self.update();
             }
             Event::Sandbox(layers) => self.say(&layers.to_string()),
+            Event::BotStarted { bot, took } => {
+                let line = self
+                    .startups
+                    .lock()
+                    .ok()
+                    .and_then(|mut s| s.record(bot, *took));
+                if let Some(line) = line {
+                    self.say(&printable(&line));
+                }
+            }
             Event::GameStarted { .. } => {}
             Event::GameFinished(game) => {
                 if let Some(loser) = game.forfeited_by() {

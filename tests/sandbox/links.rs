@@ -131,7 +131,7 @@ fn a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing() {
         let output = run(&config, &out, &[]);
         let text = show(&output);
         assert!(!output.status.success(), "{key} {path}: {text}");
-        let named = format!("{} is a symbolic link", dir.join(link).display());
+        let named = format!("symbolic link {}", dir.join(link).display());
         assert!(text.contains(&named), "{named:?} in {text}");
         assert!(!out.join("games.jsonl").exists(), "{text}");
         assert_eq!(owner(&host), before, "{key} {path}");

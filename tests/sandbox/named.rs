@@ -207,7 +207,7 @@ fn a_file_named_through_a_link_to_another_bots_file_or_the_tournament_file_is_re
             "w.bin",
             "../tournament.toml",
             "attdata/w.bin",
-            "the tournament file or the results folder",
+            "the tournament file or a results",
         ),
     ] {
         let (output, dir) = refused(name, |dir| {

@@ -15,6 +15,7 @@
 //!   slow          sleeps MS milliseconds before answering its N-th go
 //!   sleepy        sleeps MS milliseconds before every answer (moves randomly)
 //!   nohandshake   never sends aboureok
+//!   slowstart     sleeps MS milliseconds before its aboureok (moves randomly)
 //!   twice         answers its N-th go twice
 //!   longline      prints a line of 1 MB without a newline at its N-th go
 //!   orphan        starts a child `sleep 31415` at start-up, then hangs at go N
@@ -128,6 +129,9 @@ fn main() {
                     for i in 0..args.at {
                         let _ = writeln!(out, "option name o{i} type string default {default}");
                     }
+                }
+                if args.mode == "slowstart" {
+                    std::thread::sleep(Duration::from_millis(args.ms));
                 }
                 let _ = writeln!(out, "aboureok");
             }

@@ -20,6 +20,14 @@ pub enum Event {
     Standings(Vec<Standing>),
     /// The sandbox bots run in: its mode and layers (before any game).
     Sandbox(aboure_sandbox::Layers),
+    /// A bot's process started afresh and finished its handshake, which
+    /// took `took` (a process reused for another game sends none).
+    BotStarted {
+        /// The bot's name.
+        bot: String,
+        /// From before it was spawned to the end of its handshake.
+        took: std::time::Duration,
+    },
     /// A game starts.
     GameStarted {
         /// Its id.

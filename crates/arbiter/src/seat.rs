@@ -183,7 +183,12 @@ impl<S: PairSource> Seat<S> {
     /// Plays pairs until the source stops, the run halts or it is
     /// interrupted; then hands its idle processes on or shuts them down.
     async fn run(self) -> Result<(), RunError> {
-        let mut bots = Bots::new(&self.config, self.launches.clone(), self.kept.clone());
+        let mut bots = Bots::new(
+            &self.config,
+            self.launches.clone(),
+            self.kept.clone(),
+            self.observer.clone(),
+        );
         let result = self.pairs(&mut bots).await;
         bots.close().await;
         result

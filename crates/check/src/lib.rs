@@ -69,6 +69,7 @@ pub async fn run_async(
                 headline: None,
                 details: Vec::new(),
                 warnings: Vec::new(),
+                startups: Vec::new(),
                 transcript: Transcript::default(),
                 stderr: Vec::new(),
             }

@@ -2,6 +2,8 @@
 //! transcript, so the command line, tests and any other front end decide how
 //! to show it.
 
+use std::time::Duration;
+
 use crate::transcript::{Entry, Transcript};
 
 /// How a check ended.
@@ -38,6 +40,10 @@ pub struct CheckOutcome {
     /// Things that are allowed but suspicious: `info` lines that do not
     /// parse, unknown lines, a non-zero exit status after `quit`.
     pub warnings: Vec<String>,
+    /// How long each start of the bot in this check took, from the flush of
+    /// `aboure 1` to the reading of `aboureok`: what every game of a
+    /// tournament waits for.
+    pub startups: Vec<Duration>,
     /// Everything sent and received during the check.
     pub transcript: Transcript,
     /// The last lines the bot wrote to standard error.
@@ -94,6 +100,13 @@ impl SuiteReport {
     /// True when every check ran and passed.
     pub fn all_passed(&self) -> bool {
         !self.outcomes.is_empty() && self.outcomes.iter().all(CheckOutcome::passed)
+    }
+
+    /// Every start-up of the bot in the run, in the order of the checks.
+    pub fn startups(&self) -> impl Iterator<Item = Duration> + '_ {
+        self.outcomes
+            .iter()
+            .flat_map(|o| o.startups.iter().copied())
     }
 
     /// The outcome of the check called `name`, if it ran.

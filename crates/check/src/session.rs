@@ -61,6 +61,8 @@ pub struct Session<'c, L = BotProcess> {
     warnings: Vec<String>,
     headline: Option<String>,
     details: Vec<String>,
+    /// How long each start of the bot took, `aboure 1` to `aboureok`.
+    startups: Vec<Duration>,
     /// The outstanding `go` and the fence, heard as the arbiter hears them.
     pub(crate) turn: Turn,
     /// The position of the outstanding `go`.
@@ -88,6 +90,7 @@ impl<'c, L: Link> Session<'c, L> {
             warnings: Vec::new(),
             headline: None,
             details: Vec::new(),
+            startups: Vec::new(),
             turn: Turn::default(),
             asking: None,
             answered: None,
@@ -275,6 +278,7 @@ impl<'c, L: Link> Session<'c, L> {
             headline: self.headline,
             details: self.details,
             warnings: self.warnings,
+            startups: self.startups,
             transcript: self.transcript,
             stderr,
         };
@@ -337,6 +341,7 @@ impl Session<'_, BotProcess> {
         self.spare = None;
         self.spawn()?;
         let (identity, took) = self.handshake().await?;
+        self.startups.push(took);
         self.identity = Some(identity.clone());
         Ok((identity, took))
     }

@@ -249,43 +249,13 @@ impl Validator<'_> {
         list.iter()
             .map(|p| {
                 if p.trim().is_empty() || p.contains('\0') {
-                    return Err(format!("{p:?} is not a path"));
-                }
-                let path = base.join(p);
-                match link_on_the_way(&path, base) {
-                    Some(link) => Err(format!(
-                        "{p:?} passes through a link: {} is a symbolic link (to {}); a `read` or \
-                         `write` path must name the folder or file itself, for a link in a folder \
-                         a bot's author gave may lead anywhere (name what it leads to, {}, if \
-                         that is the one meant)",
-                        link.display(),
-                        std::fs::read_link(&link).unwrap_or_default().display(),
-                        std::fs::canonicalize(&path)
-                            .unwrap_or_else(|_| path.clone())
-                            .display()
-                    )),
-                    None => Ok(path),
+                    Err(format!("{p:?} is not a path"))
+                } else {
+                    Ok(base.join(p))
                 }
             })
             .collect()
     }
-}
-
-/// The first folder or file on the way to `path` that is a symbolic link,
-/// not counting the folders of `trusted` (the tournament file's folder, as
-/// its owner put it), whatever lies beyond: the sandbox checks a path as
-/// written (another bot's folder, the results, the system's folders) and
-/// binds it, and as root gives a `write` path to the bot, so a link in a
-/// folder a bot's author submitted (`attdata -> .`, `cache -> /usr/local`)
-/// would give the bot what it leads to (an outside attack had the folder of
-/// the arbiter's own binary so).
-fn link_on_the_way(path: &Path, trusted: &Path) -> Option<PathBuf> {
-    let ways: Vec<&Path> = path.ancestors().collect();
-    ways.into_iter()
-        .rev()
-        .filter(|way| !trusted.starts_with(way))
-        .find(|way| std::fs::symlink_metadata(way).is_ok_and(|m| m.file_type().is_symlink()))
-        .map(Path::to_owned)
 }
 
 /// `cpu = "1.5"`: cores' worth of CPU time, in thousandths, or

@@ -46,5 +46,5 @@ pub use limits::{
 };
 pub use lines::{Arrival, Output, MAX_LINE};
 pub use logs::{BotLogs, PROTOCOL_CAP, STDERR_CAP};
-pub use process::{BotFailure, BotProcess, FailureKind, Launch};
+pub use process::{BotFailure, BotProcess, FailureKind, Launch, SLOW_STARTUP};
 pub use turn::{Heard, Turn};

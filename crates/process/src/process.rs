@@ -122,7 +122,14 @@ pub struct BotProcess {
     unpaid: Duration,
     /// The folder it started in, on the host.
     workdir: std::path::PathBuf,
+    /// How long [`BotProcess::start`] took, until someone takes it.
+    startup: Option<Duration>,
 }
+
+/// A start-up slower than this is worth a word (from `check-bot`, and from
+/// a run as it happens): a tournament's `startup-timeout` allows 10 s, but
+/// every game that starts the bot afresh waits for it.
+pub const SLOW_STARTUP: Duration = Duration::from_secs(1);
 
 /// Why an exchange with a process stopped.
 enum Stop {
@@ -169,12 +176,14 @@ impl BotProcess {
             moved: false,
             unpaid: Duration::ZERO,
             workdir,
+            startup: None,
         })
     }
 
     /// Starts the bot and completes the handshake: `aboure 1` ... `aboureok`,
     /// the options, `isready` ... `readyok`, all within the start-up limit.
     pub async fn start(launch: &Launch) -> Result<BotProcess, BotFailure> {
+        let began = Instant::now();
         let mut bot = BotProcess::spawn(launch).map_err(|e| {
             let dir = match &launch.command.workdir {
                 Some(dir) => format!(" (in {})", dir.display()),
@@ -193,7 +202,10 @@ impl BotProcess {
             .handshake(&launch.options, launch.startup_timeout);
         let result = race(&mut bot.reaper, handshake).await;
         match result {
-            Ok(()) => Ok(bot),
+            Ok(()) => {
+                bot.startup = Some(began.elapsed());
+                Ok(bot)
+            }
             Err(stop) => {
                 let mut failure = bot.failure(stop).await;
                 if failure.kind == FailureKind::Crash {
@@ -203,6 +215,14 @@ impl BotProcess {
                 Err(bot.explained(failure))
             }
         }
+    }
+
+    /// How long its start took, from before it was spawned to the end of
+    /// its handshake: given once, by the first call after
+    /// [`BotProcess::start`] (so a process reused for many games counts
+    /// one start).
+    pub fn take_startup(&mut self) -> Option<Duration> {
+        self.startup.take()
     }
 
     /// The bot's name.

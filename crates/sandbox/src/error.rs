@@ -101,6 +101,23 @@ pub enum SandboxError {
         /// The path, and the kernel's answer.
         unreachable: crate::reach::Unreachable,
     },
+    /// A `read`, `write` or `workdir` path that passes through a symbolic
+    /// link a bot's folder may hold (see `spelled`).
+    #[error(
+        "sandbox of {bot}: its {what} {path} passes through the symbolic link {link}, which the sandbox does not follow: a link in a bot's folders would \
+         take the path elsewhere (another bot's files, the results, the host); name the \
+         real path instead"
+    )]
+    Link {
+        /// The bot.
+        bot: String,
+        /// Which of its paths (`read path`, `write path`, `working directory`).
+        what: &'static str,
+        /// The path as the tournament file names it.
+        path: PathBuf,
+        /// The link on its way, and where it points.
+        link: Box<crate::spelled::Link>,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

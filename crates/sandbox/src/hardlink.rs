@@ -5,7 +5,7 @@
 //! looked for, and each search stops after [`LINK_SEARCH`] entries (a
 //! bot's folder is small; a larger one is searched that far).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -46,8 +46,7 @@ pub(crate) fn shared_inode(
 ) -> Option<PathBuf> {
     let mut linked = BTreeMap::new();
     walk(folders, |path, stat| {
-        let file = SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG;
-        if file && stat.st_nlink > 1 {
+        if is_file(stat) && stat.st_nlink > 1 {
             linked.insert((stat.st_dev, stat.st_ino), path.to_owned());
         }
         false
@@ -67,6 +66,47 @@ pub(crate) fn shared_inode(
         }
     });
     found
+}
+
+/// The files of `paths` (files, and every file below folders), by device
+/// and inode: the tournament file, other tournament files and results
+/// folders beside it, this run's results folder.
+pub(crate) fn inodes(paths: &[PathBuf]) -> BTreeSet<(u64, u64)> {
+    let mut found = BTreeSet::new();
+    walk(paths, |_, stat| {
+        if is_file(stat) {
+            found.insert((stat.st_dev, stat.st_ino));
+        }
+        false
+    });
+    found
+}
+
+/// A file below `roots` (a bot's own folders and `read` paths), outside
+/// `skip` (what is masked there anyway), with more than one name, that is
+/// one of `secret`: the tournament file or a results file under a name
+/// of the bot's, which no mask at its own path would hide.
+pub(crate) fn linked_secret(
+    roots: &[PathBuf],
+    secret: &BTreeSet<(u64, u64)>,
+    skip: &[PathBuf],
+) -> Option<PathBuf> {
+    let mut found = None;
+    walk(roots, |path, stat| {
+        let linked = is_file(stat) && stat.st_nlink > 1;
+        if linked && secret.contains(&(stat.st_dev, stat.st_ino)) {
+            found = found
+                .take()
+                .or_else(|| (!skip.iter().any(|s| path.starts_with(s))).then(|| path.to_owned()));
+        }
+        found.is_some()
+    });
+    found
+}
+
+/// Whether `stat` is a regular file's.
+fn is_file(stat: &FileStat) -> bool {
+    SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFREG
 }
 
 /// Whether `stat` is a folder's.
@@ -112,6 +152,19 @@ mod tests {
         std::fs::hard_link(theirs.join("secret"), own.join("sub/x.bin")).unwrap();
         assert_eq!(shared_inode(&o, &o, &t), Some(own.join("sub/x.bin")));
         // Both names in the bot's own paths: its own file twice.
-        assert_eq!(shared_inode(&o, &[own, theirs], &t), None);
+        assert_eq!(shared_inode(&o, &[own.clone(), theirs.clone()], &t), None);
+        // A hard link to a secret file (the tournament file) under a name
+        // of the bot's: found; the secret's own name is skipped (masked).
+        let toml = dir.path().join("t.toml");
+        std::fs::write(&toml, "[[bot]]").unwrap();
+        let secret = inodes(std::slice::from_ref(&toml));
+        assert_eq!(linked_secret(&o, &secret, &[]), None);
+        std::fs::hard_link(&toml, own.join("notes.txt")).unwrap();
+        assert_eq!(linked_secret(&o, &secret, &[]), Some(own.join("notes.txt")));
+        let both = [dir.path().to_owned()];
+        assert_eq!(
+            linked_secret(&both, &secret, &[toml, own.join("notes.txt")]),
+            None
+        );
     }
 }

@@ -74,6 +74,7 @@ mod scratch;
 mod seccomp;
 mod settings;
 mod setup;
+mod spelled;
 mod spent;
 mod tree;
 mod usage;
@@ -93,6 +94,7 @@ pub use settings::{
     Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE, MAX_CORE,
     MIN_SCRATCH,
 };
+pub use spelled::Link;
 
 /// The hidden subcommand of `aboure` that runs the helper.
 pub const HELPER_COMMAND: &str = "sandbox-exec";

@@ -63,13 +63,8 @@ impl RegisteredBot {
         let theirs = [&other.folders[..], &other.write, &other.read].concat();
         let given = |f: &PathBuf| inside(f, &self.read);
         let program = other.files.last();
-        // Through a link too (`attdata/v -> ../vic`, planted by the bot's
-        // author): where it leads counts, not only the path as written.
-        let there = |f: &PathBuf| {
-            inside(f, &theirs) || std::fs::canonicalize(f).is_ok_and(|real| inside(&real, &theirs))
-        };
         self.named.iter().filter(|f| !given(f)).find(|f| {
-            let named_there = there(f) && !inside(f, &self.folders);
+            let named_there = inside(f, &theirs) && !inside(f, &self.folders);
             program != Some(*f) && (named_there || linked_into(f, &theirs))
         })
     }

@@ -54,6 +54,7 @@ impl Sandbox {
             helper: &self.helper,
         };
         let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
+        self.refuse_links(name, &workdir, policy)?;
         let folders = crate::own::own_folders(&command, &[], &write).unwrap_or_default();
         let named = crate::argument::files(command.path_args(), &workdir, &write);
         self.refuse_results_named(name, command.path_args(), &workdir)?;
@@ -69,6 +70,8 @@ impl Sandbox {
             write,
         };
         self.refuse_what_is_hidden(&bot)?;
+        self.refuse_linked_secrets(&bot)?;
+        self.refuse_named_through_links(&bot)?;
         if self.gives_identities(policy) {
             // Checked here too, so that the run stops before any game.
             if let Ok(view) = crate::view::View::of(&command, policy) {
@@ -92,6 +95,102 @@ impl Sandbox {
         Ok(())
     }
 
+    /// The folders the operator named for the run (the tournament file's
+    /// and the results folder's parent): links on the way to them are the
+    /// operator's, not a bot's (see [`crate::spelled`]).
+    pub(crate) fn operators(&self) -> Vec<PathBuf> {
+        (self.hidden.iter())
+            .filter_map(|h| h.parent().map(Path::to_owned))
+            .collect()
+    }
+
+    /// Refuses a sandboxed bot whose `read` or `write` path or working
+    /// directory passes through a symbolic link a bot's folder may hold,
+    /// before anything on the host is changed for it.
+    fn refuse_links(
+        &self,
+        name: &str,
+        workdir: &Path,
+        policy: &Policy,
+    ) -> Result<(), SandboxError> {
+        if policy.disabled || self.settings.mode == crate::settings::Mode::Off {
+            return Ok(());
+        }
+        let operators = self.operators();
+        let paths = (policy.read.iter().map(|p| ("read path", p.as_path())))
+            .chain(policy.write.iter().map(|p| ("write path", p.as_path())))
+            .chain([("working directory", workdir)]);
+        for (what, path) in paths {
+            let path = normal(path);
+            if let Some(found) = crate::spelled::link_on_the_way(&path, &operators) {
+                return Err(SandboxError::Link {
+                    bot: name.to_owned(),
+                    what,
+                    path,
+                    link: Box::new(found),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a bot whose own folders or `read` paths hold, under a name
+    /// of their own, a hard link to the tournament file, another
+    /// tournament's file or a results file beside it, or this run's results
+    /// (see [`crate::hardlink::linked_secret`]): masks hide those at their
+    /// own paths only. The machine's own folders are not searched.
+    fn refuse_linked_secrets(&self, bot: &RegisteredBot) -> Result<(), SandboxError> {
+        let system = |p: &&PathBuf| {
+            ["/usr", "/etc", "/nix", "/bin", "/sbin", "/lib", "/lib64"]
+                .iter()
+                .any(|s| p.starts_with(s))
+        };
+        let roots: Vec<PathBuf> = (bot.folders.iter().chain(&bot.read))
+            .filter(|p| !system(p))
+            .cloned()
+            .collect();
+        let secret_paths = [&self.hidden[..], &self.beside].concat();
+        let secret = crate::hardlink::inodes(&secret_paths);
+        match crate::hardlink::linked_secret(&roots, &secret, &secret_paths) {
+            Some(path) => Err(SandboxError::Hidden {
+                bot: bot.name.clone(),
+                path,
+                what: "a hard link to the tournament file or a results file".into(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a bot whose command names a file through a symbolic link
+    /// (its data, `attdata/w.bin -> ../victim/secret.txt`) that leads into
+    /// what is hidden from it: the tournament file or a results folder
+    /// (beside it too), or another bot's folders and paths outside its own
+    /// (either bot registered first). The file is bound from where the
+    /// link leads, which no mask at that place would cover; the checks
+    /// above read the path as spelled.
+    fn refuse_named_through_links(&self, bot: &RegisteredBot) -> Result<(), SandboxError> {
+        let refuse = |who: &RegisteredBot, (file, to): (PathBuf, PathBuf), whose: String| {
+            Err(SandboxError::Hidden {
+                bot: who.name.clone(),
+                path: file,
+                what: format!("a link to {}, which it leads to: {whose}", to.display()),
+            })
+        };
+        let secret = [&self.hidden[..], &self.beside].concat();
+        if let Some(found) = leads_into(bot, &secret) {
+            return refuse(bot, found, "the tournament file or a results file".into());
+        }
+        for other in &self.bots {
+            for (inner, outer) in [(bot, other), (other, bot)] {
+                let theirs = [&outer.folders[..], &outer.write, &outer.read].concat();
+                if let Some(found) = leads_into(inner, &theirs) {
+                    return refuse(inner, found, format!("a file of bot {}", outer.name));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses a bot whose arguments name a path in the tournament file or
     /// the results folder, made or not yet (the results folder is made
     /// after this, and a folder named as the script's would then be bound
@@ -109,12 +208,7 @@ impl Sandbox {
             .filter(|p| !p.starts_with('-'))
             .map(|p| normal(&workdir.join(p)));
         for path in paths {
-            // Where a link leads counts too (`w.bin -> ../t.toml`).
-            let real = std::fs::canonicalize(&path).ok();
-            let within = |h: &PathBuf| {
-                path.starts_with(h) || real.as_ref().is_some_and(|r| r.starts_with(h))
-            };
-            if hidden().any(within) {
+            if hidden().any(|h| path.starts_with(h)) {
                 return Err(SandboxError::Hidden {
                     bot: name.to_owned(),
                     path,
@@ -144,7 +238,10 @@ impl Sandbox {
         }
         let roots = [&bot.folders[..], &bot.read].concat();
         match shared_inode(&roots, &[], &self.hidden) {
-            Some(path) => refuse(&path, "a hard link to the tournament file or a result"),
+            Some(path) => refuse(
+                &path,
+                "a hard link to the tournament file or a results file",
+            ),
             None => Ok(()),
         }
     }
@@ -260,8 +357,9 @@ impl Sandbox {
             },
         )?;
         // A `write` path not made yet is left out of the view, as before.
+        let operators = self.operators();
         for path in write.iter().filter(|p| p.exists()) {
-            give(path, claim.identity()).map_err(|source| SandboxError::Prepare {
+            give(path, &operators, claim.identity()).map_err(|source| SandboxError::Prepare {
                 bot: name.to_owned(),
                 path: path.clone(),
                 source,
@@ -342,6 +440,7 @@ fn beside(path: &Path) -> Vec<PathBuf> {
 /// holding `run.json` and `games.jsonl`): another tournament's, with its
 /// bots' `env` and logs, which a bot's command may not name.
 fn of_a_tournament(path: &Path) -> bool {
+    use std::io::Read;
     let results = |dir: &Path| {
         ["run.json", "games.jsonl"]
             .iter()
@@ -350,14 +449,7 @@ fn of_a_tournament(path: &Path) -> bool {
     if path.ancestors().skip(1).any(results) {
         return true;
     }
-    path.to_string_lossy().contains(".toml") && holds_a_bot_table(path)
-}
-
-/// Whether the file `path` has a `[[bot]]` line in its first 64 KiB.
-fn holds_a_bot_table(path: &Path) -> bool {
-    use std::io::Read;
-    // A regular file only (never a FIFO, which would block the open).
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    if !path.to_string_lossy().contains(".toml") {
         return false;
     }
     let mut text = Vec::new();
@@ -368,13 +460,41 @@ fn holds_a_bot_table(path: &Path) -> bool {
             .any(|l| l.trim() == "[[bot]]")
 }
 
-/// Makes the folder `path` the bot's (owner and group `identity`), opened
-/// without following a link.
-fn give(path: &Path, identity: Identity) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let folder = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
-        .open(path)?;
+/// A file `bot`'s command names through a symbolic link, with where the
+/// link leads: inside one of `places` (compared resolved) and outside the
+/// bot's own folders and `read` paths.
+fn leads_into(bot: &RegisteredBot, places: &[PathBuf]) -> Option<(PathBuf, PathBuf)> {
+    let real = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+    let inside = |f: &Path, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(real(d)));
+    let own = [&bot.folders[..], &bot.read].concat();
+    bot.named.iter().find_map(|file| {
+        let to = std::fs::canonicalize(file).ok()?;
+        let elsewhere = to != *file && !inside(&to, &own) && inside(&to, places);
+        elsewhere.then(|| (file.clone(), to))
+    })
+}
+
+/// Makes the folder `path` the bot's (owner and group `identity`), reached
+/// one component at a time without following a link a bot may have
+/// planted (see [`crate::spelled::open_folder`]; `operators` are the
+/// folders whose links are the operator's).
+fn give(path: &Path, operators: &[PathBuf], identity: Identity) -> std::io::Result<()> {
+    let folder = crate::spelled::open_folder(path, operators)?;
     std::os::unix::fs::fchown(&folder, Some(identity.uid), Some(identity.gid))
+}
+
+/// Whether the file `path` has a `[[bot]]` line in its first 64 KiB (a
+/// tournament file, whatever its name). A regular file only (never a
+/// FIFO, which would block the open).
+fn holds_a_bot_table(path: &Path) -> bool {
+    use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut text = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut text));
+    read.is_ok()
+        && String::from_utf8_lossy(&text)
+            .lines()
+            .any(|l| l.trim() == "[[bot]]")
 }

@@ -14,7 +14,9 @@ use tokio::sync::watch;
 
 use super::kept::{KeptBots, QUIT_GRACE};
 use crate::config::{BotId, Config, Restart};
+use crate::event::Event;
 use crate::game::{forfeit_at_start, play, GameSetup};
+use crate::run_options::Observer;
 use crate::schedule::GameSpec;
 
 /// One seat's processes.
@@ -28,6 +30,8 @@ pub(super) struct Bots {
     /// Processes kept across runs: taken when the pool has none, and
     /// given the pool's at the end.
     kept: Option<Arc<KeptBots>>,
+    /// Told of each fresh start ([`Event::BotStarted`]).
+    observer: Observer,
 }
 
 /// A process taken for a game, and the options to send it first.
@@ -41,6 +45,7 @@ impl Bots {
         config: &Arc<Config>,
         launches: Arc<Vec<Launch>>,
         kept: Option<Arc<KeptBots>>,
+        observer: Observer,
     ) -> Bots {
         Bots {
             reuse: config.restart() == Restart::Never || kept.is_some(),
@@ -48,6 +53,7 @@ impl Bots {
             launches,
             pool: HashMap::new(),
             kept,
+            observer,
         }
     }
 
@@ -123,7 +129,15 @@ impl Bots {
         let mut failure = None;
         for (side, started) in [(Side::South, south), (Side::North, north)] {
             match started {
-                Ok(process) => seats[side.index()] = Some(process),
+                Ok(mut process) => {
+                    if let Some(took) = process.take_startup() {
+                        (self.observer)(&Event::BotStarted {
+                            bot: process.name().to_owned(),
+                            took,
+                        });
+                    }
+                    seats[side.index()] = Some(process);
+                }
                 Err(f) => {
                     failure.get_or_insert((side, f));
                 }

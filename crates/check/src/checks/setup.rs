@@ -12,9 +12,8 @@ use crate::session::{ms, Session, Step};
 /// How many pings the ping check sends in a row.
 const PINGS: usize = 20;
 
-/// A handshake slower than this passes with a warning: a tournament's
-/// `startup-timeout` allows 10 s, but every game pays it.
-const SLOW_HANDSHAKE: Duration = Duration::from_secs(1);
+/// A handshake slower than this passes with a warning (a run says so too).
+const SLOW_HANDSHAKE: Duration = aboure_process::SLOW_STARTUP;
 
 pub(super) async fn handshake(s: &mut Session<'_>) -> Step<()> {
     let (id, took) = s.fresh_start().await?;
