@@ -221,3 +221,29 @@ fn a_repository_and_other_copies_of_a_tournament_file_beside_a_bot_are_masked() 
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sixth outside round's c13 (`hard`), as it ran: the hard link was
+/// made, then the tournament file rewritten as a new file, so the `read`
+/// path was an old copy of it (every bot's `env`), the same file no more.
+/// A `read` file with `[[bot]]` tables is a tournament file, whatever its
+/// name: refused before any game.
+#[test]
+fn a_read_path_that_is_a_copy_of_a_tournament_file_is_refused() {
+    let dir = folder("sandbox-read-copy");
+    let copy = dir.join("weights.bin");
+    std::fs::write(
+        &copy,
+        "[[bot]]\nname = \"victim\"\nenv = { KEY = \"copysecret\" }\n",
+    )
+    .unwrap();
+    let bots = testbot("attacker", "random --seed 5") + "sandbox = { read = [\"weights.bin\"] }\n";
+    let config = write_config(&dir, &gauntlet(&bots));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    assert!(err.contains("sandbox of attacker"), "{err}");
+    assert!(err.contains(&copy.display().to_string()), "{err}");
+    assert_eq!(recorded(&out), 0, "{}", show(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

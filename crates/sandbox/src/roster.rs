@@ -221,7 +221,8 @@ impl Sandbox {
 
     /// Refuses a bot whose own files lie in the tournament file or the
     /// results folder, or are, like its `read` paths, another name of one
-    /// of them (a hard link, named nowhere: it would be read whole).
+    /// of them (a hard link, named nowhere: it would be read whole), and a
+    /// `read` file that is a tournament file.
     fn refuse_a_hidden_file(&self, bot: &RegisteredBot) -> Result<(), SandboxError> {
         let refuse = |path: &PathBuf, what: &str| {
             Err(SandboxError::Hidden {
@@ -237,11 +238,16 @@ impl Sandbox {
             return refuse(path, "the tournament file or the results folder");
         }
         let roots = [&bot.folders[..], &bot.read].concat();
-        match shared_inode(&roots, &[], &self.hidden) {
-            Some(path) => refuse(
+        if let Some(path) = shared_inode(&roots, &[], &self.hidden) {
+            return refuse(
                 &path,
                 "a hard link to the tournament file or a results file",
-            ),
+            );
+        }
+        // A `read` file with `[[bot]]` tables is a tournament file (a copy
+        // of this one, with every bot's `env`), whatever its name.
+        match bot.read.iter().find(|p| holds_a_bot_table(p)) {
+            Some(path) => refuse(path, "a tournament file (it has [[bot]] tables)"),
             None => Ok(()),
         }
     }
