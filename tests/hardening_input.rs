@@ -402,3 +402,48 @@ fn a_bot_whose_program_is_missing_stops_the_run_before_any_game() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sixth outside round's c09: at `-vvv`, the trace of a line the
+/// arbiter ignored printed the bot's bytes raw, so a bot set the
+/// operator's terminal title and colours (and, where a terminal allows
+/// it, its clipboard). Every trace of a bot's line is escaped now.
+#[test]
+fn a_bots_control_characters_reach_no_terminal_even_at_trace_level() {
+    let dir = folder("input-controls");
+    let code = format!(
+        "printf '\\033]0;PWNED\\007 \\302\\233 \\033[31mred\\n'; exec {TESTBOT:?} random --seed 3"
+    );
+    let text = format!(
+        "[tournament]\npairs = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"painter\"\ncommand = [\"sh\", \"-c\", {code:?}]\n\
+         [[bot]]\nname = \"b\"\nbuiltin = \"random\"\n"
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = aboure(&[
+        "run",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-vvv",
+    ]);
+    assert!(output.status.success(), "{}", show(&output));
+    let all = [&output.stdout[..], &output.stderr[..]].concat();
+    let text = String::from_utf8_lossy(&all);
+    assert!(text.contains("PWNED"), "the trace shows the line: {text}");
+    // The log's own colours aside, no ESC of the bot's.
+    let raw = |seq: &[u8]| all.windows(seq.len()).any(|w| w == seq);
+    assert!(
+        !raw(b"\x1b]0;PWNED"),
+        "the bot's title sequence reached the terminal"
+    );
+    assert!(
+        !raw(b"\x1b[31mred"),
+        "the bot's colour reached the terminal"
+    );
+    assert!(
+        !text.contains('\u{9b}'),
+        "a raw C1 CSI reached the terminal"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

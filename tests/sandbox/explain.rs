@@ -267,8 +267,11 @@ fn a_file_missing_on_the_host_too_is_said_so_instead_of_sandbox_advice() {
     let out = dir.join("out");
     let output = run(&write_config(&dir, &config), &out, &[]);
     assert!(output.status.success(), "{}", show(&output));
+    // Right in the folder the bot started in, which the sandbox shows
+    // empty: the same words whether the host has the file or not (see
+    // `a_name_where_the_bot_starts_that_it_cannot_see_gets_the_same_detail_present_or_not`).
     let missing = format!(
-        "no such file on the host: {}/data.txt (the bot started in {};",
+        "no such file in the bot's sandbox: {}/data.txt (the bot started in {},",
         dir.display(),
         dir.display()
     );
@@ -391,6 +394,11 @@ fn line_separators_in_a_bots_stderr_reach_the_report_written_out() {
 /// its environment: a path its command named would be bound, and refused
 /// here) and exits, run in `dir` into `out`.
 fn forfeits_naming(dir: &Path, path: &Path, out: &str) -> Vec<String> {
+    forfeits_naming_with(dir, path, out, "")
+}
+
+/// [`forfeits_naming`] with `extra` in the prober's `[[bot]]` table.
+fn forfeits_naming_with(dir: &Path, path: &Path, out: &str, extra: &str) -> Vec<String> {
     let script = dir.join("bot/fail.sh");
     std::fs::create_dir_all(script.parent().unwrap()).unwrap();
     std::fs::write(
@@ -402,7 +410,7 @@ fn forfeits_naming(dir: &Path, path: &Path, out: &str) -> Vec<String> {
     let config = format!(
         "[tournament]\npairs = 1\nstartup-timeout = \"30s\"\n\
          [time-control]\nbase = \"3s\"\nincrement = \"50ms\"\n\
-         [[bot]]\nname = \"prober\"\ncommand = [\"sh\", {:?}]\nenv = {{ TARGET = {:?} }}\n\
+         [[bot]]\nname = \"prober\"\ncommand = [\"sh\", {:?}]\nenv = {{ TARGET = {:?} }}\n{extra}\
          [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n",
         script.display().to_string(),
         path.display().to_string()
@@ -436,4 +444,63 @@ fn a_file_in_a_folder_the_bot_may_not_see_gets_the_same_detail_present_or_not() 
     }
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(vault.parent().unwrap()).unwrap();
+}
+
+/// The details without how the arbiter first saw the bot gone (a closed
+/// output or a broken pipe, a race of no interest here).
+fn after_the_exit(details: &[String]) -> Vec<&str> {
+    (details.iter())
+        .map(|d| d.find("exited with").map_or(d.as_str(), |at| &d[at..]))
+        .collect()
+}
+
+/// The fifth outside round's b08: as root, a file in a root-only folder
+/// (`0700`) inside a bot's `read` path was looked up with the arbiter's
+/// credentials, so the detail told it present from absent. The lookup is
+/// the bot's own now: the folder stops it either way.
+#[test]
+fn a_file_in_a_root_only_folder_of_a_read_path_gets_the_same_detail_present_or_not() {
+    assert!(
+        std::os::unix::fs::MetadataExt::uid(&std::fs::metadata("/proc/self").unwrap()) == 0,
+        "the folder must be another uid's than the bot's: run this test as root"
+    );
+    let dir = folder("explain-read-vault");
+    let vault = dir.join("pub/priv");
+    std::fs::create_dir_all(&vault).unwrap();
+    std::fs::set_permissions(dir.join("pub"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&vault, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let secret = vault.join("present.key");
+    std::fs::write(&secret, "k\n").unwrap();
+    let read = "sandbox = { read = [\"pub\"] }\n";
+    let present = forfeits_naming_with(&dir, &secret, "out-present", read);
+    std::fs::remove_file(&secret).unwrap();
+    let absent = forfeits_naming_with(&dir, &secret, "out-absent", read);
+    assert_eq!(present.len(), 2, "{present:?}");
+    assert_eq!(after_the_exit(&present), after_the_exit(&absent));
+    for detail in &present {
+        assert!(!detail.contains("no such file on the host"), "{detail}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The same round: a name right in the folder the bot starts in, which its
+/// sandbox shows empty but for its own files, got a detail that told a
+/// file there (mode `0600`) from none. The detail is the same now,
+/// present or not.
+#[test]
+fn a_name_where_the_bot_starts_that_it_cannot_see_gets_the_same_detail_present_or_not() {
+    let dir = folder("explain-beside");
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "n\n").unwrap();
+    std::fs::set_permissions(&notes, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let present = forfeits_naming(&dir, &notes, "out-present");
+    std::fs::remove_file(&notes).unwrap();
+    let absent = forfeits_naming(&dir, &notes, "out-absent");
+    assert_eq!(present.len(), 2, "{present:?}");
+    assert_eq!(after_the_exit(&present), after_the_exit(&absent));
+    for detail in &present {
+        assert!(!detail.contains("no such file on the host"), "{detail}");
+        assert!(detail.contains(&notes.display().to_string()), "{detail}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

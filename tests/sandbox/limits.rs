@@ -138,3 +138,51 @@ fn a_deep_chain_of_folders_in_a_write_folder_is_stopped_now_and_in_a_later_run()
     let removed = Command::new("rm").arg("-rf").arg(&dir).output().unwrap();
     assert!(removed.status.success(), "{}", show(&removed));
 }
+
+#[test]
+fn no_file_is_held_in_flight_in_a_socket_message() {
+    // Attack b04 of the fifth outside round: a deleted file whose last
+    // reference is a descriptor in an unread `SCM_RIGHTS` message, which
+    // no descriptor table shows, held 200 MiB under a 20 MiB write-size.
+    let dir = folder("sandbox-in-flight");
+    let m = marker("inflight");
+    let (cache, cache_arg) = write_folder(&dir);
+    let bots =
+        hostile("sender", "inflight.sh", &m, &[&cache_arg]) + "sandbox = { write = [\"cache\"] }\n";
+    let games = run_two_games(&dir, &gauntlet_with_write_size(&bots));
+    let log = stderr_log(&dir.join("out"), "sender");
+    println!("{log}");
+    // Sent, the file would stay held by the message, unseen, both games
+    // played to the end (as the outside round saw): the message is
+    // refused, and the file freed with its mapping.
+    assert!(log.contains("inflight: sendmsg refused"), "{log}");
+    assert!(!log.contains("held in flight"), "{log}");
+    for g in &games {
+        assert_ne!(g["termination"], "resource_limit", "{g}");
+    }
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 0);
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn many_empty_folders_in_a_write_folder_count_as_past_write_size() {
+    // Attacks b07 and b15 of the fifth outside round: folders that hold
+    // little but each cost the walk an open and a read slowed each look to
+    // seconds, and the bot wrote far past write-size in between. A bot's
+    // folders are bounded in number, as a filesystem's inodes by a quota.
+    let dir = folder("sandbox-many-folders");
+    let m = marker("manyfolders");
+    let (_, cache_arg) = write_folder(&dir);
+    let bots = hostile("maker", "manyfolders.sh", &m, &[&cache_arg, "3000"])
+        + "sandbox = { write = [\"cache\"] }\n";
+    let games = run_two_games(&dir, &gauntlet(&bots));
+    println!("{}", stderr_log(&dir.join("out"), "maker"));
+    assert_lost_at_limit(
+        &games,
+        "maker",
+        "hold more than 1000 folders, more than sandbox.write-size (1 GiB)",
+    );
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -95,3 +95,155 @@ fn the_tournament_file_its_backups_and_results_beside_a_bot_are_masked() {
         .contains(&secret));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sixth outside round (c12, c39, c13, c23): a `write` or `read` path
+/// through a link in a folder a bot's author submitted (`attdata -> .`,
+/// `attdata/cache -> /a/host/folder`) gave the bot the folder the link
+/// leads to, owner and all as root: the arbiter's own binary folder, the
+/// results folder, the other bot's program. Now the run stops before any
+/// game, naming the path and the link, and nothing is given.
+#[test]
+fn a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing() {
+    let dir = folder("sandbox-path-link");
+    let m = marker("pathlink");
+    let host = dir.join("host-folder");
+    std::fs::create_dir_all(&host).unwrap();
+    std::fs::set_permissions(&host, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(dir.join("attdata")).unwrap();
+    std::os::unix::fs::symlink(&host, dir.join("attdata/cache")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("attdata/here")).unwrap();
+    let owner = |p: &Path| std::os::unix::fs::MetadataExt::uid(&std::fs::metadata(p).unwrap());
+    let before = owner(&host);
+    for (key, path, link) in [
+        ("write", "attdata/cache/sub", "attdata/cache"),
+        ("write", "attdata/cache", "attdata/cache"),
+        ("read", "attdata/here/honest", "attdata/here"),
+    ] {
+        std::fs::create_dir_all(host.join("sub")).unwrap();
+        let bots = hostile(
+            "linker",
+            "writer.sh",
+            &m,
+            &[&dir.join(path).display().to_string()],
+        ) + &format!("sandbox = {{ {key} = [{path:?}] }}\n");
+        let config = write_config(&dir, &gauntlet(&bots));
+        let out = dir.join("out");
+        let output = run(&config, &out, &[]);
+        let text = show(&output);
+        assert!(!output.status.success(), "{key} {path}: {text}");
+        let named = format!("symbolic link {}", dir.join(link).display());
+        assert!(text.contains(&named), "{named:?} in {text}");
+        assert!(!out.join("games.jsonl").exists(), "{text}");
+        assert_eq!(owner(&host), before, "{key} {path}");
+        assert_eq!(owner(&host.join("sub")), before, "{key} {path}");
+        assert_eq!(std::fs::read_dir(host.join("sub")).unwrap().count(), 0);
+    }
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The sixth outside round's c01 and c13 (`hard`): a hard link to the
+/// tournament file in a bot's own folder (named nowhere) or given as its
+/// `read` path was read whole, every bot's `env` with it. Another name of
+/// the tournament file or of a result is refused before any game.
+#[test]
+fn a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused() {
+    for (name, read) in [
+        ("sandbox-hard-toml-own", false),
+        ("sandbox-hard-toml-read", true),
+    ] {
+        let dir = folder(name);
+        let own = dir.join("attacker");
+        std::fs::create_dir_all(&own).unwrap();
+        let program = own.join("bot");
+        std::fs::copy(TESTBOT, &program).unwrap();
+        let copy = match read {
+            true => dir.join("weights.bin"),
+            false => own.join("notes.txt"),
+        };
+        let allow = match read {
+            true => "sandbox = { read = [\"weights.bin\"] }\n",
+            false => "",
+        };
+        let text = gauntlet_against(
+            &honest_with("hardsecret"),
+            &format!(
+                "[[bot]]\nname = \"attacker\"\ncommand = [{:?}, \"random\"]\n{allow}",
+                program.display().to_string()
+            ),
+        );
+        let config = write_config(&dir, &text);
+        std::fs::hard_link(&config, &copy).unwrap();
+        let out = dir.join("out");
+        let output = run(&config, &out, &[]);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+        assert!(err.contains("sandbox of attacker"), "{err}");
+        assert!(err.contains(&copy.display().to_string()), "{err}");
+        assert!(err.contains("the tournament file"), "{err}");
+        assert_eq!(recorded(&out), 0, "{}", show(&output));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// The sixth outside round's c20 and c26: beside the tournament file, a
+/// git repository holding it (its blob in `.git/objects`), a copy named in
+/// capitals (`OTHER.TOML`) and another tournament's file named otherwise
+/// (`league.conf`, with its `[[bot]]` tables) were read whole by a bot
+/// whose folder is the tournament file's.
+#[test]
+fn a_repository_and_other_copies_of_a_tournament_file_beside_a_bot_are_masked() {
+    let dir = folder("sandbox-beside-copies");
+    let m = marker("besidecopies");
+    let secret = format!("copysecret{}", std::process::id());
+    let script = dir.join("besidecopies.sh");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/besidecopies.sh");
+    std::fs::copy(source, &script).unwrap();
+    let key = format!("[[bot]]\nKEY = \"{secret}\"\n");
+    let objects = dir.join(".git/objects/ab");
+    std::fs::create_dir_all(&objects).unwrap();
+    std::fs::write(objects.join("cdef"), &key).unwrap();
+    std::fs::write(dir.join("OTHER.TOML"), &key).unwrap();
+    std::fs::write(dir.join("league.conf"), &key).unwrap();
+    for path in [&dir, &dir.join(".git"), &dir.join(".git/objects"), &objects] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let bots = format!(
+        "[[bot]]\nname = \"beside\"\ncommand = [\"sh\", {:?}, {m:?}, {TESTBOT:?}]\n\
+         env = {{ ABOURE_HOSTILE = \"{m}\" }}\n",
+        script.display().to_string()
+    );
+    run_and_check(&dir, &m, &gauntlet_against(&honest_with(&secret), &bots), 1);
+    let log = stderr_log(&dir.join("out"), "beside");
+    println!("{log}");
+    for what in ["repository: ", "capitals: ", "renamed: "] {
+        assert_eq!(reported(&log, what), ["0", "0"], "{log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The sixth outside round's c13 (`hard`), as it ran: the hard link was
+/// made, then the tournament file rewritten as a new file, so the `read`
+/// path was an old copy of it (every bot's `env`), the same file no more.
+/// A `read` file with `[[bot]]` tables is a tournament file, whatever its
+/// name: refused before any game.
+#[test]
+fn a_read_path_that_is_a_copy_of_a_tournament_file_is_refused() {
+    let dir = folder("sandbox-read-copy");
+    let copy = dir.join("weights.bin");
+    std::fs::write(
+        &copy,
+        "[[bot]]\nname = \"victim\"\nenv = { KEY = \"copysecret\" }\n",
+    )
+    .unwrap();
+    let bots = testbot("attacker", "random --seed 5") + "sandbox = { read = [\"weights.bin\"] }\n";
+    let config = write_config(&dir, &gauntlet(&bots));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    assert!(err.contains("sandbox of attacker"), "{err}");
+    assert!(err.contains(&copy.display().to_string()), "{err}");
+    assert_eq!(recorded(&out), 0, "{}", show(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

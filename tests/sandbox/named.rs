@@ -187,3 +187,43 @@ fn another_tournaments_file_or_results_named_are_refused() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// The sixth outside round's c37: a file named through a link its author
+/// planted (`attdata/v -> ../victim`, `attdata/w.bin -> ../tournament.toml`)
+/// was compared as written, and bound: the other bot's file and the
+/// tournament file were read. Where the link leads counts now.
+#[test]
+fn a_file_named_through_a_link_to_another_bots_file_or_the_tournament_file_is_refused() {
+    for (name, link, target, through, what) in [
+        (
+            "sandbox-named-link-file",
+            "v",
+            "../victim",
+            "attdata/v/secret.txt",
+            "a file of bot victim",
+        ),
+        (
+            "sandbox-named-link-toml",
+            "w.bin",
+            "../tournament.toml",
+            "attdata/w.bin",
+            "the tournament file or a results",
+        ),
+    ] {
+        let (output, dir) = refused(name, |dir| {
+            std::fs::create_dir_all(dir.join("attdata")).unwrap();
+            std::os::unix::fs::symlink(target, dir.join("attdata").join(link)).unwrap();
+            let named = dir.join(through).display().to_string();
+            format!(
+                "[[bot]]\nname = \"attacker\"\ncommand = [{TESTBOT:?}, \"random\", {named:?}]\n"
+            )
+        });
+        assert_refused(&output, &dir, through);
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains(what),
+            "{}",
+            show(&output)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -56,6 +56,15 @@ const CORE: &[&str] = &[
     "limits::files_made_without_a_name_count_in_write_size",
     "limits::files_a_thread_holds_in_a_descriptor_table_of_its_own_count_in_write_size",
     "limits::a_deep_chain_of_folders_in_a_write_folder_is_stopped_now_and_in_a_later_run",
+    "limits::no_file_is_held_in_flight_in_a_socket_message",
+    "limits::many_empty_folders_in_a_write_folder_count_as_past_write_size",
+    "explain::a_name_where_the_bot_starts_that_it_cannot_see_gets_the_same_detail_present_or_not",
+    "world::a_bot_parks_no_memory_in_socket_buffers_past_its_memory_limit",
+    "links::a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing",
+    "named::a_file_named_through_a_link_to_another_bots_file_or_the_tournament_file_is_refused",
+    "links::a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused",
+    "links::a_repository_and_other_copies_of_a_tournament_file_beside_a_bot_are_masked",
+    "links::a_read_path_that_is_a_copy_of_a_tournament_file_is_refused",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -230,6 +230,40 @@ fn a_bot_holds_no_shared_memory_past_its_memory_limit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Kernel memory a bot parks in local socket buffers is no process's
+/// private memory: under `RLIMIT_DATA` alone (no memory cgroup, an
+/// unprivileged arbiter) it escaped `memory-limit` (outside review, a05:
+/// 1,285 MiB under 64 MiB). There the bot gets no local socket; a memory
+/// cgroup counts the buffers.
+#[test]
+fn a_bot_parks_no_memory_in_socket_buffers_past_its_memory_limit() {
+    let dir = folder("sandbox-sockfill");
+    let m = marker("sockfill");
+    let bots = hostile("parker", "sockfill.sh", &m, &[]) + "memory-limit = \"64MiB\"\n";
+    let config = write_config(&dir, &gauntlet(&bots));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let log = stderr_log(&out, "parker");
+    println!("{log}");
+    for line in reported(&log, "sockfill: parked ") {
+        let mib: u64 = line.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(mib <= 64, "{log}");
+    }
+    if this_uid() != 0 {
+        assert!(
+            !reported(&log, "sockfill: socketpair refused").is_empty(),
+            "{log}"
+        );
+    } else if log.is_empty() {
+        // The memory cgroup counted the buffers: killed at the limit.
+        assert_lost_at_limit(&games(&out), "parker", "OOM killer at the memory limit");
+    }
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size() {
     let dir = folder("sandbox-disk");

@@ -203,7 +203,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             if wanted(&self.turn.hear(at, &line)?) {
                 return Ok(());
             }
-            tracing::trace!(line = %line, "ignored while waiting for {what}");
+            tracing::trace!(line = %line.escape_debug(), "ignored while waiting for {what}");
         }
     }
 
@@ -264,7 +264,9 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
                 }
                 Heard::Message(BotMessage::Option(spec)) => declared.push(spec),
                 Heard::Message(BotMessage::AboureOk) => return Ok(declared),
-                _ => tracing::trace!(line = %line, "ignored while waiting for aboureok"),
+                _ => {
+                    tracing::trace!(line = %line.escape_debug(), "ignored while waiting for aboureok")
+                }
             }
         }
     }
@@ -373,7 +375,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
                     return Ok(Answer { mv, elapsed, info });
                 }
                 Heard::Message(BotMessage::Info(i)) => merge(&mut info, i),
-                _ => tracing::trace!(line = %line, "ignored"),
+                _ => tracing::trace!(line = %line.escape_debug(), "ignored"),
             }
         }
     }

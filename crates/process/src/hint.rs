@@ -5,9 +5,11 @@
 //! folder than the one it starts in). Sandbox advice for the second sends
 //! the author the wrong way, so the file its stderr names is looked up on
 //! the host first: only where the bot itself may see (its sandbox shows
-//! that path), and without following a link. The lookup is the arbiter's,
-//! with its credentials: an answer for any other path would tell a bot
-//! whether a file exists where it may not look (a root-only folder).
+//! that path, and its own uid may look there), and without following a
+//! link: an answer for any other path would tell a bot whether a file
+//! exists where it may not look (a root-only folder). A name right in the
+//! folder it started in, which a sandbox shows empty, gets the same words
+//! whether the host has it or not.
 
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
@@ -17,6 +19,15 @@ use std::path::{Component, Path, PathBuf};
 pub enum Hint {
     /// Its stderr names a file that does not exist on the host either.
     NoSuchFile {
+        /// The file, resolved against the bot's working directory.
+        path: PathBuf,
+        /// The folder the bot started in.
+        workdir: PathBuf,
+    },
+    /// Its stderr names a file right in the folder it started in, which
+    /// its sandbox shows empty but for the bot's own files: said the same
+    /// whether the host has the file or not (the bot could not tell).
+    Unseen {
         /// The file, resolved against the bot's working directory.
         path: PathBuf,
         /// The folder the bot started in.
@@ -51,6 +62,18 @@ impl fmt::Display for Hint {
                     _ => Ok(()),
                 }
             }
+            Hint::Unseen { path, workdir } => write!(
+                f,
+                "no such file in the bot's sandbox: {} (the bot started in {}, which its \
+                 sandbox shows empty but for the bot's own files, whatever the host has there; \
+                 relative paths are from that folder, which the bot's `workdir` sets); if the \
+                 file is there on the host, let the bot read it: `sandbox = {{ read = [{:?}] }}` \
+                 (check-bot --read {})",
+                path.display(),
+                workdir.display(),
+                path.display().to_string(),
+                path.display()
+            ),
             Hint::Sandbox(cage) => f.write_str(cage),
         }
     }
@@ -58,8 +81,10 @@ impl fmt::Display for Hint {
 
 /// The hint for a bot started in `workdir` whose stderr was `stderr`:
 /// no such file, if the stderr names a missing file that the host does not
-/// have either, in a place the bot may see (`shows`); else `cage`, the
-/// sandbox's words, if it ran in one.
+/// have either, in a place the bot may see (`shows`); a file right in
+/// `workdir` that a sandbox (`cage`) does not show, the same words whether
+/// the host has it or not; else `cage`, the sandbox's words, if it ran in
+/// one.
 pub fn hint(
     stderr: &str,
     workdir: &Path,
@@ -68,7 +93,14 @@ pub fn hint(
 ) -> Option<Hint> {
     let missing = missing_file(stderr).map(|name| resolved(workdir, Path::new(&name)));
     match missing {
-        Some(path) if shows(&path) && absent(&path) => Some(Hint::NoSuchFile {
+        Some(path) if shows(&path) => match absent(&path) {
+            true => Some(Hint::NoSuchFile {
+                path,
+                workdir: workdir.to_owned(),
+            }),
+            false => cage.map(Hint::Sandbox),
+        },
+        Some(path) if cage.is_some() && path.parent() == Some(workdir) => Some(Hint::Unseen {
             path,
             workdir: workdir.to_owned(),
         }),
@@ -239,6 +271,20 @@ mod tests {
                 cage().map(Hint::Sandbox)
             );
         }
+        // Right in the folder it started in, unseen: the same words, and
+        // never the host's answer.
+        let beside = |name: &str| hint(&words(name), &dir, cage(), &|_| false);
+        let unseen = beside("notes.txt");
+        assert_eq!(
+            unseen,
+            Some(Hint::Unseen {
+                path: dir.join("notes.txt"),
+                workdir: dir.clone()
+            })
+        );
+        std::fs::write(dir.join("notes.txt"), "n").unwrap();
+        assert_eq!(beside("./notes.txt"), unseen);
+        assert!(!unseen.unwrap().to_string().contains("on the host:"));
         // Through a link: no answer either.
         let through = words("link/gone.txt");
         assert_eq!(

@@ -156,8 +156,14 @@ struct Files {
     protocol: Option<BufWriter<File>>,
 }
 
+/// Opens a log to append to, never through a link: a bot that came to
+/// own the logs folder could have planted one there, leading to a file
+/// the arbiter, as root, would then write the bot's words into.
 fn append(path: &Path) -> std::io::Result<File> {
-    OpenOptions::new().create(true).append(true).open(path)
+    use std::os::unix::fs::OpenOptionsExt;
+    (OpenOptions::new().create(true).append(true))
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
 }
 
 impl Files {
@@ -215,6 +221,20 @@ impl Files {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_that_is_a_link_is_not_followed() {
+        let dir = std::env::temp_dir().join(format!("aboure-logs-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("elsewhere");
+        std::fs::write(&target, "kept\n").unwrap();
+        std::os::unix::fs::symlink(&target, dir.join("b.stderr.log")).unwrap();
+        let logs = BotLogs::new(Some(&dir), "b", false).unwrap();
+        logs.stderr(b"planted words\n");
+        drop(logs);
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_logs_are_on_disk_once_dropped_and_stderr_is_capped() {

@@ -37,25 +37,31 @@ pub struct Cage {
 
 /// The host paths a bot process may see, for the hint of a missing file
 /// (see `aboure_process::hint`): what its root binds (the system folders,
-/// its own folders and files, its `read` and `write` paths), and the files
-/// right in the folder it starts in; never below a mask (the tournament
-/// file, another bot's folder).
+/// its own folders and files, its `read` and `write` paths), never below a
+/// mask (the tournament file, another bot's folder), and, for a bot of a
+/// uid of its own, only where that uid may look on the host (the helper
+/// binds as root: a root-only folder inside a `read` path shows in the
+/// bot's root, and cannot be entered there). Names right in the folder it
+/// starts in are not seen: the sandbox shows that folder empty but for
+/// what it binds.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sight {
     /// Bound folders and files: everything below them is seen.
     pub(crate) bound: Vec<PathBuf>,
-    /// The working directory: what lies right in it is seen.
-    pub(crate) workdir: PathBuf,
     /// Masked over: nothing below them is seen.
     pub(crate) masked: Vec<PathBuf>,
+    /// The bot's uid and gid, when it has its own.
+    pub(crate) identity: Option<crate::plan::Identity>,
 }
 
 impl Sight {
     /// Whether the bot may see `path` (absolute, lexically normal).
     pub(crate) fn shows(&self, path: &Path) -> bool {
-        let seen = self.bound.iter().any(|b| path.starts_with(b))
-            || path.parent() == Some(self.workdir.as_path());
+        let seen = self.bound.iter().any(|b| path.starts_with(b));
         seen && !self.masked.iter().any(|m| path.starts_with(m))
+            && self
+                .identity
+                .is_none_or(|identity| crate::reach::looks_up(identity, path))
     }
 }
 

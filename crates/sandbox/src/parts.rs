@@ -72,7 +72,7 @@ impl Sandbox {
         let env = environment(spec, &scratch_dir);
         let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
         let writable = view.writable();
-        let sight = view.sight(&workdir);
+        let sight = view.sight(identity);
         let made = Made {
             scratch: &scratch_dir,
             request: &request,

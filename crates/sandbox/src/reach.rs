@@ -95,6 +95,33 @@ pub fn first_unreachable(identity: Identity, paths: &[(PathBuf, Need)]) -> Resul
     })
 }
 
+/// Whether `identity` can look `path` up on the host: every folder on its
+/// way that exists searched with its own credentials (by a thread that
+/// has taken them, as [`first_unreachable`] does), without following a
+/// link. A missing name answers too; a folder it may not enter (a
+/// root-only `0700` folder inside its `read` path), a link or a failure
+/// does not: then nothing is told about what lies below.
+pub fn looks_up(identity: Identity, path: &Path) -> bool {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                if become_on_this_thread(identity).is_err() {
+                    return false;
+                }
+                for prefix in path.ancestors().collect::<Vec<_>>().into_iter().rev() {
+                    match std::fs::symlink_metadata(prefix) {
+                        Err(e) => return e.kind() == std::io::ErrorKind::NotFound,
+                        Ok(meta) if prefix != path && !meta.is_dir() => return false,
+                        Ok(_) => {}
+                    }
+                }
+                true
+            })
+            .join()
+            .unwrap_or(false)
+    })
+}
+
 /// This thread's filesystem ids become `identity`'s, with no
 /// supplementary groups; the thread must end after its checks.
 fn become_on_this_thread(identity: Identity) -> std::io::Result<()> {

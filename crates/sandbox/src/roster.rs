@@ -219,6 +219,39 @@ impl Sandbox {
         Ok(())
     }
 
+    /// Refuses a bot whose own files lie in the tournament file or the
+    /// results folder, or are, like its `read` paths, another name of one
+    /// of them (a hard link, named nowhere: it would be read whole), and a
+    /// `read` file that is a tournament file.
+    fn refuse_a_hidden_file(&self, bot: &RegisteredBot) -> Result<(), SandboxError> {
+        let refuse = |path: &PathBuf, what: &str| {
+            Err(SandboxError::Hidden {
+                bot: bot.name.clone(),
+                path: path.clone(),
+                what: what.into(),
+            })
+        };
+        if let Some(path) = bot
+            .own()
+            .find(|p| self.hidden.iter().any(|h| p.starts_with(h)))
+        {
+            return refuse(path, "the tournament file or the results folder");
+        }
+        let roots = [&bot.folders[..], &bot.read].concat();
+        if let Some(path) = shared_inode(&roots, &[], &self.hidden) {
+            return refuse(
+                &path,
+                "a hard link to the tournament file or a results file",
+            );
+        }
+        // A `read` file with `[[bot]]` tables is a tournament file (a copy
+        // of this one, with every bot's `env`), whatever its name.
+        match bot.read.iter().find(|p| holds_a_bot_table(p)) {
+            Some(path) => refuse(path, "a tournament file (it has [[bot]] tables)"),
+            None => Ok(()),
+        }
+    }
+
     /// Refuses a bot whose command names (or whose own folders lie in)
     /// what is hidden from it: the tournament file and the results folder,
     /// another bot's files outside its own folders, or what lies in another
@@ -233,16 +266,7 @@ impl Sandbox {
                 what,
             })
         };
-        if let Some(path) = bot
-            .own()
-            .find(|p| self.hidden.iter().any(|h| p.starts_with(h)))
-        {
-            return refuse(
-                &bot.name,
-                path,
-                "the tournament file or the results folder".into(),
-            );
-        }
+        self.refuse_a_hidden_file(bot)?;
         let inside = |f: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| f.starts_with(d));
         let elsewhere = |f: &&PathBuf| !inside(f, &bot.folders) && !inside(f, &bot.read);
         if let Some(path) = bot
@@ -375,12 +399,18 @@ impl Sandbox {
     }
 }
 
+/// Version control beside a tournament file, which holds every version
+/// of it (`.git/objects`).
+const VERSION_CONTROL: &[&str] = &[".git", ".hg", ".svn", ".bzr", ".jj", "_darcs", ".fossil"];
+
 /// What lies beside the file `path` (the tournament file) and is as
 /// secret: another TOML file or an editor's copy of one (`t.toml~`,
-/// `t.toml.bak`, `.t.toml.swp`, `#t.toml#`, another tournament's file,
-/// with its bots' `env`), and a results folder (one holding `run.json` or
-/// `games.jsonl`: an earlier run's, with its bots' logs). Nothing for a
-/// folder, or a file whose folder cannot be read.
+/// `t.toml.bak`, `.t.toml.swp`, `#t.toml#`, `T.TOML`, another tournament's
+/// file, with its bots' `env`), any file with a `[[bot]]` table whatever
+/// its name, a version-control folder (`.git`, with every version of the
+/// file), and a results folder (one holding `run.json` or `games.jsonl`:
+/// an earlier run's, with its bots' logs). Nothing for a folder, or a file
+/// whose folder cannot be read.
 fn beside(path: &Path) -> Vec<PathBuf> {
     let (Some(folder), Some(own)) = (path.parent(), path.file_name()) else {
         return Vec::new();
@@ -401,8 +431,11 @@ fn beside(path: &Path) -> Vec<PathBuf> {
                 .iter()
                 .any(|f| entry.path().join(f).exists())
         };
+        let lower = name.to_string_lossy().to_lowercase();
+        let file = || lower.contains(".toml") || holds_a_bot_table(&entry.path());
         name != own
-            && ((!meta.is_dir() && name.to_string_lossy().contains(".toml"))
+            && (VERSION_CONTROL.contains(&lower.as_str())
+                || (!meta.is_dir() && file())
                 || (meta.is_dir() && results()))
     };
     entries.flatten().filter(secret).map(|e| e.path()).collect()
@@ -454,4 +487,20 @@ fn leads_into(bot: &RegisteredBot, places: &[PathBuf]) -> Option<(PathBuf, PathB
 fn give(path: &Path, operators: &[PathBuf], identity: Identity) -> std::io::Result<()> {
     let folder = crate::spelled::open_folder(path, operators)?;
     std::os::unix::fs::fchown(&folder, Some(identity.uid), Some(identity.gid))
+}
+
+/// Whether the file `path` has a `[[bot]]` line in its first 64 KiB (a
+/// tournament file, whatever its name). A regular file only (never a
+/// FIFO, which would block the open).
+fn holds_a_bot_table(path: &Path) -> bool {
+    use std::io::Read;
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut text = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut text));
+    read.is_ok()
+        && String::from_utf8_lossy(&text)
+            .lines()
+            .any(|l| l.trim() == "[[bot]]")
 }

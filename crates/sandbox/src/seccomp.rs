@@ -157,26 +157,52 @@ pub fn socket_families(network: bool) -> &'static [i32] {
 fn socket_filter(arch: TargetArch, allowed: &[i32]) -> Result<SeccompFilter, SetupError> {
     let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     // One rule, every condition of which must hold: the family is none of
-    // the allowed ones.
+    // the allowed ones (no rule at all, every family, when none is).
     let other_family = || {
+        if allowed.is_empty() {
+            return Ok(Vec::new());
+        }
         let conditions = allowed
             .iter()
             .map(|&family| {
                 SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        SeccompRule::new(conditions)
+        SeccompRule::new(conditions).map(|rule| vec![rule])
     };
     SeccompFilter::new(
         BTreeMap::from([
-            (libc::SYS_socket, vec![other_family().map_err(fail)?]),
-            (libc::SYS_socketpair, vec![other_family().map_err(fail)?]),
+            (libc::SYS_socket, other_family().map_err(fail)?),
+            (libc::SYS_socketpair, other_family().map_err(fail)?),
         ]),
         SeccompAction::Allow,
         SeccompAction::Errno(libc::EAFNOSUPPORT as u32),
         arch,
     )
     .map_err(fail)
+}
+
+/// Refuses sending messages with `sendmsg` (and `sendmmsg` when the bot
+/// has no network), the only calls that carry ancillary data: a
+/// descriptor sent in an `SCM_RIGHTS` message and never received holds
+/// its file open from the socket's queue, where no process's descriptor
+/// table shows it, so a deleted file held that way escapes `write-size`
+/// (an outside attack: 200 MiB under 20 MiB). The message lies in memory,
+/// out of a filter's reach, so the calls go whole; `send`, `sendto`,
+/// `write` and receiving stay. The C library's resolver sends its two
+/// queries at once with `sendmmsg`, so a bot with network keeps that one.
+fn message_senders(arch: TargetArch, network: bool) -> Result<SeccompFilter, SetupError> {
+    let mut calls = BTreeMap::from([(libc::SYS_sendmsg, Vec::new())]);
+    if !network {
+        calls.insert(libc::SYS_sendmmsg, Vec::new());
+    }
+    SeccompFilter::new(
+        calls,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(|e| SetupError::Seccomp(e.to_string()))
 }
 
 /// `fcntl`'s command that sets the signal of I/O readiness (Linux's
@@ -273,6 +299,7 @@ pub fn named_calls() -> impl Iterator<Item = i64> {
         .copied()
         .chain([libc::SYS_clone, libc::SYS_clone3, libc::SYS_ioctl])
         .chain([libc::SYS_fallocate, libc::SYS_setpgid, libc::SYS_setsid])
+        .chain([libc::SYS_sendmsg, libc::SYS_sendmmsg])
 }
 
 /// The deny list, with `clone` refused only for new namespaces and `ioctl`
@@ -324,8 +351,10 @@ fn refuse(arch: TargetArch, call: i64, errno: i32) -> Result<SeccompFilter, Setu
 
 /// Installs the seccomp filters: the deny list, the numbers it was not
 /// written against ([`known::unknown_calls`]), the socket families of
-/// [`socket_families`] for `network`, and with `private_memory` the one
-/// that keeps every byte of memory under the bot's `RLIMIT_DATA`; with
+/// [`socket_families`] for `network`, the [`message_senders`], and with
+/// `private_memory` the one that keeps every byte of memory under the
+/// bot's `RLIMIT_DATA` (and no local socket, whose buffers it would not
+/// count); with
 /// `signal_hold` (the bot held by `SIGSTOP`) the one of
 /// [`continue_sources`].
 pub fn install(private_memory: bool, network: bool, signal_hold: bool) -> Result<(), SetupError> {
@@ -340,8 +369,16 @@ pub fn install(private_memory: bool, network: bool, signal_hold: bool) -> Result
     // without it, so the C library's `posix_fallocate` writes instead, at
     // the speed `write-size` is measured against.
     let fallocate = refuse(arch, libc::SYS_fallocate, libc::EOPNOTSUPP)?;
-    let sockets = socket_filter(arch, socket_families(network))?;
-    let mut filters = vec![denied(arch)?, clone3, fallocate, sockets];
+    // Where `RLIMIT_DATA` is the memory limit, no local socket either:
+    // what a bot parks in its buffers is kernel memory no process owns
+    // (1,285 MiB under a 64 MiB limit in an outside attack).
+    let families: Vec<i32> = (socket_families(network).iter())
+        .copied()
+        .filter(|&family| !(private_memory && family == libc::AF_UNIX))
+        .collect();
+    let sockets = socket_filter(arch, &families)?;
+    let senders = message_senders(arch, network)?;
+    let mut filters = vec![denied(arch)?, clone3, fallocate, sockets, senders];
     if private_memory {
         filters.push(shared_memory(arch)?);
     }

@@ -13,8 +13,9 @@
 //! link left on the filesystem of a `write` folder.
 //!
 //! The folders are the bot's to change while they are measured: they are
-//! walked by descriptor, never following a link, with bounds of entries
-//! and depth past which the folders count as full (see `tree`).
+//! walked by descriptor, never following a link, with bounds of entries,
+//! folders and depth past which the folders count as full (see `tree`
+//! and [`MAX_ENTRIES`]).
 
 use std::ffi::CString;
 use std::os::fd::AsFd;
@@ -30,9 +31,15 @@ use crate::tree::{Stop, MAX_DEPTH};
 /// How often the helper measures the folders.
 pub const EVERY: Duration = Duration::from_millis(100);
 
-/// The most entries one measure reads (a bot that makes more is stopped
-/// as if its folders were full: the walk must stay short).
-const MAX_ENTRIES: usize = 200_000;
+/// The most entries a bot's `write` folders may hold together, and of
+/// them the most folders (each costs the walk an open and a read, a file
+/// only a look): more count as past `write-size`, as a filesystem's inode
+/// quota would refuse them. So a walk stays short whatever the bot makes
+/// (150,000 empty folders made a walk of 200,000 entries take seconds,
+/// and a bot wrote 2.6 GiB under a 1 GiB `write-size` between two looks).
+pub(crate) const MAX_ENTRIES: usize = 10_000;
+/// See [`MAX_ENTRIES`].
+pub(crate) const MAX_FOLDERS: usize = 1_000;
 
 /// What a bot's `write` folders hold, as far as a walk can tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +48,8 @@ pub enum Held {
     Bytes(u64),
     /// Past a bound of the walk (see `tree`): counts as full.
     Past(Stop),
+    /// More than [`MAX_FOLDERS`] folders: counts as full.
+    Folders,
 }
 
 impl Held {
@@ -48,7 +57,7 @@ impl Held {
     pub fn bytes(self) -> u64 {
         match self {
             Held::Bytes(bytes) => bytes,
-            Held::Past(_) => u64::MAX,
+            Held::Past(_) | Held::Folders => u64::MAX,
         }
     }
 }
@@ -56,18 +65,26 @@ impl Held {
 /// What is held below `folders`, each walked without following a link.
 pub fn held(folders: &[PathBuf]) -> Held {
     let mut budget = MAX_ENTRIES;
-    let mut total: u64 = 0;
+    let (mut total, mut inner): (u64, usize) = (0, 0);
     for folder in folders {
         let walked = crate::tree::walk(folder, &mut budget, |_, stat| {
             let blocks = u64::try_from(stat.st_blocks).unwrap_or(0);
             total = total.saturating_add(blocks.saturating_mul(512));
-            true
+            if SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT == SFlag::S_IFDIR {
+                inner += 1;
+            }
+            // Past the bound, no folder is walked into: the rest of the
+            // open ones is read, within the bound of entries.
+            inner <= MAX_FOLDERS
         });
         if let Err(stop) = walked {
             return Held::Past(stop);
         }
     }
-    Held::Bytes(total)
+    match inner > MAX_FOLDERS {
+        true => Held::Folders,
+        false => Held::Bytes(total),
+    }
 }
 
 /// Bytes on disk held by files with no link left on `devices` (the
@@ -141,6 +158,7 @@ pub fn over(folders: &[PathBuf], limit: u64) -> Option<String> {
         let held = match held {
             Held::Past(Stop::Entries) => format!("more than {MAX_ENTRIES} entries"),
             Held::Past(Stop::Depth) => format!("folders more than {MAX_DEPTH} levels deep"),
+            Held::Folders => format!("more than {MAX_FOLDERS} folders"),
             Held::Bytes(bytes) => format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20)),
         };
         format!(
@@ -173,5 +191,28 @@ mod tests {
         );
         // A link given as the folder itself is not followed either.
         assert_eq!(held(&[dir.path().join("link")]), Held::Bytes(0));
+    }
+
+    #[test]
+    fn more_folders_or_entries_than_the_bounds_count_as_full() {
+        let dir = tempfile::tempdir().unwrap();
+        let (folders, files) = (dir.path().join("folders"), dir.path().join("files"));
+        for i in 0..MAX_FOLDERS {
+            std::fs::create_dir_all(folders.join(format!("{}/{i}", i % 2))).unwrap();
+        }
+        // The two folders above them make the bound passed.
+        assert_eq!(held(std::slice::from_ref(&folders)), Held::Folders);
+        let why = over(&[folders], 1 << 30).unwrap();
+        assert!(
+            why.contains("hold more than 1000 folders, more than"),
+            "{why}"
+        );
+        std::fs::create_dir(&files).unwrap();
+        for i in 0..MAX_ENTRIES {
+            std::fs::write(files.join(i.to_string()), "").unwrap();
+        }
+        assert!(matches!(held(std::slice::from_ref(&files)), Held::Bytes(_)));
+        std::fs::write(files.join("one more"), "").unwrap();
+        assert_eq!(held(&[files]), Held::Past(Stop::Entries));
     }
 }

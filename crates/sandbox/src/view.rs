@@ -175,7 +175,7 @@ impl View {
 
     /// The host paths the bot sees as they are (see [`Sight`]): not its
     /// own `/proc` and devices, which are not the host's.
-    pub(crate) fn sight(&self, workdir: &Path) -> Sight {
+    pub(crate) fn sight(&self, identity: Option<crate::plan::Identity>) -> Sight {
         let of = |wanted: fn(&EntryKind) -> bool| {
             (self.entries.iter())
                 .filter(|e| wanted(&e.kind))
@@ -189,8 +189,8 @@ impl View {
                     EntryKind::ReadOnly | EntryKind::Copy | EntryKind::ReadWrite
                 )
             }),
-            workdir: normal(workdir),
             masked: of(|k| *k == EntryKind::Mask),
+            identity,
         }
     }
 
