@@ -34,9 +34,12 @@ use aboure_stats::{Pentanomial, PlayerResult, Sprt};
 use crate::duel::{nodes, result};
 
 mod confirm;
+mod settings;
+mod table;
 
-use confirm::confirm;
 pub use confirm::{sprt_run, SprtRun};
+pub use settings::Settings;
+pub use table::bench;
 
 /// A reference bot with its options and its nodes a move.
 #[derive(Clone, Debug)]
@@ -396,122 +399,6 @@ pub fn expected_pairs(sprt: &Sprt, counts: &Pentanomial) -> Option<f64> {
             .ok()?
             .expected_pairs,
     )
-}
-
-/// What `aboure bench openings` is given.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Game pairs measured per bot pair and source of openings.
-    pub pairs: u64,
-    /// Real SPRTs per bot pair from random openings and from the best book.
-    pub runs: u64,
-    /// Most pairs of one real SPRT.
-    pub cap: u64,
-    /// Plies of the books' openings (the random baseline has 4, as a
-    /// tournament's default).
-    pub plies: u32,
-    /// The SPRT, in normalized Elo.
-    pub sprt: Sprt,
-    /// Threads playing the measured pairs, and real SPRTs run at once.
-    pub threads: usize,
-    /// Only the bot pairs whose index is listed (all if empty).
-    pub only: Vec<usize>,
-    /// Only the books whose value band holds 0.
-    pub balanced_only: bool,
-    /// The stream of the measured pairs; the real SPRTs use the next
-    /// `runs` streams.
-    pub seed: u64,
-}
-
-/// One source of openings measured for one bot pair.
-struct Row {
-    held_out: Openings,
-    counts: Pentanomial,
-    expected: Option<f64>,
-}
-
-/// Runs the whole bench, writing its tables to `out` as they are measured.
-pub fn bench(settings: &Settings, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let all = positions(settings.plies);
-    writeln!(
-        out,
-        "openings {} plies deep: {} distinct positions; SPRT nElo [{}, {}], alpha {} beta {}",
-        settings.plies,
-        all.len(),
-        settings.sprt.elo0(),
-        settings.sprt.elo1(),
-        settings.sprt.alpha(),
-        settings.sprt.beta()
-    )?;
-    // The baseline is what a tournament plays by default.
-    let mut sources = vec![Openings::Random { plies: 4 }.halves()];
-    sources.extend(
-        selections(settings.plies, settings.balanced_only)
-            .into_iter()
-            .map(|s| Openings::book(s, &all).halves())
-            .filter(|(chosen, _)| chosen.size().unwrap_or(0) >= 20),
-    );
-    writeln!(
-        out,
-        "each book measured on half its positions (the number shown) and confirmed on the other half"
-    )?;
-    for (i, m) in matchups().iter().enumerate() {
-        if !settings.only.is_empty() && !settings.only.contains(&i) {
-            continue;
-        }
-        writeln!(out, "\n[{i}] {m}")?;
-        let rows = measure_sources(m, &sources, settings, out)?;
-        confirm(m, &rows, settings, out)?;
-    }
-    Ok(())
-}
-
-fn measure_sources(
-    m: &Matchup,
-    sources: &[(Openings, Openings)],
-    settings: &Settings,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<Vec<Row>> {
-    writeln!(
-        out,
-        "  {:<52} {:>30} {:>6} {:>16} {:>9} {:>8}",
-        "openings", "pairs LL/LD/WL+DD/WD/WW", "score", "nElo (95%)", "SPRT pairs", "vs random"
-    )?;
-    let mut rows: Vec<Row> = Vec::new();
-    for (openings, held_out) in sources {
-        let counts = measure(m, openings, settings.pairs, settings.seed, settings.threads);
-        let expected = expected_pairs(&settings.sprt, &counts);
-        let ratio = match (rows.first().and_then(|r| r.expected), expected) {
-            (Some(random), Some(here)) => format!("{:.1}x", random / here),
-            _ => "-".to_owned(),
-        };
-        let h = counts.head_to_head();
-        let nelo = match (h.nelo.value(), h.nelo.error()) {
-            (Some(v), Some(e)) => format!("{v:+.1} +- {e:.1}"),
-            _ => format!("{:?}", h.nelo),
-        };
-        writeln!(
-            out,
-            "  {:<52} {:>30} {:>6.3} {:>16} {:>9} {:>8}",
-            openings.to_string(),
-            format!("{:?}", counts.counts()),
-            h.score.unwrap_or(f64::NAN),
-            nelo,
-            match (expected, h.nelo.value()) {
-                (Some(e), _) => format!("{e:.0}"),
-                // Every pair split: the LLR never moves.
-                (None, None) => "never".to_owned(),
-                (None, Some(_)) => "-".to_owned(),
-            },
-            ratio
-        )?;
-        rows.push(Row {
-            held_out: held_out.clone(),
-            counts,
-            expected,
-        });
-    }
-    Ok(rows)
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@ use std::sync::mpsc;
 
 use aboure_stats::{Pentanomial, Sprt, SprtDecision};
 
-use super::{pair, recipe, Matchup, Openings, Row, Settings};
+use super::settings::{Row, Settings};
+use super::{pair, recipe, Matchup, Openings};
 
 /// Pairs between two lines of a run's LLR path.
 pub const TRACE_EVERY: u64 = 250;
