@@ -60,8 +60,10 @@ fn a_second_run_on_a_folder_is_refused_and_a_killed_holder_can_be_resumed() {
     let dir = folder("lock");
     let text = format!(
         "[tournament]\npairs = 3\nconcurrency = 1\n[time-control]\nbase = \"30s\"\n{}{}",
-        testbot("a", "sleepy --ms 20 --seed 1"),
-        testbot("b", "sleepy --ms 20 --seed 2"),
+        // Slow enough that the first run still holds the folder when the
+        // second starts on a loaded machine (at 20 ms it had finished).
+        testbot("a", "sleepy --ms 100 --seed 1"),
+        testbot("b", "sleepy --ms 100 --seed 2"),
     );
     let config = write_config(&dir, &text);
     let out = dir.join("out");

@@ -233,13 +233,15 @@ fn high_water_kib(status_file: &str) -> Option<u64> {
 pub fn games(out: &Path) -> Vec<Value> {
     let files = aboure_records::results_files(out).unwrap();
     assert!(!files.is_empty(), "no results file in {}", out.display());
-    let text: String = files
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    // A live run may be appending: a file's last line without its newline
+    // is a record still being written, not a bad one.
+    let mut games = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let complete = text.split_inclusive('\n').filter(|l| l.ends_with('\n'));
+        games.extend(complete.map(|l| serde_json::from_str::<Value>(l).unwrap()));
+    }
+    games
 }
 
 pub fn show(output: &Output) -> String {
