@@ -144,26 +144,29 @@ fn a_read_or_write_path_through_a_link_stops_the_run_and_gives_nothing() {
 
 /// The sixth outside round's c01 and c13 (`hard`): a hard link to the
 /// tournament file in a bot's own folder (named nowhere) or given as its
-/// `read` path was read whole, every bot's `env` with it. Another name of
-/// the tournament file or of a result is refused before any game.
+/// `read` path was read whole, every bot's `env` with it; the seventh's
+/// n10 and n11: one in a `write` folder was read, and written through
+/// (`[sandbox] mode = "off"` for the next run). Another name of the
+/// tournament file or of a result is refused before any game.
 #[test]
 fn a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused() {
-    for (name, read) in [
-        ("sandbox-hard-toml-own", false),
-        ("sandbox-hard-toml-read", true),
-    ] {
-        let dir = folder(name);
+    for kind in ["own", "read", "write"] {
+        let dir = folder(&format!("sandbox-hard-toml-{kind}"));
         let own = dir.join("attacker");
         std::fs::create_dir_all(&own).unwrap();
+        std::fs::create_dir_all(dir.join("cache")).unwrap();
         let program = own.join("bot");
         std::fs::copy(TESTBOT, &program).unwrap();
-        let copy = match read {
-            true => dir.join("weights.bin"),
-            false => own.join("notes.txt"),
-        };
-        let allow = match read {
-            true => "sandbox = { read = [\"weights.bin\"] }\n",
-            false => "",
+        let (copy, allow) = match kind {
+            "read" => (
+                dir.join("weights.bin"),
+                "sandbox = { read = [\"weights.bin\"] }\n",
+            ),
+            "write" => (
+                dir.join("cache/notes.txt"),
+                "sandbox = { write = [\"cache\"] }\n",
+            ),
+            _ => (own.join("notes.txt"), ""),
         };
         let text = gauntlet_against(
             &honest_with("hardsecret"),
@@ -184,6 +187,46 @@ fn a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused()
         assert_eq!(recorded(&out), 0, "{}", show(&output));
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// The seventh outside round's c35 and n01 `deep`: the search for hard
+/// links stopped after its bound of entries, and a link placed past it (to
+/// the tournament file in a `read` folder, or to another bot's file in the
+/// bot's own) was read whole. A bot's folders and paths too large to
+/// search whole are refused, naming the bound (the same search for both).
+#[test]
+fn a_folder_too_large_to_search_for_hard_links_is_refused_naming_the_bound() {
+    let dir = folder("sandbox-hard-deep");
+    let own = dir.join("attacker");
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("many")).unwrap();
+    std::fs::create_dir_all(data.join("zz")).unwrap();
+    std::fs::create_dir_all(&own).unwrap();
+    for i in 0..=aboure_sandbox::LINK_SEARCH {
+        std::fs::File::create(data.join("many").join(i.to_string())).unwrap();
+    }
+    let program = own.join("bot");
+    std::fs::copy(TESTBOT, &program).unwrap();
+    let text = gauntlet_against(
+        &honest_with("deepsecret"),
+        &format!(
+            "[[bot]]\nname = \"attacker\"\ncommand = [{:?}, \"random\"]\n\
+             sandbox = {{ read = [\"data\"] }}\n",
+            program.display().to_string()
+        ),
+    );
+    let config = write_config(&dir, &text);
+    std::fs::hard_link(&config, data.join("zz/w.bin")).unwrap();
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}", show(&output));
+    assert!(err.contains("sandbox of attacker"), "{err}");
+    assert!(err.contains("too large to search for hard links"), "{err}");
+    let bound = format!("more than {} entries", aboure_sandbox::LINK_SEARCH);
+    assert!(err.contains(&bound), "{err}");
+    assert_eq!(recorded(&out), 0, "{}", show(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The sixth outside round's c20 and c26: beside the tournament file, a

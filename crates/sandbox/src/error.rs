@@ -118,6 +118,20 @@ pub enum SandboxError {
         /// The link on its way, and where it points.
         link: Box<crate::spelled::Link>,
     },
+    /// A bot's folder or path too large to search whole for hard links to
+    /// the tournament file, the results or another bot's files: a link
+    /// past the bound would not be seen (see `hardlink`).
+    #[error(
+        "sandbox of {bot}: its folders and paths are too large to search for hard links \
+         (to the tournament file, the results, another bot's files): stopped in {unsearched}; \
+         give the bot smaller folders"
+    )]
+    Unsearched {
+        /// The bot.
+        bot: String,
+        /// Where the search stopped, and why.
+        unsearched: crate::hardlink::Unsearched,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

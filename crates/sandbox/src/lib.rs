@@ -84,6 +84,7 @@ mod watch;
 pub use cage::Cage;
 pub use error::SandboxError;
 pub use exec::{exec_main, probe_main};
+pub use hardlink::{Unsearched, LINK_SEARCH};
 pub use jail::{BotSpec, Jail, Sandbox};
 pub use launcher::SandboxLauncher;
 pub use layer::Layer;

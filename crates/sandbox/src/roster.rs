@@ -134,7 +134,7 @@ impl Sandbox {
         Ok(())
     }
 
-    /// Refuses a bot whose own folders or `read` paths hold, under a name
+    /// Refuses a bot whose own folders, `read` or `write` paths hold, under a name
     /// of their own, a hard link to the tournament file, another
     /// tournament's file or a results file beside it, or this run's results
     /// (see [`crate::hardlink::linked_secret`]): masks hide those at their
@@ -145,13 +145,17 @@ impl Sandbox {
                 .iter()
                 .any(|s| p.starts_with(s))
         };
-        let roots: Vec<PathBuf> = (bot.folders.iter().chain(&bot.read))
+        let roots: Vec<PathBuf> = (bot.folders.iter().chain(&bot.read).chain(&bot.write))
             .filter(|p| !system(p))
             .cloned()
             .collect();
         let secret_paths = [&self.hidden[..], &self.beside].concat();
         let secret = crate::hardlink::inodes(&secret_paths);
-        match crate::hardlink::linked_secret(&roots, &secret, &secret_paths) {
+        let unsearched = |unsearched| SandboxError::Unsearched {
+            bot: bot.name.clone(),
+            unsearched,
+        };
+        match crate::hardlink::linked_secret(&roots, &secret, &secret_paths).map_err(unsearched)? {
             Some(path) => Err(SandboxError::Hidden {
                 bot: bot.name.clone(),
                 path,
@@ -238,7 +242,11 @@ impl Sandbox {
             return refuse(path, "the tournament file or the results folder");
         }
         let roots = [&bot.folders[..], &bot.read].concat();
-        if let Some(path) = shared_inode(&roots, &[], &self.hidden) {
+        let unsearched = |unsearched| SandboxError::Unsearched {
+            bot: bot.name.clone(),
+            unsearched,
+        };
+        if let Some(path) = shared_inode(&roots, &[], &self.hidden).map_err(unsearched)? {
             return refuse(
                 &path,
                 "a hard link to the tournament file or a results file",
@@ -297,7 +305,12 @@ impl Sandbox {
             for (inner, outer) in [(bot, other), (other, bot)] {
                 let theirs = [&outer.folders[..], &outer.write, &outer.read].concat();
                 let mine = [&inner.folders[..], &inner.write, &inner.read].concat();
-                if let Some(path) = shared_inode(&inner.folders, &mine, &theirs) {
+                let found = shared_inode(&inner.folders, &mine, &theirs);
+                let found = found.map_err(|unsearched| SandboxError::Unsearched {
+                    bot: inner.name.clone(),
+                    unsearched,
+                })?;
+                if let Some(path) = found {
                     let what = format!("a hard link to a file of bot {}", outer.name);
                     return refuse(&inner.name, &path, what);
                 }
