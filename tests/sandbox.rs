@@ -17,6 +17,8 @@ mod explain;
 mod hold;
 #[path = "sandbox/identity.rs"]
 mod identity;
+#[path = "sandbox/installed.rs"]
+mod installed;
 #[path = "sandbox/limits.rs"]
 mod limits;
 #[path = "sandbox/links.rs"]

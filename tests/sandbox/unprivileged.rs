@@ -65,6 +65,7 @@ const CORE: &[&str] = &[
     "links::a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused",
     "links::a_repository_and_other_copies_of_a_tournament_file_beside_a_bot_are_masked",
     "links::a_read_path_that_is_a_copy_of_a_tournament_file_is_refused",
+    "installed::an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test
