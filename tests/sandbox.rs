@@ -35,6 +35,8 @@ mod reach;
 mod sockets;
 #[path = "sandbox/spelled.rs"]
 mod spelled;
+#[path = "sandbox/system.rs"]
+mod system;
 #[path = "sandbox/uids.rs"]
 mod uids;
 #[path = "sandbox/unprivileged.rs"]
