@@ -17,6 +17,8 @@ mod explain;
 mod hold;
 #[path = "sandbox/identity.rs"]
 mod identity;
+#[path = "sandbox/installed.rs"]
+mod installed;
 #[path = "sandbox/limits.rs"]
 mod limits;
 #[path = "sandbox/links.rs"]
@@ -33,6 +35,8 @@ mod reach;
 mod sockets;
 #[path = "sandbox/spelled.rs"]
 mod spelled;
+#[path = "sandbox/system.rs"]
+mod system;
 #[path = "sandbox/uids.rs"]
 mod uids;
 #[path = "sandbox/unprivileged.rs"]

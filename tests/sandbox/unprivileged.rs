@@ -66,6 +66,7 @@ const CORE: &[&str] = &[
     "links::a_repository_and_other_copies_of_a_tournament_file_beside_a_bot_are_masked",
     "links::a_read_path_that_is_a_copy_of_a_tournament_file_is_refused",
     "links::a_folder_too_large_to_search_for_hard_links_is_refused_naming_the_bound",
+    "installed::an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -75,6 +75,18 @@ pub enum SandboxError {
         /// The folder.
         path: PathBuf,
     },
+    /// The tournament file or the results folder inside a system folder
+    /// every bot reads.
+    #[error(
+        "the sandbox cannot hide {path} from the bots: it lies in {folder}, which every bot \
+         reads; keep the tournament file and the results folder outside {folder}"
+    )]
+    InSystemFolder {
+        /// The tournament file or results folder.
+        path: PathBuf,
+        /// The system folder that holds it.
+        folder: PathBuf,
+    },
     /// A bot's command names (or its own folder lies in) what the sandbox
     /// hides from it.
     #[error(

@@ -31,7 +31,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::argument::{kernel, named};
-use crate::paths::{installation, normal};
+use crate::paths::{homes, installation, normal};
 
 /// Folders never opened as a bot's own: the root, the system's program
 /// and configuration folders, the shared scratch and kernel folders.
@@ -275,29 +275,10 @@ fn shared(folder: &Path) -> Option<Shared> {
     let home_child = [folder, &resolved]
         .iter()
         .any(|f| f.parent() == Some(Path::new("/home")));
-    if home_child || homes().iter().any(|h| is(h)) {
+    if home_child || homes(false).iter().any(|h| is(h)) {
         return Some(Shared::Home);
     }
     None
-}
-
-/// Home directories: root's, the arbiter's `HOME`, and those of the
-/// people of `/etc/passwd` (uid 1000 and up; system accounts' homes such
-/// as `/var/www` are where services keep their files, not people).
-fn homes() -> Vec<PathBuf> {
-    let mut homes = vec![PathBuf::from("/root")];
-    homes.extend(std::env::var_os("HOME").map(|h| normal(Path::new(&h))));
-    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
-    for line in passwd.lines() {
-        let fields: Vec<&str> = line.split(':').collect();
-        let person = fields.get(2).and_then(|u| u.parse::<u32>().ok());
-        if let (Some(uid), Some(home)) = (person, fields.get(5)) {
-            if (1000..65534).contains(&uid) && home.starts_with('/') {
-                homes.push(normal(Path::new(home)));
-            }
-        }
-    }
-    homes
 }
 
 #[cfg(test)]

@@ -44,6 +44,13 @@ impl Sandbox {
         workdir: &Path,
         policy: &Policy,
     ) -> Result<(), SandboxError> {
+        if self.layers.has("root") || self.layers.has("landlock") {
+            let mut held = (self.hidden.iter())
+                .filter_map(|h| crate::view::system_holding(h).map(|f| (h.clone(), f)));
+            if let Some((path, folder)) = held.next() {
+                return Err(SandboxError::InSystemFolder { path, folder });
+            }
+        }
         let (program, args) = command;
         let program = normal(&resolve(program));
         let workdir = normal(workdir);

@@ -206,6 +206,26 @@ impl View {
 
 /// The entries every bot has, found once per run (the system does not
 /// change under a tournament), with their sources resolved.
+/// The system folder every bot reads that holds `path`, as spelled or
+/// after the links of its longest existing part (`/bin` is `/usr/bin` on
+/// many systems): nothing in it can be masked for one bot alone.
+pub fn system_holding(path: &Path) -> Option<PathBuf> {
+    let path = normal(path);
+    let mut existing = path.as_path();
+    while std::fs::symlink_metadata(existing).is_err() {
+        existing = existing.parent()?;
+    }
+    let rest = path.strip_prefix(existing).ok()?;
+    let resolved = std::fs::canonicalize(existing).ok().map(|r| r.join(rest));
+    let folders = system().iter().filter(|e| e.kind == EntryKind::ReadOnly);
+    let holding = |e: &&Entry| {
+        std::iter::once(&path)
+            .chain(resolved.as_ref())
+            .any(|p| p.starts_with(&e.path))
+    };
+    folders.clone().find(holding).map(|e| e.path.clone())
+}
+
 fn system() -> &'static [Entry] {
     static SYSTEM_ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
     SYSTEM_ENTRIES.get_or_init(|| {

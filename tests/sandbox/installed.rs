@@ -1,0 +1,88 @@
+//! An engine installed in a home's `bin` folder (`~/bin`, `cargo install`'s
+//! `~/.cargo/bin`, `~/.local/bin`) has that folder bound, never the home
+//! nor its `.cargo` or `.local` as its installation: the keys, the registry
+//! token and the tokens beside it stay unseen. Through `aboure run` with
+//! the arbiter's `HOME` a fresh folder, checked from outside in the bots'
+//! logs.
+
+use std::os::unix::fs::PermissionsExt;
+
+use super::*;
+
+/// What each engine tries to read before it plays: the home's secrets and
+/// its listing.
+const ENGINE: &str = "#!/bin/sh\n\
+    cd \"$(dirname \"$0\")\"\n\
+    for f in \"$SECRETS\"/notes.txt \"$SECRETS\"/.ssh/id_fake \"$SECRETS\"/.cargo/credentials.toml \
+    \"$SECRETS\"/.local/share/tokens; do cat \"$f\" >&2; done\n\
+    ls -a \"$SECRETS\" >&2\n\
+    exec ./testbot random\n";
+
+#[test]
+fn an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home() {
+    let dir = folder("sandbox-installed-home");
+    let home = dir.join("home");
+    let secrets = [
+        ("notes.txt", "homesecret-notes"),
+        (".ssh/id_fake", "homesecret-ssh"),
+        (".cargo/credentials.toml", "homesecret-cargo"),
+        (".local/share/tokens", "homesecret-local"),
+    ];
+    for (file, secret) in secrets {
+        let path = home.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, format!("{secret}\n")).unwrap();
+    }
+    let mode = std::fs::Permissions::from_mode(0o600);
+    std::fs::set_permissions(home.join(".cargo/credentials.toml"), mode).unwrap();
+    let mut bots = String::new();
+    for (name, bin) in [
+        ("inbin", "bin"),
+        ("incargo", ".cargo/bin"),
+        ("inlocal", ".local/bin"),
+    ] {
+        let bin = home.join(bin);
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::copy(TESTBOT, bin.join("testbot")).unwrap();
+        std::fs::write(bin.join("engine"), ENGINE).unwrap();
+        let mode = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(bin.join("engine"), mode).unwrap();
+        let engine = bin.join("engine").display().to_string();
+        let env = format!("env = {{ SECRETS = {:?} }}", home.display().to_string());
+        bots.push_str(&format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = [{engine:?}]\n{env}\n"
+        ));
+    }
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n{bots}"
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = Command::new(ABOURE)
+        .args(run_args(&config, &out, &[]))
+        .env("HOME", &home)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    let games = games(&out);
+    assert_eq!(games.len(), 6, "{}", show(&output));
+    let mut seen = Vec::new();
+    for name in ["inbin", "incargo", "inlocal"] {
+        let log = stderr_log(&out, name);
+        for (file, secret) in secrets {
+            if log.contains(secret) {
+                seen.push(format!("{name} read ~/{file}"));
+            }
+        }
+        if log.lines().any(|l| l == ".ssh" || l == "notes.txt") {
+            seen.push(format!("{name} listed the home"));
+        }
+    }
+    assert!(seen.is_empty(), "{seen:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "natural", "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
