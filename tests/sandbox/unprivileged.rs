@@ -65,6 +65,8 @@ const CORE: &[&str] = &[
     "links::a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused",
     "links::a_repository_and_other_copies_of_a_tournament_file_beside_a_bot_are_masked",
     "links::a_read_path_that_is_a_copy_of_a_tournament_file_is_refused",
+    "results::a_write_path_holding_the_results_folder_is_refused_before_any_game",
+    "results::a_results_folder_or_logs_folder_that_is_a_link_is_refused_and_nothing_written_there",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test
