@@ -31,6 +31,8 @@ mod named;
 mod own;
 #[path = "sandbox/reach.rs"]
 mod reach;
+#[path = "sandbox/results.rs"]
+mod results;
 #[path = "sandbox/sockets.rs"]
 mod sockets;
 #[path = "sandbox/spelled.rs"]

@@ -30,7 +30,7 @@ pub(super) fn refused(
 
 /// The victim's program: a copy of the test bot in its own folder, so the
 /// folder (with its secret) is the victim's own.
-fn victim_program(victim: &Path) -> String {
+pub(super) fn victim_program(victim: &Path) -> String {
     let program = victim.join("bot");
     std::fs::copy(TESTBOT, &program).unwrap();
     program.display().to_string()

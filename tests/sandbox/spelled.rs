@@ -16,7 +16,7 @@ use super::*;
 /// The attacker's `[[bot]]` table: `sh -c CODE ARG TESTBOT` (so `$0` is
 /// `ARG`, `$1` the test bot, run honestly after the attack), with `more`
 /// (its allowances, its `workdir`) after the command.
-fn attacker(code: &str, arg: &Path, more: &str) -> String {
+pub(super) fn attacker(code: &str, arg: &Path, more: &str) -> String {
     let arg = arg.display().to_string();
     format!(
         "[[bot]]\nname = \"attacker\"\ncommand = [\"sh\", \"-c\", {code:?}, {arg:?}, {TESTBOT:?}]\n{more}"

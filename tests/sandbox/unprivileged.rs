@@ -67,6 +67,8 @@ const CORE: &[&str] = &[
     "links::a_read_path_that_is_a_copy_of_a_tournament_file_is_refused",
     "links::a_folder_too_large_to_search_for_hard_links_is_refused_naming_the_bound",
     "installed::an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home",
+    "results::a_write_path_holding_the_results_folder_is_refused_before_any_game",
+    "results::a_results_folder_or_logs_folder_that_is_a_link_is_refused_and_nothing_written_there",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

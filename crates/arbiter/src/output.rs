@@ -136,8 +136,21 @@ pub fn prepare(
     layers: &aboure_sandbox::Layers,
 ) -> Result<Output, RunError> {
     let logs = aboure_records::RunFolder::new(dir).logs();
-    std::fs::create_dir_all(&logs)
-        .map_err(RunError::io(format!("cannot create {}", logs.display())))?;
+    let parent = dir.parent().unwrap_or(Path::new(""));
+    std::fs::create_dir_all(parent)
+        .map_err(RunError::io(format!("cannot create {}", parent.display())))?;
+    // Made one at a time (`mkdir` follows no link at its last component),
+    // then opened without following one.
+    for folder in [dir, &logs] {
+        match std::fs::create_dir(folder) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                return Err(RunError::io(format!("cannot create {}", folder.display()))(
+                    e,
+                ));
+            }
+            _ => no_link(folder)?,
+        }
+    }
     let lock = ResultsLock::acquire(&games_path)?;
     let identity = schedule_identity(config);
     let folder = Folder {
@@ -331,4 +344,21 @@ fn others_have_games(dir: &Path, own: &Path) -> bool {
             .iter()
             .any(|f| f != own && std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
     })
+}
+
+/// Opens the folder `path` without following a symbolic link at its last
+/// component: the results folder and its `logs/` are never links (a link
+/// planted there, by a bot that could write their parent, would send the
+/// arbiter's files, as the arbiter's user, wherever it leads).
+fn no_link(path: &Path) -> Result<(), RunError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_DIRECTORY)
+        .open(path)
+        .map(drop)
+        .map_err(RunError::io(format!(
+            "cannot use {} as a results folder (it must be a folder, not a symbolic link)",
+            path.display()
+        )))
 }

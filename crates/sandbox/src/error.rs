@@ -101,6 +101,21 @@ pub enum SandboxError {
         /// Whose it is.
         what: String,
     },
+    /// A bot's `write` path that is or holds the tournament file or the
+    /// results folder: the bot would own the folder where the arbiter makes
+    /// this run's (or a later run's) results and logs.
+    #[error(
+        "sandbox of {bot}: its write path {path} is or holds {hidden} (the tournament file or \
+         the results folder), which the bot would own; give it a folder of its own"
+    )]
+    WriteHoldsHidden {
+        /// The bot.
+        bot: String,
+        /// Its `write` path.
+        path: PathBuf,
+        /// The hidden path it is or holds.
+        hidden: PathBuf,
+    },
     /// A path the bot's command or allowances name that its own uid
     /// cannot reach on the host (the privileged helper could bind it).
     #[error(

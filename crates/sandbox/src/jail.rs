@@ -38,6 +38,9 @@ pub struct Sandbox {
     pub(crate) bots: Vec<RegisteredBot>,
     /// Each bot's uid for the whole run (see `Sandbox::identity_of`).
     pub(crate) claims: Mutex<BTreeMap<String, Arc<Claim>>>,
+    /// The bots whose `write` paths were given to their uid (at their
+    /// first process, once every bot passed every check).
+    pub(crate) given: Mutex<std::collections::BTreeSet<String>>,
     /// The limit of the run's memory group (see [`Sandbox::bound_memory`]).
     pub(crate) run_memory: Option<u64>,
 }
@@ -93,6 +96,7 @@ impl Sandbox {
             beside: Vec::new(),
             bots: Vec::new(),
             claims: Mutex::default(),
+            given: Mutex::default(),
             run_memory: None,
         })
     }

@@ -19,6 +19,7 @@ use crate::jail::{BotSpec, Jail, Sandbox};
 use crate::own::resolve_in;
 use crate::paths::{installation, normal};
 use crate::plan::{Plan, Resource, Root, Rules};
+use crate::reach::Need;
 use crate::scratch;
 use crate::settings::{Mode, Policy};
 use crate::view::{Command, View};
@@ -56,7 +57,7 @@ impl Sandbox {
         let claim = self.claim(spec, &view)?;
         let identity = claim.as_ref().map(|c| c.identity());
         if let Some(identity) = identity {
-            self.refuse_unreachable(spec.name, &view, identity)?;
+            self.refuse_unreachable(spec.name, &view, identity, &[])?;
         }
         let scratch = self.scratch(spec, identity)?;
         let request = self.cgroup_request(spec);
@@ -251,7 +252,7 @@ impl Sandbox {
             return Ok(None);
         }
         let write: Vec<PathBuf> = spec.policy.write.iter().map(|p| normal(p)).collect();
-        self.identity_of(spec.name, &write, view).map(Some)
+        self.identity_of(spec.name, &write, view, true).map(Some)
     }
 
     /// Whether a bot with allowances `policy` runs as a uid of its own
@@ -271,8 +272,19 @@ impl Sandbox {
         name: &str,
         view: &View,
         identity: crate::plan::Identity,
+        not_given: &[PathBuf],
     ) -> Result<(), SandboxError> {
-        crate::reach::first_unreachable(identity, &view.needs()).map_err(|unreachable| {
+        // A `write` path not given to the bot yet (at registration) needs
+        // only its parent searched: it is the bot's before its first game.
+        let needs: Vec<_> = (view.needs().into_iter())
+            .map(|(path, need)| match path.parent() {
+                Some(up) if need == Need::Write && not_given.contains(&path) => {
+                    (up.to_owned(), Need::Run)
+                }
+                _ => (path, need),
+            })
+            .collect();
+        crate::reach::first_unreachable(identity, &needs).map_err(|unreachable| {
             SandboxError::Unreachable {
                 bot: name.to_owned(),
                 unreachable,

@@ -82,8 +82,8 @@ impl Sandbox {
         if self.gives_identities(policy) {
             // Checked here too, so that the run stops before any game.
             if let Ok(view) = crate::view::View::of(&command, policy) {
-                let claim = self.identity_of(name, &bot.write, &view)?;
-                self.refuse_unreachable(name, &view, claim.identity())?;
+                let claim = self.identity_of(name, &bot.write, &view, false)?;
+                self.refuse_unreachable(name, &view, claim.identity(), &bot.write)?;
             }
         }
         let write = &bot.write;
@@ -248,6 +248,19 @@ impl Sandbox {
         {
             return refuse(path, "the tournament file or the results folder");
         }
+        // A `write` folder holding the results folder (`write = ["out"]`
+        // with `--out out/t`) is the bot's: it could plant links where this
+        // run's or a later run's results folder and logs are made.
+        for path in &bot.write {
+            let holds = |h: &&PathBuf| h.starts_with(path) || path.starts_with(h);
+            if let Some(hidden) = self.hidden.iter().find(holds) {
+                return Err(SandboxError::WriteHoldsHidden {
+                    bot: bot.name.clone(),
+                    path: path.clone(),
+                    hidden: hidden.clone(),
+                });
+            }
+        }
         let roots = [&bot.folders[..], &bot.read].concat();
         let unsearched = |unsearched| SandboxError::Unsearched {
             bot: bot.name.clone(),
@@ -349,7 +362,9 @@ impl Sandbox {
     /// process and held until the sandbox is dropped, so every process of
     /// it, in every game, is the same user (its files in its `write`
     /// folders stay its own) and no other bot is ever that user. Its
-    /// `write` paths are given to it then.
+    /// `write` paths are given to it when `hand_over` (at its first process,
+    /// never at registration: a later bot's checks may still refuse the run,
+    /// and a refused run changes nothing on the host).
     ///
     /// The uid is the bot's own from run to run where it can be (see
     /// [`identity::first_uid`]), and never one the host uses: an account's
@@ -362,11 +377,41 @@ impl Sandbox {
         name: &str,
         write: &[PathBuf],
         view: &crate::view::View,
+        hand_over: bool,
     ) -> Result<Arc<Claim>, SandboxError> {
         let mut claims = self.claims.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(claim) = claims.get(name) {
-            return Ok(claim.clone());
+        let claim = match claims.get(name) {
+            Some(claim) => claim.clone(),
+            None => {
+                let claim = Arc::new(self.new_claim(name, write, view)?);
+                claims.insert(name.to_owned(), claim.clone());
+                claim
+            }
+        };
+        let mut given = self.given.lock().unwrap_or_else(|e| e.into_inner());
+        if hand_over && given.insert(name.to_owned()) {
+            // A `write` path not made yet is left out of the view, as before.
+            let operators = self.operators();
+            for path in write.iter().filter(|p| p.exists()) {
+                give(path, &operators, claim.identity()).map_err(|source| {
+                    SandboxError::Prepare {
+                        bot: name.to_owned(),
+                        path: path.clone(),
+                        source,
+                    }
+                })?;
+            }
         }
+        Ok(claim)
+    }
+
+    /// A new uid for bot `name` (see [`Sandbox::identity_of`]).
+    fn new_claim(
+        &self,
+        name: &str,
+        write: &[PathBuf],
+        view: &crate::view::View,
+    ) -> Result<Claim, SandboxError> {
         let range = &self.settings.uids;
         let first = identity::first_uid(name, range);
         let host = crate::occupied::host_ids(range);
@@ -376,24 +421,12 @@ impl Sandbox {
         let usable = |uid: u32| {
             !host.contains(&uid) && !others.contains(&uid) && (uid == first || !left.contains(&uid))
         };
-        let claim = identity::claim(range, first, usable, Path::new(identity::CLAIMS)).map_err(
-            |source| SandboxError::Claim {
+        identity::claim(range, first, usable, Path::new(identity::CLAIMS)).map_err(|source| {
+            SandboxError::Claim {
                 bot: name.to_owned(),
                 source,
-            },
-        )?;
-        // A `write` path not made yet is left out of the view, as before.
-        let operators = self.operators();
-        for path in write.iter().filter(|p| p.exists()) {
-            give(path, &operators, claim.identity()).map_err(|source| SandboxError::Prepare {
-                bot: name.to_owned(),
-                path: path.clone(),
-                source,
-            })?;
-        }
-        let claim = Arc::new(claim);
-        claims.insert(name.to_owned(), claim.clone());
-        Ok(claim)
+            }
+        })
     }
 
     /// Bounds the memory of every bot process of the run together to
