@@ -130,10 +130,19 @@ fn a_deep_chain_of_folders_in_a_write_folder_is_stopped_now_and_in_a_later_run()
     let config = write_config(&dir, &text);
     deep_chain_is_stopped(&dir, &config, "out", &m);
     // The tree left behind, whole (the bot may have been stopped before
-    // its bottom): a later run is not aborted by it, and the bot is
-    // stopped at once.
+    // its bottom): a later run does not crash on it (it once overflowed
+    // the arbiter's stack), and since a hard link could hide below where
+    // the search for them reaches, it is refused before any game, naming
+    // the folder and the bound, rather than played half-searched.
     plant_chain(&cache, 3000);
-    deep_chain_is_stopped(&dir, &config, "out-later", &m);
+    let later = run(&config, &dir.join("out-later"), &[]);
+    assert_eq!(later.status.code(), Some(2), "{}", show(&later));
+    let said = String::from_utf8_lossy(&later.stderr);
+    assert!(
+        said.contains("levels deep") && said.contains("cache"),
+        "{said}"
+    );
+    assert!(!dir.join("out-later/games.jsonl").exists(), "{said}");
     // `rm` walks by descriptor: the chain's paths are past PATH_MAX.
     let removed = Command::new("rm").arg("-rf").arg(&dir).output().unwrap();
     assert!(removed.status.success(), "{}", show(&removed));
