@@ -499,7 +499,6 @@ fn beside(path: &Path) -> Vec<PathBuf> {
 /// holding `run.json` and `games.jsonl`): another tournament's, with its
 /// bots' `env` and logs, which a bot's command may not name.
 fn of_a_tournament(path: &Path) -> bool {
-    use std::io::Read;
     let results = |dir: &Path| {
         ["run.json", "games.jsonl"]
             .iter()
@@ -508,15 +507,7 @@ fn of_a_tournament(path: &Path) -> bool {
     if path.ancestors().skip(1).any(results) {
         return true;
     }
-    if !path.to_string_lossy().contains(".toml") {
-        return false;
-    }
-    let mut text = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut text));
-    read.is_ok()
-        && String::from_utf8_lossy(&text)
-            .lines()
-            .any(|l| l.trim() == "[[bot]]")
+    path.to_string_lossy().contains(".toml") && holds_a_bot_table(path)
 }
 
 /// A file `bot`'s command names through a symbolic link, with where the
