@@ -3,16 +3,19 @@
 // plus one debug command outside the protocol, `moves POSITION`, which lists
 // every legal move with the position after it (see README.md).
 //
-// The handshake warms the JVM up before `aboureok` (see warmUp): a cold JVM
-// interprets and compiles its first moves, slowly enough to lose them on time
-// at short time controls.
+// The handshake warms the JVM up before `aboureok` (see warmUp), then waits
+// for its compiler threads to finish (see settle): a cold JVM interprets and
+// compiles its first moves, slowly enough to lose them on time at short time
+// controls.
 //
 // The search takes microseconds, so `go` with a limit is answered at once;
 // `go` without limits keeps its answer until `stop`, as the protocol asks,
 // and `isready` is answered meanwhile because this loop keeps reading.
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,10 +29,20 @@ final class Bot {
     private static final Pattern SET_OPTION =
             Pattern.compile("^\\s*setoption\\s+name\\s+(\\S+)\\s+value(?:\\s+(.*?))?\\s*$");
 
-    /** How long the handshake may spend warming the JVM up, at most. */
-    static final long WARM_UP_NANOS = 300_000_000L;
-    /** Games the warm-up plays, at most: enough for the JIT to compile the hot paths. */
-    static final int WARM_UP_GAMES = 300;
+    /**
+     * Games the warm-up plays: the JIT has compiled the hot paths after about
+     * 100 (a game then takes a few tenths of a millisecond), whatever the
+     * machine's load, which a cap in time alone would not ensure.
+     */
+    static final int WARM_UP_GAMES = 200;
+    /** How long the warm-up may take, at most: far inside the arbiter's start-up limit (10 s by default). */
+    static final long WARM_UP_NANOS = 2_000_000_000L;
+    /** How long the handshake waits, at most, for the compiler threads after the warm-up. */
+    static final long SETTLE_NANOS = 1_000_000_000L;
+    /** A pause of the JVM's own threads this long, using at most SETTLE_QUIET_MILLIS of CPU, is quiet. */
+    static final long SETTLE_PAUSE_MILLIS = 50;
+    /** One clock tick: the resolution of the process's CPU time. */
+    static final long SETTLE_QUIET_MILLIS = 10;
 
     private final Consumer<String> send; // writes one line and flushes it
     private int seed = 1;
@@ -102,8 +115,11 @@ final class Bot {
         send.accept("option name seed type int default 1 min 0 max " + SEED_MAX);
         try {
             warmUp();
+            settle();
         } catch (RuntimeException e) {
             complain("warm-up stopped: " + e); // a slower first move, nothing worse
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         send.accept("aboureok");
     }
@@ -115,7 +131,8 @@ final class Bot {
      * classes are loaded and the JIT has compiled the paths every move takes,
      * so the first real move is as fast as the hundredth. Measured in
      * README.md: it moves the JVM's start-up cost from the first moves, where
-     * it loses on time, to the handshake, which has seconds.
+     * it loses on time, to the handshake, which has seconds. The games are
+     * seeded differently, so they reach varied positions.
      */
     private static void warmUp() {
         long started = System.nanoTime();
@@ -136,6 +153,27 @@ final class Bot {
             if (System.nanoTime() - started > WARM_UP_NANOS) {
                 break;
             }
+        }
+    }
+
+    /**
+     * Waits until the JVM's own threads are quiet: the compiler threads
+     * finish in the background what the warm-up made hot, and the sandbox's
+     * CPU quota (one core's time per period by default) counts every thread
+     * of the bot, so a first move that shares it with them can be late on a
+     * busy machine. Quiet is at most one clock tick of CPU in a pause; the
+     * wait ends at once where the JVM cannot read its CPU time.
+     */
+    private static void settle() throws InterruptedException {
+        long started = System.nanoTime();
+        Optional<Duration> before = ProcessHandle.current().info().totalCpuDuration();
+        while (before.isPresent() && System.nanoTime() - started < SETTLE_NANOS) {
+            Thread.sleep(SETTLE_PAUSE_MILLIS);
+            Optional<Duration> now = ProcessHandle.current().info().totalCpuDuration();
+            if (now.isEmpty() || now.get().minus(before.get()).toMillis() <= SETTLE_QUIET_MILLIS) {
+                return;
+            }
+            before = now;
         }
     }
 
