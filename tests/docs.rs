@@ -6,7 +6,8 @@
 //! defaults, which are no file of their own, must equal them key for
 //! key); every `aboure ...` line of a
 //! shell block parses with the real command line (`ABOURE_PARSE_ONLY`
-//! makes the binary stop after parsing); every relative link and `#anchor`
+//! makes the binary stop after parsing), and every `aboure ...` of a code
+//! span in the prose names a subcommand and flags that exist; every relative link and `#anchor`
 //! resolves; the defaults the docs quote are the embedded defaults; and
 //! the README's two commands are the ones CI runs, as typed.
 //! Each check has a test that feeds it a broken snippet and sees it fail.
@@ -17,7 +18,7 @@ pub mod markdown;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use markdown::{anchors, blocks, command_lines, links};
+use markdown::{anchors, blocks, command_lines, links, span_commands};
 
 use crate::support::ABOURE;
 
@@ -115,6 +116,38 @@ fn command_problem(words: &[String]) -> Option<String> {
     })
 }
 
+/// The problem with the names of a command in a code span, if any. A span
+/// often holds a shape rather than a whole command (`aboure run FILE
+/// [--resume]`, `aboure check-bot` without its bot), so only a name the
+/// real command line does not know counts: a subcommand spelled as one, or
+/// a flag. (The parser stops at its first error, so a flag after a
+/// placeholder's value goes unchecked.)
+fn name_problem(words: &[String]) -> Option<String> {
+    let output = Command::new(ABOURE)
+        .args(&words[1..])
+        .env("ABOURE_PARSE_ONLY", "1")
+        .output()
+        .expect("run aboure");
+    if output.status.success() {
+        return None;
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let quoted = |prefix: &str| {
+        let (_, rest) = stderr.split_once(prefix)?;
+        rest.split_once('\'').map(|(name, _)| name.to_owned())
+    };
+    let subcommand = quoted("unrecognized subcommand '")
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+    let flag = quoted("unexpected argument '").filter(|n| n.starts_with('-'));
+    subcommand.or(flag).map(|name| {
+        format!(
+            "`{}`: no `{name}` there: {}",
+            words.join(" "),
+            stderr.trim()
+        )
+    })
+}
+
 /// The problem with one link of `file`, if any: a relative target must
 /// exist, and its `#anchor` must be a heading of the Markdown file it names.
 fn link_problem(file: &Path, target: &str) -> Option<String> {
@@ -187,6 +220,19 @@ fn every_aboure_command_line_parses() {
             }
         }
         n
+    });
+}
+
+#[test]
+fn every_aboure_command_in_a_code_span_names_real_flags() {
+    every_document("commands in code spans", |file, text, problems| {
+        let found = span_commands(text);
+        for (line, words) in &found {
+            if let Some(p) = name_problem(words) {
+                problems.push(format!("{}: {p}", place(file, *line)));
+            }
+        }
+        found.len()
     });
 }
 
@@ -389,6 +435,17 @@ fn a_broken_command_line_fails() {
     let bad = command_problem(&words("aboure run configs/default.toml --resumee")).unwrap();
     assert!(bad.contains("--resumee"), "{bad}");
     assert!(command_problem(&words("aboure rnu x.toml")).is_some());
+}
+
+#[test]
+fn a_code_span_with_an_unknown_name_fails() {
+    let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+    assert!(name_problem(&words("aboure run CONFIG.toml [--resume]")).is_none());
+    assert!(name_problem(&words("aboure check-bot")).is_none());
+    assert!(name_problem(&words("aboure 1")).is_none());
+    let flag = name_problem(&words("aboure check-bot --memory-limt 1 -- x")).unwrap();
+    assert!(flag.contains("--memory-limt"), "{flag}");
+    assert!(name_problem(&words("aboure bench engin")).is_some());
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Just enough Markdown for the documentation's tests: fenced blocks with
 //! their info string and line, the headings' anchors as GitHub makes them,
-//! and the links outside code. Not a Markdown parser: the docs keep to
-//! fences of three backticks, ATX headings and inline links.
+//! the links outside code and the `aboure ...` commands of code spans. Not a
+//! Markdown parser: the docs keep to fences of three backticks, ATX
+//! headings, inline links and code spans of one backtick.
 
 use std::collections::BTreeSet;
 
@@ -120,6 +121,67 @@ pub fn links(markdown: &str) -> Vec<Link> {
         }
     }
     links
+}
+
+/// The commands in code spans of the prose that run `aboure`, each as its
+/// words with the line the span starts on: `` `aboure run FILE -q` `` and
+/// `` `cargo run --release -- bench engine` `` (as `aboure bench engine`),
+/// also when a span wraps onto the next line of its paragraph. `/usr/bin/time`,
+/// `nice -n N` and a `./target/release/` before the binary are dropped.
+pub fn span_commands(markdown: &str) -> Vec<(usize, Vec<String>)> {
+    let mut found = Vec::new();
+    let mut span: Option<(usize, String)> = None;
+    let mut last = 0;
+    for (line_no, line) in prose(markdown) {
+        if line_no != last + 1 || line.trim().is_empty() {
+            span = None; // a span never crosses a paragraph or a fence
+        }
+        last = line_no;
+        for (i, part) in line.split('`').enumerate() {
+            if i > 0 {
+                span = match span.take() {
+                    None => Some((line_no, String::new())),
+                    Some((start, text)) => {
+                        found.extend(span_command(&text).map(|w| (start, w)));
+                        None
+                    }
+                };
+            }
+            if let Some((_, text)) = &mut span {
+                text.push_str(part);
+            }
+        }
+        if let Some((_, text)) = &mut span {
+            text.push(' ');
+        }
+    }
+    found
+}
+
+/// The words of one code span's text if it runs `aboure`.
+fn span_command(text: &str) -> Option<Vec<String>> {
+    let mut words = shell_words(text);
+    if words.first().is_some_and(|w| w == "nice") && words.get(1).is_some_and(|w| w == "-n") {
+        words.drain(..3.min(words.len()));
+    }
+    if words
+        .first()
+        .is_some_and(|w| w == "/usr/bin/time" || w == "time")
+    {
+        words.remove(0);
+        while words.first().is_some_and(|w| w.starts_with('-')) {
+            if words.remove(0) == "-f" && !words.is_empty() {
+                words.remove(0); // the format
+            }
+        }
+    }
+    if words.first()?.strip_prefix("./target/release/") == Some("aboure") {
+        words[0] = "aboure".to_owned();
+    }
+    if words.len() > 3 && words[..4] == ["cargo", "run", "--release", "--"] {
+        words.splice(..4, ["aboure".to_owned()]);
+    }
+    (words.first()? == "aboure" && words.len() > 1).then_some(words)
 }
 
 /// The `aboure ...` command lines of a shell block, each as its words:
@@ -245,6 +307,24 @@ fn command_lines_are_split_as_a_shell_would() {
             vec!["aboure", "run", "a.toml", "--out", "my dir"],
             vec!["aboure", "report", "x"],
             vec!["aboure", "run", "b.toml", "--shard", "1/100"],
+        ]
+    );
+}
+
+#[test]
+fn commands_are_found_in_code_spans() {
+    let md =
+        "Run `aboure run a.toml -q` then `nice -n 10 cargo run --release --\nbench engine` and\n\
+              `/usr/bin/time ./target/release/aboure solve`; not `aboure` alone, `make`, or\n\n\
+              `aboure 1\n\n` across a paragraph.\n```sh\n`aboure fenced`\n```\n";
+    let found = span_commands(md);
+    let words = |s: &str| s.split(' ').map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(
+        found,
+        vec![
+            (1, words("aboure run a.toml -q")),
+            (1, words("aboure bench engine")),
+            (3, words("aboure solve")),
         ]
     );
 }
