@@ -158,10 +158,11 @@ final class Bot {
 
     /**
      * Waits until the JVM's own threads are quiet: the compiler threads
-     * finish in the background what the warm-up made hot, and the sandbox's
-     * CPU quota (one core's time per period by default) counts every thread
-     * of the bot, so a first move that shares it with them can be late on a
-     * busy machine. Quiet is at most one clock tick of CPU in a pause; the
+     * finish in the background what the warm-up made hot, the sandbox holds
+     * a bot still from its handshake to its first move (so unfinished
+     * compiling resumes during that move), and its CPU quota (one core's
+     * time per period by default) counts every thread of the bot, so a move
+     * that shares it with them can be late on a busy machine. Quiet is at most one clock tick of CPU in a pause; the
      * wait ends at once where the JVM cannot read its CPU time.
      */
     private static void settle() throws InterruptedException {
