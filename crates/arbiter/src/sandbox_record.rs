@@ -31,15 +31,19 @@ pub(crate) fn settings(config: &Config) -> BTreeMap<String, String> {
     out
 }
 
-/// The keys whose values differ between `old` and `new` (or that only one
-/// of them has), in order.
+/// The keys whose values differ between `old` and `new`, in order: the
+/// `[sandbox]` table's whether set in one or both, a bot's where both
+/// have that bot (a bot that joined a league brings keys of its own, and
+/// a bot gone is the games' identity's business, not this rule's).
 pub(crate) fn changed(
     old: &BTreeMap<String, String>,
     new: &BTreeMap<String, String>,
 ) -> Vec<String> {
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let bot_in_one =
+        |k: &String| k.starts_with("bot.") && (old.get(k).is_none() || new.get(k).is_none());
     keys.into_iter()
-        .filter(|k| old.get(*k) != new.get(*k))
+        .filter(|k| old.get(*k) != new.get(*k) && !bot_in_one(k))
         .cloned()
         .collect()
 }
@@ -74,16 +78,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_changed_added_or_gone_are_named() {
+    fn keys_changed_added_or_gone_are_named_but_not_a_newcomers() {
         let map = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
             pairs
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect()
         };
-        let old = map(&[("a", "1"), ("b", "2"), ("c", "3")]);
-        let new = map(&[("a", "1"), ("b", "9"), ("d", "4")]);
+        let old = map(&[("a", "1"), ("b", "2"), ("c", "3"), ("bot.x.read", "[]")]);
+        let new = map(&[("a", "1"), ("b", "9"), ("d", "4"), ("bot.y.read", "[]")]);
         assert_eq!(changed(&old, &new), ["b", "c", "d"]);
         assert!(changed(&old, &old).is_empty());
+        // A bot's key changed where both have it.
+        let new = map(&[("a", "1"), ("b", "2"), ("c", "3"), ("bot.x.read", "[/x]")]);
+        assert_eq!(changed(&old, &new), ["bot.x.read"]);
     }
 }
