@@ -29,10 +29,14 @@ mod memory;
 mod named;
 #[path = "sandbox/own.rs"]
 mod own;
+#[path = "sandbox/planted.rs"]
+mod planted;
 #[path = "sandbox/reach.rs"]
 mod reach;
 #[path = "sandbox/results.rs"]
 mod results;
+#[path = "sandbox/resume.rs"]
+mod resume;
 #[path = "sandbox/sockets.rs"]
 mod sockets;
 #[path = "sandbox/spelled.rs"]

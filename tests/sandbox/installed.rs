@@ -86,3 +86,40 @@ fn an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The seventh outside round's n06: a bot's program in a folder named
+/// `bin` (`bin/engine` beside the tournament file) made the folder above
+/// it, the tournament's own, its installation, bound whole: the masks hid
+/// the tournament file and the results, not the operator's other files
+/// there. A program that is no interpreter has its `bin` folder alone.
+#[test]
+fn a_bot_folder_named_bin_opens_nothing_above_it() {
+    let dir = folder("sandbox-installed-bin");
+    std::fs::write(dir.join("notes.txt"), "binsecret-notes\n").unwrap();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(TESTBOT, bin.join("testbot")).unwrap();
+    std::fs::write(bin.join("engine"), ENGINE).unwrap();
+    let mode = std::fs::Permissions::from_mode(0o755);
+    std::fs::set_permissions(bin.join("engine"), mode).unwrap();
+    let engine = bin.join("engine").display().to_string();
+    let env = format!("env = {{ SECRETS = {:?} }}", dir.display().to_string());
+    let text = format!(
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+         [[bot]]\nname = \"inbin\"\ncommand = [{engine:?}]\n{env}\n\
+         [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n"
+    );
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let games = games(&out);
+    assert_eq!(games.len(), 2, "{}", show(&output));
+    let log = stderr_log(&out, "inbin");
+    assert!(!log.contains("binsecret"), "{log}");
+    assert!(!log.lines().any(|l| l == "notes.txt"), "{log}");
+    for g in &games {
+        assert_eq!(g["termination"], "natural", "{g}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

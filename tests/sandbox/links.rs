@@ -184,6 +184,15 @@ fn a_hard_link_to_the_tournament_file_in_a_bots_folder_or_read_path_is_refused()
         assert!(err.contains("sandbox of attacker"), "{err}");
         assert!(err.contains(&copy.display().to_string()), "{err}");
         assert!(err.contains("the tournament file"), "{err}");
+        // Its command names no such file: the refusal says where it lies.
+        let (place, folder) = match kind {
+            "read" => ("its read path", copy.clone()),
+            "write" => ("its write path", dir.join("cache")),
+            _ => ("its own folder", own.clone()),
+        };
+        let found = format!("{place} {}", folder.display());
+        assert!(err.contains(&found), "{kind}: {err}");
+        assert!(!err.contains("its command opens"), "{kind}: {err}");
         assert_eq!(recorded(&out), 0, "{}", show(&output));
         std::fs::remove_dir_all(&dir).unwrap();
     }

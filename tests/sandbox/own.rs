@@ -75,7 +75,9 @@ fn plays(layout: &Layout, bot: &str) {
 fn a_python_bot_of_several_files_elsewhere_imports_its_modules() {
     let layout = layout("own-python");
     // bots/multi holds the bot; bots/links/multi.py is a link to it, and
-    // the command names the link, relative to the tournament's folder.
+    // the command names the link, relative to the tournament's folder. A
+    // link leads only into the bot's own places: the operator gives the
+    // folder it leads to as a `read` path.
     let multi = layout.bots.join("multi");
     engine_in(&multi);
     std::fs::write(multi.join("bot.py"), "import engine\nengine.main()\n").unwrap();
@@ -83,7 +85,8 @@ fn a_python_bot_of_several_files_elsewhere_imports_its_modules() {
     std::os::unix::fs::symlink(multi.join("bot.py"), layout.bots.join("links/multi.py")).unwrap();
     plays(
         &layout,
-        "[[bot]]\nname = \"mine\"\ncommand = [\"python3\", \"../bots/links/multi.py\"]\n",
+        "[[bot]]\nname = \"mine\"\ncommand = [\"python3\", \"../bots/links/multi.py\"]\n\
+         sandbox = { read = [\"../bots/multi\"] }\n",
     );
     std::fs::remove_dir_all(&layout.dir).unwrap();
 }

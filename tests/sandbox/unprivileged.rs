@@ -67,8 +67,12 @@ const CORE: &[&str] = &[
     "links::a_read_path_that_is_a_copy_of_a_tournament_file_is_refused",
     "links::a_folder_too_large_to_search_for_hard_links_is_refused_naming_the_bound",
     "installed::an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home",
+    "installed::a_bot_folder_named_bin_opens_nothing_above_it",
     "results::a_write_path_holding_the_results_folder_is_refused_before_any_game",
     "results::a_results_folder_or_logs_folder_that_is_a_link_is_refused_and_nothing_written_there",
+    "planted::a_file_or_script_named_through_a_link_out_of_the_bots_folders_is_refused",
+    "planted::links_within_a_bots_folder_or_to_the_system_still_play",
+    "planted::a_write_path_in_a_system_folder_is_refused_and_nothing_given",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -31,6 +31,15 @@ pub enum RunError {
         /// Which parts differ, as far as can be told.
         what: String,
     },
+    /// `--resume` with sandbox settings other than those the run began
+    /// with: its games were played under those.
+    #[error("cannot resume {dir}: the sandbox settings changed since the run began ({keys}); its games were played under those run.json records (sandbox_settings), and a bot given other paths, network or limits plays other games. Use the original settings, or another --out")]
+    SandboxChanged {
+        /// The output folder.
+        dir: PathBuf,
+        /// The keys that differ, comma separated.
+        keys: String,
+    },
     /// A results line in the middle of the file is damaged.
     #[error("cannot resume: {0} (fix or remove that line)")]
     DamagedResults(String),

@@ -42,6 +42,7 @@ mod output;
 pub mod program;
 mod results;
 mod run_options;
+mod sandbox_record;
 mod schedule;
 mod seat;
 pub mod sprt;

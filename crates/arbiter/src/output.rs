@@ -153,10 +153,12 @@ pub fn prepare(
     }
     let lock = ResultsLock::acquire(&games_path)?;
     let identity = schedule_identity(config);
+    let settings = crate::sandbox_record::settings(config);
     let folder = Folder {
         dir,
         config,
         identity: &identity,
+        sandbox: &settings,
         games_path: &games_path,
     };
     let mut notes = Vec::new();
@@ -176,6 +178,8 @@ pub fn prepare(
     // Not part of the identity: a run resumed on another machine plays the
     // same games, and records the layers it had.
     manifest.sandbox = Some(recorded_layers(layers));
+    // Checked equal to what the folder holds, if it holds any.
+    manifest.sandbox_settings = Some(settings);
     manifest.write_in(dir)?;
     let writer = GamesWriter::append(&games_path).map_err(RunError::io(format!(
         "cannot open {}",
@@ -198,6 +202,8 @@ struct Folder<'a> {
     dir: &'a Path,
     config: &'a Config,
     identity: &'a TournamentIdentity,
+    /// The run's sandbox settings (see [`crate::sandbox_record`]).
+    sandbox: &'a std::collections::BTreeMap<String, String>,
     games_path: &'a Path,
 }
 
@@ -205,6 +211,14 @@ impl Folder<'_> {
     /// Why the folder's manifest `old` is not of this run's tournament, if
     /// it is not.
     fn changed(&self, old: &RunManifest) -> Option<RunError> {
+        let recorded = old.sandbox_settings.as_ref();
+        let keys = recorded.map(|old| crate::sandbox_record::changed(old, self.sandbox));
+        if let Some(keys) = keys.filter(|k| !k.is_empty()) {
+            return Some(RunError::SandboxChanged {
+                dir: self.dir.to_owned(),
+                keys: keys.join(", "),
+            });
+        }
         if self.config.format() == Format::League {
             // A league's field may grow: its own rule says what may change.
             return crate::league::entrants::refused(self.dir, &old.identity, self.identity)

@@ -72,6 +72,13 @@ pub struct RunManifest {
     /// The sandbox layers of the run that last wrote the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxLayers>,
+    /// The sandbox's settings the run began with, key by key as text
+    /// (`sandbox.write`, `bot.NAME.sandbox.read`, `bot.NAME.memory-limit`):
+    /// its games were played under them, so a run resumed under others is
+    /// refused, naming the keys. Absent in folders written before they were
+    /// recorded (nothing to compare; the next run records them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox_settings: Option<std::collections::BTreeMap<String, String>>,
     /// The openings file as the tournament file names it, when the games
     /// start from one (its lines are in `identity.openings`); not part of
     /// the identity, so a book renamed but unchanged resumes.
@@ -189,6 +196,7 @@ impl RunManifest {
             scheduled_games: None,
             sprt: None,
             sandbox: None,
+            sandbox_settings: None,
             openings_file: None,
             builtin_openings: None,
             workers: None,

@@ -2,6 +2,35 @@
 
 use std::path::PathBuf;
 
+/// A file found in a bot's own folder, `read` or `write` path that is
+/// another name of what no bot may see (see [`SandboxError::HeldThere`]).
+#[derive(Debug)]
+pub struct Held {
+    /// Where it was found: `own folder`, `read path` or `write path`.
+    pub place: &'static str,
+    /// That folder or path.
+    pub folder: PathBuf,
+    /// The file.
+    pub path: PathBuf,
+    /// What it is another name of.
+    pub what: String,
+}
+
+impl std::fmt::Display for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let (place, what) = (self.place, &self.what);
+        match self.folder == self.path {
+            true => write!(f, "its {place} {} is {what}", self.path.display()),
+            false => write!(
+                f,
+                "its {place} {} holds {}, {what}",
+                self.folder.display(),
+                self.path.display()
+            ),
+        }
+    }
+}
+
 /// Why the sandbox cannot run (a bot, or at all in `strict` mode).
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
@@ -100,6 +129,54 @@ pub enum SandboxError {
         path: PathBuf,
         /// Whose it is.
         what: String,
+    },
+    /// A file found in a bot's own folder, `read` or `write` path that is
+    /// another name (a hard link) of what no bot may see: its command need
+    /// not name it, the bot reads it where it lies.
+    #[error(
+        "sandbox of {bot}: {held}, which no bot may see; remove it from the bot's folders and paths"
+    )]
+    HeldThere {
+        /// The bot.
+        bot: String,
+        /// The file, where it was found and what it is.
+        held: Box<Held>,
+    },
+    /// A path a bot's command names (its script, a data file) that passes
+    /// through a symbolic link the bot's files may hold and leads out of
+    /// the bot's own folder, its `read` and `write` paths and the system's
+    /// folders: the sandbox would bind what the link leads to.
+    #[error(
+        "sandbox of {bot}: its command names {path}, which passes through the symbolic link \
+         {} and leads to {}, outside the bot's own folder, its read and write paths \
+         and the system's folders; the sandbox does not follow a link of a bot's files out \
+         of them: name the real path, or allow it with `sandbox = {{ read = [...] }}`",
+        .link.0, .link.1.display()
+    )]
+    LeadsOut {
+        /// The bot.
+        bot: String,
+        /// The path as the command names it.
+        path: PathBuf,
+        /// The link on its way (and what it holds), and where the path
+        /// leads, every link resolved.
+        link: Box<(crate::spelled::Link, PathBuf)>,
+    },
+    /// A `write` path in (or holding) a folder of the system's programs,
+    /// libraries or configuration: the bot's uid would own what every
+    /// user and every other bot runs or trusts.
+    #[error(
+        "sandbox of {bot}: its write path {path} lies in or holds {folder}, where the \
+         system's programs, libraries or configuration live: the bot could replace what \
+         every user and every bot runs; give it a folder of its own"
+    )]
+    SystemWrite {
+        /// The bot.
+        bot: String,
+        /// Its `write` path.
+        path: PathBuf,
+        /// The system folder.
+        folder: PathBuf,
     },
     /// A bot's `write` path that is or holds the tournament file or the
     /// results folder: the bot would own the folder where the arbiter makes

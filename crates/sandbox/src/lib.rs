@@ -64,6 +64,7 @@ mod own;
 mod parts;
 mod paths;
 mod plan;
+mod planted;
 mod probe;
 mod reach;
 mod registered;
@@ -82,7 +83,7 @@ mod view;
 mod watch;
 
 pub use cage::Cage;
-pub use error::SandboxError;
+pub use error::{Held, SandboxError};
 pub use exec::{exec_main, probe_main};
 pub use hardlink::{Unsearched, LINK_SEARCH};
 pub use jail::{BotSpec, Jail, Sandbox};

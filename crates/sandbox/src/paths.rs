@@ -21,13 +21,18 @@ pub fn normal(path: &Path) -> PathBuf {
     out
 }
 
-/// The installation a program found in a `bin` folder belongs to (a
-/// virtualenv, pyenv, nvm, a prefix such as `/opt/engine`): interpreters
-/// read their libraries from there. A system folder is bound anyway. A
-/// home, or a home's `.cargo` or `.local`, is no installation: it holds the
-/// person's keys, `~/.cargo/credentials.toml`, `~/.local/share`; the
-/// program's `bin` folder stands for it there (`~/bin`, `cargo install`'s
-/// `~/.cargo/bin`, `~/.local/bin`).
+/// The installation a program found in a `bin` folder belongs to: for an
+/// interpreter (a virtualenv, pyenv's shims, nvm, a prefix such as
+/// `/opt/python`), the prefix, where it reads its libraries from; for any
+/// other program, that `bin` folder alone. A `bin` folder is any folder of
+/// that name, one a bot's author submitted too (`bots/bin/engine` beside
+/// the tournament file): taking the folder above it as an installation
+/// would bind that whole folder, everything the operator keeps there. A
+/// system folder is bound anyway. A home, or a home's `.cargo` or
+/// `.local`, is never an installation: it holds the person's keys,
+/// `~/.cargo/credentials.toml`, `~/.local/share`; the program's `bin`
+/// folder stands for it there (`~/bin`, `cargo install`'s `~/.cargo/bin`,
+/// `~/.local/bin`), interpreter or not.
 pub fn installation(program: &Path) -> Option<PathBuf> {
     let dir = program.parent()?;
     let name = dir.file_name()?.to_str()?;
@@ -35,10 +40,30 @@ pub fn installation(program: &Path) -> Option<PathBuf> {
         .then(|| dir.parent())
         .flatten()
         .filter(|prefix| prefix.components().count() > 1)?;
-    Some(match personal(prefix) {
-        true => dir.to_owned(),
-        false => prefix.to_owned(),
+    let layout = name == "shims" || interpreter(program) || prefix.join("pyvenv.cfg").is_file();
+    Some(match layout && !personal(prefix) {
+        true => prefix.to_owned(),
+        false => dir.to_owned(),
     })
+}
+
+/// Interpreters and runtimes that read their libraries from their
+/// installation's prefix (`lib/python3.12`, `lib/node_modules`), by the
+/// program's name as spelled or resolved, versions aside (`python3.12`).
+const INTERPRETERS: &[&str] = &[
+    "python", "pypy", "node", "nodejs", "deno", "bun", "java", "ruby", "perl", "php", "lua",
+    "luajit", "julia", "Rscript", "R", "erl", "escript", "elixir", "dotnet", "mono", "racket",
+    "guile", "sbcl", "runghc", "ocaml", "swipl", "tclsh", "scala", "kotlin", "groovy",
+];
+
+/// Whether `program` is an interpreter of [`INTERPRETERS`].
+fn interpreter(program: &Path) -> bool {
+    let resolved = std::fs::canonicalize(program).ok();
+    std::iter::once(program)
+        .chain(resolved.as_deref())
+        .filter_map(|p| p.file_name()?.to_str())
+        .map(|n| n.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-'))
+        .any(|n| INTERPRETERS.contains(&n))
 }
 
 /// Whether `prefix` is a home (of any account in `/etc/passwd`, `HOME`,
@@ -86,17 +111,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_home_or_its_cargo_or_local_is_no_installation_but_its_bin_folder_is() {
+    fn an_interpreters_prefix_is_its_installation_another_programs_bin_folder_alone() {
         let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
         let cases = [
-            ("/opt/engine/bin/x", "/opt/engine".to_owned()),
+            ("/opt/engine/bin/python3.12", "/opt/engine".to_owned()),
+            ("/opt/engine/bin/node", "/opt/engine".to_owned()),
+            ("/opt/engine/bin/x", "/opt/engine/bin".to_owned()),
+            ("/srv/t/bots/bin/engine", "/srv/t/bots/bin".to_owned()),
             ("/root/.pyenv/shims/python3", "/root/.pyenv".to_owned()),
+            ("/root/.pyenv/shims/x", "/root/.pyenv".to_owned()),
             ("/home/someone/bin/x", "/home/someone/bin".to_owned()),
             (
                 "/home/someone/.local/bin/x",
                 "/home/someone/.local/bin".to_owned(),
             ),
             ("/root/.cargo/bin/x", "/root/.cargo/bin".to_owned()),
+            ("/home/someone/bin/python3", "/home/someone/bin".to_owned()),
             (&format!("{home}/bin/x"), format!("{home}/bin")),
             (
                 &format!("{home}/.cargo/bin/x"),

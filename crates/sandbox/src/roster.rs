@@ -79,6 +79,7 @@ impl Sandbox {
         self.refuse_what_is_hidden(&bot)?;
         self.refuse_linked_secrets(&bot)?;
         self.refuse_named_through_links(&bot)?;
+        self.refuse_leading_out(&bot, policy)?;
         if self.gives_identities(policy) {
             // Checked here too, so that the run stops before any game.
             if let Ok(view) = crate::view::View::of(&command, policy) {
@@ -111,36 +112,6 @@ impl Sandbox {
             .collect()
     }
 
-    /// Refuses a sandboxed bot whose `read` or `write` path or working
-    /// directory passes through a symbolic link a bot's folder may hold,
-    /// before anything on the host is changed for it.
-    fn refuse_links(
-        &self,
-        name: &str,
-        workdir: &Path,
-        policy: &Policy,
-    ) -> Result<(), SandboxError> {
-        if policy.disabled || self.settings.mode == crate::settings::Mode::Off {
-            return Ok(());
-        }
-        let operators = self.operators();
-        let paths = (policy.read.iter().map(|p| ("read path", p.as_path())))
-            .chain(policy.write.iter().map(|p| ("write path", p.as_path())))
-            .chain([("working directory", workdir)]);
-        for (what, path) in paths {
-            let path = normal(path);
-            if let Some(found) = crate::spelled::link_on_the_way(&path, &operators) {
-                return Err(SandboxError::Link {
-                    bot: name.to_owned(),
-                    what,
-                    path,
-                    link: Box::new(found),
-                });
-            }
-        }
-        Ok(())
-    }
-
     /// Refuses a bot whose own folders, `read` or `write` paths hold, under a name
     /// of their own, a hard link to the tournament file, another
     /// tournament's file or a results file beside it, or this run's results
@@ -163,11 +134,11 @@ impl Sandbox {
             unsearched,
         };
         match crate::hardlink::linked_secret(&roots, &secret, &secret_paths).map_err(unsearched)? {
-            Some(path) => Err(SandboxError::Hidden {
-                bot: bot.name.clone(),
+            Some(path) => Err(held_there(
+                bot,
                 path,
-                what: "a hard link to the tournament file or a results file".into(),
-            }),
+                "a hard link to the tournament file or a results file",
+            )),
             None => Ok(()),
         }
     }
@@ -267,10 +238,8 @@ impl Sandbox {
             unsearched,
         };
         if let Some(path) = shared_inode(&roots, &[], &self.hidden).map_err(unsearched)? {
-            return refuse(
-                &path,
-                "a hard link to the tournament file or a results file",
-            );
+            let what = "a hard link to the tournament file or a results file";
+            return Err(held_there(bot, path, what));
         }
         // A `read` file with `[[bot]]` tables is a tournament file (a copy
         // of this one, with every bot's `env`), whatever its name.
@@ -332,7 +301,7 @@ impl Sandbox {
                 })?;
                 if let Some(path) = found {
                     let what = format!("a hard link to a file of bot {}", outer.name);
-                    return refuse(&inner.name, &path, what);
+                    return Err(held_there(inner, path, &what));
                 }
             }
             let holds = |b: &RegisteredBot, a: &RegisteredBot| {
@@ -522,6 +491,22 @@ fn leads_into(bot: &RegisteredBot, places: &[PathBuf]) -> Option<(PathBuf, PathB
         let elsewhere = to != *file && !inside(&to, &own) && inside(&to, places);
         elsewhere.then(|| (file.clone(), to))
     })
+}
+
+/// The refusal of `path`, found in `bot`'s folders or paths, being `what`
+/// (another name of a file no bot may see), saying where it was found.
+fn held_there(bot: &RegisteredBot, path: PathBuf, what: &str) -> SandboxError {
+    let (place, folder) = crate::planted::held_in(bot, &path);
+    let what = what.into();
+    SandboxError::HeldThere {
+        bot: bot.name.clone(),
+        held: Box::new(crate::error::Held {
+            place,
+            folder,
+            path,
+            what,
+        }),
+    }
 }
 
 /// Makes the folder `path` the bot's (owner and group `identity`), reached
