@@ -69,6 +69,9 @@ const CORE: &[&str] = &[
     "installed::an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home",
     "results::a_write_path_holding_the_results_folder_is_refused_before_any_game",
     "results::a_results_folder_or_logs_folder_that_is_a_link_is_refused_and_nothing_written_there",
+    "build::a_build_writes_only_its_folder_reads_no_secret_and_has_no_network",
+    "build::a_build_in_the_tournament_files_folder_is_refused_before_it_runs",
+    "build::a_build_folder_through_a_planted_link_is_refused_before_it_runs",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

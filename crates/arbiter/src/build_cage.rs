@@ -164,7 +164,9 @@ impl BuildCage {
             memory: *memory,
             cpu: None,
         };
-        sandbox.prepare(&spec).map(Some)
+        let jail = sandbox.prepare(&spec)?;
+        sandbox.give_folder(&build.bots[0], &folder(build))?;
+        Ok(Some(jail))
     }
 }
 
