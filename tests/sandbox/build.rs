@@ -162,3 +162,65 @@ fn with_the_sandbox_off_the_build_runs_outside_and_says_so() {
     assert!(dir.join("ran.txt").exists(), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_cpp_java_and_go_kits_build_in_the_sandbox_and_play() {
+    let dir = folder("sandbox-build-kits");
+    let java = "\"java\", \"-Xmx64m\", \"-Xss512k\", \"-XX:+UseSerialGC\", \
+                \"-XX:ReservedCodeCacheSize=16m\", \"-XX:CompressedClassSpaceSize=32m\", \
+                \"-XX:-UsePerfData\", \"-jar\", \"build/bot.jar\"";
+    let kits = [
+        ("cpp", "\"build/bot\"", "\"make\""),
+        ("java", java, "\"make\""),
+        (
+            "go",
+            "\"build/bot\"",
+            "\"go\", \"build\", \"-o\", \"build/bot\", \".\"",
+        ),
+    ];
+    // javac, run by make, reads the JDK's configuration in /etc (Debian's
+    // /etc/java-17-openjdk, where the JDK's files link): not a system
+    // folder the sandbox opens, so the bot allows it.
+    let jdk_etc = std::fs::read_dir("/etc")
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().starts_with("/etc/java-") && p.is_dir());
+    let read = jdk_etc.map_or(String::new(), |p| {
+        format!("sandbox = {{ read = [{:?}] }}\n", p.display().to_string())
+    });
+    let mut bots = String::new();
+    for (kit, command, build) in kits {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots").join(kit);
+        crate::kits::copy::copy_folder(&source, &dir.join("kits").join(kit));
+        bots += &format!(
+            "[[bot]]\nname = \"{kit}\"\ncommand = [{command}]\nworkdir = \"kits/{kit}\"\n\
+             build = [{build}]\nmemory-limit = \"512MiB\"\n{}",
+            if kit == "java" { read.as_str() } else { "" }
+        );
+    }
+    let honest = testbot("honest", "random --seed 7");
+    let text = gauntlet_against(&honest, &bots).replace("base = \"2s\"", "base = \"5s\"");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    assert!(output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for (kit, _, _) in kits {
+        let line = format!("building {kit}: ");
+        let said = stderr.lines().find(|l| l.starts_with(&line)).unwrap_or("");
+        assert!(said.contains(", in the sandbox"), "{kit}: {stderr}");
+        let bot = match kit {
+            "java" => "build/bot.jar",
+            _ => "build/bot",
+        };
+        assert!(dir.join("kits").join(kit).join(bot).is_file(), "{stderr}");
+    }
+    let games = games(&out);
+    assert_eq!(games.len(), 6, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "natural", "{g}");
+    }
+    print_layers(&out);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

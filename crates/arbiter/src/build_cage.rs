@@ -163,6 +163,7 @@ impl BuildCage {
             policy,
             memory: *memory,
             cpu: None,
+            build: true,
         };
         let jail = sandbox.prepare(&spec)?;
         sandbox.give_folder(&build.bots[0], &folder(build))?;
