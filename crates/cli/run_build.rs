@@ -16,8 +16,10 @@ pub fn build(config: &Config, out_dir: &std::path::Path, quiet: bool) -> anyhow:
         return Ok(());
     }
     let helper = std::env::current_exe().context("cannot locate the aboure binary")?;
-    let cage = BuildCage::new(config, &helper, out_dir)
-        .context("the sandbox refuses the bots' builds (each writes its bot's folder)")?;
+    let cage = BuildCage::new(config, &helper, out_dir).context(
+        "the sandbox refuses the bots' builds: a build writes its bot's working directory \
+         (`workdir`), one more `write` path, which must be a folder of the bot's own",
+    )?;
     for build in builds {
         if !quiet {
             eprintln!(
