@@ -10,7 +10,7 @@
 //! toolchains `tests/run.sh` installs.
 
 mod build;
-mod copy;
+pub(crate) mod copy;
 mod no_namespaces;
 mod rules;
 

@@ -9,6 +9,8 @@
 use crate::harness;
 #[path = "sandbox/arguments.rs"]
 mod arguments;
+#[path = "sandbox/build.rs"]
+mod build;
 #[path = "sandbox/calls.rs"]
 mod calls;
 #[path = "sandbox/explain.rs"]

@@ -172,7 +172,9 @@ fn build(command: &str, env: &[(String, String)]) -> anyhow::Result<()> {
     };
     let logs = tempfile::tempdir()?;
     eprintln!("building: {}", build.command.command_line());
-    let built = aboure_arbiter::build::run(&build, logs.path())?;
+    // The user's own bot, built as they would build it by hand.
+    let outside = aboure_arbiter::build::BuildCage::outside();
+    let built = aboure_arbiter::build::run(&build, logs.path(), &outside)?;
     eprintln!("built in {:.1} s", built.took.as_secs_f64());
     Ok(())
 }

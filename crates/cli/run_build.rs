@@ -1,22 +1,36 @@
 //! The build steps of `aboure run`, before its first game: a line on the
-//! terminal for each, the work itself in `aboure_arbiter::build`.
+//! terminal for each (where it runs, and why), the work itself in
+//! `aboure_arbiter::build`.
 
+use aboure_arbiter::build::{builds, BuildCage};
 use aboure_config::Config;
+use anyhow::Context;
 
 /// The bots' build steps, before any game (a `--resume` builds again:
 /// the source may have changed since, and a build with nothing to do is
-/// quick). A failed build stops the run.
+/// quick), each in its bot's cage when its games would be sandboxed. A
+/// failed build, or a build folder the sandbox refuses, stops the run.
 pub fn build(config: &Config, out_dir: &std::path::Path, quiet: bool) -> anyhow::Result<()> {
-    for build in aboure_arbiter::build::builds(config) {
+    let builds = builds(config);
+    if builds.is_empty() {
+        return Ok(());
+    }
+    let helper = std::env::current_exe().context("cannot locate the aboure binary")?;
+    let cage = BuildCage::new(config, &helper, out_dir).context(
+        "the sandbox refuses the bots' builds: a build writes its bot's working directory \
+         (`workdir`), one more `write` path, which must be a folder of the bot's own",
+    )?;
+    for build in builds {
         if !quiet {
             eprintln!(
-                "building {}: {} (in {})",
+                "building {}: {} (in {}), {}",
                 build.bots.join(", "),
                 build.command.command_line(),
-                build.command.workdir.display()
+                build.command.workdir.display(),
+                cage.placement(&build)
             );
         }
-        let built = aboure_arbiter::build::run(&build, out_dir)?;
+        let built = aboure_arbiter::build::run(&build, out_dir, &cage)?;
         if !quiet {
             eprintln!(
                 "built {} in {:.1} s (log: {})",

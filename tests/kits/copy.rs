@@ -24,7 +24,7 @@ pub fn readme_commands(readme: &str) -> String {
     block[..block.find("```").expect("the block's end")].to_owned()
 }
 
-fn copy_folder(from: &Path, to: &Path) {
+pub(crate) fn copy_folder(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();

@@ -73,6 +73,9 @@ const CORE: &[&str] = &[
     "planted::a_file_or_script_named_through_a_link_out_of_the_bots_folders_is_refused",
     "planted::links_within_a_bots_folder_or_to_the_system_still_play",
     "planted::a_write_path_in_a_system_folder_is_refused_and_nothing_given",
+    "build::a_build_writes_only_its_folder_reads_no_secret_and_has_no_network",
+    "build::a_build_in_the_tournament_files_folder_is_refused_before_it_runs",
+    "build::a_build_folder_through_a_planted_link_is_refused_before_it_runs",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -13,11 +13,14 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::build_cage::program;
+pub use crate::build_cage::{BuildCage, Placement, BUILD_TIME};
 pub use crate::config::BuildCommand;
 use crate::config::Config;
+use aboure_sandbox::Jail;
 
 /// How much of a failed build's output its error quotes, at most.
 const TAIL_LINES: usize = 20;
@@ -115,9 +118,11 @@ pub fn builds(config: &Config) -> Vec<Build> {
 }
 
 /// Runs `build`, its output (stdout and stderr together, as a terminal
-/// shows them) into its log in `out_dir`. Its input is empty: a build
-/// that asks a question fails instead of waiting for ever.
-pub fn run(build: &Build, out_dir: &Path) -> Result<Built, Box<BuildError>> {
+/// shows them) into its log in `out_dir`, where `cage` says (see
+/// [`crate::build_cage`]). Its input is empty: a build that asks a
+/// question fails instead of waiting for ever. Caged, it is killed past
+/// [`BUILD_TIME`].
+pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box<BuildError>> {
     let log = out_dir.join(build.log_name());
     let log_err = |source| {
         Box::new(BuildError::Log {
@@ -129,41 +134,98 @@ pub fn run(build: &Build, out_dir: &Path) -> Result<Built, Box<BuildError>> {
     let file = File::create(&log).map_err(log_err)?;
     let copy = file.try_clone().map_err(log_err)?;
     let c = &build.command;
-    let program = match c.program.components().count() > 1 {
-        true => c.workdir.join(&c.program),
-        false => c.program.clone(),
-    };
-    let started = Instant::now();
-    let status = Command::new(program)
-        .args(&c.args)
-        .current_dir(&c.workdir)
-        .envs(&c.env)
-        .stdin(Stdio::null())
-        .stdout(file)
-        .stderr(copy)
-        .status()
-        .map_err(|source| {
-            Box::new(BuildError::Start {
-                bots: build.bots.join(", "),
-                command: c.command_line(),
-                workdir: c.workdir.clone(),
-                source,
-            })
-        })?;
-    if !status.success() {
-        return Err(Box::new(BuildError::Failed {
+    let start_err = |source| {
+        Box::new(BuildError::Start {
             bots: build.bots.join(", "),
             command: c.command_line(),
             workdir: c.workdir.clone(),
-            status: describe(status),
-            tail: tail(&log),
-            log,
-        }));
-    }
-    Ok(Built {
+            source,
+        })
+    };
+    // Made once the results folder is there, so that it is masked.
+    let jail = cage
+        .jail(build)
+        .map_err(|e| start_err(std::io::Error::other(e)))?;
+    let mut command = match &jail {
+        Some(jail) => caged(jail, cage.memory(build)),
+        None => {
+            let mut command = Command::new(program(build));
+            command.args(&c.args).current_dir(&c.workdir).envs(&c.env);
+            command
+        }
+    };
+    command.stdin(Stdio::null()).stdout(file).stderr(copy);
+    let started = Instant::now();
+    let mut child = command.spawn().map_err(start_err)?;
+    let bound = jail.is_some().then_some(BUILD_TIME);
+    let status = wait(&mut child, bound).map_err(start_err)?;
+    drop(jail);
+    let status = match status {
+        Some(status) if status.success() => {
+            return Ok(Built {
+                log,
+                took: started.elapsed(),
+            })
+        }
+        Some(status) => describe(status),
+        None => format!(
+            "was killed after {} min, its wall-time bound",
+            BUILD_TIME.as_secs() / 60
+        ),
+    };
+    Err(Box::new(BuildError::Failed {
+        bots: build.bots.join(", "),
+        command: c.command_line(),
+        workdir: c.workdir.clone(),
+        status,
+        tail: tail(&log),
         log,
-        took: started.elapsed(),
-    })
+    }))
+}
+
+/// The command that starts a build in `jail`: its own process group (to
+/// be killed whole), dying with the arbiter, under the bot's memory limit
+/// where no cgroup holds it.
+fn caged(jail: &Jail, memory: Option<u64>) -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = jail.command();
+    let limits = jail.limits(aboure_process::Limits { memory, cpu: None });
+    command.process_group(0);
+    // SAFETY: the closure runs in the child between fork and exec and only
+    // makes system calls (prctl, setrlimit), which are async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            limits.apply()
+        });
+    }
+    command
+}
+
+/// Waits for `child`, at most `bound`: `None` if it was killed then (with
+/// its process group).
+fn wait(child: &mut Child, bound: Option<Duration>) -> std::io::Result<Option<ExitStatus>> {
+    let Some(bound) = bound else {
+        return child.wait().map(Some);
+    };
+    let deadline = Instant::now() + bound;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if Instant::now() >= deadline {
+            // The group is the child's own (`process_group(0)`).
+            let group = i32::try_from(child.id()).unwrap_or(i32::MAX);
+            // SAFETY: a signal to a process group this function started.
+            unsafe { libc::killpg(group, libc::SIGKILL) };
+            let _ = child.kill();
+            child.wait()?;
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 fn describe(status: ExitStatus) -> String {
@@ -215,7 +277,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
         let b = build(dir.path(), "echo $GREETING; echo oops >&2; touch made");
-        let built = run(&b, &out).unwrap();
+        let built = run(&b, &out, &BuildCage::outside()).unwrap();
         assert_eq!(built.log, out.join("build-cpp.log"));
         assert_eq!(
             std::fs::read_to_string(&built.log).unwrap(),
@@ -232,7 +294,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
         let script = "for i in $(seq 1 30); do echo line $i; done; exit 3";
-        let e = run(&build(dir.path(), script), &out).unwrap_err();
+        let e = run(&build(dir.path(), script), &out, &BuildCage::outside()).unwrap_err();
         let text = e.to_string();
         let head = format!(
             "the build of cpp, cpp-2 failed: `sh -c {script}` (in {}) exited with status 3; \
@@ -242,7 +304,7 @@ mod tests {
         );
         assert!(text.starts_with(&head), "{text}");
         assert!(text.ends_with("\nline 30"), "{text}");
-        let e = run(&build(dir.path(), "exit 1"), &out).unwrap_err();
+        let e = run(&build(dir.path(), "exit 1"), &out, &BuildCage::outside()).unwrap_err();
         assert!(e.to_string().ends_with(":\n(no output)"), "{e}");
     }
 

@@ -30,6 +30,7 @@
 
 mod adjudication;
 pub mod build;
+mod build_cage;
 mod clock;
 mod dispatch;
 mod error;

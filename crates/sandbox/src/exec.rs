@@ -184,7 +184,8 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
         confine::landlock(rules)?;
     }
     if plan.seccomp {
-        crate::seccomp::install(plan.private_memory, plan.network, plan.signal_hold)?;
+        let stamps = plan.build && plan.root.is_some();
+        crate::seccomp::install(plan.private_memory, plan.network, plan.signal_hold, stamps)?;
     }
     let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));
     let program = c(&plan.program.to_string_lossy())?;
@@ -414,7 +415,7 @@ pub fn probe_main() -> ! {
         ..Rules::default()
     };
     report.landlock = confine::landlock(&rules).err().map(|e| e.to_string());
-    report.seccomp = crate::seccomp::install(false, false, false)
+    report.seccomp = crate::seccomp::install(false, false, false, false)
         .err()
         .map(|e| e.to_string());
     println!("{}", serde_json::to_string(&report).unwrap_or_default());

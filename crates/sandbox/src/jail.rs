@@ -70,6 +70,8 @@ pub struct BotSpec<'a> {
     pub memory: Option<u64>,
     /// CPU time limit of the whole bot (the helper sums its processes').
     pub cpu: Option<std::time::Duration>,
+    /// Its build step, not the bot itself (see the plan's `build`).
+    pub build: bool,
 }
 
 impl Sandbox {

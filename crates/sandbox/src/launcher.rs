@@ -57,6 +57,7 @@ impl Launcher for SandboxLauncher {
             policy: &self.policy,
             memory: limits.memory,
             cpu: limits.cpu,
+            build: false,
         };
         let jail = self.sandbox.prepare(&spec).map_err(io::Error::other)?;
         Ok(Launched {

@@ -45,6 +45,7 @@
 #![deny(missing_docs)]
 
 mod argument;
+mod build_folder;
 mod cage;
 mod cgroup;
 mod confine;

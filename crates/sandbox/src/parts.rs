@@ -193,6 +193,7 @@ impl Sandbox {
                 .cpu
                 .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
             signal_hold: made.cgroups.freezer().is_none(),
+            build: spec.build,
         }
     }
 }

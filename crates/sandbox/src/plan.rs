@@ -59,6 +59,10 @@ pub struct Plan {
     /// it is stopped (see `confine::continue_sources`).
     #[serde(default)]
     pub signal_hold: bool,
+    /// A build step, not a game's bot: in a constructed root, seccomp lets
+    /// it set file modes and times (see `seccomp::STAMPS`).
+    #[serde(default)]
+    pub build: bool,
 }
 
 /// The bot's world: what is mounted in the fresh tmpfs that becomes its

@@ -339,8 +339,9 @@ impl Sandbox {
     /// [`identity::first_uid`]), and never one the host uses: an account's
     /// or a group's, a running process's, or the owner of a file in what
     /// its `view` binds (an earlier run's bot, given that uid, left it
-    /// there). In its `write` paths only its own first uid may own files:
-    /// they are what it left there in an earlier run.
+    /// there). In its `write` paths and its own folders only its own first
+    /// uid may own files: they are what it (or its sandboxed build) left
+    /// there in an earlier run.
     pub(crate) fn identity_of(
         &self,
         name: &str,
@@ -385,8 +386,11 @@ impl Sandbox {
         let first = identity::first_uid(name, range);
         let host = crate::occupied::host_ids(range);
         let seen: Vec<PathBuf> = view.needs().into_iter().map(|(path, _)| path).collect();
-        let others = crate::occupied::file_owners(&seen, write, range);
-        let left = crate::occupied::file_owners(write, &[], range);
+        // Its own folders are like its `write` paths: its build, sandboxed
+        // as this uid, left its program there.
+        let mine: Vec<PathBuf> = write.iter().chain(&view.own).cloned().collect();
+        let others = crate::occupied::file_owners(&seen, &mine, range);
+        let left = crate::occupied::file_owners(&mine, &[], range);
         let usable = |uid: u32| {
             !host.contains(&uid) && !others.contains(&uid) && (uid == first || !left.contains(&uid))
         };

@@ -95,6 +95,25 @@ const DENIED: &[i64] = &[
     libc::SYS_vhangup,
 ];
 
+/// The calls of [`DENIED`] and [`DENIED_LEGACY`] that set a file's mode
+/// and times, which a build's tools make (`jar`, `install`, `cp -p`) and a
+/// build in a constructed root may: there it writes only its folder and
+/// its private `/tmp`, and sees every other file through a read-only bind.
+const STAMPS: &[i64] = &[
+    libc::SYS_fchmod,
+    libc::SYS_fchmodat,
+    libc::SYS_fchmodat2,
+    libc::SYS_utimensat,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_chmod,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_utime,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_utimes,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_futimesat,
+];
+
 /// The same calls' older forms, which only some architectures have.
 #[cfg(target_arch = "x86_64")]
 const DENIED_LEGACY: &[i64] = &[
@@ -303,10 +322,11 @@ pub fn named_calls() -> impl Iterator<Item = i64> {
 }
 
 /// The deny list, with `clone` refused only for new namespaces and `ioctl`
-/// only for [`SET_INODE_FLAGS`].
-fn denied(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
+/// only for [`SET_INODE_FLAGS`]; without [`STAMPS`] when `stamps`.
+fn denied(arch: TargetArch, stamps: bool) -> Result<SeccompFilter, SetupError> {
     let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = (DENIED.iter().chain(DENIED_LEGACY))
+        .filter(|call| !(stamps && STAMPS.contains(call)))
         .map(|&call| (call, Vec::new()))
         .collect();
     let masked = |arg: u8, len: SeccompCmpArgLen, flag: u64| {
@@ -356,8 +376,14 @@ fn refuse(arch: TargetArch, call: i64, errno: i32) -> Result<SeccompFilter, Setu
 /// bot's `RLIMIT_DATA` (and no local socket, whose buffers it would not
 /// count); with
 /// `signal_hold` (the bot held by `SIGSTOP`) the one of
-/// [`continue_sources`].
-pub fn install(private_memory: bool, network: bool, signal_hold: bool) -> Result<(), SetupError> {
+/// [`continue_sources`]; with `stamps` (a build in a constructed root),
+/// without [`STAMPS`].
+pub fn install(
+    private_memory: bool,
+    network: bool,
+    signal_hold: bool,
+    stamps: bool,
+) -> Result<(), SetupError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH)
         .map_err(|e| SetupError::Seccomp(e.to_string()))?;
     let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
@@ -378,7 +404,7 @@ pub fn install(private_memory: bool, network: bool, signal_hold: bool) -> Result
         .collect();
     let sockets = socket_filter(arch, &families)?;
     let senders = message_senders(arch, network)?;
-    let mut filters = vec![denied(arch)?, clone3, fallocate, sockets, senders];
+    let mut filters = vec![denied(arch, stamps)?, clone3, fallocate, sockets, senders];
     if private_memory {
         filters.push(shared_memory(arch)?);
     }

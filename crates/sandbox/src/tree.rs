@@ -12,8 +12,8 @@
 //! following a link (`O_NOFOLLOW`, `AT_SYMLINK_NOFOLLOW`): the bot may
 //! change the tree while it is walked.
 
-use std::ffi::CString;
-use std::os::fd::AsFd;
+use std::ffi::{CStr, CString};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -74,6 +74,18 @@ pub(crate) fn walk(
     let Ok(dir) = Dir::open(top, FOLDER, Mode::empty()) else {
         return Ok(());
     };
+    walk_from(dir, top, budget, |_, _, path, stat| visit(path, stat))
+}
+
+/// [`walk`] from the open folder `dir` (at `top`), `visit` also given the
+/// folder that holds each entry and its name there, to act on it by
+/// descriptor.
+fn walk_from(
+    dir: Dir,
+    top: &Path,
+    budget: &mut usize,
+    mut visit: impl FnMut(BorrowedFd, &CStr, &Path, &FileStat) -> bool,
+) -> Result<(), Stop> {
     let mut stack = vec![Level::of(dir, top.to_owned())];
     loop {
         let full = stack.len() >= MAX_DEPTH;
@@ -95,7 +107,7 @@ pub(crate) fn walk(
         let path = level
             .path
             .join(std::ffi::OsStr::from_bytes(name.as_bytes()));
-        let wanted = visit(&path, &stat);
+        let wanted = visit(fd, name.as_c_str(), &path, &stat);
         if !wanted || SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT != SFlag::S_IFDIR {
             continue;
         }
@@ -106,6 +118,39 @@ pub(crate) fn walk(
             stack.push(Level::of(inner, path));
         }
     }
+    Ok(())
+}
+
+/// Gives the folders and files below the open folder `top` (at `path`)
+/// to `owner` (uid, gid), by descriptor and never following a link, at
+/// most `budget` entries and [`MAX_DEPTH`] levels deep (beyond, what is
+/// there keeps its owner). A file with more than one name is left alone:
+/// a hard link may be another name of a file of the host's.
+pub(crate) fn give_all(
+    top: BorrowedFd,
+    path: &Path,
+    owner: (u32, u32),
+    budget: &mut usize,
+) -> std::io::Result<()> {
+    let dir = Dir::openat(top, c".", FOLDER, Mode::empty())?;
+    let _ = walk_from(dir, path, budget, |fd, name, _, stat| {
+        let kind = SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT;
+        let file = kind == SFlag::S_IFREG && stat.st_nlink == 1;
+        if (file || kind == SFlag::S_IFDIR) && (stat.st_uid, stat.st_gid) != owner {
+            // SAFETY: a folder descriptor and a C string this walk holds;
+            // AT_SYMLINK_NOFOLLOW changes the entry itself, never a target.
+            unsafe {
+                libc::fchownat(
+                    fd.as_raw_fd(),
+                    name.as_ptr(),
+                    owner.0,
+                    owner.1,
+                    libc::AT_SYMLINK_NOFOLLOW,
+                )
+            };
+        }
+        true
+    });
     Ok(())
 }
 
@@ -174,6 +219,29 @@ pub(crate) fn remove_all(top: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_is_given_whole_but_for_links_and_hard_links() {
+        use std::os::unix::fs::MetadataExt;
+        assert!(
+            nix::unistd::geteuid().is_root(),
+            "this test gives files to another uid: run it as root"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let (top, outside) = (dir.path().join("top"), dir.path().join("outside"));
+        std::fs::create_dir_all(top.join("build")).unwrap();
+        std::fs::write(top.join("build/bot"), "x").unwrap();
+        std::fs::write(&outside, "the host's").unwrap();
+        std::fs::hard_link(&outside, top.join("hard")).unwrap();
+        std::os::unix::fs::symlink(&outside, top.join("soft")).unwrap();
+        let fd = Dir::open(&top, FOLDER, Mode::empty()).unwrap();
+        give_all(fd.as_fd(), &top, (70123, 70123), &mut 100).unwrap();
+        let uid = |p: &Path| std::fs::symlink_metadata(p).unwrap().uid();
+        assert_eq!(uid(&top.join("build")), 70123);
+        assert_eq!(uid(&top.join("build/bot")), 70123);
+        assert_eq!(uid(&outside), 0, "a hard link's file stays the host's");
+        assert_eq!(uid(&top.join("soft")), 0, "a link is passed over");
+    }
 
     /// A chain of `depth` folders `d` below `top`, made by descriptor (its
     /// path soon passes `PATH_MAX`), with a file of `bytes` at the bottom.

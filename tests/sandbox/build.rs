@@ -1,0 +1,226 @@
+//! A bot's build step runs in its bot's cage: it writes only its folder,
+//! its `write` paths and a private `/tmp`, reads neither the tournament
+//! file nor another bot's files, has no network, and the sandbox's checks
+//! of its folder run before it (checked from outside, after the run).
+
+use std::os::unix::fs::symlink;
+
+use super::*;
+
+/// The `[[bot]]` table of `builder`, built in `folder` (relative to the
+/// tournament file) by `sh build.sh`, playing the test bot's random mover;
+/// `env` is added to its `env`.
+fn builder(folder: &str, env: &str) -> String {
+    format!(
+        "[[bot]]\nname = \"builder\"\ncommand = [{TESTBOT:?}, \"random\", \"--seed\", \"3\"]\n\
+         workdir = {folder:?}\nbuild = [\"sh\", \"build.sh\"]\nenv = {{ {env} }}\n"
+    )
+}
+
+/// The honest bot, a script in `dir/other` beside a file of its own,
+/// `secret.txt`; returns its table.
+fn other_bot(dir: &Path) -> String {
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("secret.txt"), "the other bot's secret\n").unwrap();
+    let script = other.join("bot.sh");
+    std::fs::write(&script, format!("exec {TESTBOT:?} random --seed 7\n")).unwrap();
+    format!(
+        "[[bot]]\nname = \"honest\"\ncommand = [\"sh\", {:?}]\n",
+        script.display().to_string()
+    )
+}
+
+/// Runs `config` in `dir` (not quiet: the build's line is shown).
+fn run_loud(config: &Path, out: &Path) -> std::process::Output {
+    Command::new(ABOURE)
+        .args([
+            "run",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_build_writes_only_its_folder_reads_no_secret_and_has_no_network() {
+    let dir = folder("sandbox-build-attacks");
+    let m = marker("build");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/build.sh");
+    std::fs::copy(script, own.join("build.sh")).unwrap();
+    let honest = other_bot(&dir);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let toml = dir.join("tournament.toml");
+    let env = format!(
+        "MARKER = {m:?}, TOURNAMENT = {:?}, OTHER = {:?}, PORT = \"{port}\"",
+        toml.display().to_string(),
+        dir.join("other/secret.txt").display().to_string()
+    );
+    let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", &env)));
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    let pwned = PathBuf::from(format!("/tmp/aboure-build-{m}"));
+    let wrote_tmp = pwned.exists();
+    let _ = std::fs::remove_file(&pwned);
+    assert!(output.status.success(), "{}", show(&output));
+    let log = std::fs::read_to_string(out.join("build-builder.log")).unwrap();
+    let read = |name: &str| std::fs::read_to_string(own.join(name)).unwrap_or_default();
+    assert_eq!(
+        read("built.txt"),
+        "built\n",
+        "it built in its folder: {log}"
+    );
+    assert!(!wrote_tmp, "the build wrote the host's /tmp: {log}");
+    assert!(
+        !dir.join("planted-by-build").exists(),
+        "the build wrote beside the tournament file: {log}"
+    );
+    assert!(!read("stolen-tournament.txt").contains("[[bot]]"), "{log}");
+    assert!(!read("stolen-other.txt").contains("secret"), "{log}");
+    listener.set_nonblocking(true).unwrap();
+    let connected = listener.accept();
+    assert!(
+        connected
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock),
+        "the build connected to 127.0.0.1:{port}: {connected:?}; {log}"
+    );
+    assert!(log.contains("build: no network"), "{log}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = format!(
+        "building builder: sh build.sh (in {}), in the sandbox",
+        own.display()
+    );
+    assert!(stderr.contains(&line), "{line:?} in {stderr}");
+    assert_eq!(games(&out).len(), 2, "and the games were played");
+    print_layers(&out);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_build_in_the_tournament_files_folder_is_refused_before_it_runs() {
+    let dir = folder("sandbox-build-beside");
+    std::fs::write(dir.join("build.sh"), "echo ran > ran.txt\n").unwrap();
+    let honest = testbot("honest", "random --seed 7");
+    let config = write_config(&dir, &gauntlet_against(&honest, &builder(".", "")));
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!dir.join("ran.txt").exists(), "the build ran: {stderr}");
+    assert!(!output.status.success(), "{}", show(&output));
+    assert!(
+        stderr.contains("the sandbox refuses the bots' builds")
+            && stderr.contains("tournament.toml"),
+        "{stderr}"
+    );
+    assert!(!out.join("games.jsonl").exists(), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_build_folder_through_a_planted_link_is_refused_before_it_runs() {
+    let dir = folder("sandbox-build-link");
+    let victim = dir.join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::create_dir_all(dir.join("attdata")).unwrap();
+    symlink("../victim", dir.join("attdata/wd")).unwrap();
+    std::fs::write(victim.join("build.sh"), "echo ran > ran.txt\n").unwrap();
+    let honest = testbot("honest", "random --seed 7");
+    let config = write_config(&dir, &gauntlet_against(&honest, &builder("attdata/wd", "")));
+    let output = run_loud(&config, &dir.join("out"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!victim.join("ran.txt").exists(), "the build ran: {stderr}");
+    assert!(!output.status.success(), "{}", show(&output));
+    assert!(stderr.contains("symbolic link"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn with_the_sandbox_off_the_build_runs_outside_and_says_so() {
+    let dir = folder("sandbox-build-off");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    // Outside the sandbox, the tournament file's folder is the build's too.
+    std::fs::write(own.join("build.sh"), "echo ran > ../ran.txt\n").unwrap();
+    let honest = testbot("honest", "random --seed 7");
+    let text = gauntlet_against(&honest, &builder("bot", ""))
+        .replace("[openings]", "[sandbox]\nmode = \"off\"\n[openings]");
+    let config = write_config(&dir, &text);
+    let output = run_loud(&config, &dir.join("out"));
+    assert!(output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("outside the sandbox (sandbox mode \"off\")"),
+        "{stderr}"
+    );
+    assert!(dir.join("ran.txt").exists(), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_cpp_java_and_go_kits_build_in_the_sandbox_and_play() {
+    let dir = folder("sandbox-build-kits");
+    let java = "\"java\", \"-Xmx64m\", \"-Xss512k\", \"-XX:+UseSerialGC\", \
+                \"-XX:ReservedCodeCacheSize=16m\", \"-XX:CompressedClassSpaceSize=32m\", \
+                \"-XX:-UsePerfData\", \"-jar\", \"build/bot.jar\"";
+    let kits = [
+        ("cpp", "\"build/bot\"", "\"make\""),
+        ("java", java, "\"make\""),
+        (
+            "go",
+            "\"build/bot\"",
+            "\"go\", \"build\", \"-o\", \"build/bot\", \".\"",
+        ),
+    ];
+    // javac, run by make, reads the JDK's configuration in /etc (Debian's
+    // /etc/java-17-openjdk, where the JDK's files link): not a system
+    // folder the sandbox opens, so the bot allows it.
+    let jdk_etc = std::fs::read_dir("/etc")
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().starts_with("/etc/java-") && p.is_dir());
+    let read = jdk_etc.map_or(String::new(), |p| {
+        format!("sandbox = {{ read = [{:?}] }}\n", p.display().to_string())
+    });
+    let mut bots = String::new();
+    for (kit, command, build) in kits {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots").join(kit);
+        crate::kits::copy::copy_folder(&source, &dir.join("kits").join(kit));
+        bots += &format!(
+            "[[bot]]\nname = \"{kit}\"\ncommand = [{command}]\nworkdir = \"kits/{kit}\"\n\
+             build = [{build}]\nmemory-limit = \"512MiB\"\n{}",
+            if kit == "java" { read.as_str() } else { "" }
+        );
+    }
+    let honest = testbot("honest", "random --seed 7");
+    let text = gauntlet_against(&honest, &bots).replace("base = \"2s\"", "base = \"5s\"");
+    let config = write_config(&dir, &text);
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    assert!(output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for (kit, _, _) in kits {
+        let line = format!("building {kit}: ");
+        let said = stderr.lines().find(|l| l.starts_with(&line)).unwrap_or("");
+        assert!(said.contains(", in the sandbox"), "{kit}: {stderr}");
+        let bot = match kit {
+            "java" => "build/bot.jar",
+            _ => "build/bot",
+        };
+        assert!(dir.join("kits").join(kit).join(bot).is_file(), "{stderr}");
+    }
+    let games = games(&out);
+    assert_eq!(games.len(), 6, "{games:#?}");
+    for g in &games {
+        assert_eq!(g["termination"], "natural", "{g}");
+    }
+    print_layers(&out);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
