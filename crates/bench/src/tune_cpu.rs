@@ -352,9 +352,9 @@ fn calibrate(budget: &CpuBudget, objective: Objective) -> (f64, Vec<String>) {
     });
     let mut lines = Vec::new();
     let mut best = (f64::NEG_INFINITY, f64::NAN);
-    let per = budget.calibration_seeds.len().max(1);
-    for (&r, elos) in candidates.iter().zip(all.chunks(per)) {
-        let (mean, error) = mean_interval(elos);
+    let per = budget.calibration_seeds.len();
+    for (i, &r) in candidates.iter().enumerate() {
+        let (mean, error) = mean_interval(&all[i * per..(i + 1) * per]);
         lines.push(format!(
             "calibration: {} r-end {r} on seeds {:?}: mean Elo {mean:+.1} +/- {error:.1}",
             objective.name(),
@@ -461,6 +461,16 @@ mod tests {
         assert!(mean_interval(&[5.0]).1.is_nan());
         assert_eq!(t95(1), 12.706);
         assert_eq!(t95(100), 1.96);
+    }
+
+    #[test]
+    fn without_calibration_seeds_the_first_candidate_is_kept() {
+        let mut budget = small();
+        budget.calibration_seeds.clear();
+        budget.r_ends[0] = vec![0.01, 0.5];
+        let (r_end, lines) = calibrate(&budget, Objective::Games);
+        assert_eq!(r_end, 0.01);
+        assert_eq!(lines.len(), 2, "{lines:?}");
     }
 
     #[test]
