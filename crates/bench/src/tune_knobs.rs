@@ -1,4 +1,4 @@
-//! The three parameters of the equal-CPU tuning bench ([`crate::tune_cpu`]):
+//! The parameters of the equal-CPU tuning bench ([`crate::tune_cpu`]):
 //! options of the reference alphabeta whose mis-settings each cost a small,
 //! measured amount of Elo (`aboure bench tune-cpu --effects`), and the
 //! in-process games and matches the bench judges tunes by.
