@@ -186,7 +186,7 @@ fn parameters_are_checked_against_the_options_the_bot_declares() {
     let cases = [
         (
             "nosuch = { start = 0, min = -5, max = 5, step = 1 }",
-            "bot alphabeta: parameter nosuch: the bot declares no such option (its int and float options: depth, hash, quiescence_plies, row_weight, mobility_weight, targets_weight)",
+            "bot alphabeta: parameter nosuch: the bot declares no such option (its int and float options: depth, hash, quiescence_plies, row_weight, mobility_weight, targets_weight, empty_weight)",
         ),
         (
             "row_weight = { start = 0, min = -2000, max = 5, step = 1 }",

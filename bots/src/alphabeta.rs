@@ -43,6 +43,8 @@ const ROW_WEIGHT: IntOption = weight("row_weight", Weights::DEFAULT.row);
 const MOBILITY_WEIGHT: IntOption = weight("mobility_weight", Weights::DEFAULT.mobility);
 /// `targets_weight`: centi-seeds per capture target of difference.
 const TARGETS_WEIGHT: IntOption = weight("targets_weight", Weights::DEFAULT.targets);
+/// `empty_weight`: centi-seeds per empty pit of difference.
+const EMPTY_WEIGHT: IntOption = weight("empty_weight", Weights::DEFAULT.empty);
 /// `quiescence_plies`: captures in a row followed past the horizon.
 const QUIESCENCE_DEPTH: IntOption = IntOption {
     name: "quiescence_plies",
@@ -68,8 +70,9 @@ const fn weight(name: &'static str, default: i32) -> IntOption {
 /// - `hash` (int, MB, default 16): the transposition table's size.
 /// - `quiescence` (bool, default true): follow captures past the horizon.
 /// - `quiescence_plies` (int, default 6): how many captures in a row.
-/// - `row_weight`, `mobility_weight`, `targets_weight` (int, centi-seeds,
-///   defaults 50, 0, 0, range -1000..=1000): the evaluation's [`Weights`].
+/// - `row_weight`, `mobility_weight`, `targets_weight`, `empty_weight`
+///   (int, centi-seeds, defaults 50, 0, 0, 0, range -1000..=1000): the
+///   evaluation's [`Weights`].
 pub struct AlphaBetaPlayer {
     table: Table,
     depth: u32,
@@ -127,6 +130,7 @@ impl AlphaBetaPlayer {
                 self.settings.weights.mobility = MOBILITY_WEIGHT.parse(value)? as i32
             }
             "targets_weight" => self.settings.weights.targets = TARGETS_WEIGHT.parse(value)? as i32,
+            "empty_weight" => self.settings.weights.empty = EMPTY_WEIGHT.parse(value)? as i32,
             _ => return Err(unknown("alphabeta", name)),
         }
         Ok(())
@@ -160,6 +164,7 @@ impl Player for AlphaBetaPlayer {
             ROW_WEIGHT.spec(),
             MOBILITY_WEIGHT.spec(),
             TARGETS_WEIGHT.spec(),
+            EMPTY_WEIGHT.spec(),
         ]
     }
 

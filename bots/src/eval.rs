@@ -28,6 +28,10 @@ pub struct Weights {
     /// Per pit holding 1 or 3 seeds in the opponent's row (targets I, who
     /// move next, may capture), minus those in mine.
     pub targets: i32,
+    /// Per empty pit in my row, minus the opponent's: a lap that ends in an
+    /// empty pit ends the turn without a capture, and an empty pit is a
+    /// seed fewer to lose and to sow.
+    pub empty: i32,
 }
 
 impl Weights {
@@ -38,6 +42,7 @@ impl Weights {
         row: 50,
         mobility: 0,
         targets: 0,
+        empty: 0,
     };
 }
 
@@ -64,14 +69,16 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let theirs = (!me).first_pit();
     let mut mobility = 0i32;
     let mut targets = 0i32;
+    let mut empty = 0i32;
     for i in 0..ROW {
         let a = pits[mine + i];
         let b = pits[theirs + i];
         mobility += (a >= 2) as i32 - (b >= 2) as i32;
         targets += (b == 1 || b == 3) as i32 - (a == 1 || a == 3) as i32;
+        empty += (a == 0) as i32 - (b == 0) as i32;
     }
     let rows = pos.row_seeds(me) as i32 - pos.row_seeds(!me) as i32;
-    w.row * rows + w.mobility * mobility + w.targets * targets
+    w.row * rows + w.mobility * mobility + w.targets * targets + w.empty * empty
 }
 
 /// The seeds `side` has captured minus its opponent's, in centi-seeds: add it
@@ -111,6 +118,7 @@ mod tests {
             row: 0,
             mobility: 10,
             targets: 0,
+            empty: 0,
         };
         // South to move: 2 movable pits against North's 1.
         let pos: Position = "2,2,0,0,0,0/2,0,0,0,0,0 s 20 22".parse().unwrap();
@@ -119,6 +127,7 @@ mod tests {
             row: 0,
             mobility: 0,
             targets: 10,
+            empty: 0,
         };
         // South to move: North has three targets (1, 3, 1), South one (1).
         let pos: Position = "1,0,0,0,0,0/1,3,0,0,0,1 s 22 20".parse().unwrap();
@@ -127,7 +136,16 @@ mod tests {
             row: 100,
             mobility: 0,
             targets: 0,
+            empty: 0,
         };
         assert_eq!(evaluate(&pos, &w), -400);
+        let w = Weights {
+            row: 0,
+            mobility: 0,
+            targets: 0,
+            empty: 10,
+        };
+        // South to move: five empty pits of South's against three of North's.
+        assert_eq!(evaluate(&pos, &w), 20);
     }
 }

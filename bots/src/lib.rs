@@ -9,7 +9,7 @@
 //! |-------------|-------------------------------------------------|------------------------------|
 //! | `random`    | a uniformly random legal move                   | `seed`                       |
 //! | `greedy`    | the biggest capture now, ties by a simple eval  | `seed`                       |
-//! | `alphabeta` | iterative-deepening alpha-beta search           | `depth`, `hash`, `quiescence`, `quiescence_plies`, `row_weight`, `mobility_weight`, `targets_weight` |
+//! | `alphabeta` | iterative-deepening alpha-beta search           | `depth`, `hash`, `quiescence`, `quiescence_plies`, `row_weight`, `mobility_weight`, `targets_weight`, `empty_weight` |
 //! | `mcts`      | UCT Monte Carlo tree search over random games   | `exploration`, `margin_share`, `expand_after`, `seed` |
 //! | `perfect`   | the exact best move, from the solver            | `hash`                       |
 //!

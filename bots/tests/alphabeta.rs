@@ -172,3 +172,45 @@ fn new_weights_on_a_kept_bot_search_as_a_fresh_bot_with_them() {
     fresh.new_game();
     assert_eq!(searched(&mut kept), searched(&mut fresh));
 }
+
+/// Every move and search value of `games` games of the default alphabeta
+/// against itself at 1,500 nodes from random openings, folded into one
+/// number (FNV-1a).
+fn default_games_fingerprint(games: usize) -> u64 {
+    let limits = SearchLimits {
+        nodes: Some(1_500),
+        ..SearchLimits::default()
+    };
+    let mut rng = SmallRng::seed_from_u64(21);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut fold = |x: i64| {
+        for b in x.to_le_bytes() {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for _ in 0..games {
+        let mut pos = common::opening(&mut rng, 4);
+        let mut bot = AlphaBetaPlayer::new(1);
+        while !pos.is_game_over() {
+            let m = if pos.legal_moves().as_slice() == [Move::Pass] {
+                Move::Pass
+            } else {
+                let m = bot.choose(&pos, &[], &limits, &mut Local::new());
+                fold(i64::from(bot.last_search().map_or(0, |s| s.score)));
+                m
+            };
+            m.to_string().bytes().for_each(|b| fold(i64::from(b)));
+            pos.play(m).unwrap();
+        }
+        fold(i64::from(pos.score()[0]));
+    }
+    hash
+}
+
+#[test]
+fn the_default_settings_play_the_games_they_always_played() {
+    // Pinned when the options were row, mobility and targets weights: a new
+    // option must leave the default bot's games (moves and values) as they
+    // were, so that every figure measured with it still holds.
+    assert_eq!(default_games_fingerprint(6), 16_004_730_392_835_725_900);
+}

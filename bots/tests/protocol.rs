@@ -82,6 +82,7 @@ fn the_tunable_parameters_are_declared_with_their_built_in_values() {
         "option name row_weight type int default 50 min -1000 max 1000",
         "option name mobility_weight type int default 0 min -1000 max 1000",
         "option name targets_weight type int default 0 min -1000 max 1000",
+        "option name empty_weight type int default 0 min -1000 max 1000",
     ] {
         assert!(
             alphabeta.iter().any(|l| l == line),
@@ -136,12 +137,14 @@ fn the_defaults_change_nothing_and_other_values_change_the_search() {
         ("row_weight", "50"),
         ("mobility_weight", "0"),
         ("targets_weight", "0"),
+        ("empty_weight", "0"),
     ];
     let plain = searched("alphabeta", &[]);
     assert_eq!(plain.len(), 3, "{plain:?}");
     assert_eq!(searched("alphabeta", &defaults), plain);
     assert_ne!(searched("alphabeta", &[("row_weight", "-50")]), plain);
     assert_ne!(searched("alphabeta", &[("quiescence_plies", "0")]), plain);
+    assert_ne!(searched("alphabeta", &[("empty_weight", "200")]), plain);
     let plain = searched("mcts", &[]);
     assert_eq!(plain.len(), 3, "{plain:?}");
     let defaults = [

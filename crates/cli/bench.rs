@@ -228,10 +228,15 @@ struct TuneCpuArgs {
     /// Game pairs of each judging match against the start.
     #[arg(long, default_value_t = 300)]
     pairs: u32,
-    /// The mis-set starts of row_weight, mobility_weight and
-    /// targets_weight (comma-separated; the bench's own by default).
+    /// The mis-set starts of row_weight, mobility_weight, targets_weight
+    /// and empty_weight (comma-separated; the bench's own for those not
+    /// given; a start at the option's default leaves it out).
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     starts: Vec<f64>,
+    /// Tunes run at once, each on its own thread (each is charged its own
+    /// thread's CPU, so the results do not depend on this).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Only measure what each mis-set parameter costs against the
     /// default (a match of --pairs pairs each).
     #[arg(long)]
@@ -497,10 +502,7 @@ fn respond(mode: Mode, ms: Duration, threads: u32) -> anyhow::Result<()> {
 /// `bench tune-cpu`: the objectives at equal CPU, or only what each
 /// mis-set parameter costs (`--effects`).
 fn tune_cpu(a: TuneCpuArgs) {
-    let mut knobs = aboure_bench::tune_knobs::KNOBS;
-    for (k, s) in knobs.iter_mut().zip(a.starts) {
-        k.start = s;
-    }
+    let knobs = aboure_bench::tune_knobs::with_starts(&a.starts);
     if a.effects {
         for line in aboure_bench::tune_knobs::effects(&knobs, a.pairs, a.nodes) {
             println!("{line}");
@@ -508,7 +510,7 @@ fn tune_cpu(a: TuneCpuArgs) {
         return;
     }
     let budget = aboure_bench::tune_cpu::CpuBudget {
-        knobs: knobs.to_vec(),
+        knobs,
         nodes: a.nodes,
         cpu_seconds: a.cpu,
         positions: a.positions,
@@ -518,6 +520,7 @@ fn tune_cpu(a: TuneCpuArgs) {
         calibration_pairs: a.calibration_pairs,
         seeds: a.seeds,
         pairs: a.pairs,
+        threads: a.threads.max(1),
     };
     aboure_bench::tune_cpu::compare(&budget, &mut |line| println!("{line}"));
 }

@@ -60,6 +60,8 @@ pub struct CpuBudget {
     pub seeds: Vec<u64>,
     /// Game pairs of each judging match against the start.
     pub pairs: u32,
+    /// Tunes run at once, each on its own thread.
+    pub threads: usize,
 }
 
 /// A way to score SPSA's two points.
@@ -309,21 +311,50 @@ fn elo_of(t: &CpuTune) -> f64 {
     t.elo.value().unwrap_or(f64::NAN)
 }
 
+/// `f` of every job, in order, computed on up to `threads` threads at once.
+/// A tune is charged its own thread's CPU, so running tunes side by side
+/// changes how long the bench takes, not what it measures.
+pub fn parallel_map<J: Sync, R: Send>(
+    jobs: &[J],
+    threads: usize,
+    f: impl Fn(&J) -> R + Sync,
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::with_capacity(jobs.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, jobs.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let r = f(job);
+                done.lock()
+                    .expect("no thread panics holding it")
+                    .push((i, r));
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("no thread panicked holding it");
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// The `r-end` of `objective` with the best mean Elo on the calibration
 /// seeds, and a line per candidate.
 fn calibrate(budget: &CpuBudget, objective: Objective) -> (f64, Vec<String>) {
+    let candidates = &budget.r_ends[objective.index()];
+    let jobs: Vec<(f64, u64)> = candidates
+        .iter()
+        .flat_map(|&r| budget.calibration_seeds.iter().map(move |&s| (r, s)))
+        .collect();
+    let all = parallel_map(&jobs, budget.threads, |&(r, seed)| {
+        let pairs = (budget.calibration_pairs, 500_000 + seed);
+        elo_of(&tune(budget, objective, r, seed, pairs))
+    });
     let mut lines = Vec::new();
     let mut best = (f64::NEG_INFINITY, f64::NAN);
-    for &r in &budget.r_ends[objective.index()] {
-        let elos: Vec<f64> = budget
-            .calibration_seeds
-            .iter()
-            .map(|&seed| {
-                let pairs = (budget.calibration_pairs, 500_000 + seed);
-                elo_of(&tune(budget, objective, r, seed, pairs))
-            })
-            .collect();
-        let (mean, error) = mean_interval(&elos);
+    let per = budget.calibration_seeds.len();
+    for (i, &r) in candidates.iter().enumerate() {
+        let (mean, error) = mean_interval(&all[i * per..(i + 1) * per]);
         lines.push(format!(
             "calibration: {} r-end {r} on seeds {:?}: mean Elo {mean:+.1} +/- {error:.1}",
             objective.name(),
@@ -354,18 +385,16 @@ pub fn compare(budget: &CpuBudget, out: &mut dyn FnMut(String)) {
     for &objective in &budget.objectives {
         let (r_end, calibration) = calibrate(budget, objective);
         calibration.into_iter().for_each(&mut *out);
-        let mut tunes = Vec::new();
-        for &seed in &budget.seeds {
-            let t = tune(
+        let tunes = parallel_map(&budget.seeds, budget.threads, |&seed| {
+            tune(
                 budget,
                 objective,
                 r_end,
                 seed,
                 (budget.pairs, 1_000_000 + seed),
-            );
-            out(t.to_string());
-            tunes.push(t);
-        }
+            )
+        });
+        tunes.iter().for_each(|t| out(t.to_string()));
         out(summary(&tunes));
     }
 }
@@ -403,6 +432,7 @@ mod tests {
             calibration_pairs: 2,
             seeds: vec![1],
             pairs: 2,
+            threads: 2,
         }
     }
 
@@ -417,7 +447,7 @@ mod tests {
                 t.iterations.1 >= 1 && t.iterations.1 <= t.iterations.0,
                 "{t}"
             );
-            assert_eq!(t.values.len(), 3);
+            assert_eq!(t.values.len(), KNOBS.len());
             assert_eq!(t.cpu.1 > 0.0, objective != Objective::Games, "{t}");
         }
     }
@@ -431,6 +461,30 @@ mod tests {
         assert!(mean_interval(&[5.0]).1.is_nan());
         assert_eq!(t95(1), 12.706);
         assert_eq!(t95(100), 1.96);
+    }
+
+    #[test]
+    fn without_calibration_seeds_the_first_candidate_is_kept() {
+        let mut budget = small();
+        budget.calibration_seeds.clear();
+        budget.r_ends[0] = vec![0.01, 0.5];
+        let (r_end, lines) = calibrate(&budget, Objective::Games);
+        assert_eq!(r_end, 0.01);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+    }
+
+    #[test]
+    fn parallel_results_come_back_in_the_jobs_order() {
+        let jobs: Vec<u64> = (0..23).collect();
+        for threads in [1, 2, 5, 40] {
+            let out = parallel_map(&jobs, threads, |&j| {
+                // Later jobs finish first on several threads.
+                std::thread::sleep(std::time::Duration::from_micros(100 * (23 - j)));
+                j * j
+            });
+            assert_eq!(out, jobs.iter().map(|j| j * j).collect::<Vec<_>>());
+        }
+        assert!(parallel_map(&[] as &[u8], 3, |&j| j).is_empty());
     }
 
     #[test]

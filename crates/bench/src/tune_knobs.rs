@@ -1,4 +1,4 @@
-//! The three parameters of the equal-CPU tuning bench ([`crate::tune_cpu`]):
+//! The parameters of the equal-CPU tuning bench ([`crate::tune_cpu`]):
 //! options of the reference alphabeta whose mis-settings each cost a small,
 //! measured amount of Elo (`aboure bench tune-cpu --effects`), and the
 //! in-process games and matches the bench judges tunes by.
@@ -34,11 +34,11 @@ pub struct Knob {
     pub range: (f64, f64),
 }
 
-/// The three parameters and their mis-set starts. What each costs alone
-/// against the default at [`NODES`] is measured by `aboure bench tune-cpu
-/// --effects` (docs/tuning.md): the row weight about 9 Elo, the other two
-/// weights next to nothing at this budget (`--starts` tries others).
-pub const KNOBS: [Knob; 3] = [
+/// The parameters and their mis-set starts. What each costs alone against
+/// the default at [`NODES`] is measured by `aboure bench tune-cpu
+/// --effects` (docs/tuning.md); `--starts` tries others, and a knob started
+/// at its default is left out of a comparison.
+pub const KNOBS: [Knob; 4] = [
     Knob {
         option: "row_weight",
         default: 50.0,
@@ -56,11 +56,21 @@ pub const KNOBS: [Knob; 3] = [
     Knob {
         option: "targets_weight",
         default: 0.0,
-        start: -100.0,
+        start: 150.0,
         step: 8.0,
         range: (-200.0, 200.0),
     },
+    Knob {
+        option: "empty_weight",
+        default: 0.0,
+        start: EMPTY_START,
+        step: 8.0,
+        range: (-300.0, 300.0),
+    },
 ];
+
+/// The mis-set start of `empty_weight`.
+const EMPTY_START: f64 = 150.0;
 
 /// Alphabeta's nodes a move in the bench by default: the search, not the
 /// evaluation alone, decides most moves (several plies in the middle
@@ -79,7 +89,18 @@ pub fn bot(knobs: &[Knob], values: &[f64]) -> AlphaBetaPlayer {
     bot
 }
 
-/// The values of `knobs` at their starts, or their defaults.
+/// [`KNOBS`] with the starts given (the first ones, in order; the others
+/// keep theirs), without those started at their default: a parameter at
+/// its default is not mis-set, so it has no effect to measure or recover.
+pub fn with_starts(given: &[f64]) -> Vec<Knob> {
+    let mut knobs = KNOBS;
+    for (k, s) in knobs.iter_mut().zip(given) {
+        k.start = *s;
+    }
+    knobs.into_iter().filter(|k| k.start != k.default).collect()
+}
+
+/// The values of `knobs` at their starts.
 pub fn starts(knobs: &[Knob]) -> Vec<f64> {
     knobs.iter().map(|k| k.start).collect()
 }
@@ -159,7 +180,7 @@ pub fn describe(elo: &Estimate) -> String {
 }
 
 /// What each mis-setting costs: the default against the default with
-/// one knob at its start, then against all three starts, `pairs` pairs
+/// one knob at its start, then against all the starts, `pairs` pairs
 /// each at `nodes_a_move`.
 pub fn effects(knobs: &[Knob], pairs: u32, nodes_a_move: u64) -> Vec<String> {
     let default = defaults(knobs);
@@ -178,7 +199,7 @@ pub fn effects(knobs: &[Knob], pairs: u32, nodes_a_move: u64) -> Vec<String> {
     let start = starts(knobs);
     let elo = match_elo(knobs, (&default, &start), pairs, 7, nodes_a_move);
     lines.push(format!(
-        "default against all three starts, {pairs} pairs at {nodes_a_move} nodes: Elo {}",
+        "default against all the starts, {pairs} pairs at {nodes_a_move} nodes: Elo {}",
         describe(&elo)
     ));
     lines
@@ -209,6 +230,16 @@ mod tests {
             };
             assert_eq!(default as f64, k.default, "{}", k.option);
         }
+    }
+
+    #[test]
+    fn starts_replace_the_first_knobs_and_a_start_at_the_default_drops_its_knob() {
+        let knobs = with_starts(&[20.0, 0.0]);
+        let names: Vec<_> = knobs.iter().map(|k| k.option).collect();
+        assert_eq!(names, ["row_weight", "targets_weight", "empty_weight"]);
+        assert_eq!(knobs[0].start, 20.0);
+        assert_eq!(knobs[1].start, KNOBS[2].start);
+        assert_eq!(with_starts(&[]), KNOBS.to_vec());
     }
 
     #[test]
