@@ -42,6 +42,10 @@ mod replies;
 mod scenario;
 mod session;
 mod transcript;
+// The suite against tiny shell-script bots, in the library's unit-test
+// binary: a separate integration-test binary would link the crate again.
+#[cfg(test)]
+mod shell_bots_tests;
 
 pub use check::{Check, UnknownCheck};
 pub use config::{CheckConfig, EmptyCommand, SharedLauncher, DEFAULT_TIMEOUT};

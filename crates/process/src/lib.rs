@@ -34,6 +34,10 @@ pub mod memory;
 pub mod process;
 mod stderr;
 pub mod turn;
+// Real processes, in the library's unit-test binary: a separate
+// integration-test binary would link the crate again.
+#[cfg(test)]
+mod spawn_tests;
 
 pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_OPTIONS};
 pub use exit::{describe, Exit};

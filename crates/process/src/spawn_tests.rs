@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use aboure_process::{
+use crate::{
     BotLogs, BotProcess, FailureKind, Launch, Launcher, Limits, Output, Plain, Program, Wrapper,
 };
 

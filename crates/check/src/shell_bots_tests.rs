@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use aboure_check::{run, Check, CheckConfig, CheckOutcome, Direction, Status, SuiteReport};
+use crate::{run, Check, CheckConfig, CheckOutcome, Direction, Status, SuiteReport};
 
 /// The margin on timed answers (a tournament's default).
 const MARGIN: Duration = Duration::from_millis(50);
