@@ -48,7 +48,6 @@
 pub mod binomial;
 pub mod bradley_terry;
 pub mod characteristic;
-mod chi_square;
 pub mod confidence_sequence;
 pub mod coverage;
 pub mod elo;

@@ -21,9 +21,9 @@
 //!   the time.
 
 use serde::Serialize;
+use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use super::Ratings;
-use crate::chi_square::chi_square_upper_tail;
 use crate::elo::bayeselo_probabilities;
 use crate::wdl::Wdl;
 
@@ -101,7 +101,10 @@ pub fn goodness_of_fit(players: usize, counts: &[Wdl], ratings: &Ratings) -> Fit
     pairings.sort_by(|a, b| b.z.abs().total_cmp(&a.z.abs()));
     let chi_square: f64 = pairings.iter().map(|p| p.z * p.z).sum();
     let degrees_of_freedom = pairings.len().saturating_sub(n.saturating_sub(1));
-    let p_value = chi_square_upper_tail(chi_square, degrees_of_freedom);
+    let p_value = (degrees_of_freedom > 0)
+        .then(|| ChiSquared::new(degrees_of_freedom as f64).ok())
+        .flatten()
+        .map(|law| 1.0 - law.cdf(chi_square));
     FitTest {
         chi_square,
         degrees_of_freedom,
