@@ -35,7 +35,7 @@ pub mod process;
 mod stderr;
 pub mod turn;
 
-pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_OPTIONS};
+pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_MOVE_OUTPUT, MAX_OPTIONS};
 pub use exit::{describe, Exit};
 pub use hint::Hint;
 pub use hold::HoldMethod;
