@@ -294,6 +294,23 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn lines_already_read_go_over_together() {
+        let text = "info depth 1\n".repeat(1000);
+        let mut lines = Lines::spawn(std::io::Cursor::new(text.into_bytes()));
+        let (mut batches, mut heard) = (0, 0);
+        while let Some(batch) = lines.receiver.recv().await {
+            batches += 1;
+            heard += batch
+                .iter()
+                .filter(|a| a.output == Output::Line("info depth 1".to_owned()))
+                .count();
+        }
+        assert_eq!(heard, 1000);
+        // 256 lines a batch, then the end: not one wake-up per line.
+        assert_eq!(batches, 5);
+    }
+
+    #[tokio::test]
     async fn an_endless_line_is_reported_before_its_end() {
         // A reader that never ends: the report must come without an end.
         let endless = tokio::io::repeat(b'y');
