@@ -221,7 +221,10 @@ fn a_hog_causes_no_time_forfeit_beside_it_or_against_it() {
 fn a_flooding_bot_gets_its_protocol_log_cut_at_the_cap() {
     let dir = folder("fairness-protocol-log");
     let m = marker("protocollog");
-    let text = head(1, 1, "movetime = \"2s\"", "")
+    // Each game stops the flood at the bound on a move's output (4 MiB,
+    // within the move's time however busy the machine): six games of it
+    // pass the log's cap of 16 MiB.
+    let text = head(3, 1, "movetime = \"20s\"", "")
         + &hostile("flood", "infoflood.sh", &m, &[])
         + &responder("normal", "work --ms 1", "-", "");
     let config = write_config(&dir, &text);
@@ -230,7 +233,7 @@ fn a_flooding_bot_gets_its_protocol_log_cut_at_the_cap() {
     assert!(output.status.success(), "{}", show(&output));
     assert_no_survivors(&m, Duration::from_secs(5));
     let games = games(&out);
-    assert_eq!(games.len(), 2);
+    assert_eq!(games.len(), 6);
     assert!(
         games.iter().all(|g| loser(g) == Some("flood")),
         "{games:#?}"

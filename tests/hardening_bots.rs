@@ -83,7 +83,10 @@ fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
         hostile("stderrflood", "stderrflood.sh", &m, &[]),
     ]
     .concat();
-    let config = write_config(&dir, &gauntlet(&bots, "5s"));
+    // A clock long enough for the info flood to pass the bound on a move's
+    // output however busy the machine (the other two never wait on it).
+    let config = gauntlet(&bots, "5s").replace("base = \"400ms\"", "base = \"20s\"");
+    let config = write_config(&dir, &config);
     let out = dir.join("out");
     let (output, max_rss_kib) = run_measured(&run_args(&config, &out, &[]), &dir);
     assert!(output.status.success(), "{}", show(&output));
@@ -91,7 +94,10 @@ fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
         &games(&out),
         &[
             ("hugeline", Some(("protocol_violation", "line of"))),
-            ("infoflood", Some(("time_forfeit", "no bestmove within"))),
+            (
+                "infoflood",
+                Some(("protocol_violation", "bytes of output for one move")),
+            ),
             ("stderrflood", None),
         ],
     );
@@ -306,6 +312,49 @@ fn floods_of_options_and_info_are_refused_or_cut_and_stay_small() {
     // about 1 KB a ply.
     let size = std::fs::metadata(out.join("games.jsonl")).unwrap().len();
     assert!(size < 300_000, "games.jsonl of {size} bytes");
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_that_floods_info_while_thinking_loses_at_the_output_bound() {
+    let dir = folder("info-bound");
+    let m = marker("info-bound");
+    // Short `info` lines as fast as the pipe takes them, for longer than
+    // its clock: only the bound on a move's output stops it before its time.
+    let bots = [
+        testbot("flooder", &format!("{m} flood --ms 60000")),
+        format!("env = {{ ABOURE_HOSTILE = \"{m}\" }}\n"),
+    ]
+    .concat();
+    let config = gauntlet(&bots, "5s").replace("base = \"400ms\"", "base = \"20s\"");
+    let config = write_config(&dir, &config);
+    let out = dir.join("out");
+    let output = run(&config, &out, &["--log-protocol"]);
+    assert!(output.status.success(), "{}", show(&output));
+    let bound = aboure_process::MAX_MOVE_OUTPUT;
+    check_games(
+        &games(&out),
+        &[(
+            "flooder",
+            Some((
+                "protocol_violation",
+                &format!("more than {bound} bytes of output for one move"),
+            )),
+        )],
+    );
+    // What the arbiter heard of the flooder (every line it read is in the
+    // protocol log): past the bound in each of its two games, and not much
+    // further.
+    let log = std::fs::read_to_string(out.join("logs/flooder.protocol.log")).unwrap();
+    let heard: usize = log
+        .lines()
+        .filter_map(|l| l.split_once(" < ").map(|(_, line)| line.len() + 1))
+        .sum();
+    assert!(
+        (2 * bound..2 * bound + 64 * 1024).contains(&heard),
+        "heard {heard} bytes of the flooder, bound {bound} a move"
+    );
     assert_no_survivors(&m, Duration::from_secs(5));
     std::fs::remove_dir_all(&dir).unwrap();
 }

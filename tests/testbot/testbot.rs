@@ -23,6 +23,9 @@
 //!   chatty        sends an `info` with a 10,000-move pv and a 30 KB string
 //!                 before every answer (moves randomly)
 //!   options       declares N string options with defaults of MS bytes
+//!   flood         prints short `info` lines as fast as its output takes
+//!                 them for MS milliseconds before every answer (moves
+//!                 randomly)
 //!   stall         sleeps MS milliseconds before the `readyok` that follows
 //!                 each of its answers (thinking while the arbiter waits)
 //!   slownew       sleeps MS milliseconds before the `readyok` that follows
@@ -205,6 +208,7 @@ fn main() {
                         let text = "s".repeat(30_000);
                         let _ = writeln!(out, "info depth 1 pv {pv}string {text}");
                     }
+                    "flood" => flood(&mut out, Duration::from_millis(args.ms)),
                     "longline" if here => {
                         let junk = vec![b'x'; 1 << 20];
                         let _ = out.write_all(&junk);
@@ -233,5 +237,22 @@ fn main() {
     }
     if let Some(mut child) = orphan {
         let _ = child.kill();
+    }
+}
+
+/// Short `info` lines, written in large chunks for `time` (a bot that
+/// reports every node it searches).
+fn flood(out: &mut impl Write, time: Duration) {
+    let mut chunk = String::new();
+    let mut n = 0u64;
+    while chunk.len() < 64 * 1024 {
+        n += 1;
+        chunk.push_str(&format!("info depth 1 nodes {n} score cp 0\n"));
+    }
+    let start = Instant::now();
+    while start.elapsed() < time {
+        if out.write_all(chunk.as_bytes()).is_err() {
+            return;
+        }
     }
 }

@@ -27,6 +27,16 @@ pub const MAX_OPTIONS: usize = 128;
 /// each bot.
 pub const MAX_HANDSHAKE: usize = 256 * 1024;
 
+/// Bytes a bot may send for one move: from the `go` to the next `go` (its
+/// `info`, its `bestmove`, and what it says while the opponent thinks).
+/// Reading and hearing each line costs the arbiter CPU time that the other
+/// games and the opponent share, so a bot that prints without end would
+/// take it from them for as long as its clock runs; past this bound it
+/// loses at once, as judges stop a program at its output limit. A bot that
+/// reports each iteration of its search sends a few kilobytes a move; a
+/// 10,000-move `pv` with a 30 KB `string` at every move, 60 KB.
+pub const MAX_MOVE_OUTPUT: usize = 4 * 1024 * 1024;
+
 /// A bot's answer to `go`.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -56,6 +66,8 @@ pub struct Channel<W> {
     /// The last answer's fence is still to be sent (see
     /// [`Channel::exchange`] with `defer`).
     deferred: bool,
+    /// Bytes of output since the last `go` (see [`MAX_MOVE_OUTPUT`]).
+    sent: usize,
 }
 
 impl<W: AsyncWrite + Unpin> Channel<W> {
@@ -74,6 +86,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             reported: None,
             declared: Vec::new(),
             deferred: false,
+            sent: 0,
         }
     }
 
@@ -156,12 +169,24 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         }
     }
 
+    /// Counts a line against [`MAX_MOVE_OUTPUT`]: the fault once past it.
+    fn count(&mut self, line: &str) -> Result<(), Fault> {
+        self.sent += line.len() + 1;
+        if self.sent > MAX_MOVE_OUTPUT {
+            return Err(Fault::TooMuch(format!(
+                "more than {MAX_MOVE_OUTPUT} bytes of output for one move"
+            )));
+        }
+        Ok(())
+    }
+
     /// The next line of text by `deadline`, or the fault.
     async fn next_text(&mut self, deadline: Instant) -> Result<Option<(Instant, String)>, Fault> {
         match self.next(deadline).await {
             None => Ok(None),
             Some(arrival) => {
                 let (at, line) = text(arrival)?;
+                self.count(&line)?;
                 if let Some(report) = error_report(&line) {
                     self.reported = Some(report);
                 }
@@ -317,6 +342,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         while let Some(arrival) = self.lines.try_next() {
             self.log_arrival(&arrival);
             let (at, line) = text(arrival)?;
+            self.count(&line)?;
             self.turn.hear(at, &line)?;
         }
         Ok(())
@@ -350,6 +376,7 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
             self.send(&[position, go], written, "go").await?
         };
         self.turn.ask(started);
+        self.sent = 0;
         let deadline = started + limit;
         let mut info = InfoRecord::default();
         loop {

@@ -377,3 +377,32 @@ async fn a_long_pv_and_info_string_are_cut_in_the_record() {
     assert!(kept.ends_with("... (cut from 40000 bytes)"), "{kept}");
     assert!(kept.len() <= aboure_records::INFO_STRING_KEPT + 30);
 }
+
+#[tokio::test]
+async fn a_moves_output_is_bounded_and_counted_from_its_go() {
+    let (mut channel, mut bot) = scripted();
+    let (position, go) = (startpos(), go());
+    let line = format!("info string {}\n", "i".repeat(1000));
+    let fits = line.repeat((MAX_MOVE_OUTPUT - 100) / line.len()) + "bestmove 2\n";
+    // Twice just under the bound: each move has a bound of its own.
+    for _ in 0..2 {
+        let (answer, ()) = tokio::join!(
+            channel.exchange(&position, &go, LIMIT, false),
+            bot.say(&fits)
+        );
+        assert_eq!(answer.unwrap().mv.to_string(), "2");
+        bot.say("readyok\n").await;
+        channel.check_unasked(LIMIT).await.unwrap();
+    }
+    let over = line.repeat(MAX_MOVE_OUTPUT / line.len() + 1) + "bestmove 2\n";
+    let (answer, ()) = tokio::join!(
+        channel.exchange(&position, &go, LIMIT, false),
+        bot.say(&over)
+    );
+    assert_eq!(
+        answer.unwrap_err(),
+        Fault::TooMuch(format!(
+            "more than {MAX_MOVE_OUTPUT} bytes of output for one move"
+        ))
+    );
+}

@@ -39,7 +39,7 @@ pub mod turn;
 #[cfg(test)]
 mod spawn_tests;
 
-pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_OPTIONS};
+pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_MOVE_OUTPUT, MAX_OPTIONS};
 pub use exit::{describe, Exit};
 pub use hint::Hint;
 pub use hold::HoldMethod;

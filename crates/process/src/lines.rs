@@ -9,7 +9,14 @@
 //! delay to the bot). The task hands lines over through a small bounded
 //! channel, so a bot that floods its output is slowed by its own full pipe
 //! instead of growing the arbiter's memory.
+//!
+//! The lines go over in batches: every complete line already read when the
+//! first one is found. One line at a time cost a wake-up of the other task
+//! per line, several microseconds each, which made a bot that floods short
+//! `info` lines take half a core of the arbiter's (the game task and the
+//! reader woke each other for each line).
 
+use std::collections::VecDeque;
 use std::time::Instant;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
@@ -19,9 +26,16 @@ use tokio::task::JoinHandle;
 /// Longest line accepted from a bot, in bytes (the protocol's limit).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// Lines read ahead of the consumer at most: with [`MAX_LINE`], a bound on
-/// the memory one bot's output can take.
+/// Batches read ahead of the consumer at most: with [`BATCH`],
+/// [`MAX_LINE`] and the buffer's size, a bound on the memory one bot's
+/// output can take.
 const READ_AHEAD: usize = 16;
+
+/// Lines handed over at once, at most.
+const BATCH: usize = 256;
+
+/// Bytes read from the pipe at once, at most.
+const BUFFER: usize = 64 * 1024;
 
 /// What came out of the bot's standard output.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +67,9 @@ pub struct Arrival {
 /// The lines of one stream, read ahead on their own task.
 #[derive(Debug)]
 pub(crate) struct Lines {
-    receiver: mpsc::Receiver<Arrival>,
+    receiver: mpsc::Receiver<Vec<Arrival>>,
+    /// The rest of the last batch received.
+    ready: VecDeque<Arrival>,
     reader: JoinHandle<()>,
     closed: bool,
 }
@@ -65,6 +81,7 @@ impl Lines {
         let reader = tokio::spawn(read(LineReader::new(stream, MAX_LINE), sender));
         Lines {
             receiver,
+            ready: VecDeque::new(),
             reader,
             closed: false,
         }
@@ -74,31 +91,42 @@ impl Lines {
     /// After the end of the output, `Closed` at once, every time.
     /// Cancellation-safe.
     pub(crate) async fn next(&mut self, deadline: Instant) -> Option<Arrival> {
-        if self.closed {
-            return Some(closed());
+        if let Some(arrival) = self.ready() {
+            return Some(arrival);
         }
-        let arrival = tokio::time::timeout_at(deadline.into(), self.receiver.recv()).await;
-        self.take(arrival.ok()?)
+        let batch = tokio::time::timeout_at(deadline.into(), self.receiver.recv()).await;
+        self.take(batch.ok()?)
     }
 
     /// The next piece of output if it has already been read.
     pub(crate) fn try_next(&mut self) -> Option<Arrival> {
-        if self.closed {
-            return Some(closed());
+        if let Some(arrival) = self.ready() {
+            return Some(arrival);
         }
         match self.receiver.try_recv() {
-            Ok(arrival) => self.take(Some(arrival)),
+            Ok(batch) => self.take(Some(batch)),
             Err(mpsc::error::TryRecvError::Empty) => None,
             Err(mpsc::error::TryRecvError::Disconnected) => self.take(None),
         }
     }
 
-    fn take(&mut self, arrival: Option<Arrival>) -> Option<Arrival> {
-        let arrival = arrival.unwrap_or_else(closed);
-        if matches!(arrival.output, Output::Closed(_)) {
-            self.closed = true;
+    /// A line of the batch at hand, or `Closed` after the end.
+    fn ready(&mut self) -> Option<Arrival> {
+        if let Some(arrival) = self.ready.pop_front() {
+            if matches!(arrival.output, Output::Closed(_)) {
+                self.closed = true;
+            }
+            return Some(arrival);
         }
-        Some(arrival)
+        self.closed.then(closed)
+    }
+
+    fn take(&mut self, batch: Option<Vec<Arrival>>) -> Option<Arrival> {
+        match batch {
+            Some(batch) => self.ready.extend(batch),
+            None => self.ready.push_back(closed()),
+        }
+        self.ready()
     }
 }
 
@@ -117,18 +145,27 @@ fn closed() -> Arrival {
     }
 }
 
-async fn read<R: AsyncRead + Unpin>(mut reader: LineReader<R>, sender: mpsc::Sender<Arrival>) {
+async fn read<R: AsyncRead + Unpin>(mut reader: LineReader<R>, sender: mpsc::Sender<Vec<Arrival>>) {
     loop {
-        let (output, last) = match reader.next_line().await {
+        let (output, mut last) = match reader.next_line().await {
             Ok(Some(output)) => (output, false),
             Ok(None) => (Output::Closed(None), true),
             Err(e) => (Output::Closed(Some(e.to_string())), true),
         };
-        let arrival = Arrival {
-            at: Instant::now(),
-            output,
-        };
-        if sender.send(arrival).await.is_err() || last {
+        let mut outputs = vec![output];
+        while !last && outputs.len() < BATCH {
+            match reader.buffered_line() {
+                Some(output) => outputs.push(output),
+                None => break,
+            }
+        }
+        let at = Instant::now();
+        let batch = outputs
+            .into_iter()
+            .map(|output| Arrival { at, output })
+            .collect();
+        last |= sender.send(batch).await.is_err();
+        if last {
             return;
         }
     }
@@ -149,7 +186,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// Reads lines of at most `max` bytes from `inner`.
     fn new(inner: R, max: usize) -> LineReader<R> {
         LineReader {
-            reader: BufReader::with_capacity(16 * 1024, inner),
+            reader: BufReader::with_capacity(BUFFER, inner),
             max,
             pending: Vec::new(),
             skipping: false,
@@ -161,12 +198,26 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// may never come); the rest of it is skipped by later calls.
     async fn next_line(&mut self) -> std::io::Result<Option<Output>> {
         loop {
-            let buf = self.reader.fill_buf().await?;
-            if buf.is_empty() {
+            if let Some(output) = self.buffered_line() {
+                return Ok(Some(output));
+            }
+            if self.reader.fill_buf().await?.is_empty() {
                 if self.pending.is_empty() {
                     return Ok(None);
                 }
                 return Ok(Some(self.text()));
+            }
+        }
+    }
+
+    /// The next line out of the bytes already read, without reading more:
+    /// `None` once they are used up (the start of a line kept in
+    /// `pending`).
+    fn buffered_line(&mut self) -> Option<Output> {
+        loop {
+            let buf = self.reader.buffer();
+            if buf.is_empty() {
+                return None;
             }
             let newline = buf.iter().position(|&b| b == b'\n');
             let chunk = &buf[..newline.unwrap_or(buf.len())];
@@ -189,12 +240,12 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.pending.clear();
                 self.skipping = newline.is_none();
                 self.reader.consume(used);
-                return Ok(Some(Output::TooLong { len, start }));
+                return Some(Output::TooLong { len, start });
             }
             self.pending.extend_from_slice(chunk);
             self.reader.consume(used);
             if newline.is_some() {
-                return Ok(Some(self.text()));
+                return Some(self.text());
             }
         }
     }
@@ -240,6 +291,23 @@ mod tests {
         );
         assert_eq!(lines[1], Output::Line("ok".to_owned()));
         assert_eq!(lines.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn lines_already_read_go_over_together() {
+        let text = "info depth 1\n".repeat(1000);
+        let mut lines = Lines::spawn(std::io::Cursor::new(text.into_bytes()));
+        let (mut batches, mut heard) = (0, 0);
+        while let Some(batch) = lines.receiver.recv().await {
+            batches += 1;
+            heard += batch
+                .iter()
+                .filter(|a| a.output == Output::Line("info depth 1".to_owned()))
+                .count();
+        }
+        assert_eq!(heard, 1000);
+        // 256 lines a batch, then the end: not one wake-up per line.
+        assert_eq!(batches, 5);
     }
 
     #[tokio::test]

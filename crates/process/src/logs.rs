@@ -104,7 +104,7 @@ impl BotLogs {
     /// (`<`) at `at`, up to [`PROTOCOL_CAP`] bytes for the bot; past the
     /// cap, one note says the rest was discarded.
     pub(crate) fn protocol(&self, pid: u32, arrow: &str, line: &str, at: Instant) {
-        if !self.protocol {
+        if !self.protocol || self.protocol_written.load(Ordering::Relaxed) > PROTOCOL_CAP {
             return;
         }
         let t = at.saturating_duration_since(self.origin).as_secs_f64();

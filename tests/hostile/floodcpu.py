@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The arbiter's own CPU time over a run against a quiet bot and against a
+bot that floods short `info` lines while it thinks (docs/sandbox.md).
+
+usage: floodcpu.py ABOURE TESTBOT [MS [DIR]]
+
+Each run is a gauntlet of four games, `aboure-testbot random` against
+`aboure-testbot sleepy --ms MS` (quiet) or `aboure-testbot flood --ms MS`
+(thinks as long, printing `info` lines as fast as the pipe takes them).
+The arbiter's time is read from /proc/PID/stat once it has exited and
+before it is reaped (utime + stime: its own threads, not the bots it
+waited for).
+"""
+import os
+import subprocess
+import sys
+
+CONFIG = """[tournament]
+format = "gauntlet"
+gauntlet-bot = "honest"
+pairs = 2
+concurrency = 1
+[openings]
+plies = 0
+[time-control]
+base = "20s"
+increment = "200ms"
+[[bot]]
+name = "honest"
+command = ["{testbot}", "random", "--seed", "7"]
+[[bot]]
+name = "{mode}"
+command = ["{testbot}", "{mode}", "--ms", "{ms}"]
+"""
+
+
+def measure(aboure, testbot, mode, ms, folder):
+    os.makedirs(folder, exist_ok=True)
+    config = os.path.join(folder, "t.toml")
+    with open(config, "w") as f:
+        f.write(CONFIG.format(testbot=testbot, mode=mode, ms=ms))
+    with open(os.path.join(folder, "stderr"), "w") as err:
+        child = subprocess.Popen(
+            [aboure, "run", config, "--out", os.path.join(folder, "run"), "-q"],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
+        with open(f"/proc/{child.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        child.wait()
+    tick = os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / tick
+    with open(os.path.join(folder, "run", "games.jsonl")) as f:
+        ends = sorted({line.split('"termination":"')[1].split('"')[0] for line in f})
+    print(f"{mode:6} arbiter CPU {own:.2f} s, exit {child.returncode}, games ended by {', '.join(ends)}")
+
+
+def main():
+    aboure, testbot = (os.path.abspath(a) for a in sys.argv[1:3])
+    ms = sys.argv[3] if len(sys.argv) > 3 else "300"
+    folder = sys.argv[4] if len(sys.argv) > 4 else f"/tmp/aboure-floodcpu-{os.getpid()}"
+    for mode in ("sleepy", "flood"):
+        measure(aboure, testbot, mode, ms, os.path.join(folder, mode))
+    print(f"(runs in {folder})")
+
+
+main()
