@@ -1,8 +1,9 @@
 //! A bot's build step (`build = ["make", "-C", "bots/cpp"]`), run before
 //! the tournament's first game: once per distinct command and folder, in
-//! bot order, outside the bots' sandbox (a build needs the compilers, the
-//! network of a package manager, a writable tree: what a bot must not
-//! have), with its output in `build-NAME.log` in the run's folder.
+//! bot order ([`crate::build_plan`]), in its bot's sandbox when its games
+//! are sandboxed ([`crate::build_cage`]: a stranger's build script is a
+//! stranger's code), with its output in `build-NAME.log` in the run's
+//! folder.
 //!
 //! Why before, and every time (`--resume` too): a bot built by hand goes
 //! stale the day its source changes, and a tournament of a stale binary
@@ -18,30 +19,13 @@ use std::time::{Duration, Instant};
 
 use crate::build_cage::program;
 pub use crate::build_cage::{BuildCage, Placement, BUILD_TIME};
-pub use crate::config::BuildCommand;
-use crate::config::Config;
+pub use crate::build_plan::{builds, Build, BuildCommand};
 use aboure_sandbox::Jail;
 
 /// How much of a failed build's output its error quotes, at most.
 const TAIL_LINES: usize = 20;
 /// The same, in bytes.
 const TAIL_BYTES: u64 = 4096;
-
-/// One build to run, and the bots it builds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Build {
-    /// The command.
-    pub command: BuildCommand,
-    /// The bots that share it, in bot order; the first names its log.
-    pub bots: Vec<String>,
-}
-
-impl Build {
-    /// The log's file name: `build-NAME.log`, NAME the first bot's.
-    pub fn log_name(&self) -> String {
-        format!("build-{}.log", self.bots[0])
-    }
-}
 
 /// How a build went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,27 +78,6 @@ pub enum BuildError {
         /// The end of its output.
         tail: String,
     },
-}
-
-/// The builds of `config`: one per distinct command and folder, in the
-/// order of the first bot that has it (whose `env` it gets).
-pub fn builds(config: &Config) -> Vec<Build> {
-    let mut builds: Vec<Build> = Vec::new();
-    for bot in config.bots() {
-        let Some(command) = bot.build() else { continue };
-        let same = |b: &&mut Build| {
-            let c = &b.command;
-            (&c.program, &c.args, &c.workdir) == (&command.program, &command.args, &command.workdir)
-        };
-        match builds.iter_mut().find(same) {
-            Some(build) => build.bots.push(bot.name().to_owned()),
-            None => builds.push(Build {
-                command: command.clone(),
-                bots: vec![bot.name().to_owned()],
-            }),
-        }
-    }
-    builds
 }
 
 /// Runs `build`, its output (stdout and stderr together, as a terminal

@@ -31,6 +31,7 @@
 mod adjudication;
 pub mod build;
 mod build_cage;
+mod build_plan;
 mod clock;
 mod dispatch;
 mod error;
