@@ -69,6 +69,9 @@ const CORE: &[&str] = &[
     "installed::an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home",
     "results::a_write_path_holding_the_results_folder_is_refused_before_any_game",
     "results::a_results_folder_or_logs_folder_that_is_a_link_is_refused_and_nothing_written_there",
+    "traces::a_bots_stderr_log_holds_no_raw_terminal_escape",
+    "traces::a_bot_leaves_nothing_writable_by_others_in_its_write_folder",
+    "traces::a_bot_reads_no_free_space_of_a_host_filesystem",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test
