@@ -45,6 +45,8 @@ mod sockets;
 mod spelled;
 #[path = "sandbox/system.rs"]
 mod system;
+#[path = "sandbox/traces.rs"]
+mod traces;
 #[path = "sandbox/uids.rs"]
 mod uids;
 #[path = "sandbox/unprivileged.rs"]

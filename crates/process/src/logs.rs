@@ -4,6 +4,14 @@
 //! writes without end fills neither the disk nor the writer's queue: past
 //! the cap, one line says the rest was discarded.
 //!
+//! The stderr log is what an operator reads with `cat`, `tail -f` or
+//! `less -R`: raw, a bot's escape sequences would reach their terminal
+//! (set the clipboard with OSC 52, retitle the window, clear the screen and
+//! draw a fake prompt). So it is written as every other output of the
+//! arbiter is, each control character written out by the one rule of
+//! [`aboure_report::printable`], and each byte that is not UTF-8 as
+//! `\xNN` (a lone C1 byte is a control to some terminals).
+//!
 //! The files are written by a thread of their own: a write to disk blocks,
 //! and a blocked runtime worker would delay every game it carries (and be
 //! charged to the bots whose replies wait behind it). The async side only
@@ -65,6 +73,9 @@ impl BotLogs {
         let files = Files {
             stderr_path: dir.join(format!("{name}.stderr.log")),
             stderr: None,
+            stderr_pending: Vec::new(),
+            stderr_written: 0,
+            stderr_full: false,
             protocol,
         };
         let log_protocol = files.protocol.is_some();
@@ -153,6 +164,11 @@ impl Drop for BotLogs {
 struct Files {
     stderr_path: PathBuf,
     stderr: Option<File>,
+    /// The start of a character cut at the end of the last chunk.
+    stderr_pending: Vec<u8>,
+    /// Bytes of escaped stderr written, and whether the cap was reached.
+    stderr_written: u64,
+    stderr_full: bool,
     protocol: Option<BufWriter<File>>,
 }
 
@@ -172,19 +188,8 @@ impl Files {
         // the tournament: they are dropped.
         for entry in entries {
             match entry {
-                Entry::Stderr(bytes) => {
-                    if let Some(file) = self.stderr_file() {
-                        let _ = file.write_all(&bytes);
-                    }
-                }
-                Entry::StderrCapped => {
-                    if let Some(file) = self.stderr_file() {
-                        let _ = writeln!(
-                            file,
-                            "\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]"
-                        );
-                    }
-                }
+                Entry::Stderr(bytes) => self.stderr_chunk(&bytes),
+                Entry::StderrCapped => self.stderr_capped(),
                 Entry::Protocol(line) => {
                     if let Some(file) = self.protocol.as_mut() {
                         let _ = file.write_all(line.as_bytes());
@@ -208,6 +213,41 @@ impl Files {
         if let Some(file) = self.protocol.as_mut() {
             let _ = file.flush();
         }
+        self.stderr_chunk(&[]);
+    }
+
+    /// Writes `bytes` escaped, up to [`STDERR_CAP`] bytes on disk (escaping
+    /// makes a control character up to six). An empty chunk writes out the
+    /// start of a character still waiting for its end.
+    fn stderr_chunk(&mut self, bytes: &[u8]) {
+        if self.stderr_full {
+            return;
+        }
+        self.stderr_pending.extend_from_slice(bytes);
+        let text = escaped(&mut self.stderr_pending, bytes.is_empty());
+        if text.is_empty() {
+            return;
+        }
+        self.stderr_written += text.len() as u64;
+        if self.stderr_written > STDERR_CAP {
+            return self.stderr_capped();
+        }
+        if let Some(file) = self.stderr_file() {
+            let _ = file.write_all(text.as_bytes());
+        }
+    }
+
+    /// Notes once that the stderr log is full.
+    fn stderr_capped(&mut self) {
+        if std::mem::replace(&mut self.stderr_full, true) {
+            return;
+        }
+        if let Some(file) = self.stderr_file() {
+            let _ = writeln!(
+                file,
+                "\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]"
+            );
+        }
     }
 
     fn stderr_file(&mut self) -> Option<&mut File> {
@@ -216,6 +256,40 @@ impl Files {
         }
         self.stderr.as_mut()
     }
+}
+
+/// The text of `bytes` safe for a terminal: each control character and
+/// direction mark written out ([`aboure_report::printable`]), each byte
+/// that is not UTF-8 as `\xNN`. A character cut at the end stays in
+/// `bytes` for the next chunk, unless `last`.
+fn escaped(bytes: &mut Vec<u8>, last: bool) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = &bytes[..];
+    let kept = loop {
+        let (good, error) = match std::str::from_utf8(rest) {
+            Ok(text) => (text, None),
+            Err(e) => (
+                std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
+                Some(e),
+            ),
+        };
+        out.push_str(&aboure_report::printable(good));
+        let Some(e) = error else { break 0 };
+        let bad = &rest[e.valid_up_to()..];
+        let n = match e.error_len() {
+            Some(n) => n,
+            None if !last => break bad.len(),
+            None => bad.len(),
+        };
+        for b in &bad[..n] {
+            let _ = write!(out, "\\x{b:02x}");
+        }
+        rest = &bad[n..];
+    };
+    let cut = bytes.len() - kept;
+    bytes.drain(..cut);
+    out
 }
 
 #[cfg(test)]
@@ -234,6 +308,19 @@ mod tests {
         drop(logs);
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept\n");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn stderr_is_written_with_its_controls_escaped_across_chunks() {
+        let mut pending = b"a\x1b]52;c;eA==\x07b\xe2\x80".to_vec();
+        assert_eq!(escaped(&mut pending, false), "a\\u{1b}]52;c;eA==\\u{7}b");
+        // The rest of U+202E, a C1 CSI, a byte that is not UTF-8.
+        pending.extend_from_slice(b"\xaex\xc2\x9b2J\xff\n\t");
+        assert_eq!(escaped(&mut pending, false), "\\u{202e}x\\u{9b}2J\\xff\n\t");
+        pending.extend_from_slice(b"\xe2");
+        assert_eq!(escaped(&mut pending, false), "");
+        assert_eq!(escaped(&mut pending, true), "\\xe2");
+        assert!(pending.is_empty());
     }
 
     #[test]

@@ -1,0 +1,65 @@
+//! What a bot leaves on the host and reads of it, the attacks of an outside
+//! round that got through: terminal escapes kept raw in its stderr log,
+//! files and folders left writable by anyone in its write folder, and the
+//! free space of the host filesystems, which another bot moves by writing.
+//! Each through `aboure run` in the default mode, checked from outside.
+
+use std::os::unix::fs::PermissionsExt;
+
+use super::*;
+
+#[test]
+fn a_bots_stderr_log_holds_no_raw_terminal_escape() {
+    let dir = folder("sandbox-termlog");
+    let m = marker("termlog");
+    let bots = hostile("termlog", "termlog.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let bytes = std::fs::read(dir.join("out/logs/termlog.stderr.log")).unwrap();
+    let log = String::from_utf8_lossy(&bytes);
+    assert!(
+        !bytes.iter().any(|&b| b == 0x1b || b == 0x07 || b == 0x9b),
+        "{log}"
+    );
+    let written = "before\\u{1b}]52;c;b3duZWQ=\\u{7}\\u{1b}]0;title\\u{7}\\u{1b}[2J\\x9bKafter\n";
+    assert_eq!(log.matches(written).count(), 2, "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_leaves_nothing_writable_by_others_in_its_write_folder() {
+    let dir = folder("sandbox-umask");
+    let m = marker("umask");
+    let (cache, cache_arg) = write_folder(&dir);
+    let bots =
+        hostile("umask", "umask.sh", &m, &[&cache_arg]) + "sandbox = { write = [\"cache\"] }\n";
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let made: Vec<(String, u32)> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let mode = e.metadata().unwrap().permissions().mode() & 0o7777;
+            (e.file_name().to_string_lossy().into_owned(), mode)
+        })
+        .collect();
+    // Two processes, a file and a folder each.
+    assert_eq!(made.len(), 4, "{made:?}");
+    for (name, mode) in &made {
+        assert_eq!(mode & 0o002, 0, "{name}: {mode:o}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_reads_no_free_space_of_a_host_filesystem() {
+    let dir = folder("sandbox-freespace");
+    let m = marker("freespace");
+    let bots = hostile("freespace", "freespace.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "freespace");
+    assert_eq!(
+        world::reported(&log, "free blocks: "),
+        ["refused", "refused"],
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
