@@ -161,8 +161,8 @@ fn build(command: &str, env: &[(String, String)]) -> anyhow::Result<()> {
     let Some((program, args)) = words.split_first() else {
         anyhow::bail!("--build: the command is empty");
     };
-    let build = aboure_arbiter::build::Build {
-        command: aboure_arbiter::build::BuildCommand {
+    let build = aboure_build::Build {
+        command: aboure_build::BuildCommand {
             program: program.into(),
             args: args.to_vec(),
             workdir: std::env::current_dir()?,
@@ -173,8 +173,8 @@ fn build(command: &str, env: &[(String, String)]) -> anyhow::Result<()> {
     let logs = tempfile::tempdir()?;
     eprintln!("building: {}", build.command.command_line());
     // The user's own bot, built as they would build it by hand.
-    let outside = aboure_arbiter::build::BuildCage::outside();
-    let built = aboure_arbiter::build::run(&build, logs.path(), &outside)?;
+    let outside = aboure_build::BuildCage::outside();
+    let built = aboure_build::run(&build, logs.path(), &outside)?;
     eprintln!("built in {:.1} s", built.took.as_secs_f64());
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! The build steps of `aboure run`, before its first game: a line on the
 //! terminal for each (where it runs, and why), the work itself in
-//! `aboure_arbiter::build`.
+//! `aboure_build`.
 
-use aboure_arbiter::build::{builds, BuildCage};
+use aboure_build::{builds, BuildCage};
 use aboure_config::Config;
 use anyhow::Context;
 
@@ -30,7 +30,7 @@ pub fn build(config: &Config, out_dir: &std::path::Path, quiet: bool) -> anyhow:
                 cage.placement(&build)
             );
         }
-        let built = aboure_arbiter::build::run(&build, out_dir, &cage)?;
+        let built = aboure_build::run(&build, out_dir, &cage)?;
         if !quiet {
             eprintln!(
                 "built {} in {:.1} s (log: {})",

@@ -29,9 +29,6 @@
 #![deny(missing_docs)]
 
 mod adjudication;
-pub mod build;
-mod build_cage;
-mod build_plan;
 mod clock;
 mod dispatch;
 mod error;

@@ -1,7 +1,7 @@
 //! A bot's build step (`build = ["make", "-C", "bots/cpp"]`), run before
 //! the tournament's first game: once per distinct command and folder, in
-//! bot order ([`crate::build_plan`]), in its bot's sandbox when its games
-//! are sandboxed ([`crate::build_cage`]: a stranger's build script is a
+//! bot order ([`crate::plan`]), in its bot's sandbox when its games
+//! are sandboxed ([`crate::cage`]: a stranger's build script is a
 //! stranger's code), with its output in `build-NAME.log` in the run's
 //! folder.
 //!
@@ -17,9 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::build_cage::program;
-pub use crate::build_cage::{BuildCage, Placement, BUILD_TIME};
-pub use crate::build_plan::{builds, Build, BuildCommand};
+mod cage;
+mod plan;
+
+use crate::cage::program;
+pub use crate::cage::{BuildCage, Placement, BUILD_TIME};
+pub use crate::plan::{builds, Build, BuildCommand};
 use aboure_sandbox::Jail;
 
 /// How much of a failed build's output its error quotes, at most.
@@ -82,7 +85,7 @@ pub enum BuildError {
 
 /// Runs `build`, its output (stdout and stderr together, as a terminal
 /// shows them) into its log in `out_dir`, where `cage` says (see
-/// [`crate::build_cage`]). Its input is empty: a build that asks a
+/// [`crate::cage`]). Its input is empty: a build that asks a
 /// question fails instead of waiting for ever. Caged, it is killed past
 /// [`BUILD_TIME`].
 pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box<BuildError>> {

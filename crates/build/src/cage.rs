@@ -27,7 +27,7 @@ use std::time::Duration;
 use aboure_config::Config;
 use aboure_sandbox::{BotSpec, Jail, Mode, Policy, Sandbox, SandboxError};
 
-use crate::build_plan::{builds, Build};
+use crate::plan::{builds, Build};
 
 /// The wall time a build may take before it is killed: a compiler that
 /// loops, or a build that waits for a network it does not have, would

@@ -1,10 +1,10 @@
 //! Which builds a tournament runs: one per distinct command and folder, in
 //! the order of the first bot that has it. Apart from running them
-//! ([`crate::build`]) and from where they run ([`crate::build_cage`]),
+//! ([`crate`]) and from where they run ([`crate::cage`]),
 //! which both read this plan.
 
-pub use crate::config::BuildCommand;
-use crate::config::Config;
+pub use aboure_config::BuildCommand;
+use aboure_config::Config;
 
 /// One build to run, and the bots it builds.
 #[derive(Clone, Debug, PartialEq, Eq)]
