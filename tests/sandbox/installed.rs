@@ -41,13 +41,7 @@ fn an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home() {
         ("incargo", ".cargo/bin"),
         ("inlocal", ".local/bin"),
     ] {
-        let bin = home.join(bin);
-        std::fs::create_dir_all(&bin).unwrap();
-        std::fs::copy(TESTBOT, bin.join("testbot")).unwrap();
-        std::fs::write(bin.join("engine"), ENGINE).unwrap();
-        let mode = std::fs::Permissions::from_mode(0o755);
-        std::fs::set_permissions(bin.join("engine"), mode).unwrap();
-        let engine = bin.join("engine").display().to_string();
+        let engine = install_engine(&home.join(bin));
         let env = format!("env = {{ SECRETS = {:?} }}", home.display().to_string());
         bots.push_str(&format!(
             "[[bot]]\nname = \"{name}\"\ncommand = [{engine:?}]\n{env}\n"
@@ -96,13 +90,7 @@ fn an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home() {
 fn a_bot_folder_named_bin_opens_nothing_above_it() {
     let dir = folder("sandbox-installed-bin");
     std::fs::write(dir.join("notes.txt"), "binsecret-notes\n").unwrap();
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::fs::copy(TESTBOT, bin.join("testbot")).unwrap();
-    std::fs::write(bin.join("engine"), ENGINE).unwrap();
-    let mode = std::fs::Permissions::from_mode(0o755);
-    std::fs::set_permissions(bin.join("engine"), mode).unwrap();
-    let engine = bin.join("engine").display().to_string();
+    let engine = install_engine(&dir.join("bin"));
     let env = format!("env = {{ SECRETS = {:?} }}", dir.display().to_string());
     let text = format!(
         "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
@@ -122,4 +110,15 @@ fn a_bot_folder_named_bin_opens_nothing_above_it() {
         assert_eq!(g["termination"], "natural", "{g}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The engine script and the test bot it runs, in `bin` (made); the
+/// engine's path.
+fn install_engine(bin: &Path) -> String {
+    std::fs::create_dir_all(bin).unwrap();
+    std::fs::copy(TESTBOT, bin.join("testbot")).unwrap();
+    std::fs::write(bin.join("engine"), ENGINE).unwrap();
+    let mode = std::fs::Permissions::from_mode(0o755);
+    std::fs::set_permissions(bin.join("engine"), mode).unwrap();
+    bin.join("engine").display().to_string()
 }
