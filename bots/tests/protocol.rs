@@ -1,7 +1,8 @@
 //! Every built-in bot through the protocol loop, on in-memory streams: the
 //! handshake declares its options, and each `go` gets one legal `bestmove`.
 
-use std::io::Cursor;
+use std::io::{BufReader, Cursor, Read, Write};
+use std::sync::{Arc, Condvar, Mutex};
 
 use aboure_bots::{builtin, BUILTIN};
 use aboure_engine::{Move, Position};
@@ -16,6 +17,54 @@ fn run(name: &str, script: &str) -> String {
     )
     .unwrap();
     String::from_utf8(out).unwrap()
+}
+
+/// Whether a session has answered a `go`, and the wake-up of whoever waits.
+type Answered = Arc<(Mutex<bool>, Condvar)>;
+
+/// A script whose end comes only after the session's first `bestmove`:
+/// the end of input stops a search, so a fixed-depth search is read whole
+/// only when the input waits for its answer, as an arbiter does.
+struct UntilAnswered(Cursor<Vec<u8>>, Answered);
+
+impl Read for UntilAnswered {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        if n == 0 {
+            let (done, wake) = &*self.1;
+            let _answered = wake.wait_while(done.lock().unwrap(), |d| !*d).unwrap();
+        }
+        Ok(n)
+    }
+}
+
+/// The session's output, telling [`UntilAnswered`] when a `bestmove` came.
+struct Recorder(Arc<Mutex<Vec<u8>>>, Answered);
+
+impl Write for Recorder {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut out = self.0.lock().unwrap();
+        out.extend_from_slice(buf);
+        if out.windows(9).any(|w| w == b"bestmove ") {
+            *self.1 .0.lock().unwrap() = true;
+            self.1 .1.notify_all();
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// [`run`], but the input ends only after the first `bestmove`.
+fn run_to_the_answer(name: &str, script: &str) -> String {
+    let answered: Answered = Arc::default();
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let input = UntilAnswered(Cursor::new(script.as_bytes().to_vec()), answered.clone());
+    let output = Recorder(out.clone(), answered);
+    serve(builtin(name).unwrap(), BufReader::new(input), output).unwrap();
+    let bytes = out.lock().unwrap().clone();
+    String::from_utf8(bytes).unwrap()
 }
 
 /// The moves a session answered, checked against the protocol's shape.
@@ -107,7 +156,12 @@ fn searched(name: &str, options: &[(&str, &str)]) -> Vec<String> {
         script += &format!("setoption name {option} value {value}\n");
     }
     script += "isready\nposition set 3,4,0,5,1,2/4,0,2,6,1,3 s 8 9\ngo depth 5\n";
-    let out = run(name, &script);
+    // alphabeta's fixed-depth search is read whole; mcts takes no depth.
+    let out = if name == "alphabeta" {
+        run_to_the_answer(name, &script)
+    } else {
+        run(name, &script)
+    };
     let info = out
         .lines()
         .rev()
