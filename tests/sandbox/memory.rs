@@ -88,3 +88,22 @@ fn a_bots_tmp_is_no_larger_than_its_memory_limit() {
     assert_no_survivors(&m, Duration::from_secs(5));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A bot without a `memory-limit` is not unbounded: every bot process of
+/// the run lies in the run's memory group, limited to `run-memory` (75% of
+/// the machine's memory unless set), so a bot that takes more is stopped
+/// by the kernel inside the run's group, and loses at a resource limit,
+/// rather than taking the machine's memory from the arbiter and the host.
+#[test]
+fn a_bot_without_a_memory_limit_is_held_to_the_runs_memory() {
+    let dir = folder("sandbox-run-memory-default");
+    let m = marker("runmemorydefault");
+    let bots = testbot("hog", &format!("{m} hog --ms 1024"))
+        + &format!("env = {{ ABOURE_HOSTILE = \"{m}\" }}\n");
+    let text = format!("[sandbox]\nrun-memory = \"128MiB\"\n{}", gauntlet(&bots));
+    let games = run_two_games(&dir, &text);
+    assert_lost_at_limit(&games, "hog", "the run's memory bound (`run-memory`");
+    assert_lost_at_limit(&games, "hog", "of 128 MiB");
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

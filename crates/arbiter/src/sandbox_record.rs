@@ -42,11 +42,16 @@ pub(crate) fn changed(
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     let bot_in_one =
         |k: &String| k.starts_with("bot.") && (old.get(k).is_none() || new.get(k).is_none());
+    let later = |k: &String| LATER_KEYS.contains(&k.as_str()) && old.get(k).is_none();
     keys.into_iter()
-        .filter(|k| old.get(*k) != new.get(*k) && !bot_in_one(k))
+        .filter(|k| old.get(*k) != new.get(*k) && !bot_in_one(k) && !later(k))
         .cloned()
         .collect()
 }
+
+/// Keys recorded since a later release: a run begun before has none, and
+/// resumes under the key's default.
+const LATER_KEYS: &[&str] = &["sandbox.run-memory"];
 
 /// The `[sandbox]` table's keys.
 fn table(out: &mut BTreeMap<String, String>, s: &Settings) {
@@ -60,6 +65,7 @@ fn table(out: &mut BTreeMap<String, String>, s: &Settings) {
     put("disk", s.disk().to_string());
     put("uids", format!("{:?}", s.uids()));
     put("write-size", s.write_size().to_string());
+    put("run-memory", format!("{:?}", s.run_memory()));
     policy(out, "sandbox.", s.defaults());
 }
 
@@ -92,5 +98,10 @@ mod tests {
         // A bot's key changed where both have it.
         let new = map(&[("a", "1"), ("b", "2"), ("c", "3"), ("bot.x.read", "[/x]")]);
         assert_eq!(changed(&old, &new), ["bot.x.read"]);
+        // A key a run begun before the release that records it lacks.
+        let old = map(&[("a", "1")]);
+        let new = map(&[("a", "1"), ("sandbox.run-memory", "Share(75)")]);
+        assert!(changed(&old, &new).is_empty());
+        assert_eq!(changed(&new, &old), ["sandbox.run-memory"]);
     }
 }

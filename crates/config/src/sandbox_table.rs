@@ -18,7 +18,7 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use aboure_sandbox::{
-    Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, MIN_SCRATCH,
+    Mode, Policy, RunMemory, Settings, SettingsError, SettingsParts, COUNT_RANGE, MIN_SCRATCH,
 };
 use serde::Deserialize;
 use toml::Spanned;
@@ -42,6 +42,7 @@ pub(super) struct RawSandbox {
     disk: Option<Spanned<String>>,
     uids: Option<Spanned<String>>,
     write_size: Option<Spanned<String>>,
+    run_memory: Option<Spanned<String>>,
 }
 
 impl RawSandbox {
@@ -60,6 +61,7 @@ impl RawSandbox {
             disk: self.disk.or(base.disk),
             uids: self.uids.or(base.uids),
             write_size: self.write_size.or(base.write_size),
+            run_memory: self.run_memory.or(base.run_memory),
         }
     }
 }
@@ -133,6 +135,9 @@ impl Validator<'_> {
             .map_err(|e| self.at(at, "sandbox.write-size", e.to_string()))?;
         let (uids, at) = text(&raw.uids, "uids")?;
         let uids = uid_range(uids).map_err(|m| self.at(at, "sandbox.uids", m))?;
+        let (run_memory, at) = text(&raw.run_memory, "run-memory")?;
+        let run_memory =
+            memory_bound(run_memory).map_err(|m| self.at(at, "sandbox.run-memory", m))?;
         let parts = SettingsParts {
             mode,
             defaults: Policy {
@@ -149,6 +154,7 @@ impl Validator<'_> {
             disk,
             uids,
             write_size,
+            run_memory,
         };
         Settings::new(parts).map_err(|e| self.refused(raw, &e))
     }
@@ -184,6 +190,7 @@ impl Validator<'_> {
             SettingsError::Cpus => text(&raw.cpus),
             SettingsError::Disk => text(&raw.disk),
             SettingsError::Uids => text(&raw.uids),
+            SettingsError::RunMemory => text(&raw.run_memory),
         };
         match place {
             Some((span, Ok(text))) => self.at(span, &key, format!("{text:?} {e}")),
@@ -287,6 +294,22 @@ fn cpu_list(text: &str) -> Result<Vec<RangeInclusive<u32>>, String> {
 }
 
 /// A bot's own scratch size: at least the sandbox's [`MIN_SCRATCH`].
+/// `run-memory`: a share of the machine's memory (`"75%"`) or a size; the
+/// ranges are the sandbox's to check.
+fn memory_bound(text: &str) -> Result<RunMemory, String> {
+    match text.trim().strip_suffix('%') {
+        Some(percent) => match percent.trim().parse::<u8>() {
+            Ok(p) => Ok(RunMemory::Share(p)),
+            Err(_) => Err(format!(
+                "{text:?} is not a share of the machine's memory like \"75%\""
+            )),
+        },
+        None => aboure_process::parse_size(text)
+            .map(RunMemory::Bytes)
+            .map_err(|e| e.to_string()),
+    }
+}
+
 fn disk_size(text: &str) -> Result<u64, String> {
     let bytes = aboure_process::parse_size(text).map_err(|e| e.to_string())?;
     if bytes < MIN_SCRATCH {
@@ -381,6 +404,22 @@ mod tests {
                 refused(&format!("uids = {bad:?}")).0,
                 "sandbox.uids",
                 "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_runs_memory_is_a_share_or_a_size() {
+        assert_eq!(settings("").unwrap().run_memory(), RunMemory::Share(75));
+        let share = settings("run-memory = \"50%\"").unwrap();
+        assert_eq!(share.run_memory(), RunMemory::Share(50));
+        let size = settings("run-memory = \"4GiB\"").unwrap();
+        assert_eq!(size.run_memory(), RunMemory::Bytes(4 << 30));
+        for bad in ["0%", "101%", "half%", "1MiB", "lots"] {
+            let (key, at) = refused(&format!("run-memory = {bad:?}"));
+            assert_eq!(
+                (key.as_str(), at),
+                ("sandbox.run-memory", format!("{bad:?}"))
             );
         }
     }

@@ -41,7 +41,8 @@ pub struct Sandbox {
     /// The bots whose `write` paths were given to their uid (at their
     /// first process, once every bot passed every check).
     pub(crate) given: Mutex<std::collections::BTreeSet<String>>,
-    /// The limit of the run's memory group (see [`Sandbox::bound_memory`]).
+    /// The limit of the run's memory group, where there is a memory
+    /// cgroup: `run-memory`, or less (see [`Sandbox::bound_memory`]).
     pub(crate) run_memory: Option<u64>,
 }
 
@@ -87,6 +88,9 @@ impl Sandbox {
             mode => Layers::new(mode, Support::probe(helper)),
         };
         scratch::sweep_once();
+        let run_memory = (layers.has("cgroup-memory"))
+            .then(|| machine_memory().map(|total| settings.run_memory().bytes(total)))
+            .flatten();
         if settings.mode == Mode::Strict && layers.layers.iter().any(|l| !l.active) {
             return Err(SandboxError::Missing(layers.missing()));
         }
@@ -99,7 +103,7 @@ impl Sandbox {
             bots: Vec::new(),
             claims: Mutex::default(),
             given: Mutex::default(),
-            run_memory: None,
+            run_memory,
         })
     }
 
@@ -107,6 +111,14 @@ impl Sandbox {
     pub fn layers(&self) -> &Layers {
         &self.layers
     }
+}
+
+/// The machine's memory, bytes (`MemTotal` of `/proc/meminfo`).
+fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find_map(|l| l.strip_prefix("MemTotal:"))?;
+    let kib: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kib * 1024)
 }
 
 impl Guard for Jail {
@@ -118,9 +130,13 @@ impl Guard for Jail {
             return Some(why);
         }
         let bytes = self.cgroups.memory_limit()?;
+        let which = match self.run_bound {
+            true => "the run's memory bound (`run-memory`; the bot has no `memory-limit`)",
+            false => "the memory limit",
+        };
         self.cgroups.oom_killed().then(|| {
             format!(
-                "killed by the kernel's OOM killer at the memory limit of {} (cgroup)",
+                "killed by the kernel's OOM killer at {which} of {} (cgroup)",
                 size_text(bytes)
             )
         })
@@ -176,6 +192,8 @@ pub struct Jail {
     pub(crate) writable: Vec<PathBuf>,
     /// What its `write` paths may hold together, bytes.
     pub(crate) write_size: u64,
+    /// Its memory group's limit is the run's `run-memory`, not its own.
+    pub(crate) run_bound: bool,
 }
 
 impl Jail {
@@ -195,6 +213,7 @@ impl Jail {
             scratch: None,
             writable: Vec::new(),
             write_size: u64::MAX,
+            run_bound: false,
         }
     }
 

@@ -94,8 +94,8 @@ pub use layers::Layers;
 pub use own::{own_folders, resolve, resolve_in, Command, Refusal, Shared};
 pub use probe::{Support, Unsupported};
 pub use settings::{
-    Mode, Policy, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE, MAX_CORE,
-    MIN_SCRATCH,
+    Mode, Policy, RunMemory, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE,
+    MAX_CORE, MIN_RUN_MEMORY, MIN_SCRATCH,
 };
 pub use spelled::Link;
 

@@ -104,6 +104,7 @@ impl Sandbox {
             scratch,
             writable,
             write_size: self.settings.write_size,
+            run_bound: spec.memory.is_none() && request.memory.is_some(),
         })
     }
 }
@@ -324,7 +325,10 @@ impl Sandbox {
     fn cgroup_request(&self, spec: &BotSpec) -> Request {
         let has = |layer| self.layers.has(layer);
         Request {
-            memory: has("cgroup-memory").then_some(spec.memory).flatten(),
+            // A bot with no limit of its own is bounded by the run's.
+            memory: has("cgroup-memory")
+                .then_some(spec.memory.or(self.run_memory))
+                .flatten(),
             run_memory: self.run_memory,
             pids: has("cgroup-pids").then_some(self.settings.processes),
             freezer: has(crate::fairness::FREEZER),

@@ -403,10 +403,11 @@ impl Sandbox {
     }
 
     /// Bounds the memory of every bot process of the run together to
-    /// `bytes` (where there is a memory cgroup): what a process leaves
-    /// charged behind it stays under this bound too.
+    /// `bytes`, or to `run-memory` if that is less (where there is a
+    /// memory cgroup): what a process leaves charged behind it stays under
+    /// this bound too.
     pub fn bound_memory(&mut self, bytes: u64) {
-        self.run_memory = Some(bytes);
+        self.run_memory = self.run_memory.map(|run| run.min(bytes));
     }
 
     /// What bot `name` must not see.

@@ -62,6 +62,35 @@ pub struct SettingsParts {
     /// What a bot's `write` folders may hold together, bytes on disk: a
     /// bot over it is stopped.
     pub write_size: u64,
+    /// What every bot process of the run may hold together (the run's
+    /// memory cgroup), and what a bot without a `memory-limit` may hold.
+    pub run_memory: RunMemory,
+}
+
+/// The memory every bot process of a run holds together at most: a share
+/// of the machine's, or a size. Without a bound, one bot with no
+/// `memory-limit` could take the machine's memory from everything else,
+/// the arbiter included, and the kernel's OOM killer would choose among
+/// every process of the machine; bounded, it acts inside the run's group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunMemory {
+    /// Percent of the machine's memory (`MemTotal`), 1 to 100.
+    Share(u8),
+    /// Bytes, at least [`MIN_RUN_MEMORY`].
+    Bytes(u64),
+}
+
+/// The smallest `run-memory` size: less would not start a runtime.
+pub const MIN_RUN_MEMORY: u64 = 16 << 20;
+
+impl RunMemory {
+    /// The bound in bytes on a machine of `total` bytes of memory.
+    pub fn bytes(self, total: u64) -> u64 {
+        match self {
+            RunMemory::Share(percent) => (u128::from(total) * u128::from(percent) / 100) as u64,
+            RunMemory::Bytes(bytes) => bytes,
+        }
+    }
 }
 
 /// A value of [`SettingsParts`] the sandbox cannot work with.
@@ -87,6 +116,10 @@ pub enum SettingsError {
     /// kernel's reserved ids.
     #[error("must go from a first uid above 0 to a last one at least as large")]
     Uids,
+    /// `run-memory` a share outside 1 to 100%, or less than
+    /// [`MIN_RUN_MEMORY`].
+    #[error("must be a share from 1% to 100% of the machine's memory, or at least 16MiB")]
+    RunMemory,
 }
 
 impl SettingsError {
@@ -99,6 +132,7 @@ impl SettingsError {
             SettingsError::Cpus => "cpus",
             SettingsError::Disk => "disk",
             SettingsError::Uids => "uids",
+            SettingsError::RunMemory => "run-memory",
         }
     }
 }
@@ -119,6 +153,7 @@ pub struct Settings {
     pub(crate) disk: u64,
     pub(crate) uids: RangeInclusive<u32>,
     pub(crate) write_size: u64,
+    pub(crate) run_memory: RunMemory,
 }
 
 impl Settings {
@@ -159,6 +194,12 @@ impl Settings {
         if first == 0 || first > last || last >= u32::MAX - 1 {
             return Err(SettingsError::Uids);
         }
+        if match parts.run_memory {
+            RunMemory::Share(percent) => !(1..=100).contains(&percent),
+            RunMemory::Bytes(bytes) => bytes < MIN_RUN_MEMORY,
+        } {
+            return Err(SettingsError::RunMemory);
+        }
         Ok(Settings {
             mode: parts.mode,
             defaults: parts.defaults,
@@ -170,6 +211,7 @@ impl Settings {
             disk: parts.disk,
             uids: parts.uids,
             write_size: parts.write_size,
+            run_memory: parts.run_memory,
         })
     }
 
@@ -227,6 +269,11 @@ impl Settings {
     pub fn write_size(&self) -> u64 {
         self.write_size
     }
+
+    /// What every bot process of the run may hold together.
+    pub fn run_memory(&self) -> RunMemory {
+        self.run_memory
+    }
 }
 
 /// What one bot may do beyond the default cage.
@@ -261,6 +308,7 @@ mod tests {
             disk: 256 << 20,
             uids: 60000..=60999,
             write_size: 1 << 30,
+            run_memory: RunMemory::Share(75),
         }
     }
 
@@ -277,7 +325,7 @@ mod tests {
     #[test]
     #[allow(clippy::reversed_empty_ranges)] // the reversed ranges are the point
     fn each_invariant_is_checked_and_names_its_key() {
-        let cases: [Case; 8] = [
+        let cases: [Case; 11] = [
             (|p| p.open_files = 15, "open-files"),
             (|p| p.processes = 1_000_001, "processes"),
             (|p| p.cpu_millis = Some(9), "cpu"),
@@ -286,6 +334,12 @@ mod tests {
             (|p| p.disk = MIN_SCRATCH - 1, "disk"),
             (|p| p.uids = 0..=10, "uids"),
             (|p| p.uids = 10..=5, "uids"),
+            (|p| p.run_memory = RunMemory::Share(0), "run-memory"),
+            (|p| p.run_memory = RunMemory::Share(101), "run-memory"),
+            (
+                |p| p.run_memory = RunMemory::Bytes(MIN_RUN_MEMORY - 1),
+                "run-memory",
+            ),
         ];
         for (change, key) in cases {
             let mut p = parts();
@@ -295,5 +349,12 @@ mod tests {
         let mut p = parts();
         p.cpu_millis = None;
         assert!(Settings::new(p).is_ok());
+    }
+
+    #[test]
+    fn a_share_of_the_machines_memory_is_its_percent() {
+        assert_eq!(RunMemory::Share(75).bytes(24 << 30), 18 << 30);
+        assert_eq!(RunMemory::Share(100).bytes(1000), 1000);
+        assert_eq!(RunMemory::Bytes(64 << 20).bytes(24 << 30), 64 << 20);
     }
 }
