@@ -224,3 +224,54 @@ fn the_cpp_java_and_go_kits_build_in_the_sandbox_and_play() {
     print_layers(&out);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The modes of the files and folders under `folder`, by their path
+/// relative to it, read on the host without following links.
+fn modes_under(folder: &Path) -> Vec<(String, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut modes = Vec::new();
+    let mut left = vec![folder.to_owned()];
+    while let Some(dir) = left.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                left.push(path.clone());
+            }
+            let name = path.strip_prefix(folder).unwrap().display().to_string();
+            modes.push((name, meta.permissions().mode() & 0o7777));
+        }
+    }
+    modes
+}
+
+#[test]
+fn a_build_leaves_nothing_writable_by_others_or_setuid_in_its_folder() {
+    let dir = folder("sandbox-build-modes");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    // Each step may fail; the build goes on and succeeds.
+    let script = "echo x > open; chmod 0777 open\n\
+                  mkdir shared; chmod 1777 shared\n\
+                  echo x > owner; chmod u+s owner\n\
+                  echo x > group; chmod g+s group\n\
+                  python3 -c \"import os; os.close(os.open('created', os.O_CREAT | os.O_WRONLY, 0o6755))\"\n\
+                  echo x > fine; chmod 0750 fine\n\
+                  echo built > built.txt\n";
+    std::fs::write(own.join("build.sh"), script).unwrap();
+    let honest = testbot("honest", "random --seed 7");
+    let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", "")));
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    assert!(output.status.success(), "{}", show(&output));
+    let log = std::fs::read_to_string(out.join("build-builder.log")).unwrap();
+    let modes = modes_under(&own);
+    for (name, mode) in &modes {
+        assert_eq!(mode & 0o6002, 0, "{name} is {mode:o}: {log}");
+    }
+    // A harmless mode is still set (`jar` and `install` need chmod).
+    let fine = modes.iter().find(|(name, _)| name == "fine");
+    assert_eq!(fine.map(|(_, mode)| *mode), Some(0o750), "{modes:?}: {log}");
+    assert!(own.join("built.txt").is_file(), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
