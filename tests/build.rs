@@ -135,10 +135,13 @@ fn check_bot_builds_first_and_stops_on_a_failed_build() {
     let output = check("sh build.sh");
     assert!(output.status.success(), "{}", show(&output));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("building: sh build.sh\nbuilt in "),
-        "{stderr}"
+    // Sandboxed by default (`--sandbox auto`), as the bot's checks.
+    let line = format!(
+        "building: sh build.sh (in {}), in the sandbox",
+        bot.display()
     );
+    assert!(stderr.contains(&line), "{line:?} in {stderr}");
+    assert!(stderr.contains("\nbuilt in "), "{stderr}");
     assert!(String::from_utf8_lossy(&output.stdout).contains("PASS handshake"));
     std::fs::write(bot.join("broken.sh"), "echo 'no compiler' >&2\nexit 4\n").unwrap();
     let output = check("sh broken.sh");

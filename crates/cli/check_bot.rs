@@ -7,6 +7,8 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context;
+
 use aboure_check::{Check, CheckConfig, CheckOutcome, SharedLauncher, Status, DEFAULT_TIMEOUT};
 use aboure_sandbox::{Mode, Policy};
 
@@ -64,8 +66,10 @@ pub struct Args {
     write: Vec<std::path::PathBuf>,
     /// Build the bot first, as a tournament's `build = [...]` does: one
     /// string, split at white space (`--build "make -C bots/cpp"`), run in
-    /// the current folder outside the sandbox; a failed build is reported
-    /// with the end of its output, and no check runs.
+    /// the current folder, in the bot's sandbox (its --read, --write,
+    /// --network and --memory-limit; writing the current folder too)
+    /// unless `--sandbox off`; a failed build is reported with the end of
+    /// its output, and no check runs.
     #[arg(long, value_name = "COMMAND")]
     build: Option<String>,
     /// The bot's command and its arguments, after `--`.
@@ -81,8 +85,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let memory = match &args.memory_limit {
+        Some(size) => Some(
+            aboure_process::parse_memory_limit(size)
+                .map_err(|e| anyhow::anyhow!("--memory-limit: {e}"))?,
+        ),
+        None => None,
+    };
     if let Some(command) = &args.build {
-        build(command, &args.env)?;
+        build(command, &args, memory)?;
     }
     program_exists(&args)?;
     let margin = match args.margin {
@@ -91,11 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut config = CheckConfig::new(args.command.clone(), margin)?;
     config.timeout = Duration::from_millis(args.timeout);
-    if let Some(size) = &args.memory_limit {
-        let bytes = aboure_process::parse_memory_limit(size)
-            .map_err(|e| anyhow::anyhow!("--memory-limit: {e}"))?;
-        config.limits.memory = Some(bytes);
-    }
+    config.limits.memory = memory;
     if let Some(text) = &args.cpu_limit {
         let cpu = aboure_process::parse_cpu_limit(text)
             .map_err(|e| anyhow::anyhow!("--cpu-limit: {e}"))?;
@@ -155,26 +162,48 @@ fn startup_line(report: &aboure_check::SuiteReport) -> Option<String> {
     ))
 }
 
-/// Runs `--build`, its output in a log that lives as long as the build.
-fn build(command: &str, env: &[(String, String)]) -> anyhow::Result<()> {
+/// Runs `--build`, its output in a log that lives as long as the build:
+/// in the bot's cage, shaped by the same flags as the bot's, unless the
+/// sandbox is off. Check-bot is how an operator tries a stranger's
+/// submission, whose Makefile would otherwise have every right of the
+/// operator.
+fn build(command: &str, args: &Args, memory: Option<u64>) -> anyhow::Result<()> {
     let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
-    let Some((program, args)) = words.split_first() else {
+    let Some((program, rest)) = words.split_first() else {
         anyhow::bail!("--build: the command is empty");
     };
+    let cwd = std::env::current_dir()?;
     let build = aboure_build::Build {
         command: aboure_build::BuildCommand {
             program: program.into(),
-            args: args.to_vec(),
-            workdir: std::env::current_dir()?,
-            env: env.iter().cloned().collect(),
+            args: rest.to_vec(),
+            workdir: cwd.clone(),
+            env: args.env.iter().cloned().collect(),
         },
         bots: vec!["bot".to_owned()],
     };
     let logs = tempfile::tempdir()?;
-    eprintln!("building: {}", build.command.command_line());
-    // The user's own bot, built as they would build it by hand.
-    let outside = aboure_build::BuildCage::outside();
-    let built = aboure_build::run(&build, logs.path(), &outside)?;
+    let cage = match settings(args)? {
+        Some(settings) => {
+            let exe = std::env::current_exe()?;
+            let policy = policy(args, &cwd);
+            aboure_build::BuildCage::one(&settings, &exe, &build, &policy, memory).context(
+                "the sandbox refuses the build: a build writes the current folder, one more \
+                 --write path, which must be a folder of the bot's own",
+            )?
+        }
+        None => aboure_build::BuildCage::outside(),
+    };
+    if let Some(layers) = cage.layers() {
+        eprintln!("{layers}");
+    }
+    eprintln!(
+        "building: {} (in {}), {}",
+        build.command.command_line(),
+        cwd.display(),
+        cage.placement(&build)
+    );
+    let built = aboure_build::run(&build, logs.path(), &cage)?;
     eprintln!("built in {:.1} s", built.took.as_secs_f64());
     Ok(())
 }
@@ -196,24 +225,37 @@ enum SandboxMode {
     Off,
 }
 
-/// The sandbox of the flags; says which layers it has on stderr.
-fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
+/// The sandbox settings of `--sandbox`, `None` when it is off.
+fn settings(args: &Args) -> anyhow::Result<Option<aboure_sandbox::Settings>> {
     let mode = match args.sandbox {
         SandboxMode::Auto => Mode::Auto,
         SandboxMode::Strict => Mode::Strict,
         SandboxMode::Off => return Ok(None),
     };
-    let settings = aboure_config::default_sandbox()?.with_mode(mode);
-    let exe = std::env::current_exe()?;
-    let mut sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
-    eprintln!("{}", sandbox.layers());
-    let cwd = std::env::current_dir()?;
-    let policy = Policy {
+    Ok(Some(aboure_config::default_sandbox()?.with_mode(mode)))
+}
+
+/// The bot's allowances of `--network`, `--read` and `--write`, relative
+/// to `cwd`.
+fn policy(args: &Args, cwd: &std::path::Path) -> Policy {
+    Policy {
         network: args.network,
         read: args.read.iter().map(|p| cwd.join(p)).collect(),
         write: args.write.iter().map(|p| cwd.join(p)).collect(),
         ..Policy::default()
+    }
+}
+
+/// The sandbox of the flags; says which layers it has on stderr.
+fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
+    let Some(settings) = settings(args)? else {
+        return Ok(None);
     };
+    let exe = std::env::current_exe()?;
+    let mut sandbox = aboure_sandbox::Sandbox::new(&settings, &exe)?;
+    eprintln!("{}", sandbox.layers());
+    let cwd = std::env::current_dir()?;
+    let policy = policy(args, &cwd);
     own_folders(args, &exe, &cwd, &policy)?;
     // As `aboure run` does: the bot's files are its own, its uid is one
     // for every process of the check, and what it names is checked as it.

@@ -224,3 +224,146 @@ fn the_cpp_java_and_go_kits_build_in_the_sandbox_and_play() {
     print_layers(&out);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The modes of the files and folders under `folder`, by their path
+/// relative to it, read on the host without following links.
+fn modes_under(folder: &Path) -> Vec<(String, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut modes = Vec::new();
+    let mut left = vec![folder.to_owned()];
+    while let Some(dir) = left.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                left.push(path.clone());
+            }
+            let name = path.strip_prefix(folder).unwrap().display().to_string();
+            modes.push((name, meta.permissions().mode() & 0o7777));
+        }
+    }
+    modes
+}
+
+#[test]
+fn a_build_leaves_nothing_writable_by_others_or_setuid_in_its_folder() {
+    let dir = folder("sandbox-build-modes");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    // Each step may fail; the build goes on and succeeds.
+    let script = "echo x > open; chmod 0777 open\n\
+                  mkdir shared; chmod 1777 shared\n\
+                  echo x > owner; chmod u+s owner\n\
+                  echo x > group; chmod g+s group\n\
+                  python3 -c \"import os; os.close(os.open('created', os.O_CREAT | os.O_WRONLY, 0o6755))\"\n\
+                  echo x > fine; chmod 0750 fine\n\
+                  echo built > built.txt\n";
+    std::fs::write(own.join("build.sh"), script).unwrap();
+    let honest = testbot("honest", "random --seed 7");
+    let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", "")));
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    assert!(output.status.success(), "{}", show(&output));
+    let log = std::fs::read_to_string(out.join("build-builder.log")).unwrap();
+    let modes = modes_under(&own);
+    for (name, mode) in &modes {
+        assert_eq!(mode & 0o6002, 0, "{name} is {mode:o}: {log}");
+    }
+    // A harmless mode is still set (`jar` and `install` need chmod).
+    let fine = modes.iter().find(|(name, _)| name == "fine");
+    assert_eq!(fine.map(|(_, mode)| *mode), Some(0o750), "{modes:?}: {log}");
+    assert!(own.join("built.txt").is_file(), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `aboure check-bot` from `cwd` with `flags`, then `--` and `bot`.
+fn check_bot(cwd: &Path, flags: &[String], bot: &[&str]) -> std::process::Output {
+    Command::new(ABOURE)
+        .current_dir(cwd)
+        .arg("check-bot")
+        .args(flags)
+        .arg("--")
+        .args(bot)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_check_bot_build_writes_only_its_folder_and_reads_no_secret() {
+    // An operator checks a stranger's submission with `check-bot --build`:
+    // the stranger's build script runs in the bot's cage, not as them.
+    let dir = folder("sandbox-check-build");
+    let m = marker("checkbuild");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/build.sh");
+    std::fs::copy(script, own.join("build.sh")).unwrap();
+    // Beside the bot's folder: a tournament file and another secret.
+    let toml = dir.join("tournament.toml");
+    std::fs::write(&toml, "[[bot]]\nname = \"secret\"\nbuiltin = \"random\"\n").unwrap();
+    let other = dir.join("secret.txt");
+    std::fs::write(&other, "the operator's secret\n").unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let env = [
+        format!("MARKER={m}"),
+        format!("TOURNAMENT={}", toml.display()),
+        format!("OTHER={}", other.display()),
+        format!("PORT={port}"),
+    ];
+    let mut flags: Vec<String> = ["--check", "handshake", "--build", "sh build.sh"]
+        .map(str::to_owned)
+        .into();
+    for e in env {
+        flags.extend(["--env".to_owned(), e]);
+    }
+    let output = check_bot(&own, &flags, &[TESTBOT, "random", "--seed", "3"]);
+    let pwned = PathBuf::from(format!("/tmp/aboure-build-{m}"));
+    let wrote_tmp = pwned.exists();
+    let _ = std::fs::remove_file(&pwned);
+    assert!(output.status.success(), "{}", show(&output));
+    let read = |name: &str| std::fs::read_to_string(own.join(name)).unwrap_or_default();
+    assert_eq!(read("built.txt"), "built\n", "{}", show(&output));
+    assert!(!wrote_tmp, "the build wrote the host's /tmp");
+    assert!(
+        !dir.join("planted-by-build").exists(),
+        "the build wrote beside its folder"
+    );
+    assert!(!read("stolen-tournament.txt").contains("[[bot]]"));
+    assert!(!read("stolen-other.txt").contains("secret"));
+    listener.set_nonblocking(true).unwrap();
+    let connected = listener.accept();
+    assert!(
+        connected
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock),
+        "the build connected to 127.0.0.1:{port}: {connected:?}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = format!(
+        "building: sh build.sh (in {}), in the sandbox",
+        own.display()
+    );
+    assert!(stderr.contains(&line), "{line:?} in {stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_cpp_kit_passes_check_bot_with_its_build_in_the_sandbox() {
+    let dir = folder("sandbox-check-build-kit");
+    let kit = dir.join("cpp");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/cpp");
+    crate::kits::copy::copy_folder(&source, &kit);
+    let mut flags: Vec<String> = crate::support::PATIENT.map(str::to_owned).into();
+    flags.extend(["--memory-limit", "512MiB", "--build", "make"].map(str::to_owned));
+    let output = check_bot(&kit, &flags, &["build/bot"]);
+    assert!(output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = format!("building: make (in {}), in the sandbox", kit.display());
+    assert!(stderr.contains(&line), "{line:?} in {stderr}");
+    assert!(kit.join("build/bot").is_file(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(", 0 failed"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

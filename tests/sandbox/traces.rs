@@ -63,3 +63,27 @@ fn a_bot_reads_no_free_space_of_a_host_filesystem() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_bot_reads_no_free_space_through_a_filesystems_ioctls() {
+    // The same channel as `statfs`, through the commands XFS, Btrfs and
+    // (`FS_IOC_GETFSMAP`, for any user) ext4 answer. Without the filter
+    // the filesystem answers, or says `ENOTTY` where it has no such
+    // command: only the filter's `ENOSYS` passes.
+    let dir = folder("sandbox-spaceioctls");
+    let m = marker("spaceioctls");
+    let bots = hostile("spaceioctls", "spaceioctls.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "spaceioctls");
+    for name in [
+        "FS_IOC_GETFSMAP",
+        "XFS_IOC_AG_GEOMETRY",
+        "XFS_IOC_FSCOUNTS",
+        "BTRFS_IOC_SPACE_INFO",
+        "BTRFS_IOC_DEV_INFO",
+    ] {
+        let answers = world::reported(&log, &format!("ioctl {name}: "));
+        assert_eq!(answers, ["ENOSYS", "ENOSYS"], "{name}: {log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -76,9 +76,12 @@ const CORE: &[&str] = &[
     "build::a_build_writes_only_its_folder_reads_no_secret_and_has_no_network",
     "build::a_build_in_the_tournament_files_folder_is_refused_before_it_runs",
     "build::a_build_folder_through_a_planted_link_is_refused_before_it_runs",
+    "build::a_build_leaves_nothing_writable_by_others_or_setuid_in_its_folder",
+    "build::a_check_bot_build_writes_only_its_folder_and_reads_no_secret",
     "traces::a_bots_stderr_log_holds_no_raw_terminal_escape",
     "traces::a_bot_leaves_nothing_writable_by_others_in_its_write_folder",
     "traces::a_bot_reads_no_free_space_of_a_host_filesystem",
+    "traces::a_bot_reads_no_free_space_through_a_filesystems_ioctls",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use aboure_config::Config;
-use aboure_sandbox::{BotSpec, Jail, Mode, Policy, Sandbox, SandboxError};
+use aboure_sandbox::{BotSpec, Jail, Layers, Mode, Policy, Sandbox, SandboxError, Settings};
 
 use crate::plan::{builds, Build};
 
@@ -121,8 +121,40 @@ impl BuildCage {
         })
     }
 
-    /// No sandbox: every build runs as the arbiter's user (`check-bot
-    /// --build`, a build the user runs on their own bot).
+    /// The sandbox of one bot's build outside a tournament (`check-bot
+    /// --build`, which an operator runs on a stranger's submission): the
+    /// cage of `settings` with the bot's `policy` and `memory` limit, its
+    /// build's folder added as a `write` path, checked as [`BuildCage::new`]
+    /// checks a tournament's. Outside when the mode is off.
+    pub fn one(
+        settings: &Settings,
+        helper: &Path,
+        build: &Build,
+        policy: &Policy,
+        memory: Option<u64>,
+    ) -> Result<BuildCage, SandboxError> {
+        if settings.mode() == Mode::Off {
+            return Ok(BuildCage::outside());
+        }
+        let mut sandbox = Sandbox::new(settings, helper)?;
+        let mut policy = policy.clone();
+        policy.write.push(folder(build));
+        let c = &build.command;
+        let name = &build.bots[0];
+        sandbox.register_bot(name, (&program(build), &c.args), &c.workdir, &policy)?;
+        Ok(BuildCage {
+            sandbox: Some(sandbox),
+            bots: BTreeMap::from([(name.clone(), (policy, memory))]),
+        })
+    }
+
+    /// The layers the builds' sandbox has, `None` outside it.
+    pub fn layers(&self) -> Option<&Layers> {
+        self.sandbox.as_ref().map(Sandbox::layers)
+    }
+
+    /// No sandbox: every build runs as the arbiter's user (a build of the
+    /// sandbox mode "off").
     pub fn outside() -> BuildCage {
         BuildCage {
             sandbox: None,

@@ -19,6 +19,12 @@ use crate::logs::BotLogs;
 
 /// Bytes of stderr kept per process.
 const KEEP: usize = 4096;
+/// Bytes asked for by one read of stderr: a pipe's default capacity, so
+/// that one read takes all a flooding bot could write meanwhile. A bot
+/// may write its stderr as fast as it can, and the arbiter reads all of
+/// it (past the log's cap only to count and drop it): at 8 KiB a read, a
+/// flood cost the arbiter more CPU than the game (docs/sandbox.md).
+const READ_SIZE: usize = 64 * 1024;
 /// Longest line quoted as a report of a failed allocation.
 const QUOTE_MAX: usize = 200;
 /// What starts each quoted line of a bot's stderr in a record (no line of
@@ -53,12 +59,17 @@ pub(crate) struct StderrTail {
 }
 
 impl StderrTail {
-    /// Appends what the process wrote, keeping the last [`KEEP`] bytes.
+    /// Appends what the process wrote, keeping the last [`KEEP`] bytes
+    /// (of a longer chunk, only its end is copied).
     pub(crate) fn push(&self, chunk: &[u8]) {
         let Ok(mut bytes) = self.bytes.lock() else {
             return;
         };
-        bytes.extend_from_slice(chunk);
+        if chunk.len() > KEEP {
+            bytes.clear();
+            self.cut.store(true, Ordering::Release);
+        }
+        bytes.extend_from_slice(&chunk[chunk.len().saturating_sub(KEEP)..]);
         if bytes.len() > KEEP {
             let cut = bytes.len() - KEEP;
             bytes.drain(..cut);
@@ -114,7 +125,7 @@ pub(crate) async fn drain(
     logs: Option<Arc<BotLogs>>,
     tail: Arc<StderrTail>,
 ) {
-    let mut buf = vec![0u8; 8192];
+    let mut buf = vec![0u8; READ_SIZE];
     loop {
         let n = match stderr.read(&mut buf).await {
             Ok(0) | Err(_) => break,
@@ -256,6 +267,50 @@ mod tests {
         let quoted = out_of_memory_line(&line).unwrap();
         assert_eq!(quoted.chars().count(), QUOTE_MAX + 3);
         assert!(quoted.ends_with("..."));
+    }
+
+    /// A stream of `left` bytes, `x`s and a newline, that gives each read
+    /// all it asks for and counts the reads.
+    struct Counted {
+        left: usize,
+        reads: usize,
+    }
+
+    impl AsyncRead for Counted {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            self.reads += 1;
+            let n = buf.remaining().min(self.left);
+            let mut bytes = vec![b'x'; n];
+            if n == self.left && n > 0 {
+                bytes[n - 1] = b'\n';
+            }
+            buf.put_slice(&bytes);
+            self.left -= n;
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_flood_is_read_a_pipe_full_at_a_time_and_its_end_kept() {
+        // 64 MiB, four times the log's cap: one read per 64 KiB.
+        let total = 64 << 20;
+        let mut stream = Counted {
+            left: total,
+            reads: 0,
+        };
+        let tail = Arc::new(StderrTail::default());
+        drain(&mut stream, None, tail.clone()).await;
+        assert_eq!(stream.left, 0);
+        // The last read is the end of the stream.
+        assert_eq!(stream.reads, (64 << 20) / (64 * 1024) + 1);
+        let text = tail.text();
+        assert_eq!(text.len(), KEEP);
+        assert!(text.ends_with('\n') && text.starts_with('x'), "{text}");
+        assert_eq!(tail.whole_lines(), "");
     }
 
     #[tokio::test]

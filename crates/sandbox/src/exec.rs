@@ -183,7 +183,7 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
     if let Some(rules) = &plan.landlock {
         confine::landlock(rules)?;
     }
-    crate::seccomp::start_mask();
+    crate::file_modes::start_mask();
     if plan.seccomp {
         let stamps = plan.build && plan.root.is_some();
         crate::seccomp::install(plan.private_memory, plan.network, plan.signal_hold, stamps)?;

@@ -52,6 +52,8 @@ mod confine;
 mod error;
 mod exec;
 mod fairness;
+mod file_modes;
+mod free_space;
 mod handover;
 mod hardlink;
 mod identity;

@@ -12,8 +12,8 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 
-use crate::known;
 use crate::setup::SetupError;
+use crate::{file_modes, free_space, known};
 
 /// System calls a bot has no business making; they fail with `EPERM`.
 /// Namespaces, Landlock and the missing capabilities already stop most of
@@ -99,6 +99,9 @@ const DENIED: &[i64] = &[
 /// and times, which a build's tools make (`jar`, `install`, `cp -p`) and a
 /// build in a constructed root may: there it writes only its folder and
 /// its private `/tmp`, and sees every other file through a read-only bind.
+/// A mode that others could write, or set-user-id or set-group-id, it may
+/// not set even there ([`file_modes::build_modes`]): its folder outlives
+/// the run on the host.
 const STAMPS: &[i64] = &[
     libc::SYS_fchmod,
     libc::SYS_fchmodat,
@@ -319,7 +322,8 @@ pub fn named_calls() -> impl Iterator<Item = i64> {
         .chain([libc::SYS_clone, libc::SYS_clone3, libc::SYS_ioctl])
         .chain([libc::SYS_fallocate, libc::SYS_setpgid, libc::SYS_setsid])
         .chain([libc::SYS_sendmsg, libc::SYS_sendmmsg, libc::SYS_umask])
-        .chain(FREE_SPACE.iter().copied())
+        .chain(crate::free_space::CALLS.iter().copied())
+        .chain([libc::SYS_openat, libc::SYS_mknodat, libc::SYS_openat2])
 }
 
 /// The deny list, with `clone` refused only for new namespaces and `ioctl`
@@ -359,62 +363,6 @@ fn denied(arch: TargetArch, stamps: bool) -> Result<SeccompFilter, SetupError> {
     .map_err(fail)
 }
 
-/// The bit of a file mode mask that keeps others from writing.
-pub const OTHERS_WRITE: u32 = 0o002;
-
-/// Keeps others' write bit in the file mode mask: `umask` with a mask
-/// that clears it does nothing, as if it had worked on a mask of 0 (it
-/// returns 0). A bot that set a mask of 0 would leave files and folders
-/// in its write folders that any local user could change once the run is
-/// over (an outside attack: 0666 and 0777 files and a 1777 folder), and
-/// `chmod` is refused, so the mask is the one way to make them. Returning
-/// 0 rather than an error keeps the pattern that reads the mask
-/// (`old = umask(0); umask(old)`) from setting a mask of 0777 with the
-/// error's -1 and locking the bot out of its own files. The bot starts
-/// with the mask of [`start_mask`].
-fn file_modes(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
-    let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
-    let writable = SeccompCondition::new(
-        0,
-        SeccompCmpArgLen::Dword,
-        SeccompCmpOp::MaskedEq(OTHERS_WRITE as u64),
-        0,
-    )
-    .and_then(|c| SeccompRule::new(vec![c]))
-    .map_err(fail)?;
-    SeccompFilter::new(
-        BTreeMap::from([(libc::SYS_umask, vec![writable])]),
-        SeccompAction::Allow,
-        SeccompAction::Errno(0),
-        arch,
-    )
-    .map_err(fail)
-}
-
-/// Sets the bot's file mode mask to the one it inherited with at least
-/// group and others' write masked (0o022), whatever the operator's.
-pub fn start_mask() {
-    use nix::sys::stat::{umask, Mode};
-    let inherited = umask(Mode::from_bits_truncate(0o022));
-    umask(inherited | Mode::from_bits_truncate(0o022));
-}
-
-/// Calls that report a filesystem's free space: `statfs`, `fstatfs` and the
-/// old `ustat`. Every folder bound into a bot's root reports the free
-/// blocks of the host filesystem it lives on, so one bot writing and
-/// deleting a file in its write folder (or flooding its stderr, which the
-/// arbiter appends to a log of the results filesystem) moves what another
-/// bot, of another game or tournament, reads of its own read-only folder:
-/// a channel of about a bit a move (an outside attack, 6 bits of 6 right).
-/// They fail as on a kernel without them (`ENOSYS`); the bots' runtimes
-/// start and play without them.
-const FREE_SPACE: &[i64] = &[
-    libc::SYS_statfs,
-    libc::SYS_fstatfs,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_ustat,
-];
-
 /// A filter that refuses `call` whole with `errno`.
 fn refuse(arch: TargetArch, call: i64, errno: i32) -> Result<SeccompFilter, SetupError> {
     SeccompFilter::new(
@@ -434,7 +382,9 @@ fn refuse(arch: TargetArch, call: i64, errno: i32) -> Result<SeccompFilter, Setu
 /// count); with
 /// `signal_hold` (the bot held by `SIGSTOP`) the one of
 /// [`continue_sources`]; with `stamps` (a build in a constructed root),
-/// without [`STAMPS`].
+/// without [`STAMPS`] but with [`file_modes::build_modes`]. Always the
+/// filters of [`free_space`] and [`file_modes`] (the mask, the modes of
+/// files created).
 pub fn install(
     private_memory: bool,
     network: bool,
@@ -461,15 +411,12 @@ pub fn install(
         .collect();
     let sockets = socket_filter(arch, &families)?;
     let senders = message_senders(arch, network)?;
-    let free_space = SeccompFilter::new(
-        FREE_SPACE.iter().map(|&call| (call, Vec::new())).collect(),
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch,
-    )
-    .map_err(fail)?;
     let mut filters = vec![denied(arch, stamps)?, clone3, fallocate, sockets, senders];
-    filters.extend([free_space, file_modes(arch)?]);
+    filters.extend([free_space::filter(arch)?, file_modes::mask(arch)?]);
+    filters.extend(file_modes::created(arch)?);
+    if stamps {
+        filters.push(file_modes::build_modes(arch)?);
+    }
     if private_memory {
         filters.push(shared_memory(arch)?);
     }
