@@ -66,8 +66,7 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
     close_other_descriptors();
     let watch = Watch::new(plan)?;
     for dir in &plan.cgroups {
-        std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string())
-            .map_err(|e| format!("cannot join {}: {e}", dir.display()))?;
+        join(dir)?;
     }
     if !plan.namespaces {
         return subreaper(plan, &watch);
@@ -98,6 +97,20 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
             relay(status)
         }
     }
+}
+
+/// Moves the helper into the cgroup `dir`, before it forks anything: its
+/// children are born there.
+///
+/// By its only thread (`0`, the writer itself, to `tasks`): the kernel
+/// moves the caller's own thread without the global lock a move by pid
+/// takes (`cgroup.procs`), whose first writer waits for an RCU grace
+/// period, several milliseconds of every start on an idle machine (most
+/// of the sandbox's start-up cost once). The helper is single-threaded
+/// (see the module documentation), so the thread is the whole process.
+fn join(dir: &Path) -> Result<(), String> {
+    std::fs::write(dir.join("tasks"), "0")
+        .map_err(|e| format!("cannot join {}: {e}", dir.display()))
 }
 
 /// Pid 1 of the bot's pid namespace.

@@ -32,7 +32,7 @@ pub struct Plan {
     /// anonymous memory (`MAP_SHARED | MAP_ANONYMOUS`, `memfd_create`,
     /// `shmget`), which would otherwise escape it.
     pub private_memory: bool,
-    /// Cgroup folders (`cgroup.procs` inside) the bot joins.
+    /// Cgroup folders (`tasks` inside) the bot joins.
     pub cgroups: Vec<PathBuf>,
     /// Resource limits: (resource, soft, hard).
     pub rlimits: Vec<(Resource, u64, u64)>,
