@@ -48,7 +48,7 @@ fn an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home() {
         ));
     }
     let text = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n{bots}"
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"1s\"\n{bots}"
     );
     let config = write_config(&dir, &text);
     let out = dir.join("out");
