@@ -243,8 +243,7 @@ impl Queue {
         }
         self.held = brief.held.iter().copied().filter(open).collect();
         self.orphans = orphans;
-        // The crowd is at least the workers the run was split for: the
-        // first briefs count those started so far.
+        // At least the workers the run was split for (see `Pace`).
         let split = self.slice.map_or(0, |s| s.count as usize);
         self.crowd = aboure_workers::census::crowd(brief.alive.max(split));
     }
@@ -252,9 +251,7 @@ impl Queue {
     /// The wait before looking again, drawn around the current one, which
     /// starts at [`POLL_FIRST`] and doubles up to [`POLL_MOST`], both times
     /// the crowd: a thousand idle workers neither knock in step nor more
-    /// often, all together, than fifty. (Started at 100 ms among 1,000
-    /// workers, each idle worker looked ten times in its first 100 s, each
-    /// look a read of the log and a try.)
+    /// often, all together, than fifty.
     fn pause(&mut self) -> Duration {
         let current = self.idle.max(POLL_FIRST.mul_f64(self.crowd));
         let wait = current.mul_f64(self.rng.gen_range(0.5..1.5));
