@@ -101,6 +101,9 @@ pub type Told = Arc<dyn Fn(&RosterBrief, bool) + Send + Sync>;
 #[derive(Default)]
 pub struct Writer {
     held: Option<File>,
+    /// The lock's file, open, between the tries of a worker that is
+    /// leaving (its 50 tries in a second), so each is one call on NFS.
+    tried: Option<File>,
     /// Left: the lock is not to be taken again.
     left: bool,
     /// The brief's holder and pass at this worker's last read of it: a
@@ -118,31 +121,38 @@ impl Writer {
     }
 
     /// True if this worker holds the lock (taking it if it is free). The
-    /// file is closed again when the lock is refused: tries are rare, and
-    /// a shared file held open for the whole run is what a stalled run on
-    /// NFS was suspected of.
-    fn take(&mut self, dir: &Path) -> std::io::Result<bool> {
+    /// file is closed again when the lock is refused, unless `again` (the
+    /// tries of a worker that is leaving): a working worker's tries are
+    /// rare, and a shared file held open for the whole run is what a
+    /// stalled run on NFS was suspected of.
+    fn take(&mut self, dir: &Path, again: bool) -> std::io::Result<bool> {
         if self.held.is_some() {
             return Ok(true);
         }
         if self.left {
             return Ok(false);
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(
-                aboure_records::RunFolder::new(dir)
-                    .claims()
-                    .join(ROSTER_LOCK),
-            )?;
+        let file = match self.tried.take() {
+            Some(file) => file,
+            None => OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(
+                    aboure_records::RunFolder::new(dir)
+                        .claims()
+                        .join(ROSTER_LOCK),
+                )?,
+        };
         match file.try_lock() {
             Ok(()) => {
                 self.held = Some(file);
                 Ok(true)
             }
-            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::WouldBlock) => {
+                self.tried = again.then_some(file);
+                Ok(false)
+            }
             Err(TryLockError::Error(e)) => Err(e),
         }
     }
@@ -205,7 +215,7 @@ pub async fn leave(dir: &Path, me: &str, games: BTreeMap<String, u64>, writer: A
                 .claims()
                 .join(ROSTER_LOCK);
             if writer
-                .take(&dir)
+                .take(&dir, true)
                 .map_err(Error::io(format!("cannot lock {}", lock.display())))?
             {
                 break;
@@ -214,6 +224,7 @@ pub async fn leave(dir: &Path, me: &str, games: BTreeMap<String, u64>, writer: A
         }
         let read = read(&dir, &me, &games, &mut writer).map(drop);
         writer.held = None;
+        writer.tried = None;
         writer.left = true;
         read
     })
@@ -242,7 +253,11 @@ pub fn read(
         let stopped = writer.seen.is_none() || signed.is_none() || signed == writer.seen;
         writer.seen = signed;
         let lock_path = claims.join(ROSTER_LOCK);
-        if !stopped || !writer.take(dir).map_err(cannot("lock", &lock_path))? {
+        if !stopped
+            || !writer
+                .take(dir, false)
+                .map_err(cannot("lock", &lock_path))?
+        {
             return Ok(brief.unwrap_or_default());
         }
     }
