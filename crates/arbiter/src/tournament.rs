@@ -154,6 +154,7 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
         (output.dir.clone(), name.clone()),
         roster_of(&source, options.observer.clone()),
         writer.clone(),
+        aboure_workers::Pace::expecting(options.shard.map_or(0, |s| s.count as usize)),
     ));
     let seat = Seat::first(config, source.clone(), launches.clone(), &options, true);
     let result = seats(seat, concurrency).await;

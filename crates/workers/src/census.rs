@@ -1,16 +1,21 @@
-//! Telling who works on the run, and finding the dead. Every 2 s each
-//! worker tries the lock of `claims/roster.lock` without waiting; the one
-//! that holds it (until it leaves or dies: the kernel drops the lock, and
-//! another worker takes it at its next try) reads the roster of `claims/`
-//! ([`crate::roster`], which probes each worker's lock once), adds
-//! the games each worker's results file holds (as far as it has read
+//! Telling who works on the run, and finding the dead. One worker at a
+//! time holds the lock of `claims/roster.lock` (until it leaves or dies:
+//! the kernel drops the lock, and another worker takes it); at each of its
+//! periods ([`period`]: 2 s, longer among many) it reads the roster of
+//! `claims/` ([`crate::roster`], which probes each worker's lock once),
+//! adds the games each worker's results file holds (as far as it has read
 //! them), and writes it to `workers.json` in the run folder
 //! ([`aboure_records::workers::WorkersFile`], whole or not at all), and
 //! its brief ([`RosterBrief`]: the counts, the pairs dead workers hold and
-//! those live workers hold, a few bytes a pair in flight) to
-//! `claims/roster.brief`, which the others read. So the roster costs the
-//! filesystem one pass over `claims/` every 2 s for the whole run, and
-//! each other worker one small read.
+//! those live workers hold, a few bytes a pair in flight, signed with the
+//! holder's name and the pass's number) to `claims/roster.brief`, which
+//! the others read as the run's pairs finish ([`Pace`]).
+//!
+//! A reader tries the lock only when the brief it reads is the one it
+//! read last time (the same holder and pass: the holder stopped passing,
+//! having left or died), when there is no brief, and at its first look.
+//! Tried at every read, the lock cost a call per read for nothing while
+//! the holder lived.
 //!
 //! Workers of every format that shares a folder use it: a tournament's
 //! and a league's. What differs is
@@ -28,7 +33,8 @@
 //! for one write), writes the file if it gets it, and lets go of the lock
 //! for good: the last one to leave gets it and writes the final file. A
 //! worker that leaves while another keeps working gives up after that
-//! second; the one still working writes the file within 2 s.
+//! second; one still working takes the lock once it finds the brief
+//! unchanged, and writes the file.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -38,7 +44,7 @@ use std::time::Duration;
 
 use aboure_records::workers::{WorkersFile, WORKERS_SCHEMA};
 
-use crate::{roster, Error, RosterBrief, WorkerState};
+use crate::{roster, Error, Pace, RosterBrief, WorkerState};
 
 /// How often the roster is read, by up to [`PACED`] live workers.
 pub const EVERY: Duration = Duration::from_secs(2);
@@ -62,11 +68,11 @@ pub fn crowd(alive: usize) -> f64 {
     (alive as f64 / PACED as f64).max(1.0)
 }
 
-/// The wait before the next read of the roster, for a worker that last
-/// read `brief`: [`EVERY`] times [`crowd`], drawn between half and one
-/// and a half of that, so that workers do not read in step.
-pub fn period(brief: &RosterBrief) -> Duration {
-    EVERY.mul_f64(crowd(brief.alive) * rand::Rng::gen_range(&mut rand::thread_rng(), 0.5..1.5))
+/// The wait before the next look at the roster, for a worker among
+/// `alive`: [`EVERY`] times [`crowd`], drawn between half and one and a
+/// half of that, so that workers do not read in step.
+pub fn period(alive: usize) -> Duration {
+    EVERY.mul_f64(crowd(alive) * rand::Rng::gen_range(&mut rand::thread_rng(), 0.5..1.5))
 }
 
 /// The lock whose holder writes `workers.json`.
@@ -95,13 +101,16 @@ pub type Told = Arc<dyn Fn(&RosterBrief, bool) + Send + Sync>;
 #[derive(Default)]
 pub struct Writer {
     held: Option<File>,
-    /// The lock's file, open, while another holds the lock: tried again
-    /// without opening it again (on NFS an open and a close are two calls
-    /// of the three a try costs). Dropped after an error, so a file whose
-    /// handle went stale (a lost lease) is opened anew.
+    /// The lock's file, open, between the tries of a worker that is
+    /// leaving (its 50 tries in a second), so each is one call on NFS.
     tried: Option<File>,
     /// Left: the lock is not to be taken again.
     left: bool,
+    /// The brief's holder and pass at this worker's last read of it: a
+    /// brief unchanged since was written by a holder that stopped.
+    seen: Option<(String, u64)>,
+    /// Passes made while holding the lock.
+    passes: u64,
 }
 
 impl Writer {
@@ -111,8 +120,12 @@ impl Writer {
         self.held.is_some()
     }
 
-    /// True if this worker holds the lock (taking it if it is free).
-    fn take(&mut self, dir: &Path) -> std::io::Result<bool> {
+    /// True if this worker holds the lock (taking it if it is free). The
+    /// file is closed again when the lock is refused, unless `again` (the
+    /// tries of a worker that is leaving): a working worker's tries are
+    /// rare, and a shared file held open for the whole run is what a
+    /// stalled run on NFS was suspected of.
+    fn take(&mut self, dir: &Path, again: bool) -> std::io::Result<bool> {
         if self.held.is_some() {
             return Ok(true);
         }
@@ -137,7 +150,7 @@ impl Writer {
                 Ok(true)
             }
             Err(TryLockError::WouldBlock) => {
-                self.tried = Some(file);
+                self.tried = again.then_some(file);
                 Ok(false)
             }
             Err(TryLockError::Error(e)) => Err(e),
@@ -145,27 +158,38 @@ impl Writer {
     }
 }
 
-/// Reads and tells the roster of the run folder `dir` every [`period`]
-/// until aborted, as worker `me`.
+/// Reads and tells the roster of the run folder `dir` at the `pace` of
+/// the run's pairs, looking every [`Pace::period`], until aborted, as
+/// worker `me`.
 pub async fn watch(
     (dir, me): (PathBuf, String),
     (games, told): (Games, Told),
     writer: Arc<Mutex<Writer>>,
+    mut pace: Pace,
 ) {
+    let mut last = RosterBrief::default();
     loop {
         let (dir, me, games, writer) = (dir.clone(), me.clone(), games.clone(), writer.clone());
+        let (brief, mut paced) = (last.clone(), pace.clone());
         let read = tokio::task::spawn_blocking(move || {
             let Some(games) = games() else {
                 return Ok(None);
             };
             let mut writer = writer.lock().map_err(|_| Error::Poisoned)?;
+            if !paced.due(games.values().sum(), &brief, writer.holds()) {
+                return Ok(Some((None, paced)));
+            }
             let brief = read(&dir, &me, &games, &mut writer)?;
-            Ok::<_, Error>(Some((brief, writer.holds())))
+            Ok::<_, Error>(Some((Some((brief, writer.holds())), paced)))
         });
         let wait = match read.await {
-            Ok(Ok(Some((brief, passed)))) => {
-                told(&brief, passed);
-                period(&brief)
+            Ok(Ok(Some((read, paced)))) => {
+                pace = paced;
+                if let Some((brief, passed)) = read {
+                    told(&brief, passed);
+                    last = brief;
+                }
+                pace.period(&last)
             }
             Ok(Ok(None)) | Err(_) => return,
             Ok(Err(e)) => {
@@ -191,7 +215,7 @@ pub async fn leave(dir: &Path, me: &str, games: BTreeMap<String, u64>, writer: A
                 .claims()
                 .join(ROSTER_LOCK);
             if writer
-                .take(&dir)
+                .take(&dir, true)
                 .map_err(Error::io(format!("cannot lock {}", lock.display())))?
             {
                 break;
@@ -210,33 +234,59 @@ pub async fn leave(dir: &Path, me: &str, games: BTreeMap<String, u64>, writer: A
     }
 }
 
-/// The roster's brief: the holder of the roster lock (taken here if free)
-/// reads the roster from `claims/`, with `games` (recorded games by
-/// results file name), and writes `workers.json` and the brief; the others
-/// read the brief (none yet: an empty one).
+/// The roster's brief: the holder of the roster lock reads the roster
+/// from `claims/`, with `games` (recorded games by results file name), and
+/// writes `workers.json` and the brief; the others read the brief (none
+/// yet: an empty one), and take the lock (and pass) if the brief is the
+/// one they read last time, if there is none, or at their first look.
 pub fn read(
     dir: &Path,
     me: &str,
     games: &BTreeMap<String, u64>,
     writer: &mut Writer,
 ) -> Result<RosterBrief, Error> {
-    let brief_path = aboure_records::RunFolder::new(dir)
-        .claims()
-        .join(ROSTER_BRIEF);
+    let claims = aboure_records::RunFolder::new(dir).claims();
     let cannot = |what: &str, path: &Path| Error::io(format!("cannot {what} {}", path.display()));
-    let lock_path = aboure_records::RunFolder::new(dir)
-        .claims()
-        .join(ROSTER_LOCK);
-    if !writer.take(dir).map_err(cannot("lock", &lock_path))? {
-        return Ok(match std::fs::read(&brief_path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| Error::Brief {
-                path: brief_path.clone(),
-                source,
-            })?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => RosterBrief::default(),
-            Err(e) => return Err(cannot("read", &brief_path)(e)),
-        });
+    if !writer.holds() {
+        let brief = read_brief(&claims.join(ROSTER_BRIEF))?;
+        let signed = brief.as_ref().map(|b| (b.written_by.clone(), b.pass));
+        let stopped = writer.seen.is_none() || signed.is_none() || signed == writer.seen;
+        writer.seen = signed;
+        let lock_path = claims.join(ROSTER_LOCK);
+        if !stopped
+            || !writer
+                .take(dir, false)
+                .map_err(cannot("lock", &lock_path))?
+        {
+            return Ok(brief.unwrap_or_default());
+        }
     }
+    pass(dir, me, games, writer)
+}
+
+/// The brief at `path`; `None` if there is none yet.
+fn read_brief(path: &Path) -> Result<Option<RosterBrief>, Error> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|source| Error::Brief {
+                path: path.to_owned(),
+                source,
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(format!("cannot read {}", path.display()))(e)),
+    }
+}
+
+/// A pass over `claims/` by the holder of the roster's lock: writes
+/// `workers.json` and the brief, and returns the brief.
+fn pass(
+    dir: &Path,
+    me: &str,
+    games: &BTreeMap<String, u64>,
+    writer: &mut Writer,
+) -> Result<RosterBrief, Error> {
+    let cannot = |what: &str, path: &Path| Error::io(format!("cannot {what} {}", path.display()));
     let previous = match WorkersFile::read_in(dir) {
         Ok(previous) => previous,
         Err(e) => {
@@ -264,8 +314,14 @@ pub fn read(
         workers,
     };
     file.write_in(dir)?;
-    let brief = RosterBrief::of(&file.workers);
+    writer.passes += 1;
+    let brief = RosterBrief {
+        written_by: me.to_owned(),
+        pass: writer.passes,
+        ..RosterBrief::of(&file.workers)
+    };
     // Whole or not at all, as workers.json.
+    let brief_path = claims.join(ROSTER_BRIEF);
     let bytes = serde_json::to_vec(&brief).map_err(|source| Error::Brief {
         path: brief_path.clone(),
         source,
@@ -283,18 +339,36 @@ mod tests {
         assert_eq!(crowd(0), 1.0);
         assert_eq!(crowd(PACED), 1.0);
         assert_eq!(crowd(1000), 20.0);
-        let brief = |alive| RosterBrief {
-            alive,
-            ..RosterBrief::default()
-        };
         for _ in 0..100 {
-            let few = period(&brief(10));
+            let few = period(10);
             assert!(few >= EVERY / 2 && few <= EVERY * 3 / 2, "{few:?}");
-            let many = period(&brief(1000));
+            let many = period(1000);
             assert!(many >= EVERY * 10 && many <= EVERY * 30, "{many:?}");
         }
         // Reads a second, all workers together: the same at 1,000 as at 50.
         let rate = |alive: usize| alive as f64 / (EVERY.as_secs_f64() * crowd(alive));
         assert_eq!(rate(1000), rate(PACED));
+    }
+
+    #[test]
+    fn a_reader_takes_the_roster_over_only_once_the_brief_stops_changing() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        std::fs::create_dir_all(aboure_records::RunFolder::new(dir).claims()).unwrap();
+        let games = BTreeMap::new();
+        let (mut a, mut b) = (Writer::default(), Writer::default());
+        let first = read(dir, "a", &games, &mut a).unwrap();
+        assert!(a.holds(), "the first look takes a free lock");
+        assert_eq!((first.written_by.as_str(), first.pass), ("a", 1));
+        let seen = read(dir, "b", &games, &mut b).unwrap();
+        assert!(!b.holds());
+        assert_eq!(seen, first);
+        assert_eq!(read(dir, "a", &games, &mut a).unwrap().pass, 2);
+        drop(a); // died after its second pass: its lock is free
+        let changed = read(dir, "b", &games, &mut b).unwrap();
+        assert_eq!((changed.pass, b.holds()), (2, false), "changed: no try");
+        let taken = read(dir, "b", &games, &mut b).unwrap();
+        assert!(b.holds(), "unchanged since: tried, and taken");
+        assert_eq!((taken.written_by.as_str(), taken.pass), ("b", 1));
     }
 }

@@ -16,7 +16,8 @@
 //! [`acquire`], checks with [`Claim::still_held`] just before it writes a
 //! record, and gives a finished unit back with [`Claim::release`]. Who works
 //! on the run is [`roster`]; [`census`] turns it into `workers.json` every
-//! 2 s; [`Siblings`] follows what the other workers record. A tournament
+//! 2 s (longer among many), and the others read its brief as the run's
+//! pairs finish ([`Pace`]); [`Siblings`] follows what the other workers record. A tournament
 //! claims its schedule's game pairs through this, a league the pairs its
 //! rule decides; both name the claim files only through this crate
 //! ([`unit_file_name`]).
@@ -109,6 +110,7 @@ mod ledger;
 mod lost;
 mod marks;
 pub mod mount;
+mod pace;
 mod roster;
 #[cfg(test)]
 mod sim;
@@ -125,6 +127,7 @@ pub use follow::Siblings;
 pub use ledger::Ledger;
 pub use lost::{loss, on_claims, taken, Loss, EXIT_CLAIMS_LOST};
 pub use marks::{mark_now, RecordMarks, Reservation, ORPHAN_WAIT};
+pub use pace::{Pace, FLOOR as PACE_FLOOR, GAMES_PER_READ};
 pub use roster::{
     describe as describe_roster, last_signer, roster, signer_name, RosterBrief, WorkerFile,
 };

@@ -232,6 +232,14 @@ pub struct RosterBrief {
     /// a pair, nearly all on units held).
     #[serde(default)]
     pub held: Vec<Unit>,
+    /// The worker that wrote it (the holder of the roster's lock), and
+    /// the number of its pass: a reader that finds both as it last read
+    /// them knows the holder stopped, and tries the lock.
+    #[serde(default)]
+    pub written_by: String,
+    /// See [`RosterBrief::written_by`].
+    #[serde(default)]
+    pub pass: u64,
 }
 
 impl RosterBrief {
@@ -255,6 +263,8 @@ impl RosterBrief {
             summary: describe(roster),
             orphans: held_by(false),
             held: held_by(true),
+            written_by: String::new(),
+            pass: 0,
         }
     }
 }

@@ -139,6 +139,7 @@ pub(crate) async fn run(
         (output.dir.clone(), name.clone()),
         roster_of(&desk, options.observer.clone()),
         writer.clone(),
+        aboure_workers::Pace::expecting(options.shard.map_or(0, |s| s.count as usize)),
     ));
     let seat = Seat::first(config, desk.clone(), launches.clone(), &options, false);
     let stop = seats(seat, concurrency).await;

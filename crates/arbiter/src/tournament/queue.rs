@@ -24,7 +24,7 @@
 //! the next slices in turn (`candidates`), skips what the roster says is
 //! held, stops at the first unit of another's slice it finds held (claimed
 //! since the roster was read: so may the rest be), and waits: 100 ms
-//! doubling to 4 s, each wait drawn from half to one and a half of that so
+//! doubling to 4 s (each times the crowd, above 50 workers), each wait drawn from half to one and a half of that so
 //! that idle workers do not knock in step, started short again only when a
 //! unit to take over appears or an SPRT's look-ahead moves on (a game
 //! another worker recorded frees nothing). That brought the tries to 3.8 a
@@ -182,7 +182,7 @@ impl Queue {
             held: BTreeSet::new(),
             idle: POLL_FIRST,
             window_end: 0,
-            crowd: 1.0,
+            crowd: aboure_workers::census::crowd(slice.map_or(0, |s| s.count as usize)),
             rng: SmallRng::from_entropy(),
             probe_at: Instant::now() + PROBE_FIRST,
             probe_every: PROBE_FIRST,
@@ -243,15 +243,19 @@ impl Queue {
         }
         self.held = brief.held.iter().copied().filter(open).collect();
         self.orphans = orphans;
-        self.crowd = aboure_workers::census::crowd(brief.alive);
+        // At least the workers the run was split for (see `Pace`).
+        let split = self.slice.map_or(0, |s| s.count as usize);
+        self.crowd = aboure_workers::census::crowd(brief.alive.max(split));
     }
 
     /// The wait before looking again, drawn around the current one, which
-    /// doubles up to [`POLL_MOST`] times the crowd: a thousand idle workers
-    /// neither knock in step nor more often, all together, than fifty.
+    /// starts at [`POLL_FIRST`] and doubles up to [`POLL_MOST`], both times
+    /// the crowd: a thousand idle workers neither knock in step nor more
+    /// often, all together, than fifty.
     fn pause(&mut self) -> Duration {
-        let wait = self.idle.mul_f64(self.rng.gen_range(0.5..1.5));
-        self.idle = (self.idle * 2).min(POLL_MOST.mul_f64(self.crowd));
+        let current = self.idle.max(POLL_FIRST.mul_f64(self.crowd));
+        let wait = current.mul_f64(self.rng.gen_range(0.5..1.5));
+        self.idle = (current * 2).min(POLL_MOST.mul_f64(self.crowd));
         wait
     }
 

@@ -11,8 +11,9 @@
 //!
 //! It paces itself as a worker does: the log at most every 250 ms before
 //! choosing a unit, the queue's wait when nothing is free, and the roster
-//! every 2 s (a pass over `claims/` by the worker holding the roster's
-//! lock, a read of its brief by each of the others), whose brief tells
+//! every 2 s, longer among many (a pass over `claims/` by the worker
+//! holding the roster's lock, a read of its brief by each of the others as
+//! the pairs finish: `aboure_workers::Pace`), whose brief tells
 //! the queue which units live workers hold and which dead ones left.
 
 use std::collections::BTreeMap;
@@ -29,7 +30,7 @@ use aboure_arbiter::{RunError, SharingCounts};
 use aboure_config::Config;
 use aboure_workers::census as roster;
 use aboure_workers::Siblings;
-use aboure_workers::{RosterBrief, Slice};
+use aboure_workers::{Pace, RosterBrief, Slice};
 
 /// What a simulated run did.
 #[derive(Clone, Debug)]
@@ -131,7 +132,9 @@ fn worker(
         // The roster on a thread of its own, as a worker's watch task.
         let watch = std::thread::Builder::new()
             .stack_size(128 * 1024)
-            .spawn_scoped(scope, || watch_roster(&queue, dir, &name, stopped, tell));
+            .spawn_scoped(scope, || {
+                watch_roster(&queue, (dir, &name, n as usize), stopped, tell)
+            });
         let played = play_units(config, &queue, &mut writer, (units, briefs));
         if let Ok(queue) = queue.lock() {
             if let Err(e) = queue.worker().end() {
@@ -210,34 +213,39 @@ fn play_unit(
     Ok(Some(Duration::ZERO))
 }
 
-/// Reads the roster every 2 s (longer among many: `roster::period`) as
-/// a worker's watch does, and tells the
-/// queue (through `tell`: the worker's thread holds the queue nearly all
-/// the time, games taking none); once more as the worker leaves (the last
-/// one writes the final roster).
+/// Reads the roster as a worker's watch does: at each of its periods
+/// (`roster::period`: 2 s, longer among many), if the run's pairs went on
+/// far enough since its last read (`Pace`), and tells the queue (through
+/// `tell`: the worker's thread holds the queue nearly all the time, games
+/// taking none); once more as the worker leaves (the last one writes the
+/// final roster).
 fn watch_roster(
     queue: &Mutex<Queue>,
-    dir: &Path,
-    name: &str,
+    (dir, name, expected): (&Path, &str, usize),
     stop: mpsc::Receiver<()>,
     tell: mpsc::Sender<(RosterBrief, bool)>,
 ) {
     let mut writer = roster::Writer::default();
+    let mut pace = Pace::expecting(expected);
+    let mut last = RosterBrief::default();
     let mut leaving = false;
     let mut games = BTreeMap::new();
     loop {
-        // The games by file, for `workers.json`: as last seen if the
-        // queue is busy.
+        // The games by file, for `workers.json` and the pace: as last
+        // seen if the queue is busy.
         if let Ok(queue) = queue.try_lock() {
             games = queue.games_by_file().clone();
         }
-        let wait = match roster::read(dir, name, &games, &mut writer) {
-            Ok(brief) => {
-                let wait = roster::period(&brief);
-                _ = tell.send((brief, writer.holds()));
+        let due = leaving || pace.due(games.values().sum(), &last, writer.holds());
+        let wait = match due.then(|| roster::read(dir, name, &games, &mut writer)) {
+            None => pace.period(&last),
+            Some(Ok(brief)) => {
+                let wait = pace.period(&brief);
+                _ = tell.send((brief.clone(), writer.holds()));
+                last = brief;
                 wait
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 tracing::warn!("cannot read the workers of the run: {e}");
                 roster::EVERY
             }

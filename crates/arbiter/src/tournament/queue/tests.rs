@@ -81,6 +81,11 @@ fn an_idle_workers_wait_grows_past_poll_most_only_with_the_crowd() {
         ..RosterBrief::default()
     };
     q.set_roster(&crowd, false);
+    // Among many, the first wait is longer too.
+    q.idle = POLL_FIRST;
+    let first = q.pause();
+    let least = POLL_FIRST.mul_f64(aboure_workers::census::crowd(1000) / 2.0);
+    assert!(first >= least, "{first:?}");
     let most = POLL_MOST.mul_f64(aboure_workers::census::crowd(1000));
     let wait = longest(&mut q);
     assert!(
