@@ -224,7 +224,7 @@ fn a_bot_kept_between_its_games_is_held_through_the_games_of_others() {
     assert!(ended_by_spinner < quiet_after, "{games:#?}");
     // Seen from quiet's first game to the end (at most 400 looks, far
     // fewer on a busy machine): the spinner ran only around its own
-    // instant moves, not through quiet's games (not held, it took 2.0 to
+    // instant moves, not through quiet's games (not held, it took 1.0 to
     // 3.9 s of CPU in one pair of them on a busy machine).
     // (The most seen: at the last looks the spinner may be gone already.)
     let most = looks.iter().copied().fold(0.0, f64::max);
