@@ -155,6 +155,86 @@ fn a_spinner_is_held_while_its_opponent_starts_up() {
     assert_spinner_held(&dir, &m, opponent, "daemonspin.sh", (1.5, 0.1));
 }
 
+/// The pids of the processes whose command line holds `pattern`.
+fn pids(pattern: &str) -> Vec<u32> {
+    let found = Command::new("pgrep").args(["-f", pattern]).output();
+    let text = found.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+    text.unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.parse().ok())
+        .collect()
+}
+
+/// Until `stop`, the CPU seconds of the processes matching `pattern`
+/// (summed) at each look while one matching `during` is alive.
+fn watch_during(
+    pattern: String,
+    during: &'static str,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<Vec<f64>> {
+    std::thread::spawn(move || {
+        let mut looks = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            if !pids(during).is_empty() {
+                let cpu = pids(&pattern).into_iter().filter_map(usage);
+                looks.push(cpu.map(|(cpu, _)| cpu).sum());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        looks
+    })
+}
+
+#[test]
+fn a_bot_kept_between_its_games_is_held_through_the_games_of_others() {
+    // Attack b36 of the outside review: with `restart = "never"` a bot's
+    // process lives from its first game to its last, and was left running
+    // between them, through the games of other bots (a spinner child burnt
+    // 2.5 to 6.5 s of CPU in a 30 s run while its bot was on move 0.2 s).
+    // Here the honest bot plays two pairs against the spinner's bot and two
+    // against `quiet`, one pair after the other (where the run starts in
+    // that order depends on the run), so that the spinner's bot idles
+    // through one pair of quiet's games at least; seven plies of half a
+    // second a move. Quiet's process lives from its first game to the end
+    // of the run.
+    let dir = folder("sandbox-hold-kept");
+    let m = marker("holdkept");
+    const QUIET: &str = "sleepy --ms 500 --seed 4271";
+    let bots = testbot("honest", "sleepy --ms 500 --seed 7")
+        + &hostile("spinner", "daemonspin.sh", &m, &[])
+        + &testbot("quiet", QUIET);
+    // Seven plies: the last is South's, the spinner's in the second game
+    // of each of its pairs, whose end then finds it released, on the move.
+    let text = gauntlet_against("", &bots)
+        .replace(
+            "pairs = 1\nconcurrency = 2\n",
+            "pairs = 2\nconcurrency = 1\nrestart = \"never\"\n",
+        )
+        .replace("[openings]", "[adjudication]\nmax-plies = 7\n[openings]")
+        .replace("base = \"2s\"", "base = \"30s\"");
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = watch_during(format!("{m}-spin"), QUIET, stop.clone());
+    let games = run_and_check(&dir, &m, &text, 4);
+    stop.store(true, Ordering::Relaxed);
+    let looks = watcher.join().unwrap();
+    assert!(games.iter().all(|g| g["loser"].is_null()), "{games:#?}");
+    // A game that the spinner's own move ended came before one of quiet's.
+    let ended_by_spinner = games.iter().position(|g| g["south"] == "spinner");
+    let quiet_after = games.iter().rposition(|g| g["north"] == "quiet");
+    assert!(ended_by_spinner < quiet_after, "{games:#?}");
+    // Seen from quiet's first game to the end (at most 400 looks, far
+    // fewer on a busy machine): the spinner ran only around its own
+    // instant moves, not through quiet's games (not held, it took 1.0 to
+    // 3.9 s of CPU in one pair of them on a busy machine).
+    // (The most seen: at the last looks the spinner may be gone already.)
+    let most = looks.iter().copied().fold(0.0, f64::max);
+    let spent = most - looks.first().unwrap_or(&0.0);
+    println!("spinner: {spent:.2} s of CPU over {} looks", looks.len());
+    assert!(looks.len() > 20, "{} looks", looks.len());
+    assert!(spent < 0.5, "{spent:.2} s of CPU during the others' games");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Plays `staller` (the test bot with `args`) against an honest bot on
 /// 200 ms a move, and checks that it lost each game on time; returns the
 /// games.

@@ -22,6 +22,25 @@ fn a_bot_spending_its_cpu_limit_in_children_is_stopped() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_bot_spending_its_cpu_limit_in_children_the_kernel_reaps_is_stopped() {
+    // Attack b71 of the outside review: a bot that ignores SIGCHLD has its
+    // children reaped by the kernel, whose times reach no process's; those
+    // that lived between two of the helper's looks were missed (6 s of CPU
+    // under a 2 s limit). As root, the bot's cpuacct group counts them.
+    let dir = folder("sandbox-cpu-reaped");
+    let m = marker("cpureaped");
+    let bots = hostile("burner", "reapburn.sh", &m, &[]) + "cpu-limit = \"1s\"\n";
+    let games = run_two_games(&dir, &gauntlet(&bots));
+    let log = stderr_log(&dir.join("out"), "burner");
+    println!("{log}");
+    // Children of 3 s in all: without their count they all finish.
+    assert!(!log.contains("reapburn: finished"), "{log}");
+    assert_lost_at_limit(&games, "burner", "CPU time limit of 1 s reached");
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Runs a bot that holds 21 MiB in its `write` folder by `mode` (see
 /// `hiddenfill.sh`) under a `write-size` of 8 MiB: each of its games is
 /// lost at that limit (attack 78 of the outside review: 108 MiB held under

@@ -47,6 +47,7 @@ const CORE: &[&str] = &[
     "identity::a_write_folder_shared_by_two_bots_is_refused_naming_both",
     "hold::a_setsid_double_forked_spinner_is_held_while_the_opponent_thinks",
     "hold::a_spinner_is_held_while_its_opponent_starts_up",
+    "hold::a_bot_kept_between_its_games_is_held_through_the_games_of_others",
     "hold::spinners_of_a_process_group_orphaned_while_held_stay_held",
     "calls::calls_newer_than_the_filter_tag_nothing_and_unknown_numbers_are_refused",
     "calls::fallocate_claims_no_disk_beyond_write_size",

@@ -12,6 +12,10 @@
 //! - `cpu`: a CFS quota, so that a bot that starts threads on every core
 //!   gets its share (`cpu = "1"`: one core's time per period) and no more.
 //! - `cpuset`: the cores the bots may run on (`cpus = "0,1"`).
+//! - `cpuacct`: for a bot with a `cpu-limit`, the CPU time of every task
+//!   that ever ran in its group, children the kernel reaped between two of
+//!   the helper's looks included (see `spent`). Made where it can be (as
+//!   root); elsewhere the helper's own sum from `/proc` counts.
 //!
 //! (cgroup v2 is not used yet: on this kind of machine it has no memory
 //! controller, and elsewhere it needs a delegated subtree.)
@@ -91,7 +95,7 @@ pub fn usable(controller: &str) -> Result<(), Unusable> {
 }
 
 /// Every controller aboure makes groups in.
-pub const CONTROLLERS: [&str; 5] = ["memory", "pids", "freezer", "cpu", "cpuset"];
+pub const CONTROLLERS: [&str; 6] = ["memory", "pids", "freezer", "cpu", "cpuset", "cpuacct"];
 
 /// Removes the groups of arbiters that are gone (killed outright, their
 /// groups never removed); a group still holding a process stays, except
@@ -148,6 +152,9 @@ pub struct Request {
     pub cpu_millis: Option<u64>,
     /// The cores, as a cpuset list (`0,1`, `2-3`).
     pub cpus: Option<String>,
+    /// A `cpuacct` group, to count the CPU time of a bot with a
+    /// `cpu-limit`, where one can be made (its absence is no error).
+    pub cpu_account: bool,
 }
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -158,6 +165,7 @@ pub struct Cgroups {
     dirs: Vec<PathBuf>,
     memory: Option<(PathBuf, u64)>,
     freezer: Option<PathBuf>,
+    cpu_account: Option<PathBuf>,
 }
 
 impl Cgroups {
@@ -222,12 +230,33 @@ impl Cgroups {
                 &read_text(&base.join("cpuset.mems"))?,
             )?;
         }
+        if request.cpu_account {
+            groups.cpu_account = groups.accounting(&name);
+        }
         Ok(groups)
     }
 
     /// The freezer group, if the bot has one.
     pub fn freezer(&self) -> Option<&Path> {
         self.freezer.as_deref()
+    }
+
+    /// The group whose `cpuacct.usage` counts the bot's CPU time, if it
+    /// has one.
+    pub fn cpu_account(&self) -> Option<&Path> {
+        self.cpu_account.as_deref()
+    }
+
+    /// A group counting CPU time: one already made where `cpuacct` is
+    /// mounted with `cpu`, else one of its own; `None` where none can be
+    /// made (an unprivileged arbiter, no such controller).
+    fn accounting(&mut self, name: &str) -> Option<PathBuf> {
+        let counts = |dir: &PathBuf| dir.join("cpuacct.usage").exists();
+        if let Some(dir) = self.dirs.iter().find(|d| counts(d)) {
+            return Some(dir.clone());
+        }
+        let dir = self.make("cpuacct", name).ok()?;
+        counts(&dir).then_some(dir)
     }
 
     fn make(&mut self, controller: &str, name: &str) -> std::io::Result<PathBuf> {

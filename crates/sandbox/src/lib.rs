@@ -27,8 +27,9 @@
 //!   changes, no inotify, no io_uring;
 //! - cgroup v1 memory and pids controllers where writable (else
 //!   `RLIMIT_DATA` with shared anonymous memory refused, `RLIMIT_NPROC`),
-//!   `RLIMIT_CPU` and `cpu-limit` over all its processes together (summed
-//!   by the helper, see `spent`), `RLIMIT_FSIZE`,
+//!   `RLIMIT_CPU` and `cpu-limit` over all its processes together (read
+//!   by the helper from a `cpuacct` group where there is one, else summed
+//!   from `/proc`, see `spent`), `RLIMIT_FSIZE`,
 //!   `RLIMIT_NOFILE`, and `write-size` over all its `write` folders
 //!   together (measured by the helper, see `usage`, walked by `tree`);
 //! - fairness: a freezer group per bot process (held while its opponent

@@ -193,6 +193,7 @@ impl Sandbox {
             cpu_limit: spec
                 .cpu
                 .map(|d| d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            cpu_account: made.cgroups.cpu_account().map(Path::to_path_buf),
             signal_hold: made.cgroups.freezer().is_none(),
             build: spec.build,
         }
@@ -338,6 +339,7 @@ impl Sandbox {
             cpus: has(crate::fairness::CPUSET)
                 .then(|| self.settings.cpus.clone())
                 .flatten(),
+            cpu_account: spec.cpu.is_some(),
         }
     }
 

@@ -54,6 +54,11 @@ pub struct Plan {
     /// `spent`).
     #[serde(default)]
     pub cpu_limit: Option<u64>,
+    /// The cgroup whose `cpuacct.usage` counts every process of the bot,
+    /// reaped or not: where there is one, the `cpu-limit` is read there
+    /// (see `spent`).
+    #[serde(default)]
+    pub cpu_account: Option<PathBuf>,
     /// The bot is held by signals (`SIGSTOP`), not by a freezer: seccomp
     /// also refuses what would send it a `SIGCONT` while every process of
     /// it is stopped (see `confine::continue_sources`).

@@ -11,7 +11,7 @@ use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
 
 use crate::plan::Plan;
-use crate::spent::HostProc;
+use crate::spent::{GroupClock, HostProc};
 
 /// What the helper needs to watch the bot while it waits for it: the
 /// host's `/proc` and the filesystems of its `write` paths, both found
@@ -19,13 +19,20 @@ use crate::spent::HostProc;
 pub(crate) struct Watch {
     proc: HostProc,
     devices: Vec<u64>,
+    /// The bot's `cpuacct` count, where it has a group (see `spent`).
+    clock: Option<GroupClock>,
 }
 
 impl Watch {
     pub(crate) fn new(plan: &Plan) -> Result<Watch, String> {
+        let clock = match (&plan.cpu_account, plan.cpu_limit) {
+            (Some(group), Some(_)) => Some(GroupClock::open(group)?),
+            _ => None,
+        };
         Ok(Watch {
             proc: HostProc::open()?,
             devices: crate::usage::devices(&plan.own_writable),
+            clock,
         })
     }
 
@@ -52,7 +59,7 @@ impl Watch {
             let over = |limit| self.held(plan, me) > limit;
             let stop = match () {
                 () if write_limit.is_some_and(over) => Some(Signal::SIGXFSZ),
-                () if cpu_limit.is_some_and(|limit| self.proc.spent_below(me) > limit) => {
+                () if cpu_limit.is_some_and(|limit| self.spent(me) > limit) => {
                     Some(Signal::SIGXCPU)
                 }
                 () => None,
@@ -64,6 +71,13 @@ impl Watch {
             }
             std::thread::sleep(crate::usage::EVERY);
         }
+    }
+
+    /// The CPU time the bot's processes (below the helper, `me`) have
+    /// spent: its group's count, else the sum from `/proc`.
+    fn spent(&self, me: i32) -> std::time::Duration {
+        let counted = self.clock.as_ref().and_then(GroupClock::spent);
+        counted.unwrap_or_else(|| self.proc.spent_below(me))
     }
 
     /// What the bot's `write` paths hold, with the deleted files its

@@ -1,6 +1,10 @@
 //! The bot processes a seat plays with: started for each game, or kept
 //! idle between games for reuse when `restart = "never"` (and taken from,
 //! and given back to, the processes kept across runs, [`KeptBots`]). A
+//! kept process is held (see `aboure_process::hold`) from the end of its
+//! game until its next `newgame` releases it, as it is while its opponent
+//! thinks: the bot whose move ended a game would otherwise run through
+//! the games of others until its next one, `ponder = true` or not. A
 //! process that failed is killed; one healthy and not to be reused is
 //! told `quit`, with a grace period before it is killed.
 
@@ -85,11 +89,16 @@ impl Bots {
             }
             return None;
         }
-        // Return healthy processes to the pool, or shut them down.
+        // Return healthy processes to the pool, held until their next
+        // `newgame` (the games of others go on meanwhile), or shut them
+        // down.
         for (bot, seat) in [spec.south, spec.north].into_iter().zip(seats) {
-            if let Some(process) = seat {
+            if let Some(mut process) = seat {
                 match self.reuse {
-                    true => _ = self.pool.insert(bot, process),
+                    true => {
+                        process.hold().await;
+                        self.pool.insert(bot, process);
+                    }
                     false => process.quit(QUIT_GRACE).await,
                 }
             }
