@@ -9,7 +9,9 @@
 //! the rest was discarded, so that a stranger who writes without end does
 //! not fill the disk.
 
-use crate::logs::STDERR_CAP;
+/// Stderr kept per bot name before further output is discarded (and a
+/// build's output per build: every [`EscapedLog`]).
+pub const STDERR_CAP: u64 = 16 * 1024 * 1024;
 
 /// The text of one stream for its log, written out and capped.
 #[derive(Debug)]

@@ -42,7 +42,7 @@ pub mod turn;
 #[cfg(test)]
 mod spawn_tests;
 
-pub use escaped::{printable_bytes, EscapedLog};
+pub use escaped::{printable_bytes, EscapedLog, STDERR_CAP};
 pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_MOVE_OUTPUT, MAX_OPTIONS};
 pub use exit::{describe, Exit};
 pub use hint::Hint;
@@ -53,7 +53,7 @@ pub use limits::{
     MemoryRlimit, SizeError, MAX_DURATION, MIN_MEMORY,
 };
 pub use lines::{Arrival, Output, MAX_LINE};
-pub use logs::{BotLogs, PROTOCOL_CAP, STDERR_CAP};
+pub use logs::{BotLogs, PROTOCOL_CAP};
 pub use process::{BotFailure, BotProcess, FailureKind, Launch, SLOW_STARTUP};
 pub use stderr::QUOTE_PREFIX;
 pub use turn::{Heard, Turn};

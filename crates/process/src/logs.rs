@@ -28,11 +28,7 @@ use std::sync::{mpsc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use crate::escaped::EscapedLog;
-
-/// Stderr kept per bot name before further output is discarded (and a
-/// build's output per build, [`EscapedLog`]).
-pub const STDERR_CAP: u64 = 16 * 1024 * 1024;
+use crate::escaped::{EscapedLog, STDERR_CAP};
 
 /// Protocol log kept per bot name before further lines are discarded.
 pub const PROTOCOL_CAP: u64 = 16 * 1024 * 1024;
