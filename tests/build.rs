@@ -101,7 +101,7 @@ fn a_failed_build_stops_the_run_before_any_game() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let expected = format!(
         "the build of one failed: `sh build.sh` (in {}) exited with status 2; the end of its \
-         output ({}):\ncompiling\nbot.cpp:3: error: expected ;",
+         output ({}):\n  | compiling\n  | bot.cpp:3: error: expected ;",
         dir.join("bot").display(),
         out.join("build-one.log").display()
     );
@@ -152,7 +152,7 @@ fn check_bot_builds_first_and_stops_on_a_failed_build() {
         stderr.contains("exited with status 4; the end of its output"),
         "{stderr}"
     );
-    assert!(stderr.contains("):\nno compiler"), "{stderr}");
+    assert!(stderr.contains("):\n  | no compiler"), "{stderr}");
     assert!(!String::from_utf8_lossy(&output.stdout).contains("handshake"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

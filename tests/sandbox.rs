@@ -179,6 +179,15 @@ fn print_layers(out: &Path) {
     }
 }
 
+/// Whether `bytes` hold a terminal's escape raw: ESC, BEL, or a C1
+/// control (U+0080 to U+009F, as UTF-8).
+fn holds_raw_escape(bytes: &[u8]) -> bool {
+    bytes.iter().any(|&b| b == 0x1b || b == 0x07)
+        || bytes
+            .windows(2)
+            .any(|w| w[0] == 0xc2 && (0x80..0xa0).contains(&w[1]))
+}
+
 /// The bot `name`'s stderr log in `out`.
 fn stderr_log(out: &Path, name: &str) -> String {
     std::fs::read_to_string(out.join(format!("logs/{name}.stderr.log"))).unwrap_or_default()

@@ -1,7 +1,9 @@
 //! A bot's build step runs in its bot's cage: it writes only its folder,
 //! its `write` paths and a private `/tmp`, reads neither the tournament
 //! file nor another bot's files, has no network, and the sandbox's checks
-//! of its folder run before it (checked from outside, after the run).
+//! of its folder run before it (checked from outside, after the run). Its
+//! output reaches the operator's terminal only written out, and its log
+//! is capped as a bot's stderr log is.
 
 use std::os::unix::fs::symlink;
 
@@ -138,6 +140,95 @@ fn a_build_folder_through_a_planted_link_is_refused_before_it_runs() {
     assert!(!victim.join("ran.txt").exists(), "the build ran: {stderr}");
     assert!(!output.status.success(), "{}", show(&output));
     assert!(stderr.contains("symbolic link"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_failed_builds_output_is_quoted_with_its_escapes_written_out() {
+    let dir = folder("sandbox-build-escapes");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/termbuild.sh");
+    std::fs::copy(script, own.join("build.sh")).unwrap();
+    let honest = testbot("honest", "random --seed 7");
+    let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", "")));
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    assert!(!output.status.success(), "{}", show(&output));
+    assert!(!out.join("games.jsonl").exists(), "{}", show(&output));
+    let log = std::fs::read(out.join("build-builder.log")).unwrap();
+    let checked = Command::new(ABOURE)
+        .current_dir(&own)
+        .args([
+            "check-bot",
+            "--check",
+            "handshake",
+            "--build",
+            "sh build.sh",
+        ])
+        .args(["--", TESTBOT, "random"])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(!checked.status.success(), "{}", show(&checked));
+    let outputs = [
+        ("the run's stdout", &output.stdout),
+        ("the run's stderr", &output.stderr),
+        ("the build log", &log),
+        ("check-bot's stdout", &checked.stdout),
+        ("check-bot's stderr", &checked.stderr),
+    ];
+    for (what, bytes) in outputs {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(!holds_raw_escape(bytes), "{what}: {text}");
+    }
+    let written = "compiling \\u{1b}]52;c;b3duZWQ=\\u{7}\\u{1b}]0;title\\u{7}\\u{1b}[2J\\u{9b}K \
+                   done\nbuilt builder in 0.1 s (log: forged)\n";
+    assert_eq!(String::from_utf8_lossy(&log), written);
+    let quoted: String = written.lines().map(|l| format!("\n  | {l}")).collect();
+    for (what, bytes) in [("run", &output.stderr), ("check-bot", &checked.stderr)] {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(text.contains(&quoted), "{what}: {quoted:?} in {text}");
+        // No line the build wrote reads as one of aboure's own.
+        assert!(
+            !text.lines().any(|l| l.starts_with("built ")),
+            "{what}: {text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_builds_log_stops_at_the_cap_of_a_bots_stderr_log() {
+    let dir = folder("sandbox-build-flood");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    // 24 MiB on one line, past the cap, then a last line.
+    std::fs::write(
+        own.join("build.sh"),
+        "head -c 25165824 /dev/zero | tr '\\0' x\necho\necho the end of the build\n",
+    )
+    .unwrap();
+    let honest = testbot("honest", "random --seed 7");
+    let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", "")));
+    let out = dir.join("out");
+    let output = run_loud(&config, &out);
+    assert!(output.status.success(), "{}", show(&output));
+    assert_eq!(games(&out).len(), 2, "and the games were played");
+    let path = out.join("build-builder.log");
+    let size = std::fs::metadata(&path).unwrap().len();
+    let cap = aboure_process::STDERR_CAP;
+    assert!(size <= cap + 200, "{size} bytes, more than {cap}");
+    let log = std::fs::read_to_string(&path).unwrap();
+    let note =
+        format!("\n[aboure: build output limit of {cap} bytes reached; the rest is discarded]\n");
+    assert!(
+        log.ends_with(&note),
+        "{:?}",
+        &log[log.len().saturating_sub(200)..]
+    );
+    assert!(!log.contains("the end of the build"));
+    print_layers(&out);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,5 +1,6 @@
 //! What a bot leaves on the host and reads of it, the attacks of an outside
-//! round that got through: terminal escapes kept raw in its stderr log,
+//! round that got through: terminal escapes kept raw in its stderr log and
+//! its protocol log,
 //! files and folders left writable by anyone in its write folder, and the
 //! free space of the host filesystems, which another bot moves by writing.
 //! Each through `aboure run` in the default mode, checked from outside.
@@ -22,6 +23,36 @@ fn a_bots_stderr_log_holds_no_raw_terminal_escape() {
     );
     let written = "before\\u{1b}]52;c;b3duZWQ=\\u{7}\\u{1b}]0;title\\u{7}\\u{1b}[2J\\x9bKafter\n";
     assert_eq!(log.matches(written).count(), 2, "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bots_protocol_log_holds_no_raw_terminal_escape() {
+    let dir = folder("sandbox-termproto");
+    let m = marker("termproto");
+    let bots = hostile("termproto", "termproto.sh", &m, &[]);
+    let config = write_config(&dir, &gauntlet(&bots));
+    let out = dir.join("out");
+    let output = run(&config, &out, &["--log-protocol"]);
+    assert!(output.status.success(), "{}", show(&output));
+    print_layers(&out);
+    assert_eq!(games(&out).len(), 2);
+    let bytes = std::fs::read(out.join("logs/termproto.protocol.log")).unwrap();
+    let log = String::from_utf8_lossy(&bytes);
+    assert!(!holds_raw_escape(&bytes), "{log}");
+    let written =
+        "< before\\u{1b}]52;c;b3duZWQ=\\u{7}\\u{1b}]0;title\\u{7}\\u{1b}[2J\\u{9b}Kafter\n";
+    assert_eq!(log.matches(written).count(), 2, "{log}");
+    // Still one entry a line: time, process, direction, the line.
+    for line in log.lines() {
+        let mut words = line.splitn(4, ' ');
+        let time = words.next().unwrap_or("");
+        let pid = words.next().unwrap_or("");
+        let arrow = words.next().unwrap_or("");
+        assert!(time.parse::<f64>().is_ok(), "{line:?}");
+        assert!(pid.starts_with('[') && pid.ends_with(']'), "{line:?}");
+        assert!(arrow == "<" || arrow == ">", "{line:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -3,7 +3,8 @@
 //! bot order ([`crate::plan`]), in its bot's sandbox when its games
 //! are sandboxed ([`crate::cage`]: a stranger's build script is a
 //! stranger's code), with its output in `build-NAME.log` in the run's
-//! folder.
+//! folder, written out and capped as a bot's stderr log is
+//! ([`crate::output`]).
 //!
 //! Why before, and every time (`--resume` too): a bot built by hand goes
 //! stale the day its source changes, and a tournament of a stale binary
@@ -12,23 +13,19 @@
 //! that cannot be built would only forfeit every game.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 mod cage;
+mod output;
 mod plan;
 
 use crate::cage::program;
 pub use crate::cage::{BuildCage, Placement, BUILD_TIME};
+use crate::output::Output;
 pub use crate::plan::{builds, Build, BuildCommand};
 use aboure_sandbox::Jail;
-
-/// How much of a failed build's output its error quotes, at most.
-const TAIL_LINES: usize = 20;
-/// The same, in bytes.
-const TAIL_BYTES: u64 = 4096;
 
 /// How a build went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,13 +75,13 @@ pub enum BuildError {
         status: String,
         /// Its log.
         log: PathBuf,
-        /// The end of its output.
+        /// The end of its output, each line quoted and written out.
         tail: String,
     },
 }
 
 /// Runs `build`, its output (stdout and stderr together, as a terminal
-/// shows them) into its log in `out_dir`, where `cage` says (see
+/// shows them) into its log in `out_dir` ([`crate::output`]), where `cage` says (see
 /// [`crate::cage`]). Its input is empty: a build that asks a
 /// question fails instead of waiting for ever. Caged, it is killed past
 /// [`BUILD_TIME`].
@@ -98,7 +95,8 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
     };
     std::fs::create_dir_all(out_dir).map_err(log_err)?;
     let file = File::create(&log).map_err(log_err)?;
-    let copy = file.try_clone().map_err(log_err)?;
+    let (pipe, writer) = std::io::pipe().map_err(log_err)?;
+    let copy = writer.try_clone().map_err(log_err)?;
     let c = &build.command;
     let start_err = |source| {
         Box::new(BuildError::Start {
@@ -120,12 +118,16 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
             command
         }
     };
-    command.stdin(Stdio::null()).stdout(file).stderr(copy);
+    command.stdin(Stdio::null()).stdout(writer).stderr(copy);
     let started = Instant::now();
     let mut child = command.spawn().map_err(start_err)?;
+    // The build holds the only writing ends: its end is the output's.
+    drop(command);
+    let mut output = Output::new(pipe, file);
     let bound = jail.is_some().then_some(BUILD_TIME);
-    let status = wait(&mut child, bound).map_err(start_err)?;
+    let status = wait(&mut child, bound, &mut output).map_err(start_err)?;
     drop(jail);
+    let tail = output.finish();
     let status = match status {
         Some(status) if status.success() => {
             return Ok(Built {
@@ -144,7 +146,7 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
         command: c.command_line(),
         workdir: c.workdir.clone(),
         status,
-        tail: tail(&log),
+        tail,
         log,
     }))
 }
@@ -170,18 +172,19 @@ fn caged(jail: &Jail, memory: Option<u64>) -> Command {
     command
 }
 
-/// Waits for `child`, at most `bound`: `None` if it was killed then (with
-/// its process group).
-fn wait(child: &mut Child, bound: Option<Duration>) -> std::io::Result<Option<ExitStatus>> {
-    let Some(bound) = bound else {
-        return child.wait().map(Some);
-    };
-    let deadline = Instant::now() + bound;
+/// Waits for `child`, reading its `output` meanwhile, at most `bound`:
+/// `None` if it was killed then (with its process group).
+fn wait(
+    child: &mut Child,
+    bound: Option<Duration>,
+    output: &mut Output,
+) -> std::io::Result<Option<ExitStatus>> {
+    let deadline = bound.map(|bound| Instant::now() + bound);
     loop {
         if let Some(status) = child.try_wait()? {
             return Ok(Some(status));
         }
-        if Instant::now() >= deadline {
+        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             // The group is the child's own (`process_group(0)`).
             let group = i32::try_from(child.id()).unwrap_or(i32::MAX);
             // SAFETY: a signal to a process group this function started.
@@ -190,36 +193,12 @@ fn wait(child: &mut Child, bound: Option<Duration>) -> std::io::Result<Option<Ex
             child.wait()?;
             return Ok(None);
         }
-        std::thread::sleep(Duration::from_millis(100));
+        output.read_for(Duration::from_millis(100));
     }
 }
 
 fn describe(status: ExitStatus) -> String {
     aboure_process::describe(status)
-}
-
-/// The last [`TAIL_LINES`] lines of the file at `path`, from its last
-/// [`TAIL_BYTES`] bytes.
-fn tail(path: &Path) -> String {
-    let mut text = Vec::new();
-    if let Ok(mut file) = File::open(path) {
-        let length = file.metadata().map(|m| m.len()).unwrap_or(0);
-        let start = length.saturating_sub(TAIL_BYTES);
-        let _ = file.seek(SeekFrom::Start(start));
-        let _ = file.read_to_end(&mut text);
-        if start > 0 {
-            // The first line was cut: leave it out.
-            let cut = text.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
-            text.drain(..cut);
-        }
-    }
-    let text = String::from_utf8_lossy(&text);
-    let lines: Vec<&str> = text.lines().collect();
-    let shown = &lines[lines.len().saturating_sub(TAIL_LINES)..];
-    match shown.is_empty() {
-        true => "(no output)".to_owned(),
-        false => shown.join("\n"),
-    }
 }
 
 #[cfg(test)]
@@ -264,14 +243,45 @@ mod tests {
         let text = e.to_string();
         let head = format!(
             "the build of cpp, cpp-2 failed: `sh -c {script}` (in {}) exited with status 3; \
-             the end of its output ({}):\nline 11\nline 12\n",
+             the end of its output ({}):\n  | line 11\n  | line 12\n",
             dir.path().display(),
             out.join("build-cpp.log").display()
         );
         assert!(text.starts_with(&head), "{text}");
-        assert!(text.ends_with("\nline 30"), "{text}");
+        assert!(text.ends_with("\n  | line 30"), "{text}");
         let e = run(&build(dir.path(), "exit 1"), &out, &BuildCage::outside()).unwrap_err();
         assert!(e.to_string().ends_with(":\n(no output)"), "{e}");
+    }
+
+    #[test]
+    fn the_log_is_capped_and_the_error_still_quotes_the_builds_last_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let script = "head -c 17825792 /dev/zero | tr '\\0' x; echo; echo 'the last words'; exit 2";
+        let e = run(&build(dir.path(), script), &out, &BuildCage::outside()).unwrap_err();
+        assert!(e.to_string().ends_with(":\n  | the last words"), "{e}");
+        let log = std::fs::read_to_string(out.join("build-cpp.log")).unwrap();
+        let cap = aboure_process::STDERR_CAP;
+        assert!(log.len() as u64 <= cap + 200, "{}", log.len());
+        let note = format!(
+            "x\n[aboure: build output limit of {cap} bytes reached; the rest is discarded]\n"
+        );
+        assert!(log.ends_with(&note), "{:?}", &log[log.len() - 200..]);
+    }
+
+    #[test]
+    fn a_helper_left_holding_the_output_does_not_hold_the_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        // The helper keeps the output open long after the build's end; it
+        // is killed by the test.
+        let script = "sleep 1000 & echo $! > helper; echo done; exit 3";
+        let e = run(&build(dir.path(), script), &out, &BuildCage::outside()).unwrap_err();
+        let helper = std::fs::read_to_string(dir.path().join("helper")).unwrap();
+        let _ = std::process::Command::new("kill")
+            .arg(helper.trim())
+            .status();
+        assert!(e.to_string().ends_with(":\n  | done"), "{e}");
     }
 
     #[test]
@@ -294,13 +304,5 @@ mod tests {
         assert_eq!(bots, [&["c", "d"][..], &["e"][..]]);
         assert_eq!(builds[0].log_name(), "build-c.log");
         assert_eq!(builds[1].command.workdir, Path::new("dir/rust"));
-    }
-
-    #[test]
-    fn a_long_line_cut_at_the_front_is_left_out() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("log");
-        std::fs::write(&path, format!("{}\nend\n", "x".repeat(5000))).unwrap();
-        assert_eq!(tail(&path), "end");
     }
 }

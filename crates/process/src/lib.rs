@@ -17,10 +17,13 @@
 //! - [`hint`]: what to tell the author of a bot that ended at once.
 //! - [`exit`]: one wording of an exit status, and the CPU time used.
 //! - [`logs`]: the stderr and protocol logs, written off the async workers.
+//! - [`escaped`]: a stranger's bytes as a log safe for a terminal, capped
+//!   (a bot's stderr, a build's output).
 //! - [`memory`]: a scripted bot on in-memory streams, for tests of the
 //!   exchange and of what is built on it.
 #![deny(missing_docs)]
 
+pub mod escaped;
 pub mod exchange;
 pub mod exit;
 mod fault;
@@ -39,6 +42,7 @@ pub mod turn;
 #[cfg(test)]
 mod spawn_tests;
 
+pub use escaped::{printable_bytes, EscapedLog, STDERR_CAP};
 pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_MOVE_OUTPUT, MAX_OPTIONS};
 pub use exit::{describe, Exit};
 pub use hint::Hint;
@@ -49,6 +53,7 @@ pub use limits::{
     MemoryRlimit, SizeError, MAX_DURATION, MIN_MEMORY,
 };
 pub use lines::{Arrival, Output, MAX_LINE};
-pub use logs::{BotLogs, PROTOCOL_CAP, STDERR_CAP};
+pub use logs::{BotLogs, PROTOCOL_CAP};
 pub use process::{BotFailure, BotProcess, FailureKind, Launch, SLOW_STARTUP};
+pub use stderr::QUOTE_PREFIX;
 pub use turn::{Heard, Turn};

@@ -4,13 +4,16 @@
 //! writes without end fills neither the disk nor the writer's queue: past
 //! the cap, one line says the rest was discarded.
 //!
-//! The stderr log is what an operator reads with `cat`, `tail -f` or
-//! `less -R`: raw, a bot's escape sequences would reach their terminal
-//! (set the clipboard with OSC 52, retitle the window, clear the screen and
-//! draw a fake prompt). So it is written as every other output of the
-//! arbiter is, each control character written out by the one rule of
-//! [`aboure_report::printable`], and each byte that is not UTF-8 as
-//! `\xNN` (a lone C1 byte is a control to some terminals).
+//! Both are what an operator reads with `cat`, `tail -f` or `less -R`:
+//! raw, a bot's escape sequences would reach their terminal (set the
+//! clipboard with OSC 52, retitle the window, clear the screen and draw a
+//! fake prompt). So both are written as every other output of the arbiter
+//! is, each control character written out by the one rule of
+//! [`aboure_report::printable`]: the stderr log through
+//! [`crate::escaped`] (which also writes each byte that is not UTF-8 as
+//! `\xNN`), each line of the protocol log (UTF-8 already, and holding no
+//! newline: lines are split at them) through `printable` itself, so that
+//! each entry stays one line to every reader.
 //!
 //! The files are written by a thread of their own: a write to disk blocks,
 //! and a blocked runtime worker would delay every game it carries (and be
@@ -25,8 +28,7 @@ use std::sync::{mpsc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-/// Stderr kept per bot name before further output is discarded.
-pub const STDERR_CAP: u64 = 16 * 1024 * 1024;
+use crate::escaped::{EscapedLog, STDERR_CAP};
 
 /// Protocol log kept per bot name before further lines are discarded.
 pub const PROTOCOL_CAP: u64 = 16 * 1024 * 1024;
@@ -73,9 +75,7 @@ impl BotLogs {
         let files = Files {
             stderr_path: dir.join(format!("{name}.stderr.log")),
             stderr: None,
-            stderr_pending: Vec::new(),
-            stderr_written: 0,
-            stderr_full: false,
+            stderr_text: EscapedLog::new("stderr"),
             protocol,
         };
         let log_protocol = files.protocol.is_some();
@@ -112,13 +112,14 @@ impl BotLogs {
     }
 
     /// Records one protocol line of process `pid`, sent (`>`) or received
-    /// (`<`) at `at`, up to [`PROTOCOL_CAP`] bytes for the bot; past the
-    /// cap, one note says the rest was discarded.
+    /// (`<`) at `at`, written out, up to [`PROTOCOL_CAP`] bytes for the
+    /// bot; past the cap, one note says the rest was discarded.
     pub(crate) fn protocol(&self, pid: u32, arrow: &str, line: &str, at: Instant) {
         if !self.protocol || self.protocol_written.load(Ordering::Relaxed) > PROTOCOL_CAP {
             return;
         }
         let t = at.saturating_duration_since(self.origin).as_secs_f64();
+        let line = aboure_report::printable(line);
         let entry = format!("{t:.6} [{pid}] {arrow} {line}\n");
         let n = entry.len() as u64;
         let before = self.protocol_written.fetch_add(n, Ordering::Relaxed);
@@ -164,11 +165,8 @@ impl Drop for BotLogs {
 struct Files {
     stderr_path: PathBuf,
     stderr: Option<File>,
-    /// The start of a character cut at the end of the last chunk.
-    stderr_pending: Vec<u8>,
-    /// Bytes of escaped stderr written, and whether the cap was reached.
-    stderr_written: u64,
-    stderr_full: bool,
+    /// The text of stderr, written out and capped.
+    stderr_text: EscapedLog,
     protocol: Option<BufWriter<File>>,
 }
 
@@ -216,37 +214,27 @@ impl Files {
         self.stderr_chunk(&[]);
     }
 
-    /// Writes `bytes` escaped, up to [`STDERR_CAP`] bytes on disk (escaping
-    /// makes a control character up to six). An empty chunk writes out the
-    /// start of a character still waiting for its end.
+    /// Writes `bytes` escaped, up to [`STDERR_CAP`] bytes on disk. An
+    /// empty chunk writes out the start of a character still waiting for
+    /// its end.
     fn stderr_chunk(&mut self, bytes: &[u8]) {
-        if self.stderr_full {
-            return;
-        }
-        self.stderr_pending.extend_from_slice(bytes);
-        let text = escaped(&mut self.stderr_pending, bytes.is_empty());
-        if text.is_empty() {
-            return;
-        }
-        self.stderr_written += text.len() as u64;
-        if self.stderr_written > STDERR_CAP {
-            return self.stderr_capped();
-        }
-        if let Some(file) = self.stderr_file() {
-            let _ = file.write_all(text.as_bytes());
-        }
+        let text = self.stderr_text.push(bytes);
+        self.stderr_write(&text);
     }
 
     /// Notes once that the stderr log is full.
     fn stderr_capped(&mut self) {
-        if std::mem::replace(&mut self.stderr_full, true) {
+        let note = self.stderr_text.cut();
+        self.stderr_write(&note);
+    }
+
+    /// Appends `text`; the file is made at its first text.
+    fn stderr_write(&mut self, text: &str) {
+        if text.is_empty() {
             return;
         }
         if let Some(file) = self.stderr_file() {
-            let _ = writeln!(
-                file,
-                "\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]"
-            );
+            let _ = file.write_all(text.as_bytes());
         }
     }
 
@@ -256,40 +244,6 @@ impl Files {
         }
         self.stderr.as_mut()
     }
-}
-
-/// The text of `bytes` safe for a terminal: each control character and
-/// direction mark written out ([`aboure_report::printable`]), each byte
-/// that is not UTF-8 as `\xNN`. A character cut at the end stays in
-/// `bytes` for the next chunk, unless `last`.
-fn escaped(bytes: &mut Vec<u8>, last: bool) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(bytes.len());
-    let mut rest = &bytes[..];
-    let kept = loop {
-        let (good, error) = match std::str::from_utf8(rest) {
-            Ok(text) => (text, None),
-            Err(e) => (
-                std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
-                Some(e),
-            ),
-        };
-        out.push_str(&aboure_report::printable(good));
-        let Some(e) = error else { break 0 };
-        let bad = &rest[e.valid_up_to()..];
-        let n = match e.error_len() {
-            Some(n) => n,
-            None if !last => break bad.len(),
-            None => bad.len(),
-        };
-        for b in &bad[..n] {
-            let _ = write!(out, "\\x{b:02x}");
-        }
-        rest = &bad[n..];
-    };
-    let cut = bytes.len() - kept;
-    bytes.drain(..cut);
-    out
 }
 
 #[cfg(test)]
@@ -311,32 +265,23 @@ mod tests {
     }
 
     #[test]
-    fn stderr_is_written_with_its_controls_escaped_across_chunks() {
-        let mut pending = b"a\x1b]52;c;eA==\x07b\xe2\x80".to_vec();
-        assert_eq!(escaped(&mut pending, false), "a\\u{1b}]52;c;eA==\\u{7}b");
-        // The rest of U+202E, a C1 CSI, a byte that is not UTF-8.
-        pending.extend_from_slice(b"\xaex\xc2\x9b2J\xff\n\t");
-        assert_eq!(escaped(&mut pending, false), "\\u{202e}x\\u{9b}2J\\xff\n\t");
-        pending.extend_from_slice(b"\xe2");
-        assert_eq!(escaped(&mut pending, false), "");
-        assert_eq!(escaped(&mut pending, true), "\\xe2");
-        assert!(pending.is_empty());
-    }
-
-    #[test]
     fn the_logs_are_on_disk_once_dropped_and_stderr_is_capped() {
         let dir = std::env::temp_dir().join(format!("aboure-logs-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let logs = BotLogs::new(Some(&dir), "b", true).unwrap();
         let at = logs.origin;
         logs.protocol(7, ">", "isready", at);
-        logs.protocol(7, "<", "readyok", at);
+        logs.protocol(7, "<", "readyok\u{1b}]0;title\u{7}\u{9b}2J\u{2028}x", at);
         logs.stderr(b"hello\n");
         logs.stderr(&vec![b'x'; STDERR_CAP as usize]);
         logs.stderr(b"more\n");
         drop(logs);
         let protocol = std::fs::read_to_string(dir.join("b.protocol.log")).unwrap();
-        assert_eq!(protocol, "0.000000 [7] > isready\n0.000000 [7] < readyok\n");
+        // A bot's controls written out, and no line break but the entry's.
+        assert_eq!(
+            protocol,
+            "0.000000 [7] > isready\n0.000000 [7] < readyok\\u{1b}]0;title\\u{7}\\u{9b}2J\\u{2028}x\n"
+        );
         let stderr = std::fs::read_to_string(dir.join("b.stderr.log")).unwrap();
         assert_eq!(
             stderr,

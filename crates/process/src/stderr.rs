@@ -27,9 +27,9 @@ const KEEP: usize = 4096;
 const READ_SIZE: usize = 64 * 1024;
 /// Longest line quoted as a report of a failed allocation.
 const QUOTE_MAX: usize = 200;
-/// What starts each quoted line of a bot's stderr in a record (no line of
-/// the arbiter's own starts so).
-pub(crate) const QUOTE_PREFIX: &str = "  | ";
+/// What starts each quoted line of a bot's stderr in a record, or of a
+/// failed build's output in its error (no line of aboure's own starts so).
+pub const QUOTE_PREFIX: &str = "  | ";
 /// Lines quoted in a record, at most (and at most [`KEEP`] bytes).
 const QUOTED_LINES: usize = 20;
 /// Lines shown next to a failed check.
