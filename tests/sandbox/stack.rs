@@ -32,9 +32,12 @@ fn a_bot_holds_no_stack_memory_past_its_memory_limit() {
         reported(&log, "stack: growsdown touched").is_empty(),
         "{log}"
     );
+    assert!(reported(&log, "stack: mremap touched").is_empty(), "{log}");
     assert!(reported(&log, "stack: raised").is_empty(), "{log}");
     if this_uid() != 0 {
         let refused = reported(&log, "stack: growsdown refused ");
+        assert_eq!(refused, ["(ENOMEM)", "(ENOMEM)"], "{log}");
+        let refused = reported(&log, "stack: mremap refused ");
         assert_eq!(refused, ["(ENOMEM)", "(ENOMEM)"], "{log}");
         assert_eq!(reported(&log, "stack: hard limit "), ["64", "64"], "{log}");
         assert_eq!(reported(&log, "stack: raise refused ").len(), 2, "{log}");

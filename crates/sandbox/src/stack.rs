@@ -7,9 +7,13 @@
 //!
 //! So there a mapping that grows down is refused as an allocation that
 //! failed (`ENOMEM`; no runtime asks for one: threads' stacks are ordinary
-//! mappings, counted), and the main thread's stack, the one stack the
-//! kernel grows, is bounded by an `RLIMIT_STACK` whose hard limit is the
-//! memory limit (the soft one the arbiter's own, if lower). A process's
+//! mappings, counted), and so is `mremap`, which enlarges the main
+//! thread's stack mapping past every limit (1 GiB under 64 MiB of
+//! `RLIMIT_DATA` and of `RLIMIT_STACK`, found while closing the above);
+//! the C library's `realloc` then copies instead. The main thread's stack,
+//! the one stack the kernel grows, is bounded by an `RLIMIT_STACK` whose
+//! hard limit is the memory limit (the soft one the arbiter's own, if
+//! lower). A process's
 //! stack counts beside its data, not within it: each process may hold up
 //! to twice the memory limit, its data and its stack.
 
@@ -23,7 +27,7 @@ use seccompiler::{
 use crate::plan::Resource;
 use crate::setup::SetupError;
 
-/// Refuses `mmap` with `MAP_GROWSDOWN` (`ENOMEM`).
+/// Refuses `mmap` with `MAP_GROWSDOWN`, and `mremap` (`ENOMEM`).
 pub fn install() -> Result<(), SetupError> {
     let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     let flag = libc::MAP_GROWSDOWN as u64;
@@ -36,7 +40,10 @@ pub fn install() -> Result<(), SetupError> {
     .and_then(|c| SeccompRule::new(vec![c]))
     .map_err(fail)?;
     let filter = SeccompFilter::new(
-        BTreeMap::from([(libc::SYS_mmap, vec![grows_down])]),
+        BTreeMap::from([
+            (libc::SYS_mmap, vec![grows_down]),
+            (libc::SYS_mremap, Vec::new()),
+        ]),
         SeccompAction::Allow,
         SeccompAction::Errno(libc::ENOMEM as u32),
         crate::channels::arch()?,
