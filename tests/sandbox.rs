@@ -13,6 +13,8 @@ mod arguments;
 mod build;
 #[path = "sandbox/calls.rs"]
 mod calls;
+#[path = "sandbox/channels.rs"]
+mod channels;
 #[path = "sandbox/explain.rs"]
 mod explain;
 #[path = "sandbox/hold.rs"]
@@ -43,6 +45,8 @@ mod resume;
 mod sockets;
 #[path = "sandbox/spelled.rs"]
 mod spelled;
+#[path = "sandbox/stack.rs"]
+mod stack;
 #[path = "sandbox/system.rs"]
 mod system;
 #[path = "sandbox/traces.rs"]

@@ -83,6 +83,9 @@ const CORE: &[&str] = &[
     "traces::a_bot_leaves_nothing_writable_by_others_in_its_write_folder",
     "traces::a_bot_reads_no_free_space_of_a_host_filesystem",
     "traces::a_bot_reads_no_free_space_through_a_filesystems_ioctls",
+    "channels::a_lock_on_a_shared_file_neither_blocks_a_bot_nor_excludes_anyone",
+    "channels::a_bot_evicts_no_page_of_a_shared_file_and_cannot_ask_which_are_in_memory",
+    "stack::a_bot_holds_no_stack_memory_past_its_memory_limit",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -25,6 +25,7 @@ pub fn rlimits(limits: &[(Resource, u64, u64)]) -> Result<(), SetupError> {
             Resource::Nproc => R::RLIMIT_NPROC,
             Resource::Core => R::RLIMIT_CORE,
             Resource::Sigpending => R::RLIMIT_SIGPENDING,
+            Resource::Stack => R::RLIMIT_STACK,
         };
         setrlimit(r, soft, hard)
             .map_err(|e| SetupError::call(format!("setrlimit {resource:?}"), e))?;

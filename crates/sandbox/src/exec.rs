@@ -200,6 +200,10 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
     if plan.seccomp {
         let stamps = plan.build && plan.root.is_some();
         crate::seccomp::install(plan.private_memory, plan.network, plan.signal_hold, stamps)?;
+        crate::channels::install(plan.build)?;
+        if plan.private_memory {
+            crate::stack::install()?;
+        }
     }
     let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));
     let program = c(&plan.program.to_string_lossy())?;

@@ -163,6 +163,8 @@ impl Sandbox {
         let mut argv = vec![spec.program.to_string_lossy().into_owned()];
         argv.extend(spec.args.iter().cloned());
         let own_writable = view.writable();
+        // The memory limit where it is each process's `RLIMIT_DATA`.
+        let private_memory = spec.memory.filter(|_| made.request.memory.is_none());
         Plan {
             program,
             argv,
@@ -178,9 +180,9 @@ impl Sandbox {
                 no_tcp: !spec.policy.network,
             }),
             seccomp: has("seccomp"),
-            private_memory: spec.memory.is_some() && made.request.memory.is_none(),
+            private_memory: private_memory.is_some(),
             cgroups: made.cgroups.dirs().to_vec(),
-            rlimits: self.rlimits(made.request.pids.is_some()),
+            rlimits: self.rlimits(made.request.pids.is_some(), private_memory),
             root: has("root").then(|| Root {
                 entries: view.entries,
                 scratch: self.scratch_size(spec),
@@ -344,8 +346,9 @@ impl Sandbox {
     }
 
     /// The resource limits, with `RLIMIT_NPROC` where no pids cgroup
-    /// counts the processes.
-    fn rlimits(&self, pids_cgroup: bool) -> Vec<(Resource, u64, u64)> {
+    /// counts the processes, and `RLIMIT_STACK` where the memory limit is
+    /// `private_memory` bytes of `RLIMIT_DATA` (see `stack`).
+    fn rlimits(&self, pids_cgroup: bool, private_memory: Option<u64>) -> Vec<(Resource, u64, u64)> {
         let s = &self.settings;
         let mut rlimits = vec![
             (Resource::Fsize, s.file_size, s.file_size),
@@ -354,6 +357,9 @@ impl Sandbox {
         ];
         if !pids_cgroup {
             rlimits.push((Resource::Nproc, s.processes, s.processes));
+        }
+        if let Some(memory) = private_memory {
+            rlimits.push(crate::stack::limit(memory, crate::stack::inherited()));
         }
         rlimits
     }

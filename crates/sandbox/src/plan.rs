@@ -160,4 +160,7 @@ pub enum Resource {
     /// bot cannot use up the count its sandbox's hold relay needs (see
     /// `relay`).
     Sigpending,
+    /// The main thread's stack, which `RLIMIT_DATA` does not count (see
+    /// `stack`).
+    Stack,
 }
