@@ -79,6 +79,9 @@ const CORE: &[&str] = &[
     "traces::a_bots_stderr_log_holds_no_raw_terminal_escape",
     "traces::a_bot_leaves_nothing_writable_by_others_in_its_write_folder",
     "traces::a_bot_reads_no_free_space_of_a_host_filesystem",
+    "shared::a_bot_running_another_bots_program_differently_is_refused_naming_both",
+    "shared::a_build_two_bots_share_with_another_env_is_refused_before_it_runs",
+    "shared::a_write_path_in_another_bots_folder_or_read_path_is_refused_naming_both",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test
