@@ -261,6 +261,45 @@ impl Sandbox {
         }
     }
 
+    /// Refuses two bots that would share a folder of one's own: one's own
+    /// folder in the other's (unless they are the same program, see
+    /// [`crate::launch`]), or one's `write` path in the other's own folder
+    /// or `read` path.
+    fn refuse_shared_folders(
+        &self,
+        bot: &RegisteredBot,
+        other: &RegisteredBot,
+    ) -> Result<(), SandboxError> {
+        // Without a sandbox every bot reads every folder anyway.
+        let off = self.settings.mode == crate::settings::Mode::Off;
+        if let Some(keys) = bot.not_the_same_program(other).filter(|_| !off) {
+            return Err(SandboxError::NotSameProgram {
+                bot: bot.name.clone(),
+                other: other.name.clone(),
+                entry: bot.entry.clone().unwrap_or_default(),
+                keys: keys.join(", "),
+            });
+        }
+        for (inner, outer) in [(bot, other), (other, bot)] {
+            if let Some(path) = inner.folder_inside(outer) {
+                return Err(SandboxError::SharedFolder {
+                    bot: inner.name.clone(),
+                    other: outer.name.clone(),
+                    path: path.clone(),
+                });
+            }
+            if let Some((path, place)) = inner.writes_into(outer) {
+                return Err(SandboxError::WriteInOthers {
+                    bot: inner.name.clone(),
+                    path: path.clone(),
+                    other: outer.name.clone(),
+                    place,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses a bot whose command names (or whose own folders lie in)
     /// what is hidden from it: the tournament file and the results folder,
     /// another bot's files outside its own folders, or what lies in another
@@ -288,33 +327,7 @@ impl Sandbox {
             return refuse(&bot.name, path, what);
         }
         for other in &self.bots {
-            // Without a sandbox every bot reads every folder anyway.
-            let off = self.settings.mode == crate::settings::Mode::Off;
-            if let Some(keys) = bot.not_the_same_program(other).filter(|_| !off) {
-                return Err(SandboxError::NotSameProgram {
-                    bot: bot.name.clone(),
-                    other: other.name.clone(),
-                    entry: bot.entry.clone().unwrap_or_default(),
-                    keys: keys.join(", "),
-                });
-            }
-            for (inner, outer) in [(bot, other), (other, bot)] {
-                if let Some(path) = inner.folder_inside(outer) {
-                    return Err(SandboxError::SharedFolder {
-                        bot: inner.name.clone(),
-                        other: outer.name.clone(),
-                        path: path.clone(),
-                    });
-                }
-                if let Some((path, place)) = inner.writes_into(outer) {
-                    return Err(SandboxError::WriteInOthers {
-                        bot: inner.name.clone(),
-                        path: path.clone(),
-                        other: outer.name.clone(),
-                        place,
-                    });
-                }
-            }
+            self.refuse_shared_folders(bot, other)?;
             if let Some(path) = bot.names_a_file_of(other) {
                 return refuse(&bot.name, path, format!("a file of bot {}", other.name));
             }
