@@ -18,11 +18,23 @@ use harness::*;
 
 /// A gauntlet of `honest` (the test bot's random mover) against `bots`.
 fn gauntlet(bots: &str, startup: &str) -> String {
+    gauntlet_against(&testbot("honest", "random --seed 7"), bots, startup)
+}
+
+/// The same, the honest bot with `env` marked `m`, as every test bot of
+/// `bots` is: two bots of one program share its folder only with the
+/// same `env`.
+fn gauntlet_marked(bots: &str, startup: &str, m: &str) -> String {
+    let honest =
+        testbot("honest", "random --seed 7") + &format!("env = {{ ABOURE_HOSTILE = \"{m}\" }}\n");
+    gauntlet_against(&honest, bots, startup)
+}
+
+fn gauntlet_against(honest: &str, bots: &str, startup: &str) -> String {
     format!(
         "[tournament]\nformat = \"gauntlet\"\ngauntlet-bot = \"honest\"\npairs = 1\nconcurrency = 2\nstartup-timeout = \"{startup}\"\n\
          [openings]\nplies = 0\n\
-         [time-control]\nbase = \"400ms\"\nincrement = \"10ms\"\nmargin = \"30ms\"\n{}{bots}",
-        testbot("honest", "random --seed 7"),
+         [time-control]\nbase = \"400ms\"\nincrement = \"10ms\"\nmargin = \"30ms\"\n{honest}{bots}",
     )
 }
 
@@ -192,7 +204,7 @@ fn cpu_and_memory_limits_are_enforced_by_the_system_and_recorded() {
     run_and_check(
         &dir,
         &m,
-        &gauntlet(&bots, "5s").replace("base = \"400ms\"", "base = \"20s\""),
+        &gauntlet_marked(&bots, "5s", &m).replace("base = \"400ms\"", "base = \"20s\""),
         &[
             ("spin", Some(("resource_limit", "CPU time limit of 1 s"))),
             ("hog", Some(("resource_limit", "memory limit of 256 MiB"))),
@@ -271,7 +283,7 @@ fn floods_of_options_and_info_are_refused_or_cut_and_stay_small() {
         env,
     ]
     .concat();
-    let config = write_config(&dir, &gauntlet(&bots, "5s"));
+    let config = write_config(&dir, &gauntlet_marked(&bots, "5s", &m));
     let out = dir.join("out");
     let (output, max_rss_kib) = run_measured(&run_args(&config, &out, &[]), &dir);
     assert!(output.status.success(), "{}", show(&output));
@@ -327,7 +339,7 @@ fn a_bot_that_floods_info_while_thinking_loses_at_the_output_bound() {
         format!("env = {{ ABOURE_HOSTILE = \"{m}\" }}\n"),
     ]
     .concat();
-    let config = gauntlet(&bots, "5s").replace("base = \"400ms\"", "base = \"20s\"");
+    let config = gauntlet_marked(&bots, "5s", &m).replace("base = \"400ms\"", "base = \"20s\"");
     let config = write_config(&dir, &config);
     let out = dir.join("out");
     let output = run(&config, &out, &["--log-protocol"]);

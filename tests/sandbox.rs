@@ -41,6 +41,8 @@ mod reach;
 mod results;
 #[path = "sandbox/resume.rs"]
 mod resume;
+#[path = "sandbox/shared.rs"]
+mod shared;
 #[path = "sandbox/sockets.rs"]
 mod sockets;
 #[path = "sandbox/spelled.rs"]

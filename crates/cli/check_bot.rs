@@ -265,7 +265,8 @@ fn launcher(args: &Args) -> anyhow::Result<Option<SharedLauncher>> {
             .iter()
             .map(|w| w.to_string_lossy().into_owned())
             .collect();
-        sandbox.register_bot("bot", (&cwd.join(program), &rest), &cwd, &policy)?;
+        let launch = aboure_sandbox::Launch::default();
+        sandbox.register_bot("bot", (&cwd.join(program), &rest), &cwd, &policy, &launch)?;
     }
     let sandbox = std::sync::Arc::new(sandbox);
     let launcher = aboure_sandbox::SandboxLauncher::new(sandbox, "bot", policy);

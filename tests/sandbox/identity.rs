@@ -17,10 +17,11 @@ fn a_bots_log_file_is_appended_across_twenty_games_and_its_note_stays_its_own() 
     std::fs::set_permissions(&logs, std::fs::Permissions::from_mode(0o755)).unwrap();
     let logs_arg = logs.display().to_string();
     let write = format!("sandbox = {{ write = [{logs_arg:?}] }}\n");
-    let read = format!("sandbox = {{ read = [{logs_arg:?}] }}\n");
+    // Not given as a `read` path: a `write` path inside another bot's
+    // `read` path is refused (the other would read what it plants).
     let bots = [
         hostile("logger", "notes.sh", &m, &["log", &logs_arg]) + &write,
-        hostile("peeker", "notes.sh", &m, &["peek", &logs_arg]) + &read,
+        hostile("peeker", "notes.sh", &m, &["peek", &logs_arg]),
     ]
     .concat();
     // Ten pairs against each: twenty processes of the logger, each a game.

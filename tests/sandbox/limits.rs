@@ -150,18 +150,13 @@ fn a_deep_chain_of_folders_in_a_write_folder_is_stopped_now_and_in_a_later_run()
     deep_chain_is_stopped(&dir, &config, "out", &m);
     // The tree left behind, whole (the bot may have been stopped before
     // its bottom): a later run does not crash on it (it once overflowed
-    // the arbiter's stack), and since a hard link could hide below where
-    // the search for them reaches, it is refused before any game, naming
-    // the folder and the bound, rather than played half-searched.
+    // the arbiter's stack). The bot made it, so the bot pays: the search
+    // for hard links counts it as past `write-size`, as the watch does,
+    // which stops the bot at each start, and the run goes on (it once
+    // refused every later run and `--resume` before any game, attack b69
+    // of the ninth outside round).
     plant_chain(&cache, 3000);
-    let later = run(&config, &dir.join("out-later"), &[]);
-    assert_eq!(later.status.code(), Some(2), "{}", show(&later));
-    let said = String::from_utf8_lossy(&later.stderr);
-    assert!(
-        said.contains("levels deep") && said.contains("cache"),
-        "{said}"
-    );
-    assert!(!dir.join("out-later/games.jsonl").exists(), "{said}");
+    deep_chain_is_stopped(&dir, &config, "out-later", &m);
     // `rm` walks by descriptor: the chain's paths are past PATH_MAX.
     let removed = Command::new("rm").arg("-rf").arg(&dir).output().unwrap();
     assert!(removed.status.success(), "{}", show(&removed));

@@ -13,8 +13,10 @@ fn every_bot_process_is_charged_to_the_runs_memory_group() {
     let dir = folder("sandbox-run-memory");
     let m = marker("runmemory");
     let bots = [
+        // Both with the marker: two bots of one program share its folder
+        // only with the same `env`.
         testbot("honest", "sleepy --ms 200 --seed 7"),
-        "memory-limit = \"256MiB\"\n".to_owned(),
+        format!("memory-limit = \"256MiB\"\nenv = {{ ABOURE_HOSTILE = \"{m}\" }}\n"),
         testbot("other", &format!("{m} sleepy --ms 200 --seed 8")),
         format!("memory-limit = \"128MiB\"\nenv = {{ ABOURE_HOSTILE = \"{m}\" }}\n"),
     ]
@@ -100,7 +102,12 @@ fn a_bot_without_a_memory_limit_is_held_to_the_runs_memory() {
     let m = marker("runmemorydefault");
     let bots = testbot("hog", &format!("{m} hog --ms 1024"))
         + &format!("env = {{ ABOURE_HOSTILE = \"{m}\" }}\n");
-    let text = format!("[sandbox]\nrun-memory = \"128MiB\"\n{}", gauntlet(&bots));
+    let env = format!("env = {{ ABOURE_HOSTILE = \"{m}\" }}\n");
+    let honest = testbot("honest", "random --seed 7") + &env;
+    let text = format!(
+        "[sandbox]\nrun-memory = \"128MiB\"\n{}",
+        gauntlet_against(&honest, &bots)
+    );
     let games = run_two_games(&dir, &text);
     assert_lost_at_limit(&games, "hog", "the run's memory bound (`run-memory`");
     assert_lost_at_limit(&games, "hog", "of 128 MiB");

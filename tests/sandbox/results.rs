@@ -93,7 +93,7 @@ fn a_run_refused_for_a_later_bot_gives_no_folder_to_an_earlier_one() {
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{}", show(&output));
     assert!(
-        err.contains("in its write path, a file of bot victim"),
+        err.contains("lies in the own folder of bot victim"),
         "{err}"
     );
     assert_eq!(owner(&victim), owner(&dir), "{}", show(&output));

@@ -86,6 +86,9 @@ const CORE: &[&str] = &[
     "channels::a_lock_on_a_shared_file_neither_blocks_a_bot_nor_excludes_anyone",
     "channels::a_bot_evicts_no_page_of_a_shared_file_and_cannot_ask_which_are_in_memory",
     "stack::a_bot_holds_no_stack_memory_past_its_memory_limit",
+    "shared::a_bot_running_another_bots_program_differently_is_refused_naming_both",
+    "shared::a_build_two_bots_share_with_another_env_is_refused_before_it_runs",
+    "shared::a_write_path_in_another_bots_folder_or_read_path_is_refused_naming_both",
 ];
 
 /// The path of the sandbox tests' module in this test binary, as the test

@@ -73,7 +73,14 @@ pub(crate) fn sandbox(
     sandbox.hide([config.path().to_owned(), options.out_dir.clone()]);
     for bot in config.bots() {
         let (program, args) = bot.command_line(&options.aboure_exe);
-        sandbox.register_bot(bot.name(), (&program, &args), bot.workdir(), bot.sandbox())?;
+        let (workdir, launch) = (bot.workdir(), bot.launch());
+        sandbox.register_bot(
+            bot.name(),
+            (&program, &args),
+            workdir,
+            bot.sandbox(),
+            &launch,
+        )?;
     }
     // At most two processes a game (a restart's overlap aside), each under
     // the largest limit; unbounded if any bot has none.

@@ -100,6 +100,7 @@ impl BuildCage {
         let sharing = |name: &str| builds.iter().any(|b| b.bots[1..].iter().any(|n| n == name));
         for bot in config.bots() {
             if sharing(bot.name()) {
+                refuse_another_launch(config, &builds, bot)?;
                 continue;
             }
             let mut policy = bot.sandbox().clone();
@@ -113,7 +114,13 @@ impl BuildCage {
                 }
                 None => bot.command_line(helper),
             };
-            sandbox.register_bot(bot.name(), (&program, &args), bot.workdir(), &policy)?;
+            sandbox.register_bot(
+                bot.name(),
+                (&program, &args),
+                bot.workdir(),
+                &policy,
+                &bot.launch(),
+            )?;
         }
         Ok(BuildCage {
             sandbox: Some(sandbox),
@@ -216,4 +223,35 @@ pub(crate) fn program(build: &Build) -> PathBuf {
         true => c.workdir.join(&c.program),
         false => c.program.clone(),
     }
+}
+
+/// Refuses `bot`, which shares a build with the build's first bot, when
+/// the two differ in what can change the code that runs (see
+/// `aboure_sandbox::Launch`): the build runs once, as the first bot and
+/// with its `env` (a `BASH_ENV` would run its code in the other's folder,
+/// which is handed to it), so they must be the same program.
+fn refuse_another_launch(
+    config: &Config,
+    builds: &[Build],
+    bot: &aboure_config::BotConfig,
+) -> Result<(), SandboxError> {
+    let first = builds
+        .iter()
+        .find(|b| b.bots[1..].iter().any(|n| n == bot.name()))
+        .and_then(|b| config.bots().iter().find(|f| f.name() == b.bots[0]));
+    let Some(first) = first else { return Ok(()) };
+    let (a, b) = (first.launch(), bot.launch());
+    let keys: Vec<&str> = [("env", a.env != b.env), ("wrapper", a.wrapper != b.wrapper)]
+        .into_iter()
+        .filter_map(|(key, differs)| differs.then_some(key))
+        .collect();
+    if keys.is_empty() {
+        return Ok(());
+    }
+    Err(SandboxError::NotSameProgram {
+        bot: bot.name().to_owned(),
+        other: first.name().to_owned(),
+        entry: bot.build().map(|c| c.workdir.clone()).unwrap_or_default(),
+        keys: keys.join(", "),
+    })
 }

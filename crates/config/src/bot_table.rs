@@ -122,6 +122,24 @@ impl BotConfig {
         bot
     }
 
+    /// What its table adds to its command that can change which code
+    /// runs (its `env`, `wrapper` and `build`): the sandbox lets two bots
+    /// share a program's folder only when these are the same.
+    pub fn launch(&self) -> aboure_sandbox::Launch {
+        aboure_sandbox::Launch {
+            env: self.env.clone(),
+            wrapper: self.wrapper.clone(),
+            build: self.build.as_ref().map(|b| {
+                let program = b.program.display().to_string();
+                let workdir = b.workdir.display().to_string();
+                std::iter::once(program)
+                    .chain(b.args.iter().cloned())
+                    .chain([workdir])
+                    .collect()
+            }),
+        }
+    }
+
     /// True if it may run while its opponent thinks (`ponder = true`);
     /// otherwise it is held still then.
     pub fn ponder(&self) -> bool {

@@ -104,6 +104,42 @@ pub enum SandboxError {
         /// The folder.
         path: PathBuf,
     },
+    /// Two bots run one program or script, so would share its folder, and
+    /// differ in what decides which code runs there (see `launch`).
+    #[error(
+        "sandbox of {bot}: it shares {entry} (its program or script, or the folder of a \
+         build) with bot {other}, and so would share its folder, but their {keys} differ: two bots share a program's folder only when \
+         they are the same program (the same env, wrapper, build, workdir and command up \
+         to the script; arguments after it and options may differ). Give them the same \
+         {keys}, or each a copy of the program in a folder of its own"
+    )]
+    NotSameProgram {
+        /// The bot.
+        bot: String,
+        /// The bot whose program it runs.
+        other: String,
+        /// The program or script.
+        entry: PathBuf,
+        /// The keys of their tables that differ.
+        keys: String,
+    },
+    /// A bot's `write` path lies in another bot's own folder or `read`
+    /// path: what it writes there, the other would read or run as its own.
+    #[error(
+        "sandbox of {bot}: its write path {path} lies in the {place} of bot {other}, which \
+         would read (or run) what {bot} writes there; give it a write folder outside \
+         every other bot's folders and read paths"
+    )]
+    WriteInOthers {
+        /// The bot.
+        bot: String,
+        /// Its `write` path.
+        path: PathBuf,
+        /// The other bot.
+        other: String,
+        /// `own folder` or `read path`.
+        place: &'static str,
+    },
     /// The tournament file or the results folder inside a system folder
     /// every bot reads.
     #[error(

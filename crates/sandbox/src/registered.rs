@@ -24,6 +24,8 @@ pub(crate) struct RegisteredBot {
     pub(crate) read: Vec<PathBuf>,
     /// Its `write` paths.
     pub(crate) write: Vec<PathBuf>,
+    /// What else decides which code it runs (see [`crate::launch`]).
+    pub(crate) started: crate::launch::Started,
 }
 
 impl RegisteredBot {
@@ -37,6 +39,15 @@ impl RegisteredBot {
     /// script that is a link to another bot's script is not that script
     /// (it would open the other bot's folder as its own).
     pub(crate) fn folder_inside(&self, other: &RegisteredBot) -> Option<&PathBuf> {
+        if self.same_entry(other) {
+            return None;
+        }
+        (self.folders.iter()).find(|f| other.folders.iter().any(|g| f.starts_with(g)))
+    }
+
+    /// Whether the two run one program or script, compared by file
+    /// without following a link.
+    fn same_entry(&self, other: &RegisteredBot) -> bool {
         use std::os::unix::fs::MetadataExt;
         let id = |f: &PathBuf| {
             std::fs::symlink_metadata(f)
@@ -44,10 +55,17 @@ impl RegisteredBot {
                 .map(|m| (m.dev(), m.ino()))
         };
         let one = self.entry.as_ref().and_then(id);
-        if one.is_some() && one == other.entry.as_ref().and_then(id) {
-            return None;
-        }
-        (self.folders.iter()).find(|f| other.folders.iter().any(|g| f.starts_with(g)))
+        one.is_some() && one == other.entry.as_ref().and_then(id)
+    }
+
+    /// The keys in which this bot and `other` differ (see
+    /// [`crate::launch`]), when they run one program or script with a
+    /// folder of its own, which they would share: nothing when they are
+    /// the same program.
+    pub(crate) fn not_the_same_program(&self, other: &RegisteredBot) -> Option<Vec<&'static str>> {
+        let shares = !self.folders.is_empty() || !other.folders.is_empty();
+        let keys = self.started.differences(&other.started);
+        (shares && self.same_entry(other) && !keys.is_empty()).then_some(keys)
     }
 
     /// A file this bot's arguments name that lies in `other`'s folders,
@@ -66,6 +84,21 @@ impl RegisteredBot {
         self.named.iter().filter(|f| !given(f)).find(|f| {
             let named_there = inside(f, &theirs) && !inside(f, &self.folders);
             program != Some(*f) && (named_there || linked_into(f, &theirs))
+        })
+    }
+
+    /// A `write` path of this bot inside `other`'s own folders or `read`
+    /// paths, with which of these it lies in: `other` would read or run
+    /// what this bot writes there. One inside this bot's own folders too
+    /// (two bots of one program share them) is the program's.
+    pub(crate) fn writes_into(&self, other: &RegisteredBot) -> Option<(&PathBuf, &'static str)> {
+        let inside = |w: &PathBuf, dirs: &[PathBuf]| dirs.iter().any(|d| w.starts_with(d));
+        let mine = |w: &&PathBuf| !inside(w, &self.folders);
+        (self.write.iter().filter(mine)).find_map(|w| {
+            let folder = inside(w, &other.folders).then_some("own folder");
+            folder
+                .or_else(|| inside(w, &other.read).then_some("read path"))
+                .map(|p| (w, p))
         })
     }
 }

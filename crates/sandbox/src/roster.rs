@@ -43,6 +43,7 @@ impl Sandbox {
         command: (&Path, &[String]),
         workdir: &Path,
         policy: &Policy,
+        launch: &crate::launch::Launch,
     ) -> Result<(), SandboxError> {
         if self.layers.has("root") || self.layers.has("landlock") {
             let mut held = (self.hidden.iter())
@@ -67,12 +68,15 @@ impl Sandbox {
         self.refuse_results_named(name, command.path_args(), &workdir)?;
         let mut files = named.clone();
         files.push(program.clone());
+        let entry = crate::own::entry(&command);
+        let started = crate::launch::Started::of(&command, entry.as_deref(), launch);
         let bot = RegisteredBot {
             name: name.to_owned(),
             files,
             named,
             folders,
-            entry: crate::own::entry(&command),
+            entry,
+            started,
             read: policy.read.iter().map(|p| normal(p)).collect(),
             write,
         };
@@ -123,7 +127,7 @@ impl Sandbox {
                 .iter()
                 .any(|s| p.starts_with(s))
         };
-        let roots: Vec<PathBuf> = (bot.folders.iter().chain(&bot.read).chain(&bot.write))
+        let roots: Vec<PathBuf> = (bot.folders.iter().chain(&bot.read))
             .filter(|p| !system(p))
             .cloned()
             .collect();
@@ -133,7 +137,15 @@ impl Sandbox {
             bot: bot.name.clone(),
             unsearched,
         };
-        match crate::hardlink::linked_secret(&roots, &secret, &secret_paths).map_err(unsearched)? {
+        let linked =
+            |roots: &[PathBuf]| crate::hardlink::linked_secret(roots, &secret, &secret_paths);
+        // Its `write` paths on their own: a tree there too large to search
+        // is the bot's doing, and past `write-size` (see `past_write_size`).
+        let found = match linked(&roots).map_err(unsearched)? {
+            Some(path) => Some(path),
+            None => past_write_size(linked(&bot.write), &bot.write).map_err(unsearched)?,
+        };
+        match found {
             Some(path) => Err(held_there(
                 bot,
                 path,
@@ -249,6 +261,45 @@ impl Sandbox {
         }
     }
 
+    /// Refuses two bots that would share a folder of one's own: one's own
+    /// folder in the other's (unless they are the same program, see
+    /// [`crate::launch`]), or one's `write` path in the other's own folder
+    /// or `read` path.
+    fn refuse_shared_folders(
+        &self,
+        bot: &RegisteredBot,
+        other: &RegisteredBot,
+    ) -> Result<(), SandboxError> {
+        // Without a sandbox every bot reads every folder anyway.
+        let off = self.settings.mode == crate::settings::Mode::Off;
+        if let Some(keys) = bot.not_the_same_program(other).filter(|_| !off) {
+            return Err(SandboxError::NotSameProgram {
+                bot: bot.name.clone(),
+                other: other.name.clone(),
+                entry: bot.entry.clone().unwrap_or_default(),
+                keys: keys.join(", "),
+            });
+        }
+        for (inner, outer) in [(bot, other), (other, bot)] {
+            if let Some(path) = inner.folder_inside(outer) {
+                return Err(SandboxError::SharedFolder {
+                    bot: inner.name.clone(),
+                    other: outer.name.clone(),
+                    path: path.clone(),
+                });
+            }
+            if let Some((path, place)) = inner.writes_into(outer) {
+                return Err(SandboxError::WriteInOthers {
+                    bot: inner.name.clone(),
+                    path: path.clone(),
+                    other: outer.name.clone(),
+                    place,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses a bot whose command names (or whose own folders lie in)
     /// what is hidden from it: the tournament file and the results folder,
     /// another bot's files outside its own folders, or what lies in another
@@ -276,15 +327,7 @@ impl Sandbox {
             return refuse(&bot.name, path, what);
         }
         for other in &self.bots {
-            for (inner, outer) in [(bot, other), (other, bot)] {
-                if let Some(path) = inner.folder_inside(outer) {
-                    return Err(SandboxError::SharedFolder {
-                        bot: inner.name.clone(),
-                        other: outer.name.clone(),
-                        path: path.clone(),
-                    });
-                }
-            }
+            self.refuse_shared_folders(bot, other)?;
             if let Some(path) = bot.names_a_file_of(other) {
                 return refuse(&bot.name, path, format!("a file of bot {}", other.name));
             }
@@ -292,13 +335,20 @@ impl Sandbox {
                 return refuse(&other.name, path, format!("a file of bot {}", bot.name));
             }
             for (inner, outer) in [(bot, other), (other, bot)] {
-                let theirs = [&outer.folders[..], &outer.write, &outer.read].concat();
+                let theirs = [&outer.folders[..], &outer.read].concat();
                 let mine = [&inner.folders[..], &inner.write, &inner.read].concat();
-                let found = shared_inode(&inner.folders, &mine, &theirs);
-                let found = found.map_err(|unsearched| SandboxError::Unsearched {
+                let unsearched = |unsearched| SandboxError::Unsearched {
                     bot: inner.name.clone(),
                     unsearched,
-                })?;
+                };
+                let found = shared_inode(&inner.folders, &mine, &theirs).map_err(unsearched)?;
+                let found = match found {
+                    Some(path) => Some(path),
+                    None => {
+                        let written = shared_inode(&inner.folders, &mine, &outer.write);
+                        past_write_size(written, &outer.write).map_err(unsearched)?
+                    }
+                };
                 if let Some(path) = found {
                     let what = format!("a hard link to a file of bot {}", outer.name);
                     return Err(held_there(inner, path, &what));
@@ -423,6 +473,22 @@ impl Sandbox {
         let theirs = others().flat_map(|bot| bot.read.iter().cloned());
         hidden.extend(theirs.filter(|p| !read.iter().any(|r| p.starts_with(r))));
         hidden
+    }
+}
+
+/// The answer of a search for hard links in `write` paths, where a tree
+/// too large to search whole counts as nothing found: the bot made it
+/// there itself, and it is past `write-size` (the search's bounds are
+/// above the usage walk's, see `usage`), so the watch stops each of its
+/// processes at its first look, and the run goes on. A search that
+/// stopped in another root is still refused.
+fn past_write_size(
+    found: Result<Option<PathBuf>, crate::hardlink::Unsearched>,
+    write: &[PathBuf],
+) -> Result<Option<PathBuf>, crate::hardlink::Unsearched> {
+    match found {
+        Err(stop) if write.contains(&stop.folder) => Ok(None),
+        other => other,
     }
 }
 

@@ -64,7 +64,13 @@ impl<'a> Runner<'a> {
         for bot in config.bots() {
             let (program, args) = bot.command_line(&options.aboure_exe);
             sandbox
-                .register_bot(bot.name(), (&program, &args), bot.workdir(), bot.sandbox())
+                .register_bot(
+                    bot.name(),
+                    (&program, &args),
+                    bot.workdir(),
+                    bot.sandbox(),
+                    &bot.launch(),
+                )
                 .map_err(RunError::from)?;
         }
         Ok(Runner {
