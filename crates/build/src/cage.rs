@@ -148,7 +148,15 @@ impl BuildCage {
         policy.write.push(folder(build));
         let c = &build.command;
         let name = &build.bots[0];
-        sandbox.register_bot(name, (&program(build), &c.args), &c.workdir, &policy)?;
+        // One bot: no other shares its folder, so nothing to compare.
+        let launch = aboure_sandbox::Launch::default();
+        sandbox.register_bot(
+            name,
+            (&program(build), &c.args),
+            &c.workdir,
+            &policy,
+            &launch,
+        )?;
         Ok(BuildCage {
             sandbox: Some(sandbox),
             bots: BTreeMap::from([(name.clone(), (policy, memory))]),
