@@ -46,34 +46,9 @@ use aboure_records::workers::{WorkersFile, WORKERS_SCHEMA};
 
 use crate::{roster, Error, Pace, RosterBrief, WorkerState};
 
-/// How often the roster is read, by up to [`PACED`] live workers.
-pub const EVERY: Duration = Duration::from_secs(2);
-
-/// Up to this many live workers, each reads the roster every [`EVERY`];
-/// with more, each reads it (and waits between its looks for work)
-/// proportionally longer ([`crowd`]).
-pub const PACED: usize = 50;
-
-/// How many times its usual wait each of `alive` workers waits between two
-/// polls of the run's shared files (the roster, and an idle worker's looks
-/// for work): 1 up to [`PACED`] workers, `alive / PACED` above. So all of
-/// them together poll the file server no more often than [`PACED`] workers
-/// would, however many there are: with polls at a fixed period, every
-/// worker added made each pair cost the server more calls (on NFS, 62 a
-/// pair at 10 workers, 119 at 100; at 1,000 the roster alone was read 500
-/// times a second). What it costs is a slower view of a death: at 1,000
-/// workers the roster is read every 40 s, so a dead worker's pair waits
-/// up to two such periods to be taken over.
-pub fn crowd(alive: usize) -> f64 {
-    (alive as f64 / PACED as f64).max(1.0)
-}
-
-/// The wait before the next look at the roster, for a worker among
-/// `alive`: [`EVERY`] times [`crowd`], drawn between half and one and a
-/// half of that, so that workers do not read in step.
-pub fn period(alive: usize) -> Duration {
-    EVERY.mul_f64(crowd(alive) * rand::Rng::gen_range(&mut rand::thread_rng(), 0.5..1.5))
-}
+// The crowd's pace lives with the pace of reads (`pace.rs`), which both
+// this file and the arbiter's queue read.
+pub use crate::pace::{crowd, period, EVERY, PACED};
 
 /// The lock whose holder writes `workers.json`.
 const ROSTER_LOCK: &str = "roster.lock";

@@ -1,6 +1,6 @@
 //! When a worker reads the roster's brief: as the pairs finish, not as
 //! the clock turns. Paced by the clock alone (each worker every 2 s times
-//! the crowd, [`crate::census::period`]), the crowd read the brief 25
+//! the crowd, [`period`]), the crowd read the brief 25
 //! times a second whatever the run did; at 1,000 workers, whose pairs
 //! finished at a little over 2 a second, that was 17 reads a pair, 68 of
 //! the 175 NFS calls a pair cost. What a reader needs of the brief
@@ -29,6 +29,35 @@
 use std::time::Duration;
 
 use crate::RosterBrief;
+
+/// How often the roster is read, by up to [`PACED`] live workers.
+pub const EVERY: Duration = Duration::from_secs(2);
+
+/// Up to this many live workers, each reads the roster every [`EVERY`];
+/// with more, each reads it (and waits between its looks for work)
+/// proportionally longer ([`crowd`]).
+pub const PACED: usize = 50;
+
+/// How many times its usual wait each of `alive` workers waits between two
+/// polls of the run's shared files (the roster, and an idle worker's looks
+/// for work): 1 up to [`PACED`] workers, `alive / PACED` above. So all of
+/// them together poll the file server no more often than [`PACED`] workers
+/// would, however many there are: with polls at a fixed period, every
+/// worker added made each pair cost the server more calls (on NFS, 62 a
+/// pair at 10 workers, 119 at 100; at 1,000 the roster alone was read 500
+/// times a second). What it costs is a slower view of a death: at 1,000
+/// workers the roster is read every 40 s, so a dead worker's pair waits
+/// up to two such periods to be taken over.
+pub fn crowd(alive: usize) -> f64 {
+    (alive as f64 / PACED as f64).max(1.0)
+}
+
+/// The wait before the next look at the roster, for a worker among
+/// `alive`: [`EVERY`] times [`crowd`], drawn between half and one and a
+/// half of that, so that workers do not read in step.
+pub fn period(alive: usize) -> Duration {
+    EVERY.mul_f64(crowd(alive) * rand::Rng::gen_range(&mut rand::thread_rng(), 0.5..1.5))
+}
 
 /// Games the run must have recorded, per live worker, since a worker's
 /// last read of the brief before it reads it again (at its next period).
@@ -70,9 +99,9 @@ impl Pace {
     }
 
     /// The wait before this worker's next look at the roster
-    /// ([`crate::census::period`] for its crowd).
+    /// ([`period`] for its crowd).
     pub fn period(&self, brief: &RosterBrief) -> Duration {
-        crate::census::period(self.alive(brief))
+        period(self.alive(brief))
     }
 
     /// Whether a worker reads the brief at this period of its own, knowing
@@ -141,7 +170,7 @@ mod tests {
         assert!(split.due(0, &crowd(10), false));
         assert!(!split.due(100, &crowd(10), false), "10 alive would read");
         assert_eq!(split.alive(&crowd(10)), 1000);
-        assert!(split.period(&crowd(10)) >= crate::census::EVERY * 10);
+        assert!(split.period(&crowd(10)) >= EVERY * 10);
     }
 
     #[test]
