@@ -150,7 +150,7 @@ fn a_failed_builds_output_is_quoted_with_its_escapes_written_out() {
     std::fs::create_dir_all(&own).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/termbuild.sh");
     std::fs::copy(script, own.join("build.sh")).unwrap();
-    let honest = testbot("honest", "random --seed 7");
+    let honest = other_bot(&dir);
     let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", "")));
     let out = dir.join("out");
     let output = run_loud(&config, &out);
@@ -209,7 +209,7 @@ fn a_builds_log_stops_at_the_cap_of_a_bots_stderr_log() {
         "head -c 25165824 /dev/zero | tr '\\0' x\necho\necho the end of the build\n",
     )
     .unwrap();
-    let honest = testbot("honest", "random --seed 7");
+    let honest = other_bot(&dir);
     let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", "")));
     let out = dir.join("out");
     let output = run_loud(&config, &out);
@@ -350,7 +350,9 @@ fn a_build_leaves_nothing_writable_by_others_or_setuid_in_its_folder() {
                   echo x > fine; chmod 0750 fine\n\
                   echo built > built.txt\n";
     std::fs::write(own.join("build.sh"), script).unwrap();
-    let honest = testbot("honest", "random --seed 7");
+    // Not the builder's test program: two bots of one program share its
+    // folder only with the same build and working directory.
+    let honest = other_bot(&dir);
     let config = write_config(&dir, &gauntlet_against(&honest, &builder("bot", "")));
     let out = dir.join("out");
     let output = run_loud(&config, &out);

@@ -35,10 +35,11 @@
 use std::collections::BTreeMap;
 
 use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
+    BpfProgram, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
+    TargetArch,
 };
 
+use crate::answer::{answer, fail};
 use crate::setup::SetupError;
 
 /// `fcntl` commands that set a record lock: `F_SETLK`, `F_SETLKW`,
@@ -53,31 +54,11 @@ const EVICTING_ADVICE: &[u64] = &[20, 21];
 /// `cachestat` (Linux 6.5): a file's pages in memory, by range.
 pub const SYS_CACHESTAT: i64 = 451;
 
-fn fail(e: seccompiler::BackendError) -> SetupError {
-    SetupError::Seccomp(e.to_string())
-}
-
 /// A rule that holds when argument `arg` (an `int`) is `value`.
 fn equal(arg: u8, value: u64) -> Result<SeccompRule, SetupError> {
     SeccompCondition::new(arg, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, value)
         .and_then(|c| SeccompRule::new(vec![c]))
         .map_err(fail)
-}
-
-/// `calls` (with their rules, none: the whole call) answer `errno`
-/// without acting; 0 is success.
-fn answer(
-    arch: TargetArch,
-    calls: BTreeMap<i64, Vec<SeccompRule>>,
-    errno: i32,
-) -> Result<SeccompFilter, SetupError> {
-    SeccompFilter::new(
-        calls,
-        SeccompAction::Allow,
-        SeccompAction::Errno(errno as u32),
-        arch,
-    )
-    .map_err(fail)
 }
 
 /// Locks succeed without locking: `flock`, and `fcntl` for [`SET_LOCK`].

@@ -10,10 +10,10 @@
 use std::collections::BTreeMap;
 
 use seccompiler::{
-    SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-    TargetArch,
+    SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule, TargetArch,
 };
 
+use crate::answer::{answer, fail};
 use crate::setup::SetupError;
 
 /// The bit of a file mode mask that keeps others from writing.
@@ -26,10 +26,6 @@ const SET_ID: [u32; 2] = [0o4000, 0o2000];
 /// The mode bits a build may not set with `chmod`: others' write and
 /// [`SET_ID`]. The sticky bit alone is harmless.
 const LOOSE: [u32; 3] = [OTHERS_WRITE, SET_ID[0], SET_ID[1]];
-
-fn fail(e: seccompiler::BackendError) -> SetupError {
-    SetupError::Seccomp(e.to_string())
-}
 
 /// A condition that holds when argument `arg` has every bit of `bits`.
 fn has(arg: u8, bits: u32) -> Result<SeccompCondition, SetupError> {
@@ -51,22 +47,6 @@ fn any_bit(mode: u8, bits: &[u32]) -> Result<Vec<SeccompRule>, SetupError> {
         .collect()
 }
 
-/// A filter that makes the calls of `calls` fail with `errno` when their
-/// rules match.
-fn refuse_when(
-    arch: TargetArch,
-    calls: BTreeMap<i64, Vec<SeccompRule>>,
-    errno: i32,
-) -> Result<SeccompFilter, SetupError> {
-    SeccompFilter::new(
-        calls,
-        SeccompAction::Allow,
-        SeccompAction::Errno(errno as u32),
-        arch,
-    )
-    .map_err(fail)
-}
-
 /// Keeps others' write bit in the file mode mask: `umask` with a mask
 /// that clears it does nothing, as if it had worked on a mask of 0 (it
 /// returns 0). A bot that set a mask of 0 would leave files and folders
@@ -86,7 +66,7 @@ pub fn mask(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
     )
     .and_then(|c| SeccompRule::new(vec![c]))
     .map_err(fail)?;
-    refuse_when(arch, BTreeMap::from([(libc::SYS_umask, vec![cleared])]), 0)
+    answer(arch, BTreeMap::from([(libc::SYS_umask, vec![cleared])]), 0)
 }
 
 /// Sets the bot's file mode mask to the one it inherited with at least
@@ -130,8 +110,8 @@ pub fn created(arch: TargetArch) -> Result<Vec<SeccompFilter>, SetupError> {
     ]);
     let openat2 = BTreeMap::from([(libc::SYS_openat2, Vec::new())]);
     Ok(vec![
-        refuse_when(arch, calls, libc::EPERM)?,
-        refuse_when(arch, openat2, libc::ENOSYS)?,
+        answer(arch, calls, libc::EPERM)?,
+        answer(arch, openat2, libc::ENOSYS)?,
     ])
 }
 
@@ -147,5 +127,5 @@ pub fn build_modes(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
     ]);
     #[cfg(target_arch = "x86_64")]
     calls.insert(libc::SYS_chmod, any_bit(1, &LOOSE)?);
-    refuse_when(arch, calls, libc::EPERM)
+    answer(arch, calls, libc::EPERM)
 }

@@ -12,10 +12,10 @@
 use std::collections::BTreeMap;
 
 use seccompiler::{
-    SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-    TargetArch,
+    SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule, TargetArch,
 };
 
+use crate::answer::{answer, fail};
 use crate::setup::SetupError;
 
 /// Calls that report a filesystem's free space: `statfs`, `fstatfs` and the
@@ -66,7 +66,6 @@ pub const IOCTLS: &[u32] = &[
 /// The filter: [`CALLS`] whole, and `ioctl` with a command of [`IOCTLS`]
 /// (an `unsigned int`: its low half is what the kernel reads).
 pub fn filter(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
-    let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     let mut calls: BTreeMap<i64, Vec<SeccompRule>> =
         CALLS.iter().map(|&call| (call, Vec::new())).collect();
     let ioctl_rules = (IOCTLS.iter())
@@ -77,13 +76,7 @@ pub fn filter(arch: TargetArch) -> Result<SeccompFilter, SetupError> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(fail)?;
     calls.insert(libc::SYS_ioctl, ioctl_rules);
-    SeccompFilter::new(
-        calls,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch,
-    )
-    .map_err(fail)
+    answer(arch, calls, libc::ENOSYS)
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@
 
 #![deny(missing_docs)]
 
+mod answer;
 mod argument;
 mod build_folder;
 mod cage;

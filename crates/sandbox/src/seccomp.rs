@@ -365,13 +365,7 @@ fn denied(arch: TargetArch, stamps: bool) -> Result<SeccompFilter, SetupError> {
 
 /// A filter that refuses `call` whole with `errno`.
 fn refuse(arch: TargetArch, call: i64, errno: i32) -> Result<SeccompFilter, SetupError> {
-    SeccompFilter::new(
-        BTreeMap::from([(call, Vec::new())]),
-        SeccompAction::Allow,
-        SeccompAction::Errno(errno as u32),
-        arch,
-    )
-    .map_err(|e| SetupError::Seccomp(e.to_string()))
+    crate::answer::answer(arch, BTreeMap::from([(call, Vec::new())]), errno)
 }
 
 /// Installs the seccomp filters: the deny list, the numbers it was not
