@@ -181,3 +181,29 @@ fn a_write_path_in_another_bots_folder_or_read_path_is_refused_naming_both() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_build_two_bots_share_with_other_interpreter_options_is_refused_before_it_runs() {
+    let dir = folder("sandbox-shared-build-options");
+    let vic = victim(&dir);
+    std::fs::write(vic.join("build.sh"), "echo built > built.txt\n").unwrap();
+    let bot = |name: &str, before: &str| {
+        format!(
+            "[[bot]]\nname = \"{name}\"\nworkdir = \"{}\"\n\
+             command = [\"python3\", {before}\"bot.py\"]\n\
+             build = [\"/bin/sh\", \"build.sh\"]\nenv = {{ KEY = \"k\" }}\n",
+            vic.display()
+        )
+    };
+    // The variant of b41: one env, but an interpreter's option of its own
+    // (the build would run as atk and hand it the folder before the games'
+    // check refused the pair).
+    let keys = "their command before the script differ";
+    refused(
+        &dir,
+        &(bot("atk", "\"-X\", \"importtime\", ") + &bot("vic", "")),
+        keys,
+    );
+    assert!(!vic.join("built.txt").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -88,6 +88,7 @@ const CORE: &[&str] = &[
     "stack::a_bot_holds_no_stack_memory_past_its_memory_limit",
     "shared::a_bot_running_another_bots_program_differently_is_refused_naming_both",
     "shared::a_build_two_bots_share_with_another_env_is_refused_before_it_runs",
+    "shared::a_build_two_bots_share_with_other_interpreter_options_is_refused_before_it_runs",
     "shared::a_write_path_in_another_bots_folder_or_read_path_is_refused_naming_both",
 ];
 

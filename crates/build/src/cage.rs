@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use aboure_config::Config;
-use aboure_sandbox::{BotSpec, Jail, Layers, Mode, Policy, Sandbox, SandboxError, Settings};
+use aboure_sandbox::{BotSpec, Games, Jail, Layers, Mode, Policy, Sandbox, SandboxError, Settings};
 
 use crate::plan::{builds, Build};
 
@@ -122,6 +122,8 @@ impl BuildCage {
                 &bot.launch(),
             )?;
         }
+        // After the builds' own checks, which say more of a build's folder.
+        refuse_other_programs(&sandbox, config, helper)?;
         Ok(BuildCage {
             sandbox: Some(sandbox),
             bots,
@@ -231,6 +233,34 @@ pub(crate) fn program(build: &Build) -> PathBuf {
         true => c.workdir.join(&c.program),
         false => c.program.clone(),
     }
+}
+
+/// Refuses, before any build, two bots whose games would run one program
+/// or script differently (the games' sandbox refuses them too, but only
+/// after the builds: one shared by the two would have run as the first and
+/// been handed its folder).
+fn refuse_other_programs(
+    sandbox: &Sandbox,
+    config: &Config,
+    helper: &Path,
+) -> Result<(), SandboxError> {
+    let lines: Vec<_> = config
+        .bots()
+        .iter()
+        .map(|b| b.command_line(helper))
+        .collect();
+    let launches: Vec<_> = config.bots().iter().map(|b| b.launch()).collect();
+    let games: Vec<Games> = (config.bots().iter().zip(&lines).zip(&launches))
+        .map(|((bot, (program, args)), launch)| Games {
+            name: bot.name(),
+            program,
+            args,
+            workdir: bot.workdir(),
+            policy: bot.sandbox(),
+            launch,
+        })
+        .collect();
+    sandbox.refuse_other_programs(&games)
 }
 
 /// Refuses `bot`, which shares a build with the build's first bot, when

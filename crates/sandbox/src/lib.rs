@@ -95,7 +95,7 @@ pub use error::{Held, SandboxError};
 pub use exec::{exec_main, probe_main};
 pub use hardlink::{Unsearched, LINK_SEARCH};
 pub use jail::{BotSpec, Jail, Sandbox};
-pub use launch::Launch;
+pub use launch::{Games, Launch};
 pub use launcher::SandboxLauncher;
 pub use layer::Layer;
 pub use layers::Layers;

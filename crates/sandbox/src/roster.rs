@@ -61,25 +61,21 @@ impl Sandbox {
             workdir: &workdir,
             helper: &self.helper,
         };
-        let write: Vec<PathBuf> = policy.write.iter().map(|p| normal(p)).collect();
         self.refuse_links(name, &workdir, policy)?;
-        let folders = crate::own::own_folders(&command, &[], &write).unwrap_or_default();
-        let named = crate::argument::files(command.path_args(), &workdir, &write);
-        self.refuse_results_named(name, command.path_args(), &workdir)?;
-        let mut files = named.clone();
-        files.push(program.clone());
-        let entry = crate::own::entry(&command);
-        let started = crate::launch::Started::of(&command, entry.as_deref(), launch);
-        let bot = RegisteredBot {
-            name: name.to_owned(),
-            files,
-            named,
-            folders,
-            entry,
-            started,
-            read: policy.read.iter().map(|p| normal(p)).collect(),
-            write,
+        let games = crate::launch::Games {
+            name,
+            program: &program,
+            args,
+            workdir: &workdir,
+            policy,
+            launch,
         };
+        let mut bot = self.early(&games);
+        bot.named = crate::argument::files(command.path_args(), &workdir, &bot.write);
+        self.refuse_results_named(name, command.path_args(), &workdir)?;
+        bot.files = bot.named.clone();
+        bot.files.push(program.clone());
+        bot.read = policy.read.iter().map(|p| normal(p)).collect();
         self.refuse_what_is_hidden(&bot)?;
         self.refuse_linked_secrets(&bot)?;
         self.refuse_named_through_links(&bot)?;
