@@ -41,6 +41,35 @@ fn a_bot_spending_its_cpu_limit_in_children_the_kernel_reaps_is_stopped() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_bot_spending_its_cpu_limit_in_children_waited_for_orphaned_or_ignored_is_stopped() {
+    // Attack b71 unprivileged: without a cpuacct group the limit is summed
+    // from /proc, where a child the kernel reaps (its parent ignores
+    // SIGCHLD) leaves no time in any process's. Its clock, written by each
+    // child, is read here: the bot's children stop near the limit.
+    let dir = folder("sandbox-cpu-kinds");
+    let m = marker("cpukinds");
+    let (spent, spent_arg) = write_folder(&dir);
+    let bots = hostile("burner", "childburn.sh", &m, &[&spent_arg])
+        + "cpu-limit = \"2s\"\nsandbox = { write = [\"cache\"] }\n";
+    let games = run_two_games(&dir, &gauntlet(&bots));
+    let log = stderr_log(&dir.join("out"), "burner");
+    // 6 s of children in all: without their count they all finish.
+    assert!(!log.contains("childburn: finished"), "{log}");
+    assert_lost_at_limit(&games, "burner", "CPU time limit of 2 s reached");
+    let files: Vec<_> = std::fs::read_dir(&spent).unwrap().collect();
+    assert_eq!(files.len(), 2, "one file a bot process: {files:?}");
+    for file in files {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        let used: f64 = text.lines().map(|l| l.parse::<f64>().unwrap()).sum();
+        // The children's own clocks, a lower bound of their time (one
+        // stopped midway wrote nothing): near 2 s, far from 6.
+        assert!(used < 3.0, "{used} s of CPU under cpu-limit 2s: {text}");
+    }
+    assert_no_survivors(&m, Duration::from_secs(5));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Runs a bot that holds 21 MiB in its `write` folder by `mode` (see
 /// `hiddenfill.sh`) under a `write-size` of 8 MiB: each of its games is
 /// lost at that limit (attack 78 of the outside review: 108 MiB held under

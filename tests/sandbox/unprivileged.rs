@@ -53,6 +53,7 @@ const CORE: &[&str] = &[
     "calls::fallocate_claims_no_disk_beyond_write_size",
     "hold::a_spinner_that_arms_timers_sending_sigcont_is_held_while_the_opponent_thinks",
     "limits::a_bot_spending_its_cpu_limit_in_children_is_stopped",
+    "limits::a_bot_spending_its_cpu_limit_in_children_waited_for_orphaned_or_ignored_is_stopped",
     "limits::files_deleted_while_held_open_count_in_write_size",
     "limits::files_made_without_a_name_count_in_write_size",
     "limits::files_a_thread_holds_in_a_descriptor_table_of_its_own_count_in_write_size",

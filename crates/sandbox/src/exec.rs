@@ -64,6 +64,8 @@ fn fail(message: &str) -> ! {
 
 fn run(plan: &Plan) -> Result<Infallible, String> {
     close_other_descriptors();
+    // Inherited by the init and the bot (see `reaping`).
+    crate::reaping::default_action()?;
     let watch = Watch::new(plan)?;
     for dir in &plan.cgroups {
         join(dir)?;
@@ -203,6 +205,9 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
         crate::channels::install(plan.build)?;
         if plan.private_memory {
             crate::stack::install()?;
+        }
+        if plan.cpu_limit.is_some() && plan.cpu_account.is_none() {
+            crate::reaping::install()?;
         }
     }
     let c = |s: &str| CString::new(s).map_err(|_| format!("{s:?} holds a NUL byte"));

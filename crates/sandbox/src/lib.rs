@@ -74,6 +74,7 @@ mod plan;
 mod planted;
 mod probe;
 mod reach;
+mod reaping;
 mod registered;
 mod relay;
 mod root;

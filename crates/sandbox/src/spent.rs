@@ -12,14 +12,15 @@
 //! init (or by the helper, a subreaper without namespaces), so their time
 //! stays in the sum too.
 //!
-//! What escapes the sum: a child reaped by the kernel itself (its parent
-//! ignores `SIGCHLD`), whose time is added to no one, if it lives and dies
-//! between two polls (an outside review's bot spent 6 s under
+//! What would escape the sum: a child reaped by the kernel itself (its
+//! parent ignores `SIGCHLD`), whose time is added to no one, if it lives
+//! and dies between two polls (an outside review's bot spent 6 s under
 //! `cpu-limit = "2s"` in children of 40 ms each). So where the bot has a
 //! `cpuacct` group (a root arbiter), its `cpuacct.usage` is read instead
 //! ([`GroupClock`]): the kernel adds to it every task that ran in the
 //! group, reaped by anyone or not, and the helper's own time, which is
-//! not the bot's, is taken off.
+//! not the bot's, is taken off. Without one, the bot cannot have its
+//! children reaped by the kernel (see `reaping`).
 
 use std::ffi::CString;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
