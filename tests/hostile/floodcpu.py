@@ -13,8 +13,10 @@ pipe takes it, from its start to its end. MODE: which of `sleepy`, `flood`
 and `stderr` to run (default the first two).
 The arbiter's time is read from /proc/PID/stat once it has exited and
 before it is reaped (utime + stime: its own threads, not the bots it
-waited for), and the bytes it read from /proc/PID/io (`rchar`: a flood's
-size depends on how much CPU the flooder got, so compare time per byte).
+waited for), the bytes it read from /proc/PID/io (`rchar`: a flood's
+size depends on how much CPU the flooder got, so compare time per byte),
+and the bytes of stderr drained unread past the log's cap, which the log
+counts.
 """
 import json
 import os
@@ -67,8 +69,17 @@ def measure(aboure, testbot, mode, ms, folder):
     with open(os.path.join(folder, "run", "games.jsonl")) as f:
         ends = sorted({line.split('"termination":"')[1].split('"')[0] for line in f})
     read = int(io["rchar"]) / (1 << 20)
+    # Past the log's cap stderr is drained unread; the log counts it.
+    log = os.path.join(folder, "run", "logs", f"{mode}.stderr.log")
+    drained = 0
+    if os.path.exists(log):
+        with open(log, errors="replace") as f:
+            for line in f:
+                if line.startswith("[aboure: ") and line.rstrip().endswith("of one process's stderr discarded]"):
+                    drained += int(line.split()[1])
     print(
-        f"{mode:6} arbiter CPU {own:.2f} s, read {read:.0f} MiB, exit {child.returncode}, "
+        f"{mode:6} arbiter CPU {own:.2f} s, read {read:.0f} MiB, "
+        f"drained unread {drained / (1 << 20):.0f} MiB, exit {child.returncode}, "
         f"games ended by {', '.join(ends)}"
     )
 

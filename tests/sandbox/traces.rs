@@ -1,6 +1,6 @@
 //! What a bot leaves on the host and reads of it, the attacks of an outside
 //! round that got through: terminal escapes kept raw in its stderr log and
-//! its protocol log,
+//! its protocol log, a stderr flood past the log's cap,
 //! files and folders left writable by anyone in its write folder, and the
 //! free space of the host filesystems, which another bot moves by writing.
 //! Each through `aboure run` in the default mode, checked from outside.
@@ -23,6 +23,36 @@ fn a_bots_stderr_log_holds_no_raw_terminal_escape() {
     );
     let written = "before\\u{1b}]52;c;b3duZWQ=\\u{7}\\u{1b}]0;title\\u{7}\\u{1b}[2J\\x9bKafter\n";
     assert_eq!(log.matches(written).count(), 2, "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_stderr_flood_past_the_logs_cap_is_drained_to_its_end_and_counted() {
+    // Past the cap, what a bot writes is drained unread and counted: one
+    // note a process, at its stream's end.
+    let dir = folder("sandbox-stderrcount");
+    let m = marker("stderrcount");
+    let bots = hostile("counted", "stderrcount.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = std::fs::read_to_string(dir.join("out/logs/counted.stderr.log")).unwrap();
+    let cap = 16 << 20;
+    let note = format!("\n[aboure: stderr limit of {cap} bytes reached; the rest is discarded]\n");
+    let (kept, notes) = log.split_once(&note).expect("the note at the cap");
+    assert!(kept.len() <= cap && kept.bytes().all(|b| b == b'x' || b == b'\n'));
+    let counts: Vec<usize> = (notes.lines())
+        .map(|l| {
+            let count = l.strip_prefix("[aboure: ").and_then(|l| l.split_once(' '));
+            count.expect(l).0.parse().expect(l)
+        })
+        .collect();
+    // Two processes (one a game), 24 MiB each: what the log kept and what
+    // it counted as discarded make up every byte.
+    assert_eq!(counts.len(), 2, "{notes}");
+    assert_eq!(
+        kept.len() + counts.iter().sum::<usize>(),
+        2 * (24 << 20),
+        "{notes}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -27,6 +27,7 @@ pub mod escaped;
 pub mod exchange;
 pub mod exit;
 mod fault;
+mod flood;
 pub mod hint;
 pub mod hold;
 pub mod launch;

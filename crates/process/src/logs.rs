@@ -37,6 +37,7 @@ pub const PROTOCOL_CAP: u64 = 16 * 1024 * 1024;
 enum Entry {
     Stderr(Vec<u8>),
     StderrCapped,
+    StderrDiscarded(u64),
     Protocol(String),
     ProtocolCapped,
     Flush,
@@ -132,16 +133,33 @@ impl BotLogs {
 
     /// Appends what a process wrote on stderr, up to [`STDERR_CAP`] bytes
     /// for the bot; past the cap, one note says the rest was discarded.
-    pub(crate) fn stderr(&self, bytes: &[u8]) {
+    /// Returns how many of `bytes` were discarded.
+    pub(crate) fn stderr(&self, bytes: &[u8]) -> u64 {
         if self.sender.is_none() {
-            return;
+            return 0;
         }
         let n = bytes.len() as u64;
         let before = self.stderr_written.fetch_add(n, Ordering::Relaxed);
         if before + n <= STDERR_CAP {
             self.send(Entry::Stderr(bytes.to_vec()));
+            return 0;
         } else if before <= STDERR_CAP {
             self.send(Entry::StderrCapped);
+        }
+        n
+    }
+
+    /// Whether the stderr log is full: what a process writes now is only
+    /// counted (see `flood`).
+    pub(crate) fn stderr_full(&self) -> bool {
+        self.sender.is_some() && self.stderr_written.load(Ordering::Relaxed) > STDERR_CAP
+    }
+
+    /// Notes, past the cap, that one process's stderr lost `bytes` to it
+    /// (one line a process, at its stream's end).
+    pub(crate) fn stderr_discarded(&self, bytes: u64) {
+        if bytes > 0 {
+            self.send(Entry::StderrDiscarded(bytes));
         }
     }
 
@@ -188,6 +206,9 @@ impl Files {
             match entry {
                 Entry::Stderr(bytes) => self.stderr_chunk(&bytes),
                 Entry::StderrCapped => self.stderr_capped(),
+                Entry::StderrDiscarded(bytes) => self.stderr_write(&format!(
+                    "[aboure: {bytes} bytes of one process's stderr discarded]\n"
+                )),
                 Entry::Protocol(line) => {
                     if let Some(file) = self.protocol.as_mut() {
                         let _ = file.write_all(line.as_bytes());
@@ -275,6 +296,8 @@ mod tests {
         logs.stderr(b"hello\n");
         logs.stderr(&vec![b'x'; STDERR_CAP as usize]);
         logs.stderr(b"more\n");
+        assert!(logs.stderr_full());
+        logs.stderr_discarded(5);
         drop(logs);
         let protocol = std::fs::read_to_string(dir.join("b.protocol.log")).unwrap();
         // A bot's controls written out, and no line break but the entry's.
@@ -285,7 +308,10 @@ mod tests {
         let stderr = std::fs::read_to_string(dir.join("b.stderr.log")).unwrap();
         assert_eq!(
             stderr,
-            format!("hello\n\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]\n")
+            format!(
+                "hello\n\n[aboure: stderr limit of {STDERR_CAP} bytes reached; the rest is discarded]\n\
+                 [aboure: 5 bytes of one process's stderr discarded]\n"
+            )
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

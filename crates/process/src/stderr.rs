@@ -21,9 +21,9 @@ use crate::logs::BotLogs;
 const KEEP: usize = 4096;
 /// Bytes asked for by one read of stderr: a pipe's default capacity, so
 /// that one read takes all a flooding bot could write meanwhile. A bot
-/// may write its stderr as fast as it can, and the arbiter reads all of
-/// it (past the log's cap only to count and drop it): at 8 KiB a read, a
-/// flood cost the arbiter more CPU than the game (docs/sandbox.md).
+/// may write its stderr as fast as it can: at 8 KiB a read, a flood cost
+/// the arbiter more CPU than the game (docs/sandbox.md); past the log's
+/// cap it is not read at all (see `flood`).
 const READ_SIZE: usize = 64 * 1024;
 /// Longest line quoted as a report of a failed allocation.
 const QUOTE_MAX: usize = 200;
@@ -118,25 +118,50 @@ impl StderrTail {
 }
 
 /// Reads a process's stderr to its end: into `tail`, and into the bot's
-/// stderr log if it has one. Runs on a task of its own, because a bot
-/// blocked on a full stderr pipe would look hung.
+/// stderr log if it has one; once the log is full, the rest is drained
+/// unread (see `flood`) and its count noted in the log. Runs on a task of
+/// its own, because a bot blocked on a full stderr pipe would look hung.
 pub(crate) async fn drain(
-    mut stderr: impl AsyncRead + Unpin,
+    mut stderr: tokio::process::ChildStderr,
     logs: Option<Arc<BotLogs>>,
     tail: Arc<StderrTail>,
 ) {
+    let (mut discarded, full) = read(&mut stderr, logs.as_deref(), &tail).await;
+    if full {
+        let moved = match stderr.into_owned_fd() {
+            Ok(fd) => crate::flood::discard(fd).await.unwrap_or(0),
+            Err(_) => 0,
+        };
+        discarded += moved;
+    }
+    if let Some(logs) = &logs {
+        logs.stderr_discarded(discarded);
+    }
+    tail.close();
+}
+
+/// Reads `stderr` into `tail` and `logs` until its end, or until the log
+/// is full (then true); and how many bytes read the log discarded.
+async fn read(
+    stderr: &mut (impl AsyncRead + Unpin),
+    logs: Option<&BotLogs>,
+    tail: &StderrTail,
+) -> (u64, bool) {
     let mut buf = vec![0u8; READ_SIZE];
+    let mut discarded = 0;
     loop {
         let n = match stderr.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
+            Ok(0) | Err(_) => return (discarded, false),
             Ok(n) => n,
         };
         tail.push(&buf[..n]);
-        if let Some(logs) = &logs {
-            logs.stderr(&buf[..n]);
+        if let Some(logs) = logs {
+            discarded += logs.stderr(&buf[..n]);
+            if logs.stderr_full() {
+                return (discarded, true);
+            }
         }
     }
-    tail.close();
 }
 
 /// The last lines of `text`, each cut to a readable length.
@@ -303,7 +328,7 @@ mod tests {
             reads: 0,
         };
         let tail = Arc::new(StderrTail::default());
-        drain(&mut stream, None, tail.clone()).await;
+        assert_eq!(read(&mut stream, None, &tail).await, (0, false));
         assert_eq!(stream.left, 0);
         // The last read is the end of the stream.
         assert_eq!(stream.reads, (64 << 20) / (64 * 1024) + 1);
