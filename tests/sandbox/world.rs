@@ -330,3 +330,31 @@ fn a_bot_filling_its_write_folder_is_stopped_at_write_size_and_no_result_is_lost
     assert_no_survivors(&m, Duration::from_secs(5));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_sandboxed_bot_starts_with_no_signal_ignored_as_a_plain_one() {
+    // The helper is a Rust program, which ignores SIGPIPE; an ignored
+    // signal stays ignored across execve, so a sandboxed bot writing to a
+    // closed pipe got EPIPE where a plain one dies of the signal (and one
+    // that set SIGCHLD aside would have it ignored too).
+    let dir = folder("sandbox-sigign");
+    let m = marker("sigign");
+    let bots = hostile("ignorer", "sigign.sh", &m, &[]);
+    let games = run_two_games(&dir, &gauntlet(&bots));
+    assert_eq!(games.len(), 2);
+    let log = stderr_log(&dir.join("out"), "ignorer");
+    let masks = reported(&log, "SigIgn:");
+    assert!(!masks.is_empty(), "{log}");
+    for mask in masks {
+        // What the arbiter's own parent ignored, a plain bot inherits too;
+        // SIGPIPE (13) and SIGCHLD (17) are the helper's to put back.
+        let mask = u64::from_str_radix(mask.trim(), 16).unwrap();
+        let put_back = 1 << (libc::SIGPIPE - 1) | 1 << (libc::SIGCHLD - 1);
+        assert_eq!(
+            mask & put_back,
+            0,
+            "signals ignored at the bot's start: {mask:#x}\n{log}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

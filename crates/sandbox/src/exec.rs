@@ -62,10 +62,27 @@ fn fail(message: &str) -> ! {
     std::process::exit(126)
 }
 
+/// Puts `SIGPIPE` back to its default action. A Rust program starts with
+/// it ignored, and an ignored signal stays ignored across `execve`: a bot
+/// started by the helper would get `EPIPE` where a plain bot (whose start
+/// by the standard library puts it back) dies of the signal.
+fn default_sigpipe() -> Result<(), String> {
+    // SAFETY: SIG_DFL is not a handler: nothing runs in signal context.
+    let done = unsafe {
+        nix::sys::signal::signal(
+            nix::sys::signal::Signal::SIGPIPE,
+            nix::sys::signal::SigHandler::SigDfl,
+        )
+    };
+    done.map(drop)
+        .map_err(|e| format!("cannot set SIGPIPE to its default action: {e}"))
+}
+
 fn run(plan: &Plan) -> Result<Infallible, String> {
     close_other_descriptors();
     // Inherited by the init and the bot (see `reaping`).
     crate::reaping::default_action()?;
+    default_sigpipe()?;
     let watch = Watch::new(plan)?;
     for dir in &plan.cgroups {
         join(dir)?;
