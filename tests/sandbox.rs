@@ -37,6 +37,8 @@ mod own;
 mod planted;
 #[path = "sandbox/reach.rs"]
 mod reach;
+#[path = "sandbox/refusals.rs"]
+mod refusals;
 #[path = "sandbox/results.rs"]
 mod results;
 #[path = "sandbox/resume.rs"]
