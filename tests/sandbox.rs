@@ -29,6 +29,8 @@ mod limits;
 mod links;
 #[path = "sandbox/memory.rs"]
 mod memory;
+#[path = "sandbox/metadata.rs"]
+mod metadata;
 #[path = "sandbox/named.rs"]
 mod named;
 #[path = "sandbox/own.rs"]
