@@ -29,6 +29,8 @@ mod limits;
 mod links;
 #[path = "sandbox/memory.rs"]
 mod memory;
+#[path = "sandbox/metadata.rs"]
+mod metadata;
 #[path = "sandbox/named.rs"]
 mod named;
 #[path = "sandbox/own.rs"]
@@ -37,6 +39,8 @@ mod own;
 mod planted;
 #[path = "sandbox/reach.rs"]
 mod reach;
+#[path = "sandbox/refusals.rs"]
+mod refusals;
 #[path = "sandbox/results.rs"]
 mod results;
 #[path = "sandbox/resume.rs"]

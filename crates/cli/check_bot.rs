@@ -197,12 +197,14 @@ fn build(command: &str, args: &Args, memory: Option<u64>) -> anyhow::Result<()> 
     if let Some(layers) = cage.layers() {
         eprintln!("{layers}");
     }
-    eprintln!(
+    // The current folder is often a submission's, named by its author.
+    let line = format!(
         "building: {} (in {}), {}",
         build.command.command_line(),
         cwd.display(),
         cage.placement(&build)
     );
+    eprintln!("{}", aboure_report::printable(&line));
     let built = aboure_build::run(&build, logs.path(), &cage)?;
     eprintln!("built in {:.1} s", built.took.as_secs_f64());
     Ok(())

@@ -109,8 +109,12 @@ fn main() -> ExitCode {
                 eprintln!("aboure: {lost}");
                 ExitCode::from(aboure_workers::EXIT_CLAIMS_LOST)
             }
+            // Errors name paths, some a stranger's bytes; each crate's
+            // errors write them out, and this is the last line of defence
+            // for those that do not (an I/O error's path in a context).
             None => {
-                eprintln!("aboure: error: {err:#}");
+                let text = format!("aboure: error: {err:#}");
+                eprintln!("{}", aboure_report::printable(&text));
                 ExitCode::from(2)
             }
         },

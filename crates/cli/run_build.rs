@@ -22,22 +22,25 @@ pub fn build(config: &Config, out_dir: &std::path::Path, quiet: bool) -> anyhow:
     )?;
     for build in builds {
         if !quiet {
-            eprintln!(
+            // The folder may be a stranger's name, reached through links.
+            let line = format!(
                 "building {}: {} (in {}), {}",
                 build.bots.join(", "),
                 build.command.command_line(),
                 build.command.workdir.display(),
                 cage.placement(&build)
             );
+            eprintln!("{}", aboure_report::printable(&line));
         }
         let built = aboure_build::run(&build, out_dir, &cage)?;
         if !quiet {
-            eprintln!(
+            let line = format!(
                 "built {} in {:.1} s (log: {})",
                 build.bots.join(", "),
                 built.took.as_secs_f64(),
                 built.log.display()
             );
+            eprintln!("{}", aboure_report::printable(&line));
         }
     }
     Ok(())

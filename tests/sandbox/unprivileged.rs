@@ -33,6 +33,8 @@ const CORE: &[&str] = &[
     "sockets::no_socket_or_fifo_is_made_in_a_write_folder",
     "links::a_link_planted_in_a_write_folder_is_not_followed_at_the_next_start",
     "links::the_tournament_file_its_backups_and_results_beside_a_bot_are_masked",
+    "refusals::a_refusal_writes_out_the_escapes_of_a_link_target_or_a_file_name",
+    "metadata::a_build_reads_its_checkouts_git_and_plants_nothing_in_it",
     "named::a_script_that_is_a_link_to_another_bots_script_is_not_that_script",
     "named::a_hard_link_to_another_bots_file_in_ones_own_folder_is_refused_unnamed",
     "named::another_tournaments_file_or_results_named_are_refused",

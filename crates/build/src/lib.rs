@@ -25,6 +25,7 @@ use crate::cage::program;
 pub use crate::cage::{BuildCage, Placement, BUILD_TIME};
 use crate::output::Output;
 pub use crate::plan::{builds, Build, BuildCommand};
+use aboure_process::printable_path as shown;
 use aboure_sandbox::Jail;
 
 /// How a build went.
@@ -36,11 +37,14 @@ pub struct Built {
     pub took: Duration,
 }
 
-/// Why a build stopped the run.
+/// Why a build stopped the run. Its folder and command may be a
+/// stranger's bytes (a submitted folder's name, a link's target on the
+/// way): each is shown by the rule of every output
+/// ([`aboure_process::printable_path`]), no escape sequence raw.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// The log file could not be made.
-    #[error("cannot write the build log {path}: {source}")]
+    #[error("cannot write the build log {path}: {source}", path = shown(.path))]
     Log {
         /// The log.
         path: PathBuf,
@@ -48,7 +52,10 @@ pub enum BuildError {
         source: std::io::Error,
     },
     /// The command could not be started.
-    #[error("the build of {bots} (`{command}` in {workdir}) cannot start: {source}")]
+    #[error(
+        "the build of {bots} (`{command}` in {workdir}) cannot start: {source}",
+        command = shown_text(.command), workdir = shown(.workdir)
+    )]
     Start {
         /// The bots it builds.
         bots: String,
@@ -62,7 +69,8 @@ pub enum BuildError {
     /// The command ended with a failure.
     #[error(
         "the build of {bots} failed: `{command}` (in {workdir}) {status}; the end of its output \
-         ({log}):\n{tail}"
+         ({log}):\n{tail}",
+        command = shown_text(.command), workdir = shown(.workdir), log = shown(.log)
     )]
     Failed {
         /// The bots it builds.
@@ -78,6 +86,11 @@ pub enum BuildError {
         /// The end of its output, each line quoted and written out.
         tail: String,
     },
+}
+
+/// A command line, by the same rule as [`shown`].
+fn shown_text(text: &str) -> String {
+    aboure_process::printable_bytes(text.as_bytes())
 }
 
 /// Runs `build`, its output (stdout and stderr together, as a terminal
@@ -282,6 +295,25 @@ mod tests {
             .arg(helper.trim())
             .status();
         assert!(e.to_string().ends_with(":\n  | done"), "{e}");
+    }
+
+    #[test]
+    fn a_failed_builds_folder_and_log_are_written_out() {
+        use std::os::unix::ffi::OsStrExt;
+        let hostile = Path::new(std::ffi::OsStr::from_bytes(
+            b"/srv/\x1b]52;c;eA==\x07\xc2\x9b",
+        ));
+        let e = BuildError::Failed {
+            bots: "cpp".into(),
+            command: "make \u{202e}x".into(),
+            workdir: hostile.to_owned(),
+            status: "exited with status 2".into(),
+            log: hostile.join("build-cpp.log"),
+            tail: "(no output)".into(),
+        };
+        let text = e.to_string();
+        assert!(!text.contains(['\u{1b}', '\u{9b}', '\u{202e}']), "{text:?}");
+        assert!(text.contains("`make \\u{202e}x` (in /srv/\\u{1b}]52;c;eA==\\u{7}\\u{9b})"));
     }
 
     #[test]

@@ -71,6 +71,18 @@ pub fn printable_bytes(bytes: &[u8]) -> String {
     escaped(&mut bytes.to_vec(), true)
 }
 
+/// `path` as text safe for a terminal, by the rule of the logs: every
+/// error that names a path shows it so. A file name in a stranger's
+/// folder, or the target a link there holds, is bytes its author chose
+/// (an OSC 52 that sets the operator's clipboard, a C1 CSI, U+202E), and
+/// a byte that is not UTF-8 shows as `\xNN`, not as a replacement
+/// character that would hide which it was. A name is one line: a newline
+/// in it is written out too, so it cannot start a forged line of its own.
+pub fn printable_path(path: &std::path::Path) -> String {
+    use std::os::unix::ffi::OsStrExt as _;
+    printable_bytes(path.as_os_str().as_bytes()).replace('\n', "\\u{a}")
+}
+
 /// The text of `bytes` safe for a terminal: each control character and
 /// direction mark written out ([`aboure_report::printable`]), each byte
 /// that is not UTF-8 as `\xNN`. A character cut at the end stays in
@@ -121,6 +133,22 @@ mod tests {
         assert_eq!(escaped(&mut pending, true), "\\xe2");
         assert!(pending.is_empty());
         assert_eq!(printable_bytes(b"\x1b[2J\xc2"), "\\u{1b}[2J\\xc2");
+    }
+
+    #[test]
+    fn a_path_is_written_out_byte_for_byte() {
+        use std::os::unix::ffi::OsStrExt as _;
+        let name = b"../\x1b]52;c;eA==\x07\xc2\x9b2J\xe2\x80\xae\x9b/book";
+        let path = std::path::Path::new(std::ffi::OsStr::from_bytes(name));
+        assert_eq!(
+            printable_path(path),
+            "../\\u{1b}]52;c;eA==\\u{7}\\u{9b}2J\\u{202e}\\x9b/book"
+        );
+        assert_eq!(printable_path("/srv/bots/a b".as_ref()), "/srv/bots/a b");
+        assert_eq!(
+            printable_path("x\naboure: built".as_ref()),
+            "x\\u{a}aboure: built"
+        );
     }
 
     #[test]

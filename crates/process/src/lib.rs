@@ -43,7 +43,7 @@ pub mod turn;
 #[cfg(test)]
 mod spawn_tests;
 
-pub use escaped::{printable_bytes, EscapedLog, STDERR_CAP};
+pub use escaped::{printable_bytes, printable_path, EscapedLog, STDERR_CAP};
 pub use exchange::{Answer, Channel, Fault, MAX_HANDSHAKE, MAX_MOVE_OUTPUT, MAX_OPTIONS};
 pub use exit::{describe, Exit};
 pub use hint::Hint;

@@ -69,7 +69,7 @@ impl std::fmt::Display for Cage {
     /// One line: `the sandbox let it read only ...; to allow more: ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let list = |paths: &[PathBuf]| {
-            let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            let shown: Vec<String> = paths.iter().map(|p| crate::error::shown(p)).collect();
             shown.join(", ")
         };
         if self.confined_reads {
@@ -99,7 +99,7 @@ impl std::fmt::Display for Cage {
             Some((bytes, how)) => write!(f, "; memory limit {} ({how})", size_text(bytes))?,
             None => write!(f, "; no memory limit")?,
         }
-        write!(f, "; it started in {}", self.workdir.display())?;
+        write!(f, "; it started in {}", crate::error::shown(&self.workdir))?;
         match self.workdir_shown {
             true => write!(f, " (the same folder as on the host)")?,
             false => write!(

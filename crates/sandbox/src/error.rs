@@ -1,6 +1,18 @@
-//! Why a bot cannot be started in its sandbox.
+//! Why a bot cannot be started in its sandbox. Every path these name may
+//! be a stranger's bytes (a file name in a submitted folder, a link's
+//! target, a folder reached through one): each is shown by
+//! [`shown`], the one rule of every output of aboure, so that no escape
+//! sequence in it reaches the operator's terminal.
 
 use std::path::PathBuf;
+
+pub(crate) use aboure_process::printable_path as shown;
+
+/// Text that may hold a path (a command line, the system's reason), by
+/// the same rule as [`shown`].
+fn shown_text(text: &str) -> String {
+    aboure_process::printable_bytes(text.as_bytes())
+}
 
 /// A file found in a bot's own folder, `read` or `write` path that is
 /// another name of what no bot may see (see [`SandboxError::HeldThere`]).
@@ -18,14 +30,14 @@ pub struct Held {
 
 impl std::fmt::Display for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let (place, what) = (self.place, &self.what);
+        let (place, what) = (self.place, shown_text(&self.what));
         match self.folder == self.path {
-            true => write!(f, "its {place} {} is {what}", self.path.display()),
+            true => write!(f, "its {place} {} is {what}", shown(&self.path)),
             false => write!(
                 f,
                 "its {place} {} holds {}, {what}",
-                self.folder.display(),
-                self.path.display()
+                shown(&self.folder),
+                shown(&self.path)
             ),
         }
     }
@@ -38,7 +50,7 @@ pub enum SandboxError {
     #[error("sandbox mode \"strict\" needs every layer, and this machine lacks:\n{0}")]
     Missing(String),
     /// A file or folder the sandbox needs could not be made.
-    #[error("sandbox of {bot}: cannot prepare {path}: {source}")]
+    #[error("sandbox of {bot}: cannot prepare {path}: {source}", path = shown(.path))]
     Prepare {
         /// The bot.
         bot: String,
@@ -48,7 +60,10 @@ pub enum SandboxError {
         source: std::io::Error,
     },
     /// The bot's program cannot be run.
-    #[error("cannot start {program} (in {workdir}): {reason}")]
+    #[error(
+        "cannot start {program} (in {workdir}): {reason}",
+        program = shown(.program), workdir = shown(.workdir), reason = shown_text(.reason)
+    )]
     Program {
         /// The program.
         program: PathBuf,
@@ -58,7 +73,7 @@ pub enum SandboxError {
         reason: String,
     },
     /// A folder of the bot's command is too shared to open as its own.
-    #[error("sandbox of {bot} (command: {command}): {refusal}")]
+    #[error("sandbox of {bot} (command: {command}): {refusal}", command = shown_text(.command))]
     OwnFolder {
         /// The bot.
         bot: String,
@@ -79,7 +94,8 @@ pub enum SandboxError {
     /// other's).
     #[error(
         "sandbox of {bot}: its write path {path} is shared with bot {other}; \
-         each bot writes as its own user, so give each its own folder"
+         each bot writes as its own user, so give each its own folder",
+        path = shown(.path)
     )]
     SharedWrite {
         /// The bot.
@@ -94,7 +110,8 @@ pub enum SandboxError {
     #[error(
         "sandbox of {bot}: its folder {path} lies in the folder of bot {other}, whose files \
          it would read; put each bot's files in a folder of their own (two bots share \
-         one only when they run the same program)"
+         one only when they run the same program)",
+        path = shown(.path)
     )]
     SharedFolder {
         /// The bot.
@@ -111,7 +128,8 @@ pub enum SandboxError {
          build) with bot {other}, and so would share its folder, but their {keys} differ: two bots share a program's folder only when \
          they are the same program (the same env, wrapper, build, workdir and command up \
          to the script; arguments after it and options may differ). Give them the same \
-         {keys}, or each a copy of the program in a folder of its own"
+         {keys}, or each a copy of the program in a folder of its own",
+        entry = shown(.entry)
     )]
     NotSameProgram {
         /// The bot.
@@ -128,7 +146,8 @@ pub enum SandboxError {
     #[error(
         "sandbox of {bot}: its write path {path} lies in the {place} of bot {other}, which \
          would read (or run) what {bot} writes there; give it a write folder outside \
-         every other bot's folders and read paths"
+         every other bot's folders and read paths",
+        path = shown(.path)
     )]
     WriteInOthers {
         /// The bot.
@@ -144,7 +163,8 @@ pub enum SandboxError {
     /// every bot reads.
     #[error(
         "the sandbox cannot hide {path} from the bots: it lies in {folder}, which every bot \
-         reads; keep the tournament file and the results folder outside {folder}"
+         reads; keep the tournament file and the results folder outside {folder}",
+        path = shown(.path), folder = shown(.folder)
     )]
     InSystemFolder {
         /// The tournament file or results folder.
@@ -156,7 +176,8 @@ pub enum SandboxError {
     /// hides from it.
     #[error(
         "sandbox of {bot}: its command opens {path}, {what}, which no bot may see; \
-         name only the bot's own files (and put them in a folder of its own)"
+         name only the bot's own files (and put them in a folder of its own)",
+        path = shown(.path), what = shown_text(.what)
     )]
     Hidden {
         /// The bot.
@@ -187,7 +208,7 @@ pub enum SandboxError {
          {} and leads to {}, outside the bot's own folder, its read and write paths \
          and the system's folders; the sandbox does not follow a link of a bot's files out \
          of them: name the real path, or allow it with `sandbox = {{ read = [...] }}`",
-        .link.0, .link.1.display()
+        .link.0, shown(.link.1.as_path()), path = shown(.path)
     )]
     LeadsOut {
         /// The bot.
@@ -204,7 +225,8 @@ pub enum SandboxError {
     #[error(
         "sandbox of {bot}: its write path {path} lies in or holds {folder}, where the \
          system's programs, libraries or configuration live: the bot could replace what \
-         every user and every bot runs; give it a folder of its own"
+         every user and every bot runs; give it a folder of its own",
+        path = shown(.path), folder = shown(.folder)
     )]
     SystemWrite {
         /// The bot.
@@ -219,7 +241,8 @@ pub enum SandboxError {
     /// this run's (or a later run's) results and logs.
     #[error(
         "sandbox of {bot}: its write path {path} is or holds {hidden} (the tournament file or \
-         the results folder), which the bot would own; give it a folder of its own"
+         the results folder), which the bot would own; give it a folder of its own",
+        path = shown(.path), hidden = shown(.hidden)
     )]
     WriteHoldsHidden {
         /// The bot.
@@ -246,7 +269,8 @@ pub enum SandboxError {
     #[error(
         "sandbox of {bot}: its {what} {path} passes through the symbolic link {link}, which the sandbox does not follow: a link in a bot's folders would \
          take the path elsewhere (another bot's files, the results, the host); name the \
-         real path instead"
+         real path instead",
+        path = shown(.path), what = shown_text(.what)
     )]
     Link {
         /// The bot.
@@ -275,4 +299,56 @@ pub enum SandboxError {
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    /// Whether `text` holds ESC, a C1 control or a direction override raw.
+    fn raw(text: &str) -> bool {
+        text.chars()
+            .any(|c| c == '\u{1b}' || ('\u{80}'..='\u{9f}').contains(&c) || c == '\u{202e}')
+    }
+
+    #[test]
+    fn a_refusal_writes_out_the_escapes_of_a_link_target_and_a_file_name() {
+        let hostile = |bytes: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
+        let target = hostile(b"../\x1b]52;c;eA==\x07\xc2\x9b2J\xe2\x80\xae/book");
+        let link = crate::spelled::Link {
+            link: hostile(b"/srv/atk/\x1b]0;title\x07"),
+            target: target.clone(),
+        };
+        let errors = [
+            SandboxError::Link {
+                bot: "atk".into(),
+                what: "read path",
+                path: "/srv/atk/data/x".into(),
+                link: Box::new(link.clone()),
+            },
+            SandboxError::LeadsOut {
+                bot: "atk".into(),
+                path: hostile(b"/srv/atk/\x1b[2J"),
+                link: Box::new((link, target)),
+            },
+            SandboxError::HeldThere {
+                bot: "atk".into(),
+                held: Box::new(Held {
+                    place: "own folder",
+                    folder: "/srv/atk".into(),
+                    path: hostile(b"/srv/atk/\xc2\x9bx.bin"),
+                    what: "the tournament file".into(),
+                }),
+            },
+        ];
+        for e in errors {
+            let text = e.to_string();
+            assert!(!raw(&text), "{text:?}");
+            assert!(
+                text.contains("\\u{1b}") || text.contains("\\u{9b}"),
+                "{text}"
+            );
+        }
+    }
 }

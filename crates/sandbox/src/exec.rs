@@ -27,6 +27,7 @@ use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{fork, ForkResult, Pid};
 
 use crate::confine;
+use crate::error::shown;
 use crate::handover::Baton;
 use crate::plan::{Entry, EntryKind, Identity, Plan, Resource, Root, Rules};
 use crate::setup::SetupError;
@@ -209,7 +210,7 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
     }
     let who = owner(plan).uid;
     std::env::set_current_dir(&plan.workdir)
-        .map_err(|e| format!("cannot enter {} as uid {who}: {e}", plan.workdir.display()))?;
+        .map_err(|e| format!("cannot enter {} as uid {who}: {e}", shown(&plan.workdir)))?;
     confine::usable(plan, who)?;
     confine::no_new_privs()?;
     if let Some(rules) = &plan.landlock {
@@ -240,7 +241,7 @@ fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
         .map(|(k, v)| c(&format!("{k}={v}")))
         .collect::<Result<Vec<_>, _>>()?;
     let e = nix::unistd::execve(&program, &argv, &env).unwrap_err();
-    Err(format!("cannot run {}: {e}", plan.program.display()))
+    Err(format!("cannot run {}: {e}", shown(&plan.program)))
 }
 
 /// Who the bot runs as: its identity, or the helper's own uid and gid.

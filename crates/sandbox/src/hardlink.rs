@@ -42,7 +42,7 @@ impl std::fmt::Display for Unsearched {
         } else {
             format!("more than {LINK_SEARCH} entries in the bot's folders and paths")
         };
-        write!(f, "{} ({bound})", self.folder.display())
+        write!(f, "{} ({bound})", crate::error::shown(&self.folder))
     }
 }
 

@@ -80,6 +80,7 @@ mod relay;
 mod root;
 mod roster;
 mod scratch;
+mod sealed;
 mod seccomp;
 mod settings;
 mod setup;

@@ -68,8 +68,8 @@ const SYSTEM: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib64", "/nix/store
     "{} is the folder of {}, and it is {kind}: the sandbox does not open it whole. \
      Put the bot's files in a folder of their own (and point `workdir` there), \
      or allow what it reads with `sandbox = {{ read = [...] }}`",
-    folder.display(),
-    file.display()
+    crate::error::shown(folder),
+    crate::error::shown(file)
 )]
 pub struct Refusal {
     /// The folder.

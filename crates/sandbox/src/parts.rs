@@ -320,7 +320,11 @@ impl Sandbox {
                 what: "the tournament file or the results folder".into(),
             });
         }
-        Ok(view.masked(&self.hidden_from(spec.name)))
+        let view = view.masked(&self.hidden_from(spec.name));
+        Ok(match spec.build {
+            true => view.sealed(),
+            false => view,
+        })
     }
 
     /// The cgroups one process of the bot of `spec` gets, as the machine

@@ -111,6 +111,10 @@ pub enum EntryKind {
     /// Hidden: an empty read-only folder or file mounted over what a bind
     /// brought (the tournament file, the results, another bot's files).
     Mask,
+    /// What a writable bind brought, made read-only where it lies: a
+    /// build's version-control metadata (see `sealed`). Nothing when it
+    /// is gone or a link by then.
+    Sealed,
 }
 
 /// A user and group id.

@@ -54,7 +54,10 @@ impl Need {
 
 /// Why a path the view binds is out of the bot's reach.
 #[derive(Debug, thiserror::Error)]
-#[error("uid {uid} cannot {verb} {path}: {reason}", verb = need.verb(), path = path.display())]
+#[error(
+    "uid {uid} cannot {verb} {path}: {reason}",
+    verb = need.verb(), path = crate::error::shown(path)
+)]
 pub struct Unreachable {
     /// The bot's uid.
     pub uid: u32,

@@ -85,6 +85,7 @@ pub fn enter(root: &Root, owner: Identity) -> Result<(), SetupError> {
             EntryKind::ReadOnly => bind(&source, &target, &entry.path, true)?,
             EntryKind::ReadWrite => bind(&source, &target, &entry.path, false)?,
             EntryKind::Mask => mask(&target, &entry.path)?,
+            EntryKind::Sealed => seal(&target, &entry.path)?,
         }
     }
     // 5.
@@ -285,6 +286,20 @@ fn mask(target: &Path, host: &Path) -> Result<(), SetupError> {
         }
     };
     masked.map_err(|e| at("cannot hide", host, e))
+}
+
+/// Makes what a writable bind brought at `target` (`host` names it in
+/// errors) read-only where it lies: bound onto itself, reached with no
+/// link on its way, and remounted read-only (see `sealed`). A link, or
+/// nothing, is left as it is: the bot's own, leading only inside its
+/// world.
+fn seal(target: &Path, host: &Path) -> Result<(), SetupError> {
+    match std::fs::symlink_metadata(target) {
+        Ok(meta) if meta.is_dir() || meta.is_file() => {}
+        _ => return Ok(()),
+    }
+    let place = no_links(target)?;
+    bind(&place.path, target, host, true)
 }
 
 /// The flags of the mount at `path` that a remount must keep (the kernel

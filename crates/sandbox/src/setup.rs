@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 pub enum SetupError {
     /// A step on a path of the bot's world: making, binding, hiding or
     /// entering it.
-    #[error("{what} {}: {source}", path.display())]
+    #[error("{what} {}: {source}", crate::error::shown(path))]
     Path {
         /// What was being done (`cannot bind`).
         what: &'static str,
@@ -38,7 +38,7 @@ pub enum SetupError {
     #[error(
         "uid {uid} cannot {verb} {}: {source} (the bot runs as uid {uid}: its files \
          must be readable by others, its write paths writable by them)",
-        path.display()
+        crate::error::shown(path)
     )]
     Unusable {
         /// The bot's uid.

@@ -26,6 +26,8 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
 
 use nix::fcntl::{openat, OFlag};
+
+use crate::error::shown;
 use nix::sys::stat::{fstat, Mode, SFlag};
 
 /// Where the machine's own links live: changed only by root.
@@ -42,7 +44,10 @@ pub struct Link {
 
 impl std::fmt::Display for Link {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "{} (to {})", self.link.display(), self.target.display())
+        // Both are a stranger's bytes: a name in its folder, and what it
+        // wrote in the link.
+        let (link, target) = (shown(&self.link), shown(&self.target));
+        write!(f, "{link} (to {target})")
     }
 }
 

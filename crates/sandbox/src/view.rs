@@ -136,6 +136,15 @@ impl View {
         self
     }
 
+    /// The view with the version-control metadata in its `write` paths
+    /// made read-only (a build's, see [`crate::sealed`]).
+    pub fn sealed(mut self) -> View {
+        let found = crate::sealed::metadata_in(&self.writable());
+        (self.entries).extend(found.into_iter().map(|p| entry(p, EntryKind::Sealed)));
+        self.entries = order(std::mem::take(&mut self.entries));
+        self
+    }
+
     /// What the bot's own binds need of its identity on the host: its
     /// program run, its files and folders and `read` paths read, its
     /// `write` paths written (the system's folders and its program's
@@ -286,6 +295,7 @@ fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
         EntryKind::ReadWrite => 2,
         EntryKind::Folder => 3,
         EntryKind::Mask => 4,
+        EntryKind::Sealed => 5,
     };
     wanted.sort_by(|a, b| (&a.path, rank(&a.kind)).cmp(&(&b.path, rank(&b.kind))));
     let mut entries: Vec<Entry> = Vec::new();
@@ -298,6 +308,7 @@ fn order(mut wanted: Vec<Entry>) -> Vec<Entry> {
             entry.path.starts_with(&e.path)
                 && match (&e.kind, &entry.kind) {
                     (EntryKind::Symlink(_) | EntryKind::Mask, _) => true,
+                    (EntryKind::Sealed, EntryKind::Sealed) => true,
                     (_, EntryKind::Mask) => false,
                     (_, EntryKind::Folder) => e.kind != EntryKind::Folder || e.path == entry.path,
                     (EntryKind::ReadOnly, EntryKind::ReadOnly | EntryKind::Copy) => true,

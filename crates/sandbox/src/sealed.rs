@@ -1,0 +1,138 @@
+//! A build's version-control metadata, read-only. A build writes its
+//! folder, which is often a checkout of the stranger's repository; git,
+//! Mercurial and the others run commands their metadata names
+//! (`core.fsmonitor`, `core.hooksPath` and the hooks in `.git/hooks`, an
+//! `.hg/hgrc` hook): a build that wrote them would have its code run by
+//! the operator's next `git status` in that folder, outside any sandbox,
+//! with the operator's rights. So in a build's cage each of these found in
+//! its `write` paths is bound read-only over itself ([`crate::root`] does
+//! it by descriptor, never following a link): the build still reads it
+//! (`git describe` works), and writes nothing there.
+//!
+//! Found by a walk of each `write` path that follows no link and stops
+//! after [`crate::occupied::FILE_SEARCH`] entries or `tree::MAX_DEPTH`
+//! levels (the top of each path is always searched first); a `.git` file
+//! (`gitdir: PATH`, a submodule's or a worktree's) seals the folder it
+//! names too, when that folder is one the build could write. What the
+//! build makes where there was none (a new `.git` in a subfolder) is not
+//! sealed: docs/sandbox.md names it with what else a build may leave for
+//! the operator's tools.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use crate::paths::normal;
+
+/// The names under which version-control tools keep a checkout's
+/// metadata: git, Mercurial, Subversion, Bazaar, Darcs, Jujutsu, CVS,
+/// Pijul, Fossil (both spellings of its checkout database) and Sapling.
+pub(crate) const METADATA: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    "_darcs",
+    ".jj",
+    "CVS",
+    ".pijul",
+    ".fslckout",
+    "_FOSSIL_",
+    ".sl",
+];
+
+/// The version-control metadata in `folders` (a build's `write` paths,
+/// absolute): each folder or file named as in [`METADATA`], not a link,
+/// and the folders their `.git` files point to inside `folders`.
+pub(crate) fn metadata_in(folders: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut budget = crate::occupied::FILE_SEARCH;
+    let mut level: Vec<PathBuf> = folders.to_vec();
+    for _ in 0..=crate::tree::MAX_DEPTH {
+        let mut next = Vec::new();
+        for folder in &level {
+            let Ok(entries) = std::fs::read_dir(folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if budget == 0 {
+                    return found;
+                }
+                budget -= 1;
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let path = entry.path();
+                let named = METADATA.iter().any(|m| entry.file_name() == *m);
+                match (named, kind.is_dir(), kind.is_file()) {
+                    (true, true, _) => found.push(path),
+                    (true, false, true) => {
+                        found.extend(gitdir(&path).filter(|d| inside(d, folders)));
+                        found.push(path);
+                    }
+                    (false, true, _) => next.push(path),
+                    _ => {}
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    found
+}
+
+/// The folder a `.git` file names (`gitdir: PATH`, relative to the file's
+/// folder), if it is one and is a folder, not a link.
+fn gitdir(file: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if file.file_name()? != ".git" {
+        return None;
+    }
+    let mut text = String::new();
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(file)
+        .ok()?;
+    opened.take(4096).read_to_string(&mut text).ok()?;
+    let named = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    let folder = normal(&file.parent()?.join(named));
+    let meta = std::fs::symlink_metadata(&folder).ok()?;
+    meta.is_dir().then_some(folder)
+}
+
+fn inside(path: &Path, folders: &[PathBuf]) -> bool {
+    folders.iter().any(|f| path.starts_with(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_is_found_at_the_top_below_and_where_a_git_file_points() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(dir.path()).unwrap();
+        for folder in [".git/hooks", "src", "deps/lib/.hg", "modules/m", "build"] {
+            std::fs::create_dir_all(top.join(folder)).unwrap();
+        }
+        std::fs::write(top.join("deps/lib/.git"), "gitdir: ../../modules/m\n").unwrap();
+        std::fs::write(top.join("src/.git"), "gitdir: /elsewhere/m\n").unwrap();
+        std::os::unix::fs::symlink("/etc", top.join("build/.svn")).unwrap();
+        std::os::unix::fs::symlink("/etc", top.join("etc")).unwrap();
+        let mut found = metadata_in(std::slice::from_ref(&top));
+        found.sort();
+        let want: Vec<PathBuf> = [
+            ".git",
+            "deps/lib/.git",
+            "deps/lib/.hg",
+            "modules/m",
+            "src/.git",
+        ]
+        .iter()
+        .map(|p| top.join(p))
+        .collect();
+        assert_eq!(found, want);
+    }
+}

@@ -1,0 +1,117 @@
+//! A build writes its folder, which is often a checkout of the stranger's
+//! repository: its version-control metadata is read-only to the build, so
+//! that nothing the build writes there (`core.fsmonitor`, a hook) runs
+//! at the operator's next `git status`, outside the sandbox. Checked from
+//! outside, through `aboure run`'s build and `aboure check-bot --build`.
+
+use super::*;
+
+/// The build: reads the repository (`git describe`), then tries to plant
+/// a command in `.git/config` and a hook, each way it can.
+const BUILD: &str = r#"git describe --always > described.txt 2>&1
+printf '[core]\n\tfsmonitor = "id > %s; false"\n' "$PF" >> .git/config
+echo "config: $?"
+git config core.fsmonitor "id > $PF; false"
+echo "git config: $?"
+mkdir -p .git/hooks && printf '#!/bin/sh\nid > %s-hook\n' "$PF" > .git/hooks/post-checkout
+echo "hook: $?"
+echo built > built.txt
+"#;
+
+/// A git checkout at `folder` holding the build script; returns its
+/// `.git/config` and its commit, short.
+fn checkout(folder: &Path) -> (String, String) {
+    std::fs::create_dir_all(folder).unwrap();
+    std::fs::write(folder.join("build.sh"), BUILD).unwrap();
+    let git = |args: &[&str]| {
+        let output = Command::new("git")
+            .current_dir(folder)
+            .args(["-c", "user.email=a@b", "-c", "user.name=a"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "git {args:?}: {}", show(&output));
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "init"]);
+    let config = std::fs::read_to_string(folder.join(".git/config")).unwrap();
+    (config, git(&["rev-parse", "--short", "HEAD"]))
+}
+
+/// Checks, after the build of `folder`, that it read the repository and
+/// planted nothing: the config and hooks as they were, and the operator's
+/// `git status` and `git checkout` there run nothing.
+#[track_caller]
+fn assert_nothing_planted(what: &str, folder: &Path, (config, commit): &(String, String)) {
+    let read = |name: &str| std::fs::read_to_string(folder.join(name)).unwrap_or_default();
+    assert_eq!(read("built.txt"), "built\n", "{what}: the build ran");
+    assert!(read("described.txt").starts_with(commit.as_str()), "{what}");
+    assert_eq!(&read(".git/config"), config, "{what}");
+    assert!(!folder.join(".git/hooks/post-checkout").exists(), "{what}");
+    // As the operator would, trusting the folder whoever owns it now.
+    for args in [&["status", "--short"][..], &["checkout", "-q", "HEAD"]] {
+        let _ = Command::new("git")
+            .current_dir(folder)
+            .args(["-c", "safe.directory=*"])
+            .args(args)
+            .output()
+            .unwrap();
+    }
+    let planted = folder.with_extension("planted");
+    let hook = folder.with_extension("planted-hook");
+    assert!(!planted.exists() && !hook.exists(), "{what}: git ran it");
+}
+
+/// The tenth outside round's c32: a build wrote `core.fsmonitor` and a
+/// `post-checkout` hook into its checkout's `.git`, and the operator's next
+/// `git status` there ran the command with the operator's rights.
+#[test]
+fn a_build_reads_its_checkouts_git_and_plants_nothing_in_it() {
+    let dir = folder("sandbox-build-git");
+    let own = dir.join("bot");
+    let before = checkout(&own);
+    let pf = own.with_extension("planted");
+    let env = format!("PF = {:?}", pf.display().to_string());
+    let bot = format!(
+        "[[bot]]\nname = \"builder\"\ncommand = [{TESTBOT:?}, \"random\", \"--seed\", \"3\"]\n\
+         workdir = \"bot\"\nbuild = [\"sh\", \"build.sh\"]\nenv = {{ {env} }}\n"
+    );
+    // The honest bot runs the test bot too, from a script of its own.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let script = other.join("bot.sh");
+    std::fs::write(&script, format!("exec {TESTBOT:?} random --seed 7\n")).unwrap();
+    let honest = format!(
+        "[[bot]]\nname = \"honest\"\ncommand = [\"sh\", {:?}]\n",
+        script.display().to_string()
+    );
+    let config = write_config(&dir, &gauntlet_against(&honest, &bot));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(output.status.success(), "{}", show(&output));
+    let log = std::fs::read_to_string(out.join("build-builder.log")).unwrap();
+    assert_nothing_planted(&format!("run: {log}"), &own, &before);
+    // The same, through `check-bot --build` in the checkout.
+    let own = dir.join("sub");
+    let before = checkout(&own);
+    let pf = own.with_extension("planted");
+    let checked = Command::new(ABOURE)
+        .current_dir(&own)
+        .args([
+            "check-bot",
+            "--check",
+            "handshake",
+            "--build",
+            "sh build.sh",
+        ])
+        .args(["--env", &format!("PF={}", pf.display())])
+        .args(["--", TESTBOT, "random"])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(checked.status.success(), "{}", show(&checked));
+    assert_nothing_planted(&format!("check-bot: {}", show(&checked)), &own, &before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
