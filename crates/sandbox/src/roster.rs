@@ -62,7 +62,7 @@ impl Sandbox {
             helper: &self.helper,
         };
         self.refuse_links(name, &workdir, policy)?;
-        let games = crate::launch::Games {
+        let games = crate::early::Games {
             name,
             program: &program,
             args,
