@@ -3,17 +3,18 @@
 //! the offset it reached, instead of opening every sibling's results file
 //! about once per unit it claims (253 opens a unit at 100 workers).
 //!
-//! Each line after the first tells one game: who played, the result, how
-//! it ended, and the results file that holds its record (no moves), the
-//! names written once and referred to by offset ([`line`] says why and
-//! how); it is a copy, the results files stay the record. The holder of a unit appends the games of the
-//! unit when the unit is complete, after their records are synced and
-//! before it removes the unit's claim file, so a unit without a claim file
-//! is either never claimed or in the log: a worker that acquires a fresh
-//! claim file and then reads the log knows all it needs. A claim file
-//! signed by someone else (its holder died, gave up, or lost its lock)
-//! says the log may not tell everything about the unit: only then are the
-//! siblings' results files read (see the arbiter's tournament queue).
+//! Each line after the first tells one game (who played, the result, how
+//! it ended, and the results file that holds its record; no moves) or a
+//! name that games refer to by offset ([`line`] says why and how); it is a
+//! copy, the results files stay the record. The holder of a unit appends
+//! the games of the unit when the unit is complete, after their records
+//! are synced and before it removes the unit's claim file, so a unit
+//! without a claim file is either never claimed or in the log: a worker
+//! that acquires a fresh claim file and then reads the log knows all it
+//! needs. A claim file signed by someone else (its holder died, gave up,
+//! or lost its lock) says the log may not tell everything about the unit:
+//! only then are the siblings' results files read (see the arbiter's
+//! tournament queue).
 //!
 //! The log's first line says whether it holds every finished unit of the
 //! run: it does if, when the log was created (with `O_EXCL`, by the first
@@ -21,7 +22,10 @@
 //! place), no results file of the folder held a game. A worker
 //! that starts on such a run reads only the log; on a folder whose games
 //! began before its log (written by an aboure without one), every worker
-//! reads the siblings' files once as it starts.
+//! reads the siblings' files once as it starts. Its `finished_log` is 2
+//! where the log began with compact lines, 1 where an earlier aboure began
+//! it with long ones (both forms are read, and such a log grows in the
+//! compact form).
 //!
 //! # What it needs of the filesystem
 //!
@@ -43,11 +47,9 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-use std::os::unix::fs::MetadataExt;
 
 use aboure_records::GameRecord;
 use serde::{Deserialize, Serialize};
