@@ -368,8 +368,8 @@ const CROWD_PAIRS: u32 = 2000;
 
 /// The goal, checked: at 1,000 workers a pair costs fewer than
 /// twice the NFS calls it costs at 10 (a count, not a time), every game
-/// recorded once. About 18 minutes here (the 1,000 workers' run 1,054 s
-/// with the host's load average at 10 to 12); each run has a bound (the
+/// recorded once. 14 to 18 minutes here (the 1,000 workers' run 851 and
+/// 1,054 s, the host's load average at 10 to 16); each run has a bound (the
 /// 1,000 workers' 30 minutes) past which the bench is killed and the test
 /// fails, saying so, rather than hanging.
 #[test]
