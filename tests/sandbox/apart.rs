@@ -52,18 +52,19 @@ fn a_bot_whose_folder_is_or_holds_the_tournament_folder_is_refused_before_any_ga
     };
     let dir_text = dir.display().to_string();
     let cases = [
-        ("own folder", tf.clone(), table("beside.sh", "")),
-        ("own folder", dir.clone(), table("../above.sh", "")),
+        ("own folder", tf.clone(), "is", table("beside.sh", "")),
+        ("own folder", dir.clone(), "holds", table("../above.sh", "")),
         (
             "read path",
             dir.clone(),
+            "holds",
             table(
                 "bots/mine/bot.sh",
                 &format!("sandbox = {{ read = [{dir_text:?}] }}\n"),
             ),
         ),
     ];
-    for (what, path, bot) in cases {
+    for (what, path, relation, bot) in cases {
         let config = tf.join("tournament.toml");
         std::fs::write(&config, gauntlet_against(&honest_with(&secret), &bot)).unwrap();
         let out = tf.join("out/t");
@@ -71,7 +72,7 @@ fn a_bot_whose_folder_is_or_holds_the_tournament_folder_is_refused_before_any_ga
         let err = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{what}: {}", show(&output));
         let named = format!(
-            "sandbox of mine: its {what} {} is or holds {}, the folder of {}",
+            "sandbox of mine: its {what} {} {relation} {}, the folder of {}",
             path.display(),
             tf.display(),
             config.display()

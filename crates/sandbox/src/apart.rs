@@ -46,6 +46,7 @@ impl Sandbox {
                     bot: bot.name.clone(),
                     what,
                     path: path.clone(),
+                    relation: if folder == *path { "is" } else { "holds" },
                     folder,
                     file,
                 });

@@ -2,12 +2,15 @@
 //! before the build runs.
 //!
 //! Searched first: a build reads and writes its whole folder, so a folder
-//! that holds a tournament file (any file with a `[[bot]]` line: every
-//! bot's `env`) or a run's results (a folder with `run.json` or
-//! `games.jsonl`: the bots' logs) anywhere below it is refused, whatever
-//! the command (`aboure run`, `aboure check-bot --build`, run from the
-//! wrong folder). The walk is by descriptor, never follows a link, and a
-//! folder too large to search whole is refused, not passed.
+//! that holds a tournament file (every bot's `env`: a file with a
+//! `[[bot]]` line whose name holds `.toml`, or that reads as TOML with
+//! `[[bot]]` tables whatever its name) or a run's results (a folder with
+//! `run.json` or `games.jsonl`: the bots' logs) anywhere below it is
+//! refused, whatever the command (`aboure run`, `aboure check-bot
+//! --build`, run from the wrong folder). A kit's README showing a
+//! `[[bot]]` table in its text is no tournament file. The walk is by
+//! descriptor, never follows a link, and a folder too large to search
+//! whole is refused, not passed.
 //!
 //! Then given: the folder is the bot's to rebuild in place, whatever uid
 //! left its files there (an earlier build whose bot got another uid,
@@ -27,14 +30,10 @@ use crate::error::SandboxError;
 use crate::jail::Sandbox;
 use crate::paths::normal;
 
-/// What of a file is read for a `[[bot]]` line (a tournament file has its
-/// first table well within it).
-const LOOKED_AT: u64 = 64 << 10;
-
 /// Files larger than this are not read: no tournament file is, and a
 /// build folder's compiled outputs are (a walk that read each would read
 /// gigabytes).
-const LARGEST_LOOKED_AT: i64 = 1 << 20;
+const LARGEST_LOOKED_AT: u64 = 1 << 20;
 
 impl Sandbox {
     /// Refuses the build of bot `name` in `folder` when the folder holds a
@@ -127,23 +126,53 @@ fn of_a_tournament(
         let folder = path.parent().unwrap_or(path).to_owned();
         return Some((folder, "a run's results folder: its bots' logs and games"));
     }
-    if stat.st_size > LARGEST_LOOKED_AT {
+    if u64::try_from(stat.st_size).map_or(true, |size| size > LARGEST_LOOKED_AT) {
         return None;
     }
     let flags = OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
     let file = openat(at, name, flags, Mode::empty()).ok()?;
     let mut text = Vec::new();
     std::fs::File::from(file)
-        .take(LOOKED_AT)
+        .take(LARGEST_LOOKED_AT)
         .read_to_end(&mut text)
         .ok()?;
-    let table = String::from_utf8_lossy(&text)
-        .lines()
-        .any(|l| l.trim() == "[[bot]]");
-    table.then(|| {
-        (
-            path.to_owned(),
-            "a tournament file: a [[bot]] table, with its bots' env",
-        )
+    let text = String::from_utf8_lossy(&text);
+    tournament_text(&name.to_string_lossy(), &text).then(|| {
+        let what = "a tournament file: [[bot]] tables, with their bots' env";
+        (path.to_owned(), what)
     })
+}
+
+/// Whether a file named `name` holding `text` is a tournament file: a
+/// `[[bot]]` line, and a name holding `.toml` (an editor's copy need not
+/// parse) or a text that reads as TOML with `bot` tables (`ladder.conf`).
+/// A README showing a tournament file in a code block is neither.
+fn tournament_text(name: &str, text: &str) -> bool {
+    let line = text.lines().any(|l| l.trim() == "[[bot]]");
+    let named = name.to_lowercase().contains(".toml");
+    let bot_tables = |t: toml::Table| t.get("bot").is_some_and(toml::Value::is_array);
+    line && (named || toml::from_str::<toml::Table>(text).is_ok_and(bot_tables))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tournament_text;
+
+    #[test]
+    fn a_tournament_file_is_told_by_its_bot_tables_not_by_a_readme_that_shows_one() {
+        let toml = "[tournament]\npairs = 1\n[[bot]]\nname = \"a\"\nenv = { K = \"v\" }\n";
+        assert!(tournament_text("ladder.toml", toml));
+        assert!(tournament_text("ladder.conf", toml));
+        assert!(tournament_text("T.TOML~", "[[bot]]\nname = \"half"));
+        let readme = format!("# Kit\n\n```toml\n{toml}```\n");
+        assert!(!tournament_text("README.md", &readme));
+        assert!(!tournament_text(
+            "Cargo.toml",
+            "[package]\nname = \"bot\"\n"
+        ));
+        assert!(!tournament_text(
+            "notes.txt",
+            "[[bot]]\nnot = toml = at all\n"
+        ));
+    }
 }

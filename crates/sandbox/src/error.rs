@@ -234,7 +234,7 @@ pub enum SandboxError {
     /// appears there during the run (an editor's copy of the file, another
     /// run's results) could not be masked in time.
     #[error(
-        "sandbox of {bot}: its {what} {path} is or holds {folder}, the folder of {file}; \
+        "sandbox of {bot}: its {what} {path} {relation} {folder}, the folder of {file}; \
          whatever appears there while the run plays (an editor's copy of the tournament file, \
          another run's results) would be the bot's to read. Put the bot's files in a folder \
          of their own (bots/{bot}/, beside or below the tournament file's folder, not holding it)"
@@ -246,6 +246,8 @@ pub enum SandboxError {
         what: &'static str,
         /// That path.
         path: PathBuf,
+        /// "is" or "holds".
+        relation: &'static str,
         /// The folder it is or holds.
         folder: PathBuf,
         /// The tournament file (or results folder) that lies there.
