@@ -45,10 +45,8 @@ impl Sandbox {
                 return Err(SandboxError::HoldsTournament {
                     bot: bot.name.clone(),
                     what,
-                    path: path.clone(),
                     relation: if folder == *path { "is" } else { "holds" },
-                    folder,
-                    file,
+                    places: Box::new([path.clone(), folder, file]),
                 });
             }
         }

@@ -234,24 +234,22 @@ pub enum SandboxError {
     /// appears there during the run (an editor's copy of the file, another
     /// run's results) could not be masked in time.
     #[error(
-        "sandbox of {bot}: its {what} {path} {relation} {folder}, the folder of {file}; \
-         whatever appears there while the run plays (an editor's copy of the tournament file, \
-         another run's results) would be the bot's to read. Put the bot's files in a folder \
-         of their own (bots/{bot}/, beside or below the tournament file's folder, not holding it)"
+        "sandbox of {bot}: its {what} {} {relation} {}, the folder of {}; whatever appears \
+         there while the run plays (an editor's copy of the tournament file, another run's \
+         results) would be the bot's to read. Put the bot's files in a folder of their own \
+         (bots/{bot}/, beside or below the tournament file's folder, not holding it)",
+        places[0].display(), places[1].display(), places[2].display()
     )]
     HoldsTournament {
         /// The bot.
         bot: String,
         /// Which of its paths: "own folder", "read path", "write path".
         what: &'static str,
-        /// That path.
-        path: PathBuf,
         /// "is" or "holds".
         relation: &'static str,
-        /// The folder it is or holds.
-        folder: PathBuf,
-        /// The tournament file (or results folder) that lies there.
-        file: PathBuf,
+        /// That path, the folder it is or holds, and the tournament file
+        /// (or results folder) that lies there.
+        places: Box<[PathBuf; 3]>,
     },
     /// A build's folder that holds another tournament's file or results
     /// (found by a walk of it): the build would read and rewrite them.
