@@ -81,8 +81,9 @@ impl Sandbox {
             read: policy.read.iter().map(|p| normal(p)).collect(),
             write,
         };
-        self.refuse_holding_the_tournament(&bot, policy)?;
+        // What is hidden first: its refusals name the file itself.
         self.refuse_what_is_hidden(&bot)?;
+        self.refuse_holding_the_tournament(&bot, policy)?;
         self.refuse_linked_secrets(&bot)?;
         self.refuse_named_through_links(&bot)?;
         self.refuse_leading_out(&bot, policy)?;
