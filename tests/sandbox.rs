@@ -7,6 +7,8 @@
 //! fails the test that needs it, with the run's reason printed.
 
 use crate::harness;
+#[path = "sandbox/apart.rs"]
+mod apart;
 #[path = "sandbox/arguments.rs"]
 mod arguments;
 #[path = "sandbox/build.rs"]

@@ -370,7 +370,7 @@ fn a_build_leaves_nothing_writable_by_others_or_setuid_in_its_folder() {
 }
 
 /// `aboure check-bot` from `cwd` with `flags`, then `--` and `bot`.
-fn check_bot(cwd: &Path, flags: &[String], bot: &[&str]) -> std::process::Output {
+pub(super) fn check_bot(cwd: &Path, flags: &[String], bot: &[&str]) -> std::process::Output {
     Command::new(ABOURE)
         .current_dir(cwd)
         .arg("check-bot")

@@ -13,7 +13,10 @@
 //! caches), under the bot's memory limit and [`BUILD_TIME`]. The run's
 //! sandbox checks run on that `write` path before the build: a folder
 //! holding the tournament file, the results or another bot's files, or
-//! reached through a link, refuses the run before anything is built.
+//! reached through a link, refuses the run before anything is built; so
+//! does one that holds any tournament file or results folder below it
+//! (the sandbox's `refuse_tournaments_in`), for `check-bot --build` too,
+//! which has no tournament of its own to compare with.
 //!
 //! The build's sandbox is its own, dropped before the first game; the
 //! bot's uid is the same in both (it is the bot's first uid, from its name,
@@ -108,6 +111,7 @@ impl BuildCage {
                 // Its build command is what runs: the files it names are
                 // checked as a bot's command's are.
                 Some(build) => {
+                    sandbox.refuse_tournaments_in(bot.name(), &folder(build))?;
                     policy.write.push(folder(build));
                     bots.insert(bot.name().to_owned(), (policy.clone(), bot.limits().memory));
                     (program(build), build.command.args.clone())
@@ -147,9 +151,10 @@ impl BuildCage {
         }
         let mut sandbox = Sandbox::new(settings, helper)?;
         let mut policy = policy.clone();
-        policy.write.push(folder(build));
         let c = &build.command;
         let name = &build.bots[0];
+        sandbox.refuse_tournaments_in(name, &folder(build))?;
+        policy.write.push(folder(build));
         // One bot: no other shares its folder, so nothing to compare.
         let launch = aboure_sandbox::Launch::default();
         sandbox.register_bot(

@@ -252,6 +252,60 @@ pub enum SandboxError {
         /// The hidden path it is or holds.
         hidden: PathBuf,
     },
+    /// A bot's own folder, `read` or `write` path that is the tournament
+    /// file's folder (or the results folder's parent) or holds it: what
+    /// appears there during the run (an editor's copy of the file, another
+    /// run's results) could not be masked in time.
+    #[error(
+        "sandbox of {bot}: its {what} {} {relation} {}, the folder of {}; whatever appears \
+         there while the run plays (an editor's copy of the tournament file, another run's \
+         results) would be the bot's to read. Put the bot's files in a folder of their own \
+         (bots/{bot}/, beside or below the tournament file's folder, not holding it)",
+        places[0].display(), places[1].display(), places[2].display()
+    )]
+    HoldsTournament {
+        /// The bot.
+        bot: String,
+        /// Which of its paths: "own folder", "read path", "write path".
+        what: &'static str,
+        /// "is" or "holds".
+        relation: &'static str,
+        /// That path, the folder it is or holds, and the tournament file
+        /// (or results folder) that lies there.
+        places: Box<[PathBuf; 3]>,
+    },
+    /// A build's folder that holds another tournament's file or results
+    /// (found by a walk of it): the build would read and rewrite them.
+    #[error(
+        "sandbox of {bot}: its build's folder {folder} holds {found} ({what}); a build reads \
+         and writes its whole folder: run it from a folder of the bot's own files only"
+    )]
+    BuildFolderHolds {
+        /// The bot.
+        bot: String,
+        /// The build's folder.
+        folder: PathBuf,
+        /// What was found there.
+        found: PathBuf,
+        /// What it is.
+        what: &'static str,
+    },
+    /// A build's folder too large or deep to search for tournament files.
+    #[error(
+        "sandbox of {bot}: its build's folder {folder} could not be searched whole for \
+         tournament files and results (more than {entries} entries, or {depth} levels deep); \
+         build in a smaller folder"
+    )]
+    BuildFolderUnsearched {
+        /// The bot.
+        bot: String,
+        /// The build's folder.
+        folder: PathBuf,
+        /// The entries searched at most.
+        entries: usize,
+        /// The deepest level searched.
+        depth: usize,
+    },
     /// A path the bot's command or allowances name that its own uid
     /// cannot reach on the host (the privileged helper could bind it).
     #[error(

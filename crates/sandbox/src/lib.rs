@@ -46,6 +46,7 @@
 #![deny(missing_docs)]
 
 mod answer;
+mod apart;
 mod argument;
 mod build_folder;
 mod cage;

@@ -43,7 +43,7 @@ const SYSTEM_WRITE: &[&str] = &[
 impl Sandbox {
     /// Whether links and `write` paths are judged for this bot: not when
     /// it runs unsandboxed, where nothing is bound or given.
-    fn judges(&self, policy: &Policy) -> bool {
+    pub(crate) fn judges(&self, policy: &Policy) -> bool {
         !(policy.disabled || self.settings.mode == crate::settings::Mode::Off)
     }
 

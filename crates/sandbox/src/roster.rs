@@ -22,9 +22,10 @@ impl Sandbox {
     /// `env`, and the results folder), even where they lie in a folder a
     /// bot may read or write.
     ///
-    /// Beside the tournament file, what is as secret as it is masked too
-    /// (see [`beside`]): a bot whose folder is the tournament file's reads
-    /// that folder, but not these.
+    /// No bot may be given the folder of these paths whole (see
+    /// [`crate::apart`]); what lies beside the tournament file and is as
+    /// secret (see [`beside`]) is still masked, and searched for under
+    /// other names, where a bot's `read` path names a file there.
     pub fn hide(&mut self, paths: impl IntoIterator<Item = PathBuf>) {
         for path in paths.into_iter().map(|p| normal(&p)) {
             self.beside.extend(beside(&path));
@@ -76,7 +77,9 @@ impl Sandbox {
         bot.files = bot.named.clone();
         bot.files.push(program.clone());
         bot.read = policy.read.iter().map(|p| normal(p)).collect();
+        // What is hidden first: its refusals name the file itself.
         self.refuse_what_is_hidden(&bot)?;
+        self.refuse_holding_the_tournament(&bot, policy)?;
         self.refuse_linked_secrets(&bot)?;
         self.refuse_named_through_links(&bot)?;
         self.refuse_leading_out(&bot, policy)?;

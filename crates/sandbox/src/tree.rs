@@ -77,6 +77,19 @@ pub(crate) fn walk(
     walk_from(dir, top, budget, |_, _, path, stat| visit(path, stat))
 }
 
+/// [`walk`] below the open folder `top` (at `path`, opened by the caller
+/// without following a link), `visit` also given the folder that holds
+/// each entry and its name there, to look into it by descriptor.
+pub(crate) fn walk_below(
+    top: BorrowedFd,
+    path: &Path,
+    budget: &mut usize,
+    visit: impl FnMut(BorrowedFd, &CStr, &Path, &FileStat) -> bool,
+) -> std::io::Result<Result<(), Stop>> {
+    let dir = Dir::openat(top, c".", FOLDER, Mode::empty())?;
+    Ok(walk_from(dir, path, budget, visit))
+}
+
 /// [`walk`] from the open folder `dir` (at `top`), `visit` also given the
 /// folder that holds each entry and its name there, to act on it by
 /// descriptor.
