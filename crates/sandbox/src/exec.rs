@@ -74,7 +74,11 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
     // A root arbiter gives the bot an identity of its own and needs no user
     // namespace (the bot then has no capabilities anywhere); otherwise the
     // user namespace is what allows the mounts.
-    enter_namespaces(plan.network, plan.identity.is_none())?;
+    if let Some(net) = &plan.net {
+        crate::netns::enter(net)?;
+    }
+    let new_network = !plan.network && plan.net.is_none();
+    enter_namespaces(new_network, plan.identity.is_none())?;
     crate::relay::in_helper()?;
     let (status_r, status_w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
     let baton = Baton::new()?;
@@ -229,15 +233,15 @@ fn owner(plan: &Plan) -> Identity {
     })
 }
 
-/// New namespaces for the bot; a user namespace only if `user` (without,
-/// the helper must be root).
+/// New namespaces for the bot, a network namespace only if `network`, a
+/// user namespace only if `user` (without, the helper must be root).
 fn enter_namespaces(network: bool, user: bool) -> Result<(), String> {
     let (uid, gid) = (nix::unistd::getuid(), nix::unistd::getgid());
     let mut flags = CloneFlags::CLONE_NEWPID
         | CloneFlags::CLONE_NEWNS
         | CloneFlags::CLONE_NEWIPC
         | CloneFlags::CLONE_NEWUTS;
-    if !network {
+    if network {
         flags |= CloneFlags::CLONE_NEWNET;
     }
     if user {
@@ -397,7 +401,7 @@ pub fn probe_main() -> ! {
         report.identity =
             in_child(|| Ok(confine::assume(PROBE_ID).map(|()| None)?)).unwrap_or_else(Some);
     }
-    if let Err(e) = enter_namespaces(false, !root_user) {
+    if let Err(e) = enter_namespaces(true, !root_user) {
         report.namespaces = Some(e);
     } else {
         // The mounts need pid 1 of the new namespace: a child.

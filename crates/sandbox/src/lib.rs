@@ -62,6 +62,7 @@ mod hardlink;
 mod identity;
 mod jail;
 mod known;
+mod netns;
 mod launch;
 mod launcher;
 mod layer;

@@ -23,6 +23,10 @@ pub struct Plan {
     pub namespaces: bool,
     /// Keep the machine's network.
     pub network: bool,
+    /// The bot's network namespace, made once for the run (see `netns`),
+    /// which the helper enters instead of making one.
+    #[serde(default)]
+    pub net: Option<PathBuf>,
     /// Landlock rules, if Landlock is used.
     pub landlock: Option<Rules>,
     /// The seccomp backstop.
