@@ -119,8 +119,12 @@ impl Drop for Lease {
 /// In the helper: enters the network namespace at `path` (`setns`
 /// refuses any other kind of file).
 pub(crate) fn enter(path: &Path) -> Result<(), String> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| format!("cannot open the bot's network namespace {}: {e}", path.display()))?;
+    let file = std::fs::File::open(path).map_err(|e| {
+        format!(
+            "cannot open the bot's network namespace {}: {e}",
+            path.display()
+        )
+    })?;
     nix::sched::setns(file, CloneFlags::CLONE_NEWNET)
         .map_err(|e| format!("cannot enter the bot's network namespace: {e}"))
 }
@@ -157,7 +161,9 @@ mod tests {
         let idle = Idle::default();
         let dir = std::env::temp_dir().join(format!("aboure-netns-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let first = Lease::take(&idle).unwrap().after(std::slice::from_ref(&dir));
+        let first = Lease::take(&idle)
+            .unwrap()
+            .after(std::slice::from_ref(&dir));
         let path = first.path().unwrap();
         // Held at once: another namespace.
         let second = Lease::take(&idle).unwrap().after(&[]);
@@ -167,7 +173,9 @@ mod tests {
         assert!(idle.lock().unwrap().is_empty());
         // Groups gone: given back, and leased again.
         std::fs::remove_dir(&dir).unwrap();
-        let third = Lease::take(&idle).unwrap().after(std::slice::from_ref(&dir));
+        let third = Lease::take(&idle)
+            .unwrap()
+            .after(std::slice::from_ref(&dir));
         let reused = third.path().unwrap();
         drop(third);
         assert_eq!(idle.lock().unwrap().len(), 1);

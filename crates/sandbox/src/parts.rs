@@ -66,7 +66,9 @@ impl Sandbox {
             path: PathBuf::from("/sys/fs/cgroup"),
             source,
         })?;
-        let net = self.network_of(spec).map(|lease| lease.after(cgroups.dirs()));
+        let net = self
+            .network_of(spec)
+            .map(|lease| lease.after(cgroups.dirs()));
         let scratch_dir = match &scratch {
             Some(dir) => dir.path().to_owned(),
             None => PathBuf::from("/tmp"),
