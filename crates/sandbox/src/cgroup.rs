@@ -289,9 +289,31 @@ impl Cgroups {
         Ok(dir)
     }
 
-    /// The group folders, for the helper to join.
+    /// The group folders.
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
+    }
+
+    /// The group folders the helper joins before it forks anything: all
+    /// but the cpu and cpuset groups (see [`Cgroups::bot_dirs`]).
+    pub fn helper_dirs(&self) -> Vec<PathBuf> {
+        (self.dirs.iter())
+            .filter(|d| !joined_by_bot(d))
+            .cloned()
+            .collect()
+    }
+
+    /// The cpu and cpuset groups, which the bot's own process joins before
+    /// anything of the bot runs: the helper's and the init's setup (the
+    /// namespaces, the root, two forks) is not the bot's CPU, and inside
+    /// the bot's cpu group it waited behind the machine's busy tasks
+    /// whatever the arbiter's own priority.
+    pub fn bot_dirs(&self) -> Vec<PathBuf> {
+        self.dirs
+            .iter()
+            .filter(|d| joined_by_bot(d))
+            .cloned()
+            .collect()
     }
 
     /// True if the bot has a memory group.
@@ -343,6 +365,12 @@ impl Drop for Cgroups {
             }
         }
     }
+}
+
+/// Whether the group `dir` is joined by the bot's own process (see
+/// [`Cgroups::bot_dirs`]).
+fn joined_by_bot(dir: &Path) -> bool {
+    dir.starts_with(base("cpu")) || dir.starts_with(base("cpuset"))
 }
 
 /// Sends `SIGKILL` to every process of the group `dir`.

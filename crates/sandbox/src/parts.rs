@@ -189,7 +189,8 @@ impl Sandbox {
             }),
             seccomp: has("seccomp"),
             private_memory: private_memory.is_some(),
-            cgroups: made.cgroups.dirs().to_vec(),
+            cgroups: made.cgroups.helper_dirs(),
+            bot_cgroups: made.cgroups.bot_dirs(),
             rlimits: self.rlimits(made.request.pids.is_some(), private_memory),
             root: has("root").then(|| Root {
                 entries: view.entries,

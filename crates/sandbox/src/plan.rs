@@ -36,8 +36,13 @@ pub struct Plan {
     /// anonymous memory (`MAP_SHARED | MAP_ANONYMOUS`, `memfd_create`,
     /// `shmget`), which would otherwise escape it.
     pub private_memory: bool,
-    /// Cgroup folders (`tasks` inside) the bot joins.
+    /// Cgroup folders (`tasks` inside) the helper joins before it forks
+    /// anything.
     pub cgroups: Vec<PathBuf>,
+    /// Cgroup folders the bot's own process joins before anything of the
+    /// bot runs (its cpu and cpuset groups, see `Cgroups::bot_dirs`).
+    #[serde(default)]
+    pub bot_cgroups: Vec<PathBuf>,
     /// Resource limits: (resource, soft, hard).
     pub rlimits: Vec<(Resource, u64, u64)>,
     /// The constructed root (needs `namespaces`); `None`: the host's.
