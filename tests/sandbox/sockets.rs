@@ -104,3 +104,36 @@ fn no_socket_or_fifo_is_made_in_a_write_folder() {
     assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_bot_process_finds_nothing_an_earlier_one_left_in_its_network_namespace() {
+    let python = Command::new("python3").arg("--version").output();
+    assert!(
+        python.is_ok_and(|o| o.status.success()),
+        "this test needs python3: apt-get install -y python3"
+    );
+    let dir = folder("sandbox-netleft");
+    let m = marker("netleft");
+    let bots = hostile("netleft", "netleft.sh", &m, &[]);
+    // One game at a time: the second process starts once the first, and
+    // the daemon it left holding a socket, are gone.
+    let config = gauntlet(&bots).replace("concurrency = 2", "concurrency = 1");
+    run_and_check(&dir, &m, &config, 1);
+    let log = stderr_log(&dir.join("out"), "netleft");
+    let reported: Vec<Vec<&str>> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("netleft: "))
+        .map(|l| l.split(' ').collect())
+        .collect();
+    assert_eq!(reported.len(), 2, "{log}");
+    for report in &reported {
+        assert_eq!(report[1..], ["seen", "0", "bind", "ok"], "{log}");
+    }
+    // As root, a bot's namespace is made once and entered again by its
+    // next process: the case where something could be left.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        assert_eq!(reported[0][0], reported[1][0], "{log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -50,6 +50,48 @@ pub fn run_memory_group(limit: Option<u64>) -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
+/// Gives aboure's cpu group its weight against the machine's other
+/// processes, once per run, before its first bot's group (not at every
+/// bot process's start): all bots together weigh as much as one busy task
+/// per core, not as one task.
+fn run_weight() -> std::io::Result<()> {
+    static GIVEN: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    if !*given {
+        let base = base("cpu");
+        std::fs::create_dir_all(&base)?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        write_file(&base.join("cpu.shares"), &(1024 * cores).to_string())?;
+        *given = true;
+    }
+    Ok(())
+}
+
+/// Gives aboure's cpuset folder the machine's cores and memory nodes
+/// where it has none, once per run, before its first bot's group; its
+/// memory nodes, which each bot's group takes.
+fn run_cpuset() -> std::io::Result<String> {
+    static MEMS: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+    let mut mems = MEMS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = mems.as_ref() {
+        return Ok(known.clone());
+    }
+    let base = base("cpuset");
+    // (Made here, before its first group, to be given its cores.)
+    std::fs::create_dir_all(&base)?;
+    // A new cpuset has no cores and no memory nodes: aboure's own folder
+    // takes the machine's, each bot's group its share.
+    let root = Path::new(ROOT).join("cpuset");
+    for file in ["cpuset.cpus", "cpuset.mems"] {
+        if read_text(&base.join(file))?.is_empty() {
+            write_file(&base.join(file), &read_text(&root.join(file))?)?;
+        }
+    }
+    let known = read_text(&base.join("cpuset.mems"))?;
+    *mems = Some(known.clone());
+    Ok(known)
+}
+
 /// Removes the run's memory group (its processes' groups are gone by then;
 /// what they left is charged to the group above, `aboure`).
 pub fn remove_run_groups() {
@@ -198,13 +240,7 @@ impl Cgroups {
             groups.freezer = Some(groups.make("freezer", &name)?);
         }
         if let Some(millis) = request.cpu_millis {
-            // A group weighs as much as one task against the machine's
-            // other processes: all bots together weigh as much as one busy
-            // task per core, not as one task.
-            let base = base("cpu");
-            std::fs::create_dir_all(&base)?;
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
-            write_file(&base.join("cpu.shares"), &(1024 * cores).to_string())?;
+            run_weight()?;
             let dir = groups.make("cpu", &name)?;
             let period: u64 = read_number(&dir.join("cpu.cfs_period_us")).unwrap_or(100_000);
             // The kernel's smallest quota is 1 ms.
@@ -212,23 +248,10 @@ impl Cgroups {
             write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())?;
         }
         if let Some(cpus) = &request.cpus {
-            let base = base("cpuset");
-            // (Made here, before its first group, to be given its cores.)
-            std::fs::create_dir_all(&base)?;
-            // A new cpuset has no cores and no memory nodes: aboure's own
-            // folder takes the machine's, each bot's group its share.
-            let root = Path::new(ROOT).join("cpuset");
-            for file in ["cpuset.cpus", "cpuset.mems"] {
-                if read_text(&base.join(file))?.is_empty() {
-                    write_file(&base.join(file), &read_text(&root.join(file))?)?;
-                }
-            }
+            let mems = run_cpuset()?;
             let dir = groups.make("cpuset", &name)?;
             write_file(&dir.join("cpuset.cpus"), cpus)?;
-            write_file(
-                &dir.join("cpuset.mems"),
-                &read_text(&base.join("cpuset.mems"))?,
-            )?;
+            write_file(&dir.join("cpuset.mems"), &mems)?;
         }
         if request.cpu_account {
             groups.cpu_account = groups.accounting(&name);
@@ -266,9 +289,31 @@ impl Cgroups {
         Ok(dir)
     }
 
-    /// The group folders, for the helper to join.
+    /// The group folders.
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
+    }
+
+    /// The group folders the helper joins before it forks anything: all
+    /// but the cpu and cpuset groups (see [`Cgroups::bot_dirs`]).
+    pub fn helper_dirs(&self) -> Vec<PathBuf> {
+        (self.dirs.iter())
+            .filter(|d| !joined_by_bot(d))
+            .cloned()
+            .collect()
+    }
+
+    /// The cpu and cpuset groups, which the bot's own process joins before
+    /// anything of the bot runs: the helper's and the init's setup (the
+    /// namespaces, the root, two forks) is not the bot's CPU, and inside
+    /// the bot's cpu group it waited behind the machine's busy tasks
+    /// whatever the arbiter's own priority.
+    pub fn bot_dirs(&self) -> Vec<PathBuf> {
+        self.dirs
+            .iter()
+            .filter(|d| joined_by_bot(d))
+            .cloned()
+            .collect()
     }
 
     /// True if the bot has a memory group.
@@ -320,6 +365,12 @@ impl Drop for Cgroups {
             }
         }
     }
+}
+
+/// Whether the group `dir` is joined by the bot's own process (see
+/// [`Cgroups::bot_dirs`]).
+fn joined_by_bot(dir: &Path) -> bool {
+    dir.starts_with(base("cpu")) || dir.starts_with(base("cpuset"))
 }
 
 /// Sends `SIGKILL` to every process of the group `dir`.

@@ -94,7 +94,11 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
     // A root arbiter gives the bot an identity of its own and needs no user
     // namespace (the bot then has no capabilities anywhere); otherwise the
     // user namespace is what allows the mounts.
-    enter_namespaces(plan.network, plan.identity.is_none())?;
+    if let Some(net) = &plan.net {
+        crate::netns::enter(net)?;
+    }
+    let new_network = !plan.network && plan.net.is_none();
+    enter_namespaces(new_network, plan.identity.is_none())?;
     crate::relay::in_helper()?;
     let (status_r, status_w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
     let baton = Baton::new()?;
@@ -120,17 +124,52 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
 }
 
 /// Moves the helper into the cgroup `dir`, before it forks anything: its
-/// children are born there.
+/// children are born there (or the bot's own process, before its `exec`,
+/// into its cpu and cpuset groups: everything it starts is born there).
 ///
 /// By its only thread (`0`, the writer itself, to `tasks`): the kernel
 /// moves the caller's own thread without the global lock a move by pid
 /// takes (`cgroup.procs`), whose first writer waits for an RCU grace
 /// period, several milliseconds of every start on an idle machine (most
 /// of the sandbox's start-up cost once). The helper is single-threaded
-/// (see the module documentation), so the thread is the whole process.
+/// (see the module documentation), and so are its init and the bot's
+/// process before `exec`, so the thread is the whole process.
 fn join(dir: &Path) -> Result<(), String> {
     std::fs::write(dir.join("tasks"), "0")
         .map_err(|e| format!("cannot join {}: {e}", dir.display()))
+}
+
+/// The `tasks` files of the groups the bot's own process joins (see
+/// `Cgroups::bot_dirs`), opened before its root is built (which hides the
+/// host's cgroup folders) and closed at its `exec`.
+struct BotGroups(Vec<(std::path::PathBuf, std::fs::File)>);
+
+impl BotGroups {
+    fn open(plan: &Plan) -> Result<BotGroups, String> {
+        let open = |dir: &std::path::PathBuf| {
+            let tasks = dir.join("tasks");
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&tasks)
+                .map(|file| (dir.clone(), file))
+                .map_err(|e| format!("cannot open {}: {e}", tasks.display()))
+        };
+        plan.bot_cgroups
+            .iter()
+            .map(open)
+            .collect::<Result<_, _>>()
+            .map(BotGroups)
+    }
+
+    /// Moves the bot's process into the groups, before anything of the
+    /// bot runs, by its only thread (see `join`).
+    fn join(self) -> Result<(), String> {
+        for (dir, mut file) in self.0 {
+            file.write_all(b"0")
+                .map_err(|e| format!("cannot join {}: {e}", dir.display()))?;
+        }
+        Ok(())
+    }
 }
 
 /// Pid 1 of the bot's pid namespace.
@@ -142,6 +181,8 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
     // Not dumpable: its /proc entries (`exe`, `root`, `fd`) are closed to
     // the bot even where they share a uid.
     let _ = nix::sys::prctl::set_dumpable(false);
+    // Opened while the host's cgroup folders are still in sight.
+    let groups = BotGroups::open(plan).unwrap_or_else(|e| fail(&e));
     let world = match &plan.root {
         Some(root) => crate::root::enter(root, owner(plan)),
         None => mount_proc(),
@@ -158,7 +199,7 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
         Err(e) => fail(&format!("fork: {e}")),
         Ok(ForkResult::Child) => {
             drop(status);
-            let Err(e) = bot(plan, baton);
+            let Err(e) = bot(plan, baton, groups);
             fail(&e)
         }
         Ok(ForkResult::Parent { child }) => {
@@ -185,7 +226,7 @@ fn subreaper(plan: &Plan, watch: &Watch) -> Result<Infallible, String> {
     let baton = Baton::new()?;
     // SAFETY: single-threaded.
     match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
-        ForkResult::Child => bot(plan, baton),
+        ForkResult::Child => bot(plan, baton, BotGroups::open(plan)?),
         ForkResult::Parent { child } => {
             baton.pass();
             let status = watch.wait(child, plan);
@@ -196,10 +237,11 @@ fn subreaper(plan: &Plan, watch: &Watch) -> Result<Infallible, String> {
 }
 
 /// The bot's own process: the last restrictions, then `execve`.
-fn bot(plan: &Plan, baton: Baton) -> Result<Infallible, String> {
+fn bot(plan: &Plan, baton: Baton, groups: BotGroups) -> Result<Infallible, String> {
     die_with_parent();
     // Only once the parents have let go of the pipes (see `handover`).
     baton.receive()?;
+    groups.join()?;
     // Limits and the bounding set need the privileges the identity change
     // then drops; the checks of the bot's files follow it, so they see
     // what the bot will see.
@@ -252,15 +294,15 @@ fn owner(plan: &Plan) -> Identity {
     })
 }
 
-/// New namespaces for the bot; a user namespace only if `user` (without,
-/// the helper must be root).
+/// New namespaces for the bot, a network namespace only if `network`, a
+/// user namespace only if `user` (without, the helper must be root).
 fn enter_namespaces(network: bool, user: bool) -> Result<(), String> {
     let (uid, gid) = (nix::unistd::getuid(), nix::unistd::getgid());
     let mut flags = CloneFlags::CLONE_NEWPID
         | CloneFlags::CLONE_NEWNS
         | CloneFlags::CLONE_NEWIPC
         | CloneFlags::CLONE_NEWUTS;
-    if !network {
+    if network {
         flags |= CloneFlags::CLONE_NEWNET;
     }
     if user {
@@ -420,7 +462,7 @@ pub fn probe_main() -> ! {
         report.identity =
             in_child(|| Ok(confine::assume(PROBE_ID).map(|()| None)?)).unwrap_or_else(Some);
     }
-    if let Err(e) = enter_namespaces(false, !root_user) {
+    if let Err(e) = enter_namespaces(true, !root_user) {
         report.namespaces = Some(e);
     } else {
         // The mounts need pid 1 of the new namespace: a child.

@@ -41,6 +41,9 @@ pub struct Sandbox {
     /// The bots whose `write` paths were given to their uid (at their
     /// first process, once every bot passed every check).
     pub(crate) given: Mutex<std::collections::BTreeSet<String>>,
+    /// Each bot's idle network namespaces, where the arbiter can make
+    /// them (see `netns`).
+    pub(crate) nets: Mutex<BTreeMap<String, crate::netns::Idle>>,
     /// The limit of the run's memory group, where there is a memory
     /// cgroup: `run-memory`, or less (see [`Sandbox::bound_memory`]).
     pub(crate) run_memory: Option<u64>,
@@ -103,6 +106,7 @@ impl Sandbox {
             bots: Vec::new(),
             claims: Mutex::default(),
             given: Mutex::default(),
+            nets: Mutex::default(),
             run_memory,
         })
     }
@@ -184,6 +188,9 @@ pub struct Jail {
     // then the uid (no new bot gets it while a file of the last is left).
     /// Its cgroups.
     pub(crate) cgroups: Cgroups,
+    /// Its network namespace, given back to its bot once the cgroups are
+    /// gone.
+    pub(crate) _net: Option<crate::netns::Lease>,
     /// Its scratch folder on the host, where it has one.
     pub(crate) scratch: Option<scratch::Scratch>,
     /// Its uid, held while it lives.
@@ -209,6 +216,7 @@ impl Jail {
             sight: None,
             namespaces: false,
             cgroups: Cgroups::default(),
+            _net: None,
             _claim: None,
             scratch: None,
             writable: Vec::new(),

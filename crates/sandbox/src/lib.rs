@@ -68,6 +68,7 @@ mod launch;
 mod launcher;
 mod layer;
 mod layers;
+mod netns;
 mod occupied;
 mod own;
 mod parts;

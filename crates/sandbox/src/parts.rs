@@ -66,6 +66,9 @@ impl Sandbox {
             path: PathBuf::from("/sys/fs/cgroup"),
             source,
         })?;
+        let net = self
+            .network_of(spec)
+            .map(|lease| lease.after(cgroups.dirs()));
         let scratch_dir = match &scratch {
             Some(dir) => dir.path().to_owned(),
             None => PathBuf::from("/tmp"),
@@ -79,6 +82,7 @@ impl Sandbox {
             request: &request,
             cgroups: &cgroups,
             identity,
+            net: net.as_ref().and_then(crate::netns::Lease::path),
         };
         let plan = self.plan(spec, (program, workdir), view, env, &made);
         Ok(Jail {
@@ -100,6 +104,7 @@ impl Sandbox {
             sight: Some(sight),
             namespaces: self.layers.has("namespaces"),
             cgroups,
+            _net: net,
             _claim: claim,
             scratch,
             writable,
@@ -121,6 +126,8 @@ struct Made<'a> {
     cgroups: &'a Cgroups,
     /// Its uid, where it has one of its own.
     identity: Option<crate::plan::Identity>,
+    /// The network namespace it leased from its bot, where it has one.
+    net: Option<PathBuf>,
 }
 
 impl Sandbox {
@@ -172,6 +179,7 @@ impl Sandbox {
             env: env.into_iter().collect(),
             namespaces: has("namespaces"),
             network: spec.policy.network,
+            net: made.net.clone(),
             landlock: has("landlock").then(|| Rules {
                 read: view.readable(),
                 write: own_writable.clone(),
@@ -181,7 +189,8 @@ impl Sandbox {
             }),
             seccomp: has("seccomp"),
             private_memory: private_memory.is_some(),
-            cgroups: made.cgroups.dirs().to_vec(),
+            cgroups: made.cgroups.helper_dirs(),
+            bot_cgroups: made.cgroups.bot_dirs(),
             rlimits: self.rlimits(made.request.pids.is_some(), private_memory),
             root: has("root").then(|| Root {
                 entries: view.entries,
@@ -248,6 +257,22 @@ impl Sandbox {
     fn scratch_size(&self, spec: &BotSpec) -> u64 {
         let disk = spec.policy.disk.unwrap_or(self.settings.disk);
         spec.memory.map_or(disk, |memory| disk.min(memory))
+    }
+
+    /// A network namespace of the bot of `spec` (see `netns`), where its
+    /// processes would each get a new one and the arbiter, as root, can
+    /// make it. `None` where it cannot, and then each process gets a new
+    /// one.
+    fn network_of(&self, spec: &BotSpec) -> Option<crate::netns::Lease> {
+        let own = !spec.policy.network && self.layers.has("namespaces");
+        if !own || !nix::unistd::geteuid().is_root() {
+            return None;
+        }
+        let idle = (self.nets.lock().unwrap_or_else(|e| e.into_inner()))
+            .entry(spec.name.to_owned())
+            .or_default()
+            .clone();
+        crate::netns::Lease::take(&idle)
     }
 
     /// The bot's uid for the run, where the arbiter is root and may give

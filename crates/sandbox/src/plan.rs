@@ -23,6 +23,10 @@ pub struct Plan {
     pub namespaces: bool,
     /// Keep the machine's network.
     pub network: bool,
+    /// The bot's network namespace, made once for the run (see `netns`),
+    /// which the helper enters instead of making one.
+    #[serde(default)]
+    pub net: Option<PathBuf>,
     /// Landlock rules, if Landlock is used.
     pub landlock: Option<Rules>,
     /// The seccomp backstop.
@@ -32,8 +36,13 @@ pub struct Plan {
     /// anonymous memory (`MAP_SHARED | MAP_ANONYMOUS`, `memfd_create`,
     /// `shmget`), which would otherwise escape it.
     pub private_memory: bool,
-    /// Cgroup folders (`tasks` inside) the bot joins.
+    /// Cgroup folders (`tasks` inside) the helper joins before it forks
+    /// anything.
     pub cgroups: Vec<PathBuf>,
+    /// Cgroup folders the bot's own process joins before anything of the
+    /// bot runs (its cpu and cpuset groups, see `Cgroups::bot_dirs`).
+    #[serde(default)]
+    pub bot_cgroups: Vec<PathBuf>,
     /// Resource limits: (resource, soft, hard).
     pub rlimits: Vec<(Resource, u64, u64)>,
     /// The constructed root (needs `namespaces`); `None`: the host's.
