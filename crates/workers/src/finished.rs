@@ -3,18 +3,17 @@
 //! the offset it reached, instead of opening every sibling's results file
 //! about once per unit it claims (253 opens a unit at 100 workers).
 //!
-//! Each line after the first tells one game (who played, the result, how
-//! it ended, and the results file that holds its record; no moves) or a
-//! name that games refer to by offset ([`line`] says why and how); it is a
-//! copy, the results files stay the record. The holder of a unit appends
-//! the games of the unit when the unit is complete, after their records
-//! are synced and before it removes the unit's claim file, so a unit
-//! without a claim file is either never claimed or in the log: a worker
-//! that acquires a fresh claim file and then reads the log knows all it
-//! needs. A claim file signed by someone else (its holder died, gave up,
-//! or lost its lock) says the log may not tell everything about the unit:
-//! only then are the siblings' results files read (see the arbiter's
-//! tournament queue).
+//! Each line is a game's summary as a results line has it (who played, the
+//! result, how it ended; no moves), with `unit` and `recorded_in` (the
+//! results file that holds the record) added; it is a copy, the results
+//! files stay the record. The holder of a unit appends the games of the
+//! unit when the unit is complete, after their records are synced and
+//! before it removes the unit's claim file, so a unit without a claim file
+//! is either never claimed or in the log: a worker that acquires a fresh
+//! claim file and then reads the log knows all it needs. A claim file
+//! signed by someone else (its holder died, gave up, or lost its lock)
+//! says the log may not tell everything about the unit: only then are the
+//! siblings' results files read (see the arbiter's tournament queue).
 //!
 //! The log's first line says whether it holds every finished unit of the
 //! run: it does if, when the log was created (with `O_EXCL`, by the first
@@ -22,10 +21,7 @@
 //! place), no results file of the folder held a game. A worker
 //! that starts on such a run reads only the log; on a folder whose games
 //! began before its log (written by an aboure without one), every worker
-//! reads the siblings' files once as it starts. Its `finished_log` is 2
-//! where the log began with compact lines, 1 where an earlier aboure began
-//! it with long ones (both forms are read, and such a log grows in the
-//! compact form).
+//! reads the siblings' files once as it starts.
 //!
 //! # What it needs of the filesystem
 //!
@@ -47,16 +43,14 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use aboure_records::GameRecord;
+use aboure_records::{GameRecord, GameSummary};
 use serde::{Deserialize, Serialize};
 
-mod line;
-#[cfg(test)]
-mod tests;
+use super::Unit;
 
 /// The log's name in `claims/`.
 pub const FINISHED_LOG: &str = "finished.log";
@@ -72,12 +66,15 @@ pub struct FinishedLog {
     bytes: u64,
     /// Units appended by this worker.
     appended: u64,
-    /// The log read so far (its inode), once read.
-    read_of: Option<u64>,
-    /// The names the lines refer to.
-    names: line::Names,
-    /// Bytes asked for per read: the mount's `rsize` (see `crate::fresh`).
-    chunk: usize,
+}
+
+/// A line as written.
+#[derive(Serialize)]
+struct Entry<'a> {
+    unit: Unit,
+    recorded_in: &'a str,
+    #[serde(flatten)]
+    game: &'a GameRecord,
 }
 
 /// The log's first line.
@@ -85,6 +82,12 @@ pub struct FinishedLog {
 struct Header {
     finished_log: u32,
     complete_from_start: bool,
+}
+
+/// The keys of a line a summary does not have.
+#[derive(Deserialize)]
+struct Where {
+    recorded_in: String,
 }
 
 impl FinishedLog {
@@ -96,9 +99,6 @@ impl FinishedLog {
             polls: 0,
             bytes: 0,
             appended: 0,
-            read_of: None,
-            names: line::Names::default(),
-            chunk: crate::fresh::chunk_of(claims),
         }
     }
 
@@ -120,7 +120,7 @@ impl FinishedLog {
             Err(_) => {}
         }
         let header = Header {
-            finished_log: 2,
+            finished_log: 1,
             complete_from_start: !folder_has_games()?,
         };
         // Made whole under a name of its own, then linked into place: a
@@ -154,7 +154,19 @@ impl FinishedLog {
     /// Appends the games of a finished unit, each with the name of the
     /// results file that holds it (`recorded_in`), whole and synced, under
     /// the log's lock.
-    pub fn append(&mut self, games: &[(String, GameRecord)]) -> io::Result<()> {
+    pub fn append(&mut self, unit: Unit, games: &[(String, GameRecord)]) -> io::Result<()> {
+        let mut text = Vec::new();
+        for (recorded_in, game) in games {
+            // The summary only: the moves are the results file's.
+            let game = &GameSummary::of(game).to_record();
+            let entry = Entry {
+                unit,
+                recorded_in,
+                game,
+            };
+            serde_json::to_writer(&mut text, &entry).map_err(io::Error::other)?;
+            text.push(b'\n');
+        }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -169,37 +181,10 @@ impl FinishedLog {
             ),
             _ => e,
         })?;
-        let result = self.write_at_end(&file, games);
+        let result = write_at_end(&file, &text);
         // Unlocked when `file` closes, after the sync.
         self.appended += u64::from(result.is_ok());
         result
-    }
-
-    /// Writes the lines of `games` at the end of the locked `file` and
-    /// syncs it; a failed write is cut back, and a last line left cut
-    /// short is closed first.
-    fn write_at_end(&mut self, mut file: &File, games: &[(String, GameRecord)]) -> io::Result<()> {
-        let meta = file.metadata()?;
-        self.names.of_file(meta.ino());
-        let before = meta.len();
-        let mut last = [0u8];
-        let closed = before == 0 || (file.read_at(&mut last, before - 1)? == 1 && last[0] == b'\n');
-        let start = before + u64::from(!closed);
-        let (text, added) = self.names.write(games, start).map_err(io::Error::other)?;
-        let written = (if closed {
-            Ok(())
-        } else {
-            file.write_all(b"\n")
-        })
-        .and_then(|()| file.write_all(&text))
-        .and_then(|()| file.sync_data());
-        match written {
-            Ok(()) => self.names.written(added),
-            Err(_) => {
-                let _ = file.set_len(before).and_then(|()| file.sync_data());
-            }
-        }
-        written
     }
 
     /// The games appended by any worker since the last call, each with
@@ -207,32 +192,24 @@ impl FinishedLog {
     pub fn poll(&mut self) -> io::Result<Vec<(String, GameRecord)>> {
         self.polls += 1;
         // From the server, not the cache: see `crate::fresh`.
-        let Some((mut bytes, file)) = crate::fresh::read_new(&self.path, self.read, self.chunk)?
-        else {
+        let Some(bytes) = crate::fresh::read_from(&self.path, self.read)? else {
             return Ok(Vec::new());
         };
-        let replaced = self.read_of.is_some_and(|f| f != file);
-        self.read_of = Some(file);
-        self.names.of_file(file);
-        if replaced {
-            // Another log than the one read so far: from its start.
-            self.read = 0;
-            match crate::fresh::read_new(&self.path, 0, self.chunk)? {
-                Some((again, f)) if f == file => bytes = again,
-                _ => return Ok(Vec::new()),
-            }
-        }
         let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
             return Ok(Vec::new());
         };
-        let mut at = self.read;
         self.read += end as u64 + 1;
         self.bytes += end as u64 + 1;
         let mut games = Vec::new();
         for line in bytes[..end].split(|&b| b == b'\n') {
             // A line cut short by a writer that died is no game.
-            games.extend(self.names.read(line, at));
-            at += line.len() as u64 + 1;
+            let (Ok(summary), Ok(place)) = (
+                GameSummary::from_line(line),
+                serde_json::from_slice::<Where>(line),
+            ) else {
+                continue;
+            };
+            games.push((place.recorded_in, summary.to_record()));
         }
         Ok(games)
     }
@@ -250,4 +227,133 @@ fn read_header(file: File) -> io::Result<bool> {
     io::BufRead::read_until(&mut io::BufReader::new(file), b'\n', &mut first)?;
     Ok(serde_json::from_slice::<Header>(first.trim_ascii_end())
         .is_ok_and(|h| h.complete_from_start))
+}
+
+/// Writes `text` at the end of the locked `file` and syncs it; a failed
+/// write is cut back, and a last line left cut short is closed first.
+fn write_at_end(mut file: &File, text: &[u8]) -> io::Result<()> {
+    let before = file.metadata()?.len();
+    let mut last = [0u8];
+    let closed = before == 0 || (file.read_at(&mut last, before - 1)? == 1 && last[0] == b'\n');
+    let written = (if closed {
+        Ok(())
+    } else {
+        file.write_all(b"\n")
+    })
+    .and_then(|()| file.write_all(text))
+    .and_then(|()| file.sync_data());
+    if written.is_err() {
+        let _ = file.set_len(before).and_then(|()| file.sync_data());
+    }
+    written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(id: &str, pair: u32, game: u8) -> GameRecord {
+        let line = format!(
+            r#"{{"id":"{id}","pairing":["a","b"],"pair":{pair},"game":{game},"south":"a","north":"b","moves":["3","4"],"result":"1-0","termination":"natural"}}"#
+        );
+        serde_json::from_str(&line).unwrap()
+    }
+
+    #[test]
+    fn the_log_holds_every_unit_only_if_the_folder_had_no_game_when_it_was_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut first = FinishedLog::new(dir.path());
+        assert!(first.open_or_create(|| Ok(false)).unwrap());
+        let mut later = FinishedLog::new(dir.path());
+        assert!(later.open_or_create(|| panic!("not asked again")).unwrap());
+        assert!(later.poll().unwrap().is_empty(), "the header is no game");
+        let old = tempfile::tempdir().unwrap();
+        let mut log = FinishedLog::new(old.path());
+        assert!(!log.open_or_create(|| Ok(true)).unwrap());
+        assert!(!FinishedLog::new(old.path())
+            .open_or_create(|| Ok(false))
+            .unwrap());
+        // Created by an appender (no header): not complete.
+        let bare = tempfile::tempdir().unwrap();
+        FinishedLog::new(bare.path()).append(0, &[]).unwrap();
+        assert!(!FinishedLog::new(bare.path())
+            .open_or_create(|| Ok(false))
+            .unwrap());
+    }
+
+    #[test]
+    fn units_appended_by_any_worker_are_read_once_in_order_and_a_cut_line_costs_only_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut a, mut b) = (FinishedLog::new(dir.path()), FinishedLog::new(dir.path()));
+        assert!(b.poll().unwrap().is_empty(), "no log yet");
+        let file = |name: &str| name.to_owned();
+        a.append(
+            0,
+            &[
+                (file("g1"), game("x0", 0, 0)),
+                (file("g2"), game("x1", 0, 1)),
+            ],
+        )
+        .unwrap();
+        let read = b.poll().unwrap();
+        let seen: Vec<_> = read
+            .iter()
+            .map(|(f, g)| (f.as_str(), g.id.as_str()))
+            .collect();
+        assert_eq!(seen, [("g1", "x0"), ("g2", "x1")]);
+        assert!(read[0].1.moves.is_empty(), "a summary: no moves");
+        assert!(b.poll().unwrap().is_empty(), "nothing read twice");
+        // A writer killed mid-line, then another unit.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(a.path())
+            .unwrap()
+            .write_all(b"{\"unit\":1,\"recorded_in\":\"g3\",\"id\"")
+            .unwrap();
+        assert!(b.poll().unwrap().is_empty(), "a partial line waits");
+        b.append(2, &[(file("g3"), game("y0", 2, 0))]).unwrap();
+        let read = b.poll().unwrap();
+        let seen: Vec<_> = read
+            .iter()
+            .map(|(f, g)| (f.as_str(), g.id.as_str()))
+            .collect();
+        assert_eq!(seen, [("g3", "y0")]);
+        assert_eq!(b.counts().2, 1);
+        let text = std::fs::read_to_string(a.path()).unwrap();
+        assert_eq!(text.lines().count(), 4, "{text}");
+    }
+
+    #[test]
+    fn many_workers_appending_at_once_all_get_through_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let (workers, units) = (24u64, 15u64);
+        let threads: Vec<_> = (0..workers)
+            .map(|w| {
+                let dir = dir.path().to_owned();
+                std::thread::spawn(move || {
+                    let mut log = FinishedLog::new(&dir);
+                    for u in 0..units {
+                        let unit = w * units + u;
+                        let g = game(&format!("g{unit}"), unit as u32, 0);
+                        log.append(unit, &[(format!("f{w}"), g)]).unwrap();
+                    }
+                    log.counts().2
+                })
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), units, "every append got its lock");
+        }
+        let mut reader = FinishedLog::new(dir.path());
+        let mut ids: Vec<String> = reader
+            .poll()
+            .unwrap()
+            .into_iter()
+            .map(|(_, g)| g.id)
+            .collect();
+        ids.sort();
+        let mut expected: Vec<String> = (0..workers * units).map(|u| format!("g{u}")).collect();
+        expected.sort();
+        assert_eq!(ids, expected, "each line once, none torn");
+    }
 }

@@ -21,10 +21,6 @@
 //! these opens they were not seen again (docs/many-machines.md says in how
 //! many runs). Where writing is not allowed, it is read-only.
 //!
-//! A read asks for the mount's `rsize` at a time ([`chunk_of`]), the most
-//! one READ of the server brings: in 64 kB reads on a mount whose `rsize`
-//! is 128 kB, a long read took twice the calls it needed.
-//!
 //! Where `O_DIRECT` is refused (tmpfs on older kernels), the read is an
 //! ordinary one: such a filesystem is local, and has no cache to bypass.
 //! Local filesystems want the buffer, the offset and the length aligned to
@@ -33,44 +29,18 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
 /// The alignment direct reads use: the largest logical block size of the
 /// filesystems it meets.
 const ALIGN: usize = 4096;
-/// Bytes asked for per read where the mount does not say its `rsize`.
+/// Bytes asked for per read.
 const CHUNK: usize = 16 * ALIGN;
-/// The most asked for per read, whatever the `rsize`: every worker thread
-/// holds a buffer this size while it reads.
-const CHUNK_MOST: usize = 1 << 20;
-
-/// Bytes to ask for per read of a file in `dir`: the `rsize` of its
-/// mount (from `/proc/self/mountinfo`), whole blocks of [`ALIGN`], at most
-/// [`CHUNK_MOST`]; 64 kB where there is none.
-pub fn chunk_of(dir: &Path) -> usize {
-    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
-    let rsize = crate::mount::mount_of(&mountinfo, &dir).and_then(|m| rsize(&m.options));
-    rsize.map_or(CHUNK, |r| (r - r % ALIGN).clamp(ALIGN, CHUNK_MOST))
-}
-
-/// The `rsize` among a mount's options.
-fn rsize(options: &[String]) -> Option<usize> {
-    options
-        .iter()
-        .find_map(|o| o.strip_prefix("rsize=")?.parse().ok())
-}
 
 /// The bytes of the file at `path` from `offset` to its end as the server
 /// has them now; `None` if there is no such file.
 pub fn read_from(path: &Path, offset: u64) -> io::Result<Option<Vec<u8>>> {
-    Ok(read_new(path, offset, CHUNK)?.map(|(bytes, _)| bytes))
-}
-
-/// As [`read_from`], in reads of `chunk` bytes (a multiple of [`ALIGN`]),
-/// with the inode of the file read.
-pub fn read_new(path: &Path, offset: u64, chunk: usize) -> io::Result<Option<(Vec<u8>, u64)>> {
     // Opened for writing too (nothing is written): Linux's NFS server
     // hands out a read delegation only for a read-only open, and a
     // delegation is what lets a client trust its cache, and what the
@@ -82,10 +52,9 @@ pub fn read_new(path: &Path, offset: u64, chunk: usize) -> io::Result<Option<(Ve
         Err(e) if e.raw_os_error() == Some(libc::EINVAL) => return buffered(path, offset),
         Err(e) => return Err(e),
     };
-    let inode = file.metadata()?.ino();
-    match direct_from(&file, offset, chunk) {
+    match direct_from(&file, offset) {
         Err(e) if e.raw_os_error() == Some(libc::EINVAL) => buffered(path, offset),
-        read => read.map(|bytes| Some((bytes, inode))),
+        read => read.map(Some),
     }
 }
 
@@ -121,12 +90,12 @@ pub fn read_text(path: &Path) -> io::Result<String> {
 }
 
 /// Reads `file` (opened `O_DIRECT`) from `offset` until a short read.
-fn direct_from(file: &File, offset: u64, size: usize) -> io::Result<Vec<u8>> {
+fn direct_from(file: &File, offset: u64) -> io::Result<Vec<u8>> {
     let start = offset - offset % ALIGN as u64;
     // An aligned window of an over-sized buffer.
-    let mut space = vec![0u8; size + ALIGN];
+    let mut space = vec![0u8; CHUNK + ALIGN];
     let skip = space.as_ptr().align_offset(ALIGN);
-    let chunk = &mut space[skip..skip + size];
+    let chunk = &mut space[skip..skip + CHUNK];
     let mut bytes = Vec::new();
     let mut at = start;
     loop {
@@ -137,7 +106,7 @@ fn direct_from(file: &File, offset: u64, size: usize) -> io::Result<Vec<u8>> {
         };
         bytes.extend_from_slice(&chunk[..n]);
         at += n as u64;
-        if n < size {
+        if n < CHUNK {
             break;
         }
     }
@@ -146,7 +115,7 @@ fn direct_from(file: &File, offset: u64, size: usize) -> io::Result<Vec<u8>> {
 }
 
 /// An ordinary read from `offset` to the end.
-fn buffered(path: &Path, offset: u64) -> io::Result<Option<(Vec<u8>, u64)>> {
+fn buffered(path: &Path, offset: u64) -> io::Result<Option<Vec<u8>>> {
     let mut file = match undelegated(path, 0) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -155,7 +124,7 @@ fn buffered(path: &Path, offset: u64) -> io::Result<Option<(Vec<u8>, u64)>> {
     file.seek(SeekFrom::Start(offset))?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;
-    Ok(Some((bytes, file.metadata()?.ino())))
+    Ok(Some(bytes))
 }
 
 #[cfg(test)]
@@ -191,22 +160,5 @@ mod tests {
         more.write_all(b"tail\n").unwrap();
         let read = read_from(&path, text.len() as u64).unwrap().unwrap();
         assert_eq!(read, b"tail\n");
-    }
-
-    #[test]
-    fn a_read_asks_for_the_mounts_rsize_in_whole_blocks() {
-        let options = |o: &str| o.split(',').map(str::to_owned).collect::<Vec<_>>();
-        assert_eq!(
-            rsize(&options("rw,vers=4.2,rsize=131072,wsize=131072")),
-            Some(131072)
-        );
-        assert_eq!(rsize(&options("rw,relatime")), None);
-        // A folder on a local filesystem: no rsize, the default.
-        let dir = tempfile::tempdir().unwrap();
-        let chunk = chunk_of(dir.path());
-        assert!(
-            chunk.is_multiple_of(ALIGN) && (ALIGN..=CHUNK_MOST).contains(&chunk),
-            "{chunk}"
-        );
     }
 }

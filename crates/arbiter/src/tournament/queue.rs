@@ -484,7 +484,7 @@ impl Queue {
                 self.claims.dir(),
                 format!("cannot append to {}", self.log.path().display()),
             );
-            self.log.append(&games).map_err(io)?;
+            self.log.append(unit, &games).map_err(io)?;
             for (_, g) in &games {
                 self.logged.add(unit, g.game);
             }

@@ -323,12 +323,6 @@ mod tests {
         assert_eq!(w.opens, 0, "no sibling file opened: {w:?}");
         assert!(w.learned > 0 && w.log_reads > 0, "{w:?}");
         let log = std::fs::read_to_string(dir.path().join("run/claims/finished.log")).unwrap();
-        let games = log.lines().filter(|l| l.starts_with("{\"id\"")).count();
-        assert_eq!(games, 90, "every game once: {log}");
-        // The header and the names: a worker writes those it has not read
-        // (the three bots' and its results file's), each once at most.
-        let names = log.lines().filter(|l| l.starts_with("{\"name\"")).count();
-        assert!((4..=(3 + 1) * 6).contains(&names), "{log}");
-        assert_eq!(log.lines().count(), 1 + games + names, "{log}");
+        assert_eq!(log.lines().count(), 1 + 90, "a header and every game");
     }
 }
