@@ -151,8 +151,14 @@ fn the_sandbox_holds_for_an_unprivileged_arbiter() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
-    println!("{text}");
-    assert!(output.status.success(), "{}", show(&output));
+    println!("{}", show(&output));
+    // Short, so that it stays beside the end of a long log.
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "unprivileged: {}",
+        failures(&errors)
+    );
     let passed = format!("test result: ok. {} passed", CORE.len());
     assert!(text.contains(&passed), "{text}");
     // They ran unprivileged, in a constructed root.
@@ -163,4 +169,24 @@ fn the_sandbox_holds_for_an_unprivileged_arbiter() {
         assert!(text.contains(layer), "{layer}: {text}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The panics a run's stderr shows (it runs with `--nocapture`: each is a
+/// line `thread 'NAME' panicked at PLACE:` and its message), one to a line.
+fn failures(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let found: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.contains("panicked at"))
+        .map(|(i, line)| {
+            let name = line.split('\'').nth(1).unwrap_or(line);
+            let message = lines.get(i + 1).unwrap_or(&"");
+            format!("{name}: {}", message.chars().take(200).collect::<String>())
+        })
+        .collect();
+    match found.is_empty() {
+        true => "no panic in the output (see the output above)".to_string(),
+        false => found.join("\n"),
+    }
 }
