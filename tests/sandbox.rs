@@ -191,6 +191,20 @@ fn print_layers(out: &Path) {
     }
 }
 
+/// `aboure check-bot --check handshake --build "sh build.sh"` run in
+/// `folder` on the test bot (`random`), with `options` before the `--`.
+fn check_bot_build(folder: &Path, options: &[&str]) -> std::process::Output {
+    Command::new(ABOURE)
+        .current_dir(folder)
+        .args(["check-bot", "--check", "handshake"])
+        .args(["--build", "sh build.sh"])
+        .args(options)
+        .args(["--", TESTBOT, "random"])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
 /// Whether `bytes` hold a terminal's escape raw: ESC, BEL, or a C1
 /// control (U+0080 to U+009F, as UTF-8).
 fn holds_raw_escape(bytes: &[u8]) -> bool {

@@ -157,19 +157,7 @@ fn a_failed_builds_output_is_quoted_with_its_escapes_written_out() {
     assert!(!output.status.success(), "{}", show(&output));
     assert!(!out.join("games.jsonl").exists(), "{}", show(&output));
     let log = std::fs::read(out.join("build-builder.log")).unwrap();
-    let checked = Command::new(ABOURE)
-        .current_dir(&own)
-        .args([
-            "check-bot",
-            "--check",
-            "handshake",
-            "--build",
-            "sh build.sh",
-        ])
-        .args(["--", TESTBOT, "random"])
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
+    let checked = check_bot_build(&own, &[]);
     assert!(!checked.status.success(), "{}", show(&checked));
     let outputs = [
         ("the run's stdout", &output.stdout),

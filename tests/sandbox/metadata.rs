@@ -97,20 +97,8 @@ fn a_build_reads_its_checkouts_git_and_plants_nothing_in_it() {
     let own = dir.join("sub");
     let before = checkout(&own);
     let pf = own.with_extension("planted");
-    let checked = Command::new(ABOURE)
-        .current_dir(&own)
-        .args([
-            "check-bot",
-            "--check",
-            "handshake",
-            "--build",
-            "sh build.sh",
-        ])
-        .args(["--env", &format!("PF={}", pf.display())])
-        .args(["--", TESTBOT, "random"])
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
+    let pf = format!("PF={}", pf.display());
+    let checked = check_bot_build(&own, &["--env", &pf]);
     assert!(checked.status.success(), "{}", show(&checked));
     assert_nothing_planted(&format!("check-bot: {}", show(&checked)), &own, &before);
     std::fs::remove_dir_all(&dir).unwrap();
