@@ -60,8 +60,6 @@ fn a_second_run_on_a_folder_is_refused_and_a_killed_holder_can_be_resumed() {
     let dir = folder("lock");
     let text = format!(
         "[tournament]\npairs = 3\nconcurrency = 1\n[time-control]\nbase = \"30s\"\n{}{}",
-        // Slow enough that the first run still holds the folder when the
-        // second starts on a loaded machine (at 20 ms it had finished).
         testbot("a", "sleepy --ms 100 --seed 1"),
         testbot("b", "sleepy --ms 100 --seed 2"),
     );
@@ -73,6 +71,10 @@ fn a_second_run_on_a_folder_is_refused_and_a_killed_holder_can_be_resumed() {
         .spawn()
         .unwrap();
     wait_for_games(&out, 1);
+    // Stopped, it holds the folder for as long as the second run takes to
+    // start, however busy the machine (it had finished first before).
+    // SAFETY: a signal to a child of this test, not yet waited for.
+    assert_eq!(unsafe { libc::kill(first.id() as i32, libc::SIGSTOP) }, 0);
 
     let second = run(&config, &out, &["--resume"]);
     assert!(!second.status.success(), "{}", show(&second));

@@ -36,6 +36,7 @@ mod league_workers;
 mod left_over;
 mod nfs;
 mod openings;
+mod order;
 mod quick_start;
 mod report_cli;
 mod report_html;

@@ -219,8 +219,9 @@ fn a_bot_kept_between_its_games_is_held_through_the_games_of_others() {
     // between them, through the games of other bots (a spinner child burnt
     // 2.5 to 6.5 s of CPU in a 30 s run while its bot was on move 0.2 s).
     // Here the honest bot plays two pairs against the spinner's bot and two
-    // against `quiet`, one game at a time (in an order the run chooses),
-    // seven plies of half a second a move.
+    // against `quiet`, one game at a time in schedule order (a pair with
+    // the spinner's bot, one with quiet, and again), seven plies of half a
+    // second a move: the spinner's bot idles through quiet's games.
     let dir = folder("sandbox-hold-kept");
     let m = marker("holdkept");
     const QUIET: &str = "sleepy --ms 500 --seed 4271";

@@ -143,6 +143,9 @@ pub(crate) async fn run(config: &Config, options: RunOptions) -> Result<RunOutco
     if let (true, Some(slice)) = (options.slice, slice) {
         queue.only(slice);
     }
+    if options.join {
+        queue.spread_out();
+    }
     queue.start(&output.dir)?;
     let mut known: Vec<GameRecord> = previous;
     known.extend(queue.take_fresh());

@@ -153,6 +153,9 @@ pub struct Queue {
     /// This worker lost its claims (an NFS lease expired): it writes no
     /// more records.
     lost: bool,
+    /// This worker joined a run (`--join`): it starts its tries at a
+    /// place of its own (see [`Queue::spread_out`]).
+    spread: bool,
 }
 
 impl Queue {
@@ -193,6 +196,7 @@ impl Queue {
             work: SharingCounts::default(),
             own_file,
             lost: false,
+            spread: false,
         };
         for g in own {
             queue.wrote(g);
@@ -209,6 +213,14 @@ impl Queue {
                 self.logged.add(unit, game);
             }
         }
+    }
+
+    /// For a worker that joined (`--join`): each such worker starts its
+    /// tries at a place of its own among the few lowest free units, rather
+    /// than all knocking on the lowest. The run's own process, and a
+    /// shard (which has a slice), take them in schedule order.
+    pub fn spread_out(&mut self) {
+        self.spread = true;
     }
 
     /// This worker's entry in the roster.
@@ -310,10 +322,7 @@ impl Queue {
             .copied()
             .collect();
         let mut units = candidates(window, &self.ledger, &skip, self.slice, TRIES);
-        if self.slice.is_none() && !units.is_empty() {
-            // Workers without a slice (`--join`) would all knock on the
-            // lowest free unit first: each starts at its own place among
-            // the few lowest.
+        if self.spread && !units.is_empty() {
             let at = std::process::id() as usize % units.len();
             units.rotate_left(at);
         }
