@@ -47,8 +47,10 @@ fn an_engine_in_a_homes_bin_folder_sees_no_file_of_the_home() {
             "[[bot]]\nname = \"{name}\"\ncommand = [{engine:?}]\n{env}\n"
         ));
     }
+    // The engine moves at once: a long movetime costs nothing, and no
+    // busy machine makes it lose on time.
     let text = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"1s\"\n{bots}"
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"5s\"\n{bots}"
     );
     let config = write_config(&dir, &text);
     let out = dir.join("out");
