@@ -64,6 +64,26 @@ fn assert_nothing_planted(what: &str, folder: &Path, (config, commit): &(String,
     assert!(!planted.exists() && !hook.exists(), "{what}: git ran it");
 }
 
+/// The tournament file in `dir`: the builder (the test bot, its folder
+/// `bot`, its build `sh build.sh` told where to plant by `PF`, `planted`)
+/// against an honest bot that runs the test bot from a script of its own.
+fn builder_config(dir: &Path, planted: &Path) -> PathBuf {
+    let env = format!("PF = {:?}", planted.display().to_string());
+    let bot = format!(
+        "[[bot]]\nname = \"builder\"\ncommand = [{TESTBOT:?}, \"random\", \"--seed\", \"3\"]\n\
+         workdir = \"bot\"\nbuild = [\"sh\", \"build.sh\"]\nenv = {{ {env} }}\n"
+    );
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let script = other.join("bot.sh");
+    std::fs::write(&script, format!("exec {TESTBOT:?} random --seed 7\n")).unwrap();
+    let honest = format!(
+        "[[bot]]\nname = \"honest\"\ncommand = [\"sh\", {:?}]\n",
+        script.display().to_string()
+    );
+    write_config(dir, &gauntlet_against(&honest, &bot))
+}
+
 /// The tenth outside round's c32: a build wrote `core.fsmonitor` and a
 /// `post-checkout` hook into its checkout's `.git`, and the operator's next
 /// `git status` there ran the command with the operator's rights.
@@ -73,21 +93,7 @@ fn a_build_reads_its_checkouts_git_and_plants_nothing_in_it() {
     let own = dir.join("bot");
     let before = checkout(&own);
     let pf = own.with_extension("planted");
-    let env = format!("PF = {:?}", pf.display().to_string());
-    let bot = format!(
-        "[[bot]]\nname = \"builder\"\ncommand = [{TESTBOT:?}, \"random\", \"--seed\", \"3\"]\n\
-         workdir = \"bot\"\nbuild = [\"sh\", \"build.sh\"]\nenv = {{ {env} }}\n"
-    );
-    // The honest bot runs the test bot too, from a script of its own.
-    let other = dir.join("other");
-    std::fs::create_dir_all(&other).unwrap();
-    let script = other.join("bot.sh");
-    std::fs::write(&script, format!("exec {TESTBOT:?} random --seed 7\n")).unwrap();
-    let honest = format!(
-        "[[bot]]\nname = \"honest\"\ncommand = [\"sh\", {:?}]\n",
-        script.display().to_string()
-    );
-    let config = write_config(&dir, &gauntlet_against(&honest, &bot));
+    let config = builder_config(&dir, &pf);
     let out = dir.join("out");
     let output = run(&config, &out, &[]);
     assert!(output.status.success(), "{}", show(&output));
@@ -101,5 +107,53 @@ fn a_build_reads_its_checkouts_git_and_plants_nothing_in_it() {
     let checked = check_bot_build(&own, &["--env", &pf]);
     assert!(checked.status.success(), "{}", show(&checked));
     assert_nothing_planted(&format!("check-bot: {}", show(&checked)), &own, &before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A build that makes a repository where there was none: `git init` and
+/// a `core.fsmonitor`, and a Mercurial folder deeper down.
+const MAKES: &str = r#"git init -q sub && git -C sub config core.fsmonitor "id > $PF; false"
+mkdir -p deep/er/.hg
+echo built > built.txt
+"#;
+
+/// Asserts that `output` (a build of `own` by [`MAKES`]) failed naming
+/// each repository it made.
+#[track_caller]
+fn assert_refused_naming_what_it_made(what: &str, output: &std::process::Output, own: &Path) {
+    assert!(!output.status.success(), "{what}: {}", show(output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("made a repository where there was none"),
+        "{what}: {stderr}"
+    );
+    for made in ["sub/.git", "deep/er/.hg"] {
+        let path = own.join(made).display().to_string();
+        assert!(stderr.contains(&path), "{what}: {path}: {stderr}");
+    }
+}
+
+/// What the tenth round left open after c32: a repository the build makes
+/// where there was none (a `.git` in a subfolder, whose `core.fsmonitor`
+/// a shell prompt running `git status` in every folder it enters would
+/// run with the operator's rights). Refused, by `run` before any game and
+/// by `check-bot --build`, naming what it made.
+#[test]
+fn a_build_that_makes_a_repository_where_there_was_none_is_refused_naming_it() {
+    let dir = folder("sandbox-build-new-repository");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("build.sh"), MAKES).unwrap();
+    let config = builder_config(&dir, &own.with_extension("planted"));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert_refused_naming_what_it_made("run", &output, &own);
+    assert!(!out.join("games.jsonl").exists(), "{}", show(&output));
+    let own = dir.join("checked");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("build.sh"), MAKES).unwrap();
+    let pf = format!("PF={}", own.with_extension("planted").display());
+    let checked = check_bot_build(&own, &["--env", &pf]);
+    assert_refused_naming_what_it_made("check-bot", &checked, &own);
     std::fs::remove_dir_all(&dir).unwrap();
 }

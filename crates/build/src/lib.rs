@@ -66,6 +66,26 @@ pub enum BuildError {
         /// The system's reason.
         source: std::io::Error,
     },
+    /// The build made version-control metadata where there was none.
+    #[error(
+        "the build of {bots} (`{command}` in {workdir}) made a repository where there was none: \
+         {paths}. Git and the other version-control tools run commands a repository's \
+         configuration names (`core.fsmonitor`, hooks) in its folder, outside the sandbox, for \
+         whoever runs them there next: remove it after reading it, and have the build make none \
+         (in its private /tmp if it needs one)",
+        command = shown_text(.command), workdir = shown(.workdir),
+        paths = .paths.iter().map(|p| shown(p)).collect::<Vec<_>>().join(", ")
+    )]
+    Repository {
+        /// The bots it builds.
+        bots: String,
+        /// The command.
+        command: String,
+        /// Where it ran.
+        workdir: PathBuf,
+        /// What it made.
+        paths: Vec<PathBuf>,
+    },
     /// The command ended with a failure.
     #[error(
         "the build of {bots} failed: `{command}` (in {workdir}) {status}; the end of its output \
@@ -132,6 +152,7 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
         }
     };
     command.stdin(Stdio::null()).stdout(writer).stderr(copy);
+    let repositories = jail.as_ref().map(Jail::repositories);
     let started = Instant::now();
     let mut child = command.spawn().map_err(start_err)?;
     // The build holds the only writing ends: its end is the output's.
@@ -139,9 +160,18 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
     let mut output = Output::new(pipe, file);
     let bound = jail.is_some().then_some(BUILD_TIME);
     let status = wait(&mut child, bound, &mut output).map_err(start_err)?;
+    let made = made_repositories(jail.as_ref(), repositories);
     drop(jail);
     let tail = output.finish();
     let status = match status {
+        Some(status) if status.success() && !made.is_empty() => {
+            return Err(Box::new(BuildError::Repository {
+                bots: build.bots.join(", "),
+                command: c.command_line(),
+                workdir: c.workdir.clone(),
+                paths: made,
+            }))
+        }
         Some(status) if status.success() => {
             return Ok(Built {
                 log,
@@ -162,6 +192,17 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
         tail,
         log,
     }))
+}
+
+/// The version-control metadata in `jail`'s `write` paths now that was
+/// not in `before` (a build's: an existing one is read-only to it).
+fn made_repositories(jail: Option<&Jail>, before: Option<Vec<PathBuf>>) -> Vec<PathBuf> {
+    let (Some(jail), Some(before)) = (jail, before) else {
+        return Vec::new();
+    };
+    let mut made = jail.repositories();
+    made.retain(|path| !before.contains(path));
+    made
 }
 
 /// The command that starts a build in `jail`: its own process group (to

@@ -256,6 +256,13 @@ impl Jail {
         }
     }
 
+    /// The version-control metadata in its `write` paths (see
+    /// [`crate::sealed`]): a build's, looked for before and after it runs,
+    /// so that one it made where there was none is seen.
+    pub fn repositories(&self) -> Vec<PathBuf> {
+        crate::sealed::metadata_in(&self.writable)
+    }
+
     /// The scratch folder on the host (HOME and TMPDIR of the bot), if
     /// confined without a constructed root.
     pub fn scratch(&self) -> Option<&Path> {

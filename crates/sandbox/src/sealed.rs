@@ -14,9 +14,9 @@
 //! levels (the top of each path is always searched first); a `.git` file
 //! (`gitdir: PATH`, a submodule's or a worktree's) seals the folder it
 //! names too, when that folder is one the build could write. What the
-//! build makes where there was none (a new `.git` in a subfolder) is not
-//! sealed: docs/sandbox.md names it with what else a build may leave for
-//! the operator's tools.
+//! build makes where there was none (a new `.git` in a subfolder) cannot
+//! be sealed beforehand: the same walk after the build finds it
+//! ([`crate::Jail::repositories`]), and `aboure-build` refuses the build.
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
