@@ -157,3 +157,27 @@ fn a_build_that_makes_a_repository_where_there_was_none_is_refused_naming_it() {
     assert_refused_naming_what_it_made("check-bot", &checked, &own);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A repository hidden where the search after the build does not reach
+/// (70 folders down, past the 64 levels it walks) is no way around it:
+/// the build is refused as one that left too much to search.
+#[test]
+fn a_build_that_hides_a_repository_past_the_searchs_bounds_is_refused() {
+    const HIDES: &str = "p=deep; for i in $(seq 70); do p=$p/d; done\n\
+                         mkdir -p $p && git init -q $p\necho built > built.txt\n";
+    let dir = folder("sandbox-build-hidden-repository");
+    let own = dir.join("bot");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("build.sh"), HIDES).unwrap();
+    let config = builder_config(&dir, &own.with_extension("planted"));
+    let out = dir.join("out");
+    let output = run(&config, &out, &[]);
+    assert!(!output.status.success(), "{}", show(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("too large to search whole for a repository it may have made"),
+        "{stderr}"
+    );
+    assert!(!out.join("games.jsonl").exists(), "{}", show(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

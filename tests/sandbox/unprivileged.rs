@@ -35,6 +35,7 @@ const CORE: &[&str] = &[
     "refusals::a_refusal_writes_out_the_escapes_of_a_link_target_or_a_file_name",
     "metadata::a_build_reads_its_checkouts_git_and_plants_nothing_in_it",
     "metadata::a_build_that_makes_a_repository_where_there_was_none_is_refused_naming_it",
+    "metadata::a_build_that_hides_a_repository_past_the_searchs_bounds_is_refused",
     "apart::a_bot_whose_folder_is_or_holds_the_tournament_folder_is_refused_before_any_game",
     "named::a_script_that_is_a_link_to_another_bots_script_is_not_that_script",
     "named::a_hard_link_to_another_bots_file_in_ones_own_folder_is_refused_unnamed",

@@ -86,6 +86,23 @@ pub enum BuildError {
         /// What it made.
         paths: Vec<PathBuf>,
     },
+    /// The build left its folder and paths too large to search whole for
+    /// a repository it may have made.
+    #[error(
+        "the build of {bots} (`{command}` in {workdir}) left its folder and paths too large to \
+         search whole for a repository it may have made: stopped in {unsearched}",
+        command = shown_text(.command), workdir = shown(.workdir)
+    )]
+    Unsearched {
+        /// The bots it builds.
+        bots: String,
+        /// The command.
+        command: String,
+        /// Where it ran.
+        workdir: PathBuf,
+        /// Where the search stopped, and why.
+        unsearched: aboure_sandbox::Unsearched,
+    },
     /// The command ended with a failure.
     #[error(
         "the build of {bots} failed: `{command}` (in {workdir}) {status}; the end of its output \
@@ -152,7 +169,6 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
         }
     };
     command.stdin(Stdio::null()).stdout(writer).stderr(copy);
-    let repositories = jail.as_ref().map(Jail::repositories);
     let started = Instant::now();
     let mut child = command.spawn().map_err(start_err)?;
     // The build holds the only writing ends: its end is the output's.
@@ -160,23 +176,16 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
     let mut output = Output::new(pipe, file);
     let bound = jail.is_some().then_some(BUILD_TIME);
     let status = wait(&mut child, bound, &mut output).map_err(start_err)?;
-    let made = made_repositories(jail.as_ref(), repositories);
+    let made = jail.as_ref().map_or(Ok(()), |jail| none_made(build, jail));
     drop(jail);
     let tail = output.finish();
     let status = match status {
-        Some(status) if status.success() && !made.is_empty() => {
-            return Err(Box::new(BuildError::Repository {
-                bots: build.bots.join(", "),
-                command: c.command_line(),
-                workdir: c.workdir.clone(),
-                paths: made,
-            }))
-        }
         Some(status) if status.success() => {
+            made?;
             return Ok(Built {
                 log,
                 took: started.elapsed(),
-            })
+            });
         }
         Some(status) => describe(status),
         None => format!(
@@ -194,15 +203,31 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
     }))
 }
 
-/// The version-control metadata in `jail`'s `write` paths now that was
-/// not in `before` (a build's: an existing one is read-only to it).
-fn made_repositories(jail: Option<&Jail>, before: Option<Vec<PathBuf>>) -> Vec<PathBuf> {
-    let (Some(jail), Some(before)) = (jail, before) else {
-        return Vec::new();
-    };
-    let mut made = jail.repositories();
-    made.retain(|path| !before.contains(path));
-    made
+/// Refuses a build that made version-control metadata in `jail`'s `write`
+/// paths where there was none (what was there was read-only to it), or
+/// left them too large to tell.
+fn none_made(build: &Build, jail: &Jail) -> Result<(), Box<BuildError>> {
+    let mut made = jail.repositories().map_err(|u| unsearched(build, u))?;
+    made.retain(|path| !jail.sealed().contains(path));
+    if made.is_empty() {
+        return Ok(());
+    }
+    Err(Box::new(BuildError::Repository {
+        bots: build.bots.join(", "),
+        command: build.command.command_line(),
+        workdir: build.command.workdir.clone(),
+        paths: made,
+    }))
+}
+
+/// The error of `build`'s folder and paths too large to search whole.
+fn unsearched(build: &Build, unsearched: aboure_sandbox::Unsearched) -> Box<BuildError> {
+    Box::new(BuildError::Unsearched {
+        bots: build.bots.join(", "),
+        command: build.command.command_line(),
+        workdir: build.command.workdir.clone(),
+        unsearched,
+    })
 }
 
 /// The command that starts a build in `jail`: its own process group (to

@@ -350,6 +350,19 @@ pub enum SandboxError {
         /// Where the search stopped, and why.
         unsearched: crate::hardlink::Unsearched,
     },
+    /// A build's `write` paths too large to search whole for the
+    /// version-control metadata made read-only to it (see `sealed`).
+    #[error(
+        "sandbox of {bot}: its build's folder and paths are too large to search whole for \
+         version-control metadata (read-only to a build): stopped in {unsearched}; build in a \
+         smaller folder"
+    )]
+    MetadataUnsearched {
+        /// The bot.
+        bot: String,
+        /// Where the search stopped, and why.
+        unsearched: crate::hardlink::Unsearched,
+    },
     /// The plan handed to the helper could not be written or read.
     #[error("sandbox plan: {0}")]
     Plan(#[from] serde_json::Error),

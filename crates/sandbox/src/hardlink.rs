@@ -152,7 +152,7 @@ fn is_dir(stat: &FileStat) -> bool {
 /// links, at most [`LINK_SEARCH`] of them and `tree::MAX_DEPTH` levels
 /// deep; see `tree`) until it returns true; the root where a bound was
 /// reached first, if one was.
-fn walk(
+pub(crate) fn walk(
     roots: &[PathBuf],
     mut visit: impl FnMut(&Path, &FileStat) -> bool,
 ) -> Result<(), Unsearched> {

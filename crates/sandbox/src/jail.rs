@@ -197,6 +197,9 @@ pub struct Jail {
     pub(crate) _claim: Option<Arc<Claim>>,
     /// Its `write` paths, and what they may hold together.
     pub(crate) writable: Vec<PathBuf>,
+    /// The version-control metadata in its `write` paths, read-only to
+    /// it (a build's; see [`crate::sealed`]).
+    pub(crate) sealed: Vec<PathBuf>,
     /// What its `write` paths may hold together, bytes.
     pub(crate) write_size: u64,
     /// Its memory group's limit is the run's `run-memory`, not its own.
@@ -220,6 +223,7 @@ impl Jail {
             _claim: None,
             scratch: None,
             writable: Vec::new(),
+            sealed: Vec::new(),
             write_size: u64::MAX,
             run_bound: false,
         }
@@ -256,10 +260,17 @@ impl Jail {
         }
     }
 
-    /// The version-control metadata in its `write` paths (see
-    /// [`crate::sealed`]): a build's, looked for before and after it runs,
-    /// so that one it made where there was none is seen.
-    pub fn repositories(&self) -> Vec<PathBuf> {
+    /// The version-control metadata in its `write` paths made read-only
+    /// to it as it started (a build's, see [`crate::sealed`]).
+    pub fn sealed(&self) -> &[PathBuf] {
+        &self.sealed
+    }
+
+    /// The version-control metadata in its `write` paths now: after a
+    /// build, beside [`Jail::sealed`], what it made where there was none;
+    /// where they were too large to search whole, where the search
+    /// stopped.
+    pub fn repositories(&self) -> Result<Vec<PathBuf>, crate::Unsearched> {
         crate::sealed::metadata_in(&self.writable)
     }
 

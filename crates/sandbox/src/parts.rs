@@ -76,6 +76,7 @@ impl Sandbox {
         let env = environment(spec, &scratch_dir);
         let cage = self.cage(spec, &program, &view, &env, request.memory.is_some());
         let writable = view.writable();
+        let sealed = view.sealed_paths();
         let sight = view.sight(identity);
         let made = Made {
             scratch: &scratch_dir,
@@ -108,6 +109,7 @@ impl Sandbox {
             _claim: claim,
             scratch,
             writable,
+            sealed,
             write_size: self.settings.write_size,
             run_bound: spec.memory.is_none() && request.memory.is_some(),
         })
@@ -347,7 +349,12 @@ impl Sandbox {
         }
         let view = view.masked(&self.hidden_from(spec.name));
         Ok(match spec.build {
-            true => view.sealed(),
+            true => view
+                .sealed()
+                .map_err(|unsearched| SandboxError::MetadataUnsearched {
+                    bot: spec.name.to_owned(),
+                    unsearched,
+                })?,
             false => view,
         })
     }

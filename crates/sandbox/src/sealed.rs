@@ -9,9 +9,9 @@
 //! it by descriptor, never following a link): the build still reads it
 //! (`git describe` works), and writes nothing there.
 //!
-//! Found by a walk of each `write` path that follows no link and stops
-//! after [`crate::occupied::FILE_SEARCH`] entries or `tree::MAX_DEPTH`
-//! levels (the top of each path is always searched first); a `.git` file
+//! Found by a walk of each `write` path by descriptor that follows no
+//! link, whole or refused (past [`crate::hardlink::LINK_SEARCH`] entries
+//! or `tree::MAX_DEPTH` levels, as a build's folder is); a `.git` file
 //! (`gitdir: PATH`, a submodule's or a worktree's) seals the folder it
 //! names too, when that folder is one the build could write. What the
 //! build makes where there was none (a new `.git` in a subfolder) cannot
@@ -21,6 +21,9 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use nix::sys::stat::SFlag;
+
+use crate::hardlink::Unsearched;
 use crate::paths::normal;
 
 /// The names under which version-control tools keep a checkout's
@@ -42,44 +45,27 @@ pub(crate) const METADATA: &[&str] = &[
 
 /// The version-control metadata in `folders` (a build's `write` paths,
 /// absolute): each folder or file named as in [`METADATA`], not a link,
-/// and the folders their `.git` files point to inside `folders`.
-pub(crate) fn metadata_in(folders: &[PathBuf]) -> Vec<PathBuf> {
+/// and the folders their `.git` files point to inside `folders`. The
+/// walk is whole or refused: past its bounds (see [`crate::hardlink`]),
+/// where it stopped.
+pub(crate) fn metadata_in(folders: &[PathBuf]) -> Result<Vec<PathBuf>, Unsearched> {
     let mut found = Vec::new();
-    let mut budget = crate::occupied::FILE_SEARCH;
-    let mut level: Vec<PathBuf> = folders.to_vec();
-    for _ in 0..=crate::tree::MAX_DEPTH {
-        let mut next = Vec::new();
-        for folder in &level {
-            let Ok(entries) = std::fs::read_dir(folder) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                if budget == 0 {
-                    return found;
-                }
-                budget -= 1;
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let path = entry.path();
-                let named = METADATA.iter().any(|m| entry.file_name() == *m);
-                match (named, kind.is_dir(), kind.is_file()) {
-                    (true, true, _) => found.push(path),
-                    (true, false, true) => {
-                        found.extend(gitdir(&path).filter(|d| inside(d, folders)));
-                        found.push(path);
-                    }
-                    (false, true, _) => next.push(path),
-                    _ => {}
-                }
+    crate::hardlink::walk(folders, |path, stat| {
+        let named = path
+            .file_name()
+            .is_some_and(|name| METADATA.iter().any(|m| name == *m));
+        let kind = SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT;
+        match (named, kind) {
+            (true, SFlag::S_IFDIR) => found.push(path.to_owned()),
+            (true, SFlag::S_IFREG) => {
+                found.extend(gitdir(path).filter(|d| inside(d, folders)));
+                found.push(path.to_owned());
             }
+            _ => {}
         }
-        if next.is_empty() {
-            break;
-        }
-        level = next;
-    }
-    found
+        false
+    })?;
+    Ok(found)
 }
 
 /// The folder a `.git` file names (`gitdir: PATH`, relative to the file's
@@ -121,7 +107,7 @@ mod tests {
         std::fs::write(top.join("src/.git"), "gitdir: /elsewhere/m\n").unwrap();
         std::os::unix::fs::symlink("/etc", top.join("build/.svn")).unwrap();
         std::os::unix::fs::symlink("/etc", top.join("etc")).unwrap();
-        let mut found = metadata_in(std::slice::from_ref(&top));
+        let mut found = metadata_in(std::slice::from_ref(&top)).unwrap();
         found.sort();
         let want: Vec<PathBuf> = [
             ".git",
@@ -134,5 +120,24 @@ mod tests {
         .map(|p| top.join(p))
         .collect();
         assert_eq!(found, want);
+    }
+
+    #[test]
+    fn a_tree_past_the_bounds_is_unsearched_not_half_searched() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(dir.path()).unwrap();
+        let junk = top.join("junk");
+        std::fs::create_dir_all(&junk).unwrap();
+        for i in 0..crate::hardlink::LINK_SEARCH {
+            std::fs::write(junk.join(i.to_string()), "").unwrap();
+        }
+        std::fs::create_dir_all(top.join("zz/.git")).unwrap();
+        let searched = metadata_in(std::slice::from_ref(&top));
+        assert!(!searched.unwrap_err().deep);
+        let dir = tempfile::tempdir().unwrap();
+        let top = std::fs::canonicalize(dir.path()).unwrap();
+        let chain: PathBuf = std::iter::repeat_n("d", crate::tree::MAX_DEPTH + 2).collect();
+        std::fs::create_dir_all(top.join(chain).join(".git")).unwrap();
+        assert!(metadata_in(std::slice::from_ref(&top)).unwrap_err().deep);
     }
 }

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::cage::Sight;
+use crate::hardlink::Unsearched;
 pub use crate::own::Command;
 use crate::own::{own_folders, Refusal};
 use crate::paths::{installation, normal};
@@ -137,12 +138,21 @@ impl View {
     }
 
     /// The view with the version-control metadata in its `write` paths
-    /// made read-only (a build's, see [`crate::sealed`]).
-    pub fn sealed(mut self) -> View {
-        let found = crate::sealed::metadata_in(&self.writable());
+    /// made read-only (a build's, see [`crate::sealed`]); where they were
+    /// too large to search whole, where the search stopped.
+    pub fn sealed(mut self) -> Result<View, Unsearched> {
+        let found = crate::sealed::metadata_in(&self.writable())?;
         (self.entries).extend(found.into_iter().map(|p| entry(p, EntryKind::Sealed)));
         self.entries = order(std::mem::take(&mut self.entries));
-        self
+        Ok(self)
+    }
+
+    /// The version-control metadata [`View::sealed`] made read-only.
+    pub fn sealed_paths(&self) -> Vec<PathBuf> {
+        (self.entries.iter())
+            .filter(|e| matches!(e.kind, EntryKind::Sealed))
+            .map(|e| e.path.clone())
+            .collect()
     }
 
     /// What the bot's own binds need of its identity on the host: its
