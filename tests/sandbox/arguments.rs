@@ -136,7 +136,7 @@ fn another_bots_data_file_named_after_ones_own_script_is_refused() {
     let book = victim.join("book.txt");
     std::fs::write(&book, "victimsecret\n").unwrap();
     let text = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\nmargin = \"1s\"\n\
          [[bot]]\nname = \"victim\"\ncommand = [{program:?}, \"random\", {book:?}]\n\
          [[bot]]\nname = \"attacker\"\ncommand = [{TESTBOT:?}, \"random\", {book:?}]\n"
     );
@@ -186,7 +186,7 @@ fn another_bots_read_file_inside_this_bots_folder_is_masked() {
     ]
     .map(|p| p.display().to_string());
     let text = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\nmargin = \"1s\"\n\
          [[bot]]\nname = \"victim\"\ncommand = [{:?}, \"random\"]\n\
          sandbox = {{ read = [{secret:?}] }}\n\
          [[bot]]\nname = \"attacker\"\ncommand = [\"sh\", {script:?}, {TESTBOT:?}, {mine:?}, {mine:?}]\n",
@@ -220,7 +220,7 @@ fn folders_named_like_a_builtins_arguments_are_not_its_own() {
     std::fs::write(dir.join("random/notes.txt"), "notes\n").unwrap();
     let script = script.display().to_string();
     let text = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\nmargin = \"1s\"\n\
          [[bot]]\nname = \"script\"\ncommand = [\"sh\", {script:?}, {TESTBOT:?}]\n\
          [[bot]]\nname = \"rnd\"\nbuiltin = \"random\"\n",
     );

@@ -95,7 +95,7 @@ fn a_bot_folder_named_bin_opens_nothing_above_it() {
     let engine = install_engine(&dir.join("bin"));
     let env = format!("env = {{ SECRETS = {:?} }}", dir.display().to_string());
     let text = format!(
-        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\n\
+        "[tournament]\npairs = 1\nconcurrency = 1\n[time-control]\nmovetime = \"20ms\"\nmargin = \"1s\"\n\
          [[bot]]\nname = \"inbin\"\ncommand = [{engine:?}]\n{env}\n\
          [[bot]]\nname = \"greedy\"\nbuiltin = \"greedy\"\n"
     );
