@@ -110,34 +110,76 @@ fn a_build_reads_its_checkouts_git_and_plants_nothing_in_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A build that makes a repository where there was none: `git init` and
-/// a `core.fsmonitor`, and a Mercurial folder deeper down.
+/// A build that makes repositories where there were none: `git init` and
+/// a `core.fsmonitor`, a Mercurial folder deeper down, a folder git takes
+/// for a repository though it has no `.git` (the eleventh round's d01: a
+/// `HEAD`, `objects/`, `refs/` and a `config`), and a `.git` that is a link
+/// to such a folder (d02).
 const MAKES: &str = r#"git init -q sub && git -C sub config core.fsmonitor "id > $PF; false"
 mkdir -p deep/er/.hg
+bare() { mkdir -p "$1/objects" "$1/refs" && echo 'ref: refs/heads/main' > "$1/HEAD" &&
+  printf '[core]\n\tfsmonitor = "id > %s; false"\n' "$PF" > "$1/config"; }
+bare plain
+mkdir -p linked && bare linked/meta && ln -s meta linked/.git
 echo built > built.txt
 "#;
 
-/// Asserts that `output` (a build of `own` by [`MAKES`]) failed naming
-/// each repository it made.
+/// What [`MAKES`] made, below its folder.
+const MADE: &[&str] = &["sub/.git", "deep/er/.hg", "plain", "linked/meta"];
+
+/// A build that makes its own folder a repository git would use there
+/// (the eleventh round's d14: `git status` in the folder runs it).
+const MAKES_HERE: &str = r#"mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD
+printf '[core]\n\tworktree = .\n\tfsmonitor = "id > %s; false"\n' "$PF" > config
+"#;
+
+/// Asserts that `output` (a build of `own`) failed naming each of `made`
+/// (below `own`; `""` is `own` itself) as a repository it made.
 #[track_caller]
-fn assert_refused_naming_what_it_made(what: &str, output: &std::process::Output, own: &Path) {
+fn assert_refused_naming_what_it_made(
+    what: &str,
+    output: &std::process::Output,
+    own: &Path,
+    made: &[&str],
+) {
     assert!(!output.status.success(), "{what}: {}", show(output));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("made a repository where there was none"),
         "{what}: {stderr}"
     );
-    for made in ["sub/.git", "deep/er/.hg"] {
-        let path = own.join(made).display().to_string();
+    for made in made {
+        let path = match made.is_empty() {
+            true => own.display().to_string(),
+            false => own.join(made).display().to_string(),
+        };
         assert!(stderr.contains(&path), "{what}: {path}: {stderr}");
     }
+    // Made unusable: the operator's `git status` where each was runs
+    // nothing (as the operator would, trusting the folder whoever owns it).
+    for made in made.iter().filter(|m| !m.ends_with(".hg")) {
+        let at = own.join(made);
+        let at = if at.ends_with(".git") || at.ends_with("meta") {
+            at.parent().unwrap().to_owned()
+        } else {
+            at
+        };
+        let _ = Command::new("git")
+            .current_dir(&at)
+            .args(["-c", "safe.directory=*", "status", "--short"])
+            .output()
+            .unwrap();
+    }
+    let planted = own.with_extension("planted");
+    assert!(!planted.exists(), "{what}: git ran what the build planted");
 }
 
 /// What the tenth round left open after c32: a repository the build makes
 /// where there was none (a `.git` in a subfolder, whose `core.fsmonitor`
 /// a shell prompt running `git status` in every folder it enters would
-/// run with the operator's rights). Refused, by `run` before any game and
-/// by `check-bot --build`, naming what it made.
+/// run with the operator's rights), and the eleventh round's ways to make
+/// one without a `.git` folder. Refused, by `run` before any game and by
+/// `check-bot --build`, naming what it made.
 #[test]
 fn a_build_that_makes_a_repository_where_there_was_none_is_refused_naming_it() {
     let dir = folder("sandbox-build-new-repository");
@@ -147,14 +189,16 @@ fn a_build_that_makes_a_repository_where_there_was_none_is_refused_naming_it() {
     let config = builder_config(&dir, &own.with_extension("planted"));
     let out = dir.join("out");
     let output = run(&config, &out, &[]);
-    assert_refused_naming_what_it_made("run", &output, &own);
+    assert_refused_naming_what_it_made("run", &output, &own, MADE);
     assert!(!out.join("games.jsonl").exists(), "{}", show(&output));
-    let own = dir.join("checked");
-    std::fs::create_dir_all(&own).unwrap();
-    std::fs::write(own.join("build.sh"), MAKES).unwrap();
-    let pf = format!("PF={}", own.with_extension("planted").display());
-    let checked = check_bot_build(&own, &["--env", &pf]);
-    assert_refused_naming_what_it_made("check-bot", &checked, &own);
+    for (name, script, made) in [("checked", MAKES, MADE), ("here", MAKES_HERE, &[""][..])] {
+        let own = dir.join(name);
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(own.join("build.sh"), script).unwrap();
+        let pf = format!("PF={}", own.with_extension("planted").display());
+        let checked = check_bot_build(&own, &["--env", &pf]);
+        assert_refused_naming_what_it_made(name, &checked, &own, made);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -71,10 +71,16 @@ pub enum BuildError {
         "the build of {bots} (`{command}` in {workdir}) made a repository where there was none: \
          {paths}. Git and the other version-control tools run commands a repository's \
          configuration names (`core.fsmonitor`, hooks) in its folder, outside the sandbox, for \
-         whoever runs them there next: remove it after reading it, and have the build make none \
-         (in its private /tmp if it needs one)",
+         whoever runs them there next, so each was made unusable (the metadata removed, or the \
+         `HEAD` of a folder git would have used){left}; have the build make none (in its private \
+         /tmp if it needs one)",
         command = shown_text(.command), workdir = shown(.workdir),
-        paths = .paths.iter().map(|p| shown(p)).collect::<Vec<_>>().join(", ")
+        paths = .paths.iter().map(|p| shown(p)).collect::<Vec<_>>().join(", "),
+        left = match .left.is_empty() {
+            true => String::new(),
+            false => format!(", except where it failed: {}; remove these by hand, from outside \
+                              the folder", .left.join(", ")),
+        }
     )]
     Repository {
         /// The bots it builds.
@@ -85,6 +91,8 @@ pub enum BuildError {
         workdir: PathBuf,
         /// What it made.
         paths: Vec<PathBuf>,
+        /// What could not be made unusable, and why.
+        left: Vec<String>,
     },
     /// The build left its folder and paths too large to search whole for
     /// a repository it may have made.
@@ -176,12 +184,14 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
     let mut output = Output::new(pipe, file);
     let bound = jail.is_some().then_some(BUILD_TIME);
     let status = wait(&mut child, bound, &mut output).map_err(start_err)?;
-    let made = jail.as_ref().map_or(Ok(()), |jail| none_made(build, jail));
+    let made = jail
+        .as_ref()
+        .map_or(Ok(Vec::new()), |jail| made(build, jail));
     drop(jail);
     let tail = output.finish();
     let status = match status {
         Some(status) if status.success() => {
-            made?;
+            refuse_made(build, made?)?;
             return Ok(Built {
                 log,
                 took: started.elapsed(),
@@ -203,20 +213,34 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
     }))
 }
 
-/// Refuses a build that made version-control metadata in `jail`'s `write`
-/// paths where there was none (what was there was read-only to it), or
-/// left them too large to tell.
-fn none_made(build: &Build, jail: &Jail) -> Result<(), Box<BuildError>> {
+/// The version-control metadata in `jail`'s `write` paths that a build
+/// made where there was none (what was there was read-only to it); an
+/// error if they are too large to tell.
+fn made(build: &Build, jail: &Jail) -> Result<Vec<PathBuf>, Box<BuildError>> {
     let mut made = jail.repositories().map_err(|u| unsearched(build, u))?;
     made.retain(|path| !jail.sealed().contains(path));
+    Ok(made)
+}
+
+/// Refuses a build that `made` repositories, once its processes are gone:
+/// each is made unusable first ([`aboure_sandbox::disarm`]), so that the
+/// operator's next `git status` there runs nothing of it.
+fn refuse_made(build: &Build, made: Vec<PathBuf>) -> Result<(), Box<BuildError>> {
     if made.is_empty() {
         return Ok(());
     }
+    let left: Vec<String> = (made.iter())
+        .filter_map(|path| {
+            let failed = aboure_sandbox::disarm(path).err()?;
+            Some(format!("{}: {failed}", shown(path)))
+        })
+        .collect();
     Err(Box::new(BuildError::Repository {
         bots: build.bots.join(", "),
         command: build.command.command_line(),
         workdir: build.command.workdir.clone(),
         paths: made,
+        left,
     }))
 }
 

@@ -107,6 +107,7 @@ pub use layer::Layer;
 pub use layers::Layers;
 pub use own::{own_folders, resolve, resolve_in, Command, Refusal, Shared};
 pub use probe::{Support, Unsupported};
+pub use sealed::disarm;
 pub use settings::{
     Mode, Policy, RunMemory, Settings, SettingsError, SettingsParts, COUNT_RANGE, CPU_MILLIS_RANGE,
     MAX_CORE, MIN_RUN_MEMORY, MIN_SCRATCH,
