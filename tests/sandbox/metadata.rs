@@ -128,9 +128,11 @@ echo built > built.txt
 const MADE: &[&str] = &["sub/.git", "deep/er/.hg", "plain", "linked/meta"];
 
 /// A build that makes its own folder a repository git would use there
-/// (the eleventh round's d14: `git status` in the folder runs it).
+/// (the eleventh round's d14: `git status` in the folder runs it), then
+/// fails: a failed build's repository runs at `git status` all the same.
 const MAKES_HERE: &str = r#"mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD
 printf '[core]\n\tworktree = .\n\tfsmonitor = "id > %s; false"\n' "$PF" > config
+exit 1
 "#;
 
 /// Asserts that `output` (a build of `own`) failed naming each of `made`
@@ -204,7 +206,9 @@ fn a_build_that_makes_a_repository_where_there_was_none_is_refused_naming_it() {
 
 /// A repository hidden where the search after the build does not reach
 /// (70 folders down, past the 64 levels it walks) is no way around it:
-/// the build is refused as one that left too much to search.
+/// the build is refused as one that left too much to search (whether it
+/// ended, or was stopped first for a tree past `write-size`'s walk,
+/// which counts as past the limit).
 #[test]
 fn a_build_that_hides_a_repository_past_the_searchs_bounds_is_refused() {
     const HIDES: &str = "p=deep; for i in $(seq 70); do p=$p/d; done\n\

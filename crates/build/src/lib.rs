@@ -189,9 +189,11 @@ pub fn run(build: &Build, out_dir: &Path, cage: &BuildCage) -> Result<Built, Box
         .map_or(Ok(Vec::new()), |jail| made(build, jail));
     drop(jail);
     let tail = output.finish();
+    // Whatever its end: a repository a failed build made runs at the
+    // operator's `git status` all the same.
+    refuse_made(build, made?)?;
     let status = match status {
         Some(status) if status.success() => {
-            refuse_made(build, made?)?;
             return Ok(Built {
                 log,
                 took: started.elapsed(),
