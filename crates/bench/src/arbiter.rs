@@ -138,6 +138,10 @@ pub struct BenchReport {
     pub moves: usize,
     /// The same as `per_move`, the bots outside the sandbox.
     pub per_move_unsandboxed: Duration,
+    /// The same as `per_move`, in the sandbox but never held while the
+    /// opponent thinks (`ponder = true`): what the fairness hold costs a
+    /// move is the difference.
+    pub per_move_unheld: Duration,
     /// Median of (time charged - time the bot measured), 2 games at once.
     pub overhead_median: Option<Duration>,
     /// 99th percentile of the same.
@@ -254,13 +258,19 @@ pub fn pipe_round_trip(echo: &[String], rounds: usize) -> std::io::Result<Durati
     Ok(times[times.len() / 2])
 }
 
-fn config_text(bot: &[String], pairs: u32, concurrency: usize) -> String {
+/// Two bots of the `bot` command, `ponder = true` (never held) if
+/// `ponder`.
+fn config_text(bot: &[String], pairs: u32, concurrency: usize, ponder: bool) -> String {
     let command: Vec<String> = bot.iter().map(|a| format!("{a:?}")).collect();
     let command = command.join(", ");
+    let bot = |name: &str| {
+        format!("[[bot]]\nname = \"{name}\"\ncommand = [{command}]\nponder = {ponder}\n")
+    };
     format!(
         "[tournament]\npairs = {pairs}\nconcurrency = {concurrency}\nrestart = \"never\"\n\
-         [openings]\nplies = 0\n[time-control]\nbase = \"60s\"\n\
-         [[bot]]\nname = \"one\"\ncommand = [{command}]\n[[bot]]\nname = \"two\"\ncommand = [{command}]\n"
+         [openings]\nplies = 0\n[time-control]\nbase = \"60s\"\n{}{}",
+        bot("one"),
+        bot("two")
     )
 }
 
@@ -270,7 +280,9 @@ async fn tournament(
     pairs: u32,
     concurrency: usize,
 ) -> Result<Vec<GameRecord>, BenchError> {
-    let mut text = config_text(&setup.instant_bot, pairs, concurrency);
+    // "serial-unheld": the same games with bots never held.
+    let ponder = name.ends_with("-unheld");
+    let mut text = config_text(&setup.instant_bot, pairs, concurrency, ponder);
     // "serial-off": the same games with bots outside the sandbox.
     if name.ends_with("-off") {
         text = format!("[sandbox]\nmode = \"off\"\n{text}");
@@ -371,6 +383,7 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
     let moves = bot_moves(&games);
     let per_move = time_per_move(&games);
     let per_move_unsandboxed = time_per_move(&tournament(setup, "serial-off", 100, 1).await?);
+    let per_move_unheld = time_per_move(&tournament(setup, "serial-unheld", 100, 1).await?);
 
     // Charged minus self-measured, two games at once.
     let games = tournament(setup, "pairs", 100, 2).await?;
@@ -420,6 +433,7 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
         per_move,
         moves,
         per_move_unsandboxed,
+        per_move_unheld,
         overhead_median: pick(0.5),
         overhead_p99: pick(0.99),
         rss_64_games: crate::cpu::rss().map(|_| peak.load(Ordering::Relaxed)),

@@ -37,6 +37,11 @@ impl fmt::Display for BenchReport {
         )?;
         writeln!(
             f,
+            "arbiter per move, never held       {:8.1} us  (ponder = true)",
+            us(r.per_move_unheld)
+        )?;
+        writeln!(
+            f,
             "ratio per move / round trip        {:8.2} (goal: within 3)",
             r.per_move.as_secs_f64() / r.pipe_round_trip.as_secs_f64()
         )?;
