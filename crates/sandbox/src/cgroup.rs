@@ -295,7 +295,7 @@ impl Cgroups {
     }
 
     /// The group folders the helper joins before it forks anything: all
-    /// but the cpu and cpuset groups (see [`Cgroups::bot_dirs`]).
+    /// but the cpu, cpuset and freezer groups (see [`Cgroups::bot_dirs`]).
     pub fn helper_dirs(&self) -> Vec<PathBuf> {
         (self.dirs.iter())
             .filter(|d| !joined_by_bot(d))
@@ -303,11 +303,16 @@ impl Cgroups {
             .collect()
     }
 
-    /// The cpu and cpuset groups, which the bot's own process joins before
-    /// anything of the bot runs: the helper's and the init's setup (the
-    /// namespaces, the root, two forks) is not the bot's CPU, and inside
-    /// the bot's cpu group it waited behind the machine's busy tasks
-    /// whatever the arbiter's own priority.
+    /// The cpu, cpuset and freezer groups, which the bot's own process
+    /// joins before anything of the bot runs: the helper's and the init's
+    /// setup (the namespaces, the root, two forks) is not the bot's CPU,
+    /// and inside the bot's cpu group it waited behind the machine's busy
+    /// tasks whatever the arbiter's own priority. In the freezer, the
+    /// helper and the init (which only wait, and are not the bot's) cost a
+    /// hold: freezing a task wakes it to stop it and thawing it wakes it
+    /// again, so with them in it every hold and release woke three tasks
+    /// instead of the bot's one (a move cost 70 to 159 us against 29 to 36
+    /// with no hold, `aboure bench arbiter`).
     pub fn bot_dirs(&self) -> Vec<PathBuf> {
         self.dirs
             .iter()
@@ -370,7 +375,9 @@ impl Drop for Cgroups {
 /// Whether the group `dir` is joined by the bot's own process (see
 /// [`Cgroups::bot_dirs`]).
 fn joined_by_bot(dir: &Path) -> bool {
-    dir.starts_with(base("cpu")) || dir.starts_with(base("cpuset"))
+    ["cpu", "cpuset", "freezer"]
+        .iter()
+        .any(|controller| dir.starts_with(base(controller)))
 }
 
 /// Sends `SIGKILL` to every process of the group `dir`.

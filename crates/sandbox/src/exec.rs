@@ -125,7 +125,8 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
 
 /// Moves the helper into the cgroup `dir`, before it forks anything: its
 /// children are born there (or the bot's own process, before its `exec`,
-/// into its cpu and cpuset groups: everything it starts is born there).
+/// into its cpu, cpuset and freezer groups: everything it starts is born
+/// there).
 ///
 /// By its only thread (`0`, the writer itself, to `tasks`): the kernel
 /// moves the caller's own thread without the global lock a move by pid

@@ -40,7 +40,8 @@ pub struct Plan {
     /// anything.
     pub cgroups: Vec<PathBuf>,
     /// Cgroup folders the bot's own process joins before anything of the
-    /// bot runs (its cpu and cpuset groups, see `Cgroups::bot_dirs`).
+    /// bot runs (its cpu, cpuset and freezer groups, see
+    /// `Cgroups::bot_dirs`).
     #[serde(default)]
     pub bot_cgroups: Vec<PathBuf>,
     /// Resource limits: (resource, soft, hard).
