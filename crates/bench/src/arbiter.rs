@@ -142,6 +142,11 @@ pub struct BenchReport {
     /// opponent thinks (`ponder = true`): what the fairness hold costs a
     /// move is the difference.
     pub per_move_unheld: Duration,
+    /// Context switches a move (the arbiter's, its bots' and their
+    /// sandboxes' together) in the games of `per_move`,
+    /// `per_move_unsandboxed` and `per_move_unheld`: what the hold costs,
+    /// counted the same however busy the machine is.
+    pub switches_per_move: [f64; 3],
     /// Median of (time charged - time the bot measured), 2 games at once.
     pub overhead_median: Option<Duration>,
     /// 99th percentile of the same.
@@ -366,6 +371,32 @@ fn bot_moves(games: &[GameRecord]) -> usize {
         .sum()
 }
 
+/// The serial tournament `name` (see [`tournament`]): its games, and the
+/// context switches a bot move took in them, the arbiter's own and those
+/// of every process it started and reaped (its bots, with their
+/// sandboxes' helpers and inits).
+async fn serial(
+    setup: &BenchSetup,
+    name: &'static str,
+) -> Result<(Vec<GameRecord>, f64), BenchError> {
+    let before = switches();
+    let games = tournament(setup, name, 100, 1).await?;
+    let moves = bot_moves(&games).max(1) as f64;
+    Ok((games, (switches() - before) as f64 / moves))
+}
+
+/// Context switches, voluntary and not, of this process and of its
+/// reaped descendants so far.
+fn switches() -> i64 {
+    let of = |who| {
+        // SAFETY: getrusage fills the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(who, &mut usage) };
+        usage.ru_nvcsw + usage.ru_nivcsw
+    };
+    of(libc::RUSAGE_SELF) + of(libc::RUSAGE_CHILDREN)
+}
+
 /// Runs the three measurements.
 pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
     let echo = setup.echo.clone();
@@ -379,11 +410,13 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
         })?;
 
     // Cost per move: time inside games (no process start, no fsync) per move.
-    let games = tournament(setup, "serial", 100, 1).await?;
+    let (games, switches) = serial(setup, "serial").await?;
     let moves = bot_moves(&games);
     let per_move = time_per_move(&games);
-    let per_move_unsandboxed = time_per_move(&tournament(setup, "serial-off", 100, 1).await?);
-    let per_move_unheld = time_per_move(&tournament(setup, "serial-unheld", 100, 1).await?);
+    let (off, switches_off) = serial(setup, "serial-off").await?;
+    let per_move_unsandboxed = time_per_move(&off);
+    let (unheld, switches_unheld) = serial(setup, "serial-unheld").await?;
+    let per_move_unheld = time_per_move(&unheld);
 
     // Charged minus self-measured, two games at once.
     let games = tournament(setup, "pairs", 100, 2).await?;
@@ -434,6 +467,7 @@ pub async fn measure(setup: &BenchSetup) -> Result<BenchReport, BenchError> {
         moves,
         per_move_unsandboxed,
         per_move_unheld,
+        switches_per_move: [switches, switches_off, switches_unheld],
         overhead_median: pick(0.5),
         overhead_p99: pick(0.99),
         rss_64_games: crate::cpu::rss().map(|_| peak.load(Ordering::Relaxed)),

@@ -40,6 +40,11 @@ impl fmt::Display for BenchReport {
             "arbiter per move, never held       {:8.1} us  (ponder = true)",
             us(r.per_move_unheld)
         )?;
+        let [held, off, unheld] = r.switches_per_move;
+        writeln!(
+            f,
+            "context switches per move          {held:8.1}  (sandbox off {off:.1}, never held {unheld:.1})"
+        )?;
         writeln!(
             f,
             "ratio per move / round trip        {:8.2} (goal: within 3)",

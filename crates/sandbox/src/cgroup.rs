@@ -311,8 +311,8 @@ impl Cgroups {
     /// helper and the init (which only wait, and are not the bot's) cost a
     /// hold: freezing a task wakes it to stop it and thawing it wakes it
     /// again, so with them in it every hold and release woke three tasks
-    /// instead of the bot's one (a move cost 70 to 159 us against 29 to 36
-    /// with no hold, `aboure bench arbiter`).
+    /// instead of the bot's one (13 context switches a move against 8 with
+    /// the bot alone; see docs/figures.md).
     pub fn bot_dirs(&self) -> Vec<PathBuf> {
         self.dirs
             .iter()
