@@ -187,11 +187,20 @@ fn watch_during(
     during: &'static str,
     stop: Arc<AtomicBool>,
 ) -> std::thread::JoinHandle<Vec<(bool, f64, Instant)>> {
+    watch_found_during(move || pids(&pattern), during, stop)
+}
+
+/// [`watch_during`] of the processes `find` names at each look.
+fn watch_found_during(
+    find: impl Fn() -> Vec<u32> + Send + 'static,
+    during: &'static str,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<Vec<(bool, f64, Instant)>> {
     std::thread::spawn(move || {
         let mut looks = Vec::new();
         while !stop.load(Ordering::Relaxed) {
             let asleep = thinking(during);
-            let cpu = pids(&pattern).into_iter().filter_map(usage);
+            let cpu = find().into_iter().filter_map(usage);
             looks.push((asleep, cpu.map(|(cpu, _)| cpu).sum(), Instant::now()));
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -381,5 +390,43 @@ fn a_hold_freezes_the_bots_processes_and_not_its_sandboxs_helper_or_init() {
             "the init or the helper above {bot} ({above:?}) is in its freezer group: {members:?}"
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_sandbox_of_a_held_bot_does_not_measure_its_files_while_the_opponent_thinks() {
+    // The helper is not in the bot's freezer group (see above), and it
+    // walks the bot's `write` folders ten times a second for `write-size`:
+    // 9,000 files there (under its bound of entries) made it walk them
+    // through its opponent's moves.
+    // Held, the bot can write nothing, so the helper measures nothing.
+    let dir = folder("sandbox-hold-walk");
+    let (cache, _) = write_folder(&dir);
+    for i in 0..9_000 {
+        std::fs::write(cache.join(format!("f{i}")), b"x").unwrap();
+    }
+    const FILLER: &str = "seed 61523";
+    const QUIET: &str = "sleepy --ms 1000 --seed 4272";
+    let bots = testbot("honest", &format!("sleepy --ms 0 --{FILLER}"))
+        + "sandbox = { write = [\"cache\"] }\n"
+        + &testbot("quiet", QUIET);
+    let text = gauntlet_against("", &bots)
+        .replace("[openings]", "[adjudication]\nmax-plies = 6\n[openings]")
+        .replace("base = \"2s\"", "base = \"30s\"");
+    // The helpers: the filler bot's grandparents (its parent is the init).
+    let helpers = || {
+        let above = |pid| parent_of(pid).and_then(parent_of);
+        pids(FILLER).into_iter().filter_map(above).collect()
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let watcher = watch_found_during(helpers, QUIET, stop.clone());
+    let output = run(&write_config(&dir, &text), &dir.join("out"), &[]);
+    stop.store(true, Ordering::Relaxed);
+    let looks = watcher.join().unwrap();
+    assert!(output.status.success(), "{}", show(&output));
+    let (cpu, wall) = while_thinking(&looks);
+    println!("helpers: {cpu:.2} s of CPU in {wall:.2} s of quiet's thinking");
+    assert!(wall > 2.0, "quiet seen thinking for {wall:.2} s");
+    assert!(cpu / wall < 0.05, "{cpu:.2} s of CPU in {wall:.2} s");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -21,6 +21,11 @@ pub(crate) struct Watch {
     devices: Vec<u64>,
     /// The bot's `cpuacct` count, where it has a group (see `spent`).
     clock: Option<GroupClock>,
+    /// The `freezer.state` of the bot's freezer group, where it has one:
+    /// held there, the bot can neither write nor spend, so nothing is
+    /// measured (the helper is not in the group, and its walks over the
+    /// bot's files would otherwise go on while the opponent thinks).
+    freezer: Option<std::fs::File>,
 }
 
 impl Watch {
@@ -29,11 +34,33 @@ impl Watch {
             (Some(group), Some(_)) => Some(GroupClock::open(group)?),
             _ => None,
         };
+        // Opened now: the bot's root, built over the helper's too, hides
+        // the host's cgroup folders.
+        let freezer = (plan.bot_cgroups.iter())
+            .map(|dir| dir.join("freezer.state"))
+            .find(|state| state.exists())
+            .map(|state| {
+                std::fs::File::open(&state)
+                    .map_err(|e| format!("cannot open {}: {e}", state.display()))
+            })
+            .transpose()?;
         Ok(Watch {
             proc: HostProc::open()?,
             devices: crate::usage::devices(&plan.own_writable),
             clock,
+            freezer,
         })
+    }
+
+    /// Whether the bot is held in its freezer group, every task of it
+    /// stopped (`FROZEN`; not while `FREEZING`).
+    fn frozen(&self) -> bool {
+        let Some(state) = &self.freezer else {
+            return false;
+        };
+        let mut text = [0u8; 16];
+        let read = std::os::unix::fs::FileExt::read_at(state, &mut text, 0).unwrap_or(0);
+        text[..read].starts_with(b"FROZEN")
     }
 
     /// Waits for `child` as [`wait_for`] does, killing it once the bot's
@@ -55,6 +82,10 @@ impl Watch {
                 Ok(s @ (WaitStatus::Exited(..) | WaitStatus::Signaled(..))) => return raw(s),
                 Ok(_) | Err(nix::errno::Errno::EINTR) => {}
                 Err(_) => return 1 << 8,
+            }
+            if self.frozen() {
+                std::thread::sleep(crate::usage::EVERY);
+                continue;
             }
             let over = |limit| self.held(plan, me) > limit;
             let stop = match () {
