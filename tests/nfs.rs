@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+/// `aboure bench workers` on the bed: the NFS traffic of sharing a run.
+mod bench;
+
 /// The lease the bed's server grants (tests/nfs/bed.sh).
 const LEASE: Duration = Duration::from_secs(15);
 
@@ -307,67 +310,6 @@ fn nfs_a_league_across_two_clients_reaches_the_one_process_verdict() {
         league_verdict(&out),
         league_verdict(&one)
     );
-}
-
-/// `aboure bench workers` (threads with the real claim code) on client1's
-/// NFS mount: its end within `limit`, and the NFS calls it made per pair.
-fn bench_on_nfs(bed: &Bed, workers: u32, pairs: u32, limit: Duration) -> f64 {
-    // The last run's folder goes first, outside the count.
-    bed.sh("client1", "rm -rf /mnt/nfs/bench");
-    let before = bed.nfs_calls(Client::One);
-    let t0 = Instant::now();
-    let output = bed.sh_within(
-        "client1",
-        &format!(
-            "timeout -s KILL {} {ABOURE} bench workers --workers {workers} --pairs {pairs} \
-             --dir /mnt/nfs/bench 2>&1; echo \"exit $?\"",
-            limit.as_secs()
-        ),
-        limit,
-    );
-    assert!(
-        output.trim_end().ends_with("exit 0"),
-        "bench workers at {workers} workers on NFS stalled or failed after {:.0} s:\n{output}",
-        t0.elapsed().as_secs_f64()
-    );
-    let calls = bed.nfs_calls(Client::One) - before;
-    let per_pair = calls as f64 / f64::from(pairs);
-    eprintln!(
-        "bench workers, {workers} workers, {pairs} pairs on NFSv4.2: {:.0} s, \
-         {per_pair:.0} NFS calls per pair\n{output}",
-        t0.elapsed().as_secs_f64()
-    );
-    per_pair
-}
-
-/// The done-when's "no livelock in 10 bench runs with delegations on":
-/// ten runs of `aboure bench workers` at 10 workers, each within 120 s
-/// (2.9 to 9.9 s each in the runs docs/many-machines.md lists).
-#[test]
-fn nfs_bench_workers_under_delegations_never_stalls() {
-    let bed = Bed::take();
-    for _ in 0..10 {
-        bench_on_nfs(&bed, 10, 100, Duration::from_secs(120));
-    }
-}
-
-/// The figures of docs/many-machines.md's NFS row: NFS calls per pair at
-/// 10, 100 and 1,000 workers, each with two pairs per worker (so that what
-/// a worker costs once, its start and its end, weighs the same per pair
-/// at every count), and at 10 workers with 200 pairs as before. A
-/// measurement (half an hour on this host), not a check.
-#[test]
-#[ignore = "a measurement of half an hour: NFS calls per pair at 10, 100 and 1,000 workers"]
-fn nfs_bench_workers_calls_per_pair_at_10_100_and_1000_workers() {
-    let bed = Bed::take();
-    let mut per_pair = Vec::new();
-    for (workers, pairs) in [(10, 200), (10, 20), (100, 200), (1000, 2000)] {
-        let limit = Duration::from_secs(600 + u64::from(pairs));
-        per_pair.push((workers, pairs, bench_on_nfs(&bed, workers, pairs, limit)));
-    }
-    for (workers, pairs, calls) in per_pair {
-        eprintln!("NFS calls per pair: {calls:.0} at {workers} workers, {pairs} pairs");
-    }
 }
 
 /// Whether `contender`'s `flock -n` on its path is refused while `holder`

@@ -10,6 +10,7 @@
 
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
@@ -185,6 +186,13 @@ impl Bed {
         let text = self.sh(client.name(), "cat /proc/net/rpc/nfs");
         calls(&text)
     }
+
+    /// NFSv4 calls `client` has made so far, by procedure (`nfsstat -c -4
+    /// -l`): what a count that grew went to.
+    pub fn nfs_calls_by_procedure(&self, client: Client) -> BTreeMap<String, u64> {
+        let text = self.sh(client.name(), "nfsstat -c -4 -l");
+        calls_by_procedure(&text)
+    }
 }
 
 /// The calls counted in a `/proc/net/rpc/nfs`: the sum of the `procN`
@@ -195,6 +203,16 @@ pub fn calls(text: &str) -> u64 {
         .flat_map(|l| l.split_whitespace().skip(2))
         .map(|n| n.parse::<u64>().unwrap())
         .sum()
+}
+
+/// The counts of `nfsstat -c -4 -l`'s lines (`nfs v4 client  open:  12`),
+/// by procedure, without its total.
+pub fn calls_by_procedure(text: &str) -> BTreeMap<String, u64> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("nfs v4 client")?.split_once(':'))
+        .map(|(name, n)| (name.trim().to_owned(), n.trim().parse::<u64>().unwrap()))
+        .filter(|(name, _)| name != "total")
+        .collect()
 }
 
 impl Worker {
@@ -242,4 +260,15 @@ fn nfs_calls_are_summed_over_every_procedure_of_every_version() {
     let text = "net 0 0 0 0\nrpc 27 0 27\nproc3 22 0 1 2 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n\
                 proc4 3 5 0 7\n";
     assert_eq!(calls(text), 1 + 2 + 5 + 7);
+}
+
+#[test]
+fn nfs_calls_by_procedure_are_read_from_nfsstat_without_its_total() {
+    let text = "nfs v4 client        total:       25 \n------------- ------------- --------\n\
+                nfs v4 client         null:        1 \nnfs v4 client create_session:        1 \n\
+                nfs v4 client       access:       23 \n\n";
+    let by = calls_by_procedure(text);
+    let expected = [("access", 23), ("create_session", 1), ("null", 1)];
+    let expected: BTreeMap<String, u64> = expected.map(|(k, v)| (k.to_owned(), v)).into();
+    assert_eq!(by, expected);
 }
