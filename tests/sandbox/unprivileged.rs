@@ -38,6 +38,8 @@ const CORE: &[&str] = &[
     "metadata::a_build_that_hides_a_repository_past_the_searchs_bounds_is_refused",
     "apart::a_bot_whose_folder_is_or_holds_the_tournament_folder_is_refused_before_any_game",
     "named::a_script_that_is_a_link_to_another_bots_script_is_not_that_script",
+    "hold::the_sandbox_of_a_held_bot_does_not_measure_its_files_while_the_opponent_thinks",
+    "hold::the_sandbox_of_a_held_bot_does_not_look_at_its_descriptors_while_the_opponent_thinks",
     "named::a_hard_link_to_another_bots_file_in_ones_own_folder_is_refused_unnamed",
     "named::another_tournaments_file_or_results_named_are_refused",
     "spelled::a_write_path_through_a_planted_link_gives_no_host_folder_to_the_bot",

@@ -15,7 +15,7 @@
 //! helper's, whose pid it cannot see: `si_pid` 0): a bot's own process
 //! cannot release itself through its init.
 
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use aboure_process::hold::{queue, relay_signal, HOLD, RELEASE};
 
@@ -27,10 +27,25 @@ pub(crate) fn set_init(pid: i32) {
     INIT.store(pid, Ordering::Relaxed);
 }
 
+/// Whether the last request the helper passed on was a hold.
+static HELD: AtomicBool = AtomicBool::new(false);
+
+/// In the helper: whether the bot is held (the last request a hold), so
+/// that its watch measures nothing meanwhile (see `watch`).
+pub(crate) fn held() -> bool {
+    HELD.load(Ordering::Relaxed)
+}
+
 /// The helper's handler: a queued request passed on to the init.
 extern "C" fn pass_on(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     let init = INIT.load(Ordering::Relaxed);
     let Some(value) = queued(info) else { return };
+    // Async-signal-safe (an atomic store).
+    match value {
+        HOLD => HELD.store(true, Ordering::Relaxed),
+        RELEASE => HELD.store(false, Ordering::Relaxed),
+        _ => {}
+    }
     if init > 0 {
         // Async-signal-safe (sigqueue).
         let _ = queue(init, value);

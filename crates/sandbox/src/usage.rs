@@ -90,15 +90,32 @@ pub fn held(folders: &[PathBuf]) -> Held {
 /// Bytes on disk held by files with no link left on `devices` (the
 /// filesystems of the `write` folders) that the processes `pids` hold
 /// open, each file counted once.
-pub(crate) fn held_open(proc: &crate::spent::HostProc, pids: &[i32], devices: &[u64]) -> u64 {
+///
+/// Given up (`None`) as soon as `stop` says so, looked at before each
+/// table and every [`STOP_EVERY`] descriptors: a bot with hundreds of
+/// processes holding a thousand descriptors each makes a look last
+/// seconds, and one begun just before the bot is held would otherwise
+/// run on through its opponent's move.
+pub(crate) fn held_open(
+    proc: &crate::spent::HostProc,
+    pids: &[i32],
+    devices: &[u64],
+    stop: &dyn Fn() -> bool,
+) -> Option<u64> {
     let mut seen = std::collections::HashSet::new();
     let mut total: u64 = 0;
     for mut fds in pids.iter().flat_map(|&pid| proc.descriptor_tables(pid)) {
+        if stop() {
+            return None;
+        }
         let names: Vec<CString> = (fds.iter().flatten())
             .map(|e| e.file_name().to_owned())
             .filter(|n| n.as_bytes() != b"." && n.as_bytes() != b"..")
             .collect();
-        for name in names {
+        for (i, name) in names.into_iter().enumerate() {
+            if i % STOP_EVERY == STOP_EVERY - 1 && stop() {
+                return None;
+            }
             // Following the descriptor's link: the open file itself.
             let Ok(stat) = fstatat(fds.as_fd(), name.as_c_str(), AtFlags::empty()) else {
                 continue;
@@ -115,8 +132,12 @@ pub(crate) fn held_open(proc: &crate::spent::HostProc, pids: &[i32], devices: &[
             }
         }
     }
-    total
+    Some(total)
 }
+
+/// How many descriptors [`held_open`] looks at between two looks at its
+/// `stop`.
+const STOP_EVERY: usize = 256;
 
 /// The filesystems `folders` lie on (their devices).
 pub(crate) fn devices(folders: &[PathBuf]) -> Vec<u64> {

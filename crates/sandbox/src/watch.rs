@@ -22,9 +22,10 @@ pub(crate) struct Watch {
     /// The bot's `cpuacct` count, where it has a group (see `spent`).
     clock: Option<GroupClock>,
     /// The `freezer.state` of the bot's freezer group, where it has one:
-    /// held there, the bot can neither write nor spend, so nothing is
-    /// measured (the helper is not in the group, and its walks over the
-    /// bot's files would otherwise go on while the opponent thinks).
+    /// held there (or by the relay, without one), the bot can neither
+    /// write nor spend, so nothing is measured (the helper is never held,
+    /// and its walks over the bot's files and descriptors would otherwise
+    /// go on while the opponent thinks).
     freezer: Option<std::fs::File>,
 }
 
@@ -52,11 +53,12 @@ impl Watch {
         })
     }
 
-    /// Whether the bot is held in its freezer group, every task of it
-    /// stopped (`FROZEN`; not while `FREEZING`).
-    fn frozen(&self) -> bool {
+    /// Whether the bot is held: every task of its freezer group stopped
+    /// (`FROZEN`; not while `FREEZING`), or, without one, a hold relayed
+    /// to its init and no release since (see `relay`).
+    fn still(&self) -> bool {
         let Some(state) = &self.freezer else {
-            return false;
+            return crate::relay::held();
         };
         let mut text = [0u8; 16];
         let read = std::os::unix::fs::FileExt::read_at(state, &mut text, 0).unwrap_or(0);
@@ -83,11 +85,11 @@ impl Watch {
                 Ok(_) | Err(nix::errno::Errno::EINTR) => {}
                 Err(_) => return 1 << 8,
             }
-            if self.frozen() {
+            if self.still() {
                 std::thread::sleep(crate::usage::EVERY);
                 continue;
             }
-            let over = |limit| self.held(plan, me) > limit;
+            let over = |limit| self.held(plan, me).is_some_and(|held| held > limit);
             let stop = match () {
                 () if write_limit.is_some_and(over) => Some(Signal::SIGXFSZ),
                 () if cpu_limit.is_some_and(|limit| self.spent(me) > limit) => {
@@ -112,11 +114,13 @@ impl Watch {
     }
 
     /// What the bot's `write` paths hold, with the deleted files its
-    /// processes (below the helper, `me`) hold open there.
-    fn held(&self, plan: &Plan, me: i32) -> u64 {
+    /// processes (below the helper, `me`) hold open there; `None` if the
+    /// bot was held before the look was over.
+    fn held(&self, plan: &Plan, me: i32) -> Option<u64> {
         let named = crate::usage::held(&plan.own_writable).bytes();
         let pids = self.proc.below(me);
-        named.saturating_add(crate::usage::held_open(&self.proc, &pids, &self.devices))
+        let open = crate::usage::held_open(&self.proc, &pids, &self.devices, &|| self.still())?;
+        Some(named.saturating_add(open))
     }
 }
 
