@@ -91,8 +91,8 @@ pub fn held(folders: &[PathBuf]) -> Held {
 /// filesystems of the `write` folders) that the processes `pids` hold
 /// open, each file counted once.
 ///
-/// Given up (`None`) as soon as `stop` says so, looked at before each
-/// table and every [`STOP_EVERY`] descriptors: a bot with hundreds of
+/// Given up (`None`) as soon as `stop` says so, looked at every
+/// [`STOP_EVERY`] descriptor tables and descriptors: a bot with hundreds of
 /// processes holding a thousand descriptors each makes a look last
 /// seconds, and one begun just before the bot is held would otherwise
 /// run on through its opponent's move.
@@ -104,16 +104,21 @@ pub(crate) fn held_open(
 ) -> Option<u64> {
     let mut seen = std::collections::HashSet::new();
     let mut total: u64 = 0;
+    let mut looked: usize = 0;
+    let mut given_up = || {
+        looked += 1;
+        looked.is_multiple_of(STOP_EVERY) && stop()
+    };
     for mut fds in pids.iter().flat_map(|&pid| proc.descriptor_tables(pid)) {
-        if stop() {
+        if given_up() {
             return None;
         }
         let names: Vec<CString> = (fds.iter().flatten())
             .map(|e| e.file_name().to_owned())
             .filter(|n| n.as_bytes() != b"." && n.as_bytes() != b"..")
             .collect();
-        for (i, name) in names.into_iter().enumerate() {
-            if i % STOP_EVERY == STOP_EVERY - 1 && stop() {
+        for name in names {
+            if given_up() {
                 return None;
             }
             // Following the descriptor's link: the open file itself.
@@ -135,8 +140,8 @@ pub(crate) fn held_open(
     Some(total)
 }
 
-/// How many descriptors [`held_open`] looks at between two looks at its
-/// `stop`.
+/// How many descriptor tables and descriptors [`held_open`] looks at
+/// between two looks at its `stop`.
 const STOP_EVERY: usize = 256;
 
 /// The filesystems `folders` lie on (their devices).
