@@ -14,6 +14,8 @@
 //!   badmove       answers `bestmove banana` at its N-th go
 //!   slow          sleeps MS milliseconds before answering its N-th go
 //!   sleepy        sleeps MS milliseconds before every answer (moves randomly)
+//!   busy          computes for MS milliseconds before every answer (moves
+//!                 randomly)
 //!   nohandshake   never sends aboureok
 //!   slowstart     sleeps MS milliseconds before its aboureok (moves randomly)
 //!   twice         answers its N-th go twice
@@ -203,6 +205,7 @@ fn main() {
                         std::hint::black_box(&hoard);
                     }
                     "sleepy" => std::thread::sleep(Duration::from_millis(args.ms)),
+                    "busy" => busy(Duration::from_millis(args.ms)),
                     "chatty" => {
                         let pv = format!("{mv} ").repeat(10_000);
                         let text = "s".repeat(30_000);
@@ -253,6 +256,17 @@ fn flood(out: &mut impl Write, time: Duration) {
     while start.elapsed() < time {
         if out.write_all(chunk.as_bytes()).is_err() {
             return;
+        }
+    }
+}
+
+/// Computes until `time` has passed.
+fn busy(time: Duration) {
+    let start = Instant::now();
+    let mut x = 1u64;
+    while start.elapsed() < time {
+        for _ in 0..10_000 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
     }
 }

@@ -31,6 +31,22 @@
 //!   `setsid`) is not stopped: that is the weakest of the three, and said
 //!   so in the sandbox's layers report.
 //!
+//! Neither a freezer nor a stop interrupts a system call under way: the
+//! kernel stops a task only on its way back to the program, so a bot that
+//! starts long calls just before its `bestmove` (many threads each
+//! reading a gigabyte of a sparse file in one `preadv`) kept a core busy
+//! through its opponent's whole move, and took a quarter of a computing
+//! opponent's work (an outside attack). Where the bot has a cpu cgroup of
+//! its own, a hold therefore also sets its weight (`cpu.shares`) to the
+//! kernel's least, 2 against every other bot's 1024, and a release gives
+//! it back first: what a held bot still runs then takes only the CPU no
+//! other bot wants. The weight is written after `FROZEN` and before
+//! `THAWED`, so the bot never runs with the low weight on its own move.
+//! A bot whose games are over (asked to quit, killed) keeps the low
+//! weight when it is let go: the same reads, started before its last
+//! move, ran on for seconds after the process was killed (a thread dies
+//! only once its call returns), at full weight through the next game.
+//!
 //! A frozen task does not die of `SIGKILL` until it is thawed (cgroup v1
 //! freezer; a stopped one does): a kill is therefore followed by a thaw, so
 //! the pending `SIGKILL` is the first thing the bot sees.
@@ -53,18 +69,40 @@ pub enum HoldMethod {
     Relay(u32),
 }
 
-/// One bot process's hold: the method, and whether it is held now.
+/// The weight of a held bot's cpu group: the least the kernel takes.
+pub(crate) const HELD_WEIGHT: u64 = 2;
+/// The weight of every bot's cpu group when it is not held: the kernel's
+/// default.
+pub(crate) const WEIGHT: u64 = 1024;
+
+/// One bot process's hold: the method, the bot's cpu group if it has one
+/// (see the module docs), and whether it is held now.
 #[derive(Debug)]
 pub(crate) struct Hold {
     method: HoldMethod,
+    weight: Option<PathBuf>,
     held: bool,
+    retired: bool,
 }
 
 impl Hold {
-    pub(crate) fn new(method: HoldMethod) -> Hold {
+    pub(crate) fn new(method: HoldMethod, weight: Option<PathBuf>) -> Hold {
         Hold {
             method,
+            weight,
             held: false,
+            retired: false,
+        }
+    }
+
+    /// From now on, a release lets the bot run only on the CPU no other
+    /// bot wants: it is quitting or being killed.
+    pub(crate) fn retire(&mut self) {
+        if !self.retired {
+            self.retired = true;
+            if let Err(e) = self.weigh(HELD_WEIGHT) {
+                tracing::warn!("{e}");
+            }
         }
     }
 
@@ -87,7 +125,8 @@ impl Hold {
             HoldMethod::Freezer(dir) => write_state(dir, "FROZEN"),
             HoldMethod::Signals(pgid) => signal_group(*pgid, libc::SIGSTOP),
             HoldMethod::Relay(pid) => relay(*pid, HOLD),
-        }
+        }?;
+        self.weigh(HELD_WEIGHT)
     }
 
     /// Lets the bot run again. Synchronous: it must also work while the
@@ -97,11 +136,26 @@ impl Hold {
             return Ok(());
         }
         self.held = false;
+        let weighed = match self.retired {
+            true => Ok(()),
+            false => self.weigh(WEIGHT),
+        };
         match &self.method {
             HoldMethod::Freezer(dir) => write_state(dir, "THAWED"),
             HoldMethod::Signals(pgid) => signal_group(*pgid, libc::SIGCONT),
             HoldMethod::Relay(pid) => relay(*pid, RELEASE),
-        }
+        }?;
+        weighed
+    }
+
+    /// Sets the weight of the bot's cpu group, if it has one.
+    fn weigh(&self, weight: u64) -> io::Result<()> {
+        let Some(dir) = &self.weight else {
+            return Ok(());
+        };
+        let path = dir.join("cpu.shares");
+        std::fs::write(&path, weight.to_string())
+            .map_err(|e| io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display())))
     }
 }
 

@@ -98,6 +98,13 @@ pub trait Guard: Debug + Send + Sync {
         None
     }
 
+    /// The cpu cgroup holding every process of the bot, if the launcher
+    /// made one: while the bot is held its weight (`cpu.shares`) is the
+    /// kernel's least (see [`crate::hold`]).
+    fn weight(&self) -> Option<&Path> {
+        None
+    }
+
     /// True if the launched process relays a queued hold and release
     /// (`hold::relay_signal`) as a stop and a continue of every process of the bot (a sandbox whose
     /// init signals its whole pid namespace): the hold without a freezer

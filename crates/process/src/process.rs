@@ -9,6 +9,7 @@
 //! bot and the tournament goes on.
 
 use std::future::Future;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -157,11 +158,12 @@ impl BotProcess {
         let logs = launch.logs.clone();
         let stderr_drain = tokio::spawn(drain(stderr, Some(logs.clone()), tail.clone()));
         let guard = launched.guard.as_ref();
-        let hold = Hold::new(match guard.and_then(|g| g.freezer()) {
+        let method = match guard.and_then(|g| g.freezer()) {
             Some(dir) => HoldMethod::Freezer(dir.to_owned()),
             None if guard.is_some_and(|g| g.relays_hold()) => HoldMethod::Relay(reaper.pid()),
             None => HoldMethod::Signals(reaper.pid()),
-        });
+        };
+        let hold = Hold::new(method, guard.and_then(|g| g.weight()).map(Path::to_owned));
         Ok(BotProcess {
             name: launch.name.clone(),
             channel: Channel::new(stdin, stdout, logs.clone(), reaper.pid()),
@@ -492,6 +494,7 @@ impl BotProcess {
         let exited = self.reaper.exit();
         self.reaper.kill_group();
         // A frozen task dies only once thawed; the kill is already pending.
+        self.hold.retire();
         self.release();
         self.reaper.wait_for(REAP_WAIT).await;
         // The drain ends when the pipe closes, which a helper outside the
@@ -501,10 +504,18 @@ impl BotProcess {
         exited
     }
 
+    /// Lets the bot run from now on only on the CPU no other bot wants (its
+    /// cpu group's weight, if it has one, the least): its games are over,
+    /// and it is to be asked to quit or killed (see [`crate::hold`]).
+    pub fn retire(&mut self) {
+        self.hold.retire();
+    }
+
     /// Asks the bot to quit, waits up to `grace`, then kills whatever is
     /// left of its process group.
     pub async fn quit(mut self, grace: Duration) {
         let quit = ArbiterMessage::Quit.to_string();
+        self.hold.retire();
         if self.write_line(&quit, Instant::now() + grace).await.is_ok() {
             self.reaper.wait_for(grace).await;
         }
@@ -518,6 +529,7 @@ impl Drop for BotProcess {
             if self.reaper.exit().is_none() {
                 self.reaper.kill_group();
             }
+            self.hold.retire();
             self.release();
         }
         self.stderr_drain.abort();

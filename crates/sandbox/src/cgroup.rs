@@ -10,7 +10,10 @@
 //! - `freezer`: the whole bot held still while its opponent thinks (the
 //!   process layer writes its `freezer.state`, see `aboure_process::hold`).
 //! - `cpu`: a CFS quota, so that a bot that starts threads on every core
-//!   gets its share (`cpu = "1"`: one core's time per period) and no more.
+//!   gets its share (`cpu = "1"`: one core's time per period) and no more;
+//!   and the group's weight, which the hold lowers to the kernel's least
+//!   while the bot is held (see `aboure_process::hold`), made for every
+//!   held bot, `cpu = "unlimited"` or not.
 //! - `cpuset`: the cores the bots may run on (`cpus = "0,1"`).
 //! - `cpuacct`: for a bot with a `cpu-limit`, the CPU time of every task
 //!   that ever ran in its group, children the kernel reaped between two of
@@ -192,6 +195,10 @@ pub struct Request {
     pub freezer: bool,
     /// CPU time per period, in thousandths of a core.
     pub cpu_millis: Option<u64>,
+    /// A cpu group even without a quota: its weight, lowered while the bot
+    /// is held, keeps what the bot still runs then (a long system call,
+    /// which no freezer or stop interrupts) off the cores that others use.
+    pub weight: bool,
     /// The cores, as a cpuset list (`0,1`, `2-3`).
     pub cpus: Option<String>,
     /// A `cpuacct` group, to count the CPU time of a bot with a
@@ -207,6 +214,7 @@ pub struct Cgroups {
     dirs: Vec<PathBuf>,
     memory: Option<(PathBuf, u64)>,
     freezer: Option<PathBuf>,
+    cpu: Option<PathBuf>,
     cpu_account: Option<PathBuf>,
 }
 
@@ -239,13 +247,16 @@ impl Cgroups {
         if request.freezer {
             groups.freezer = Some(groups.make("freezer", &name)?);
         }
-        if let Some(millis) = request.cpu_millis {
+        if request.cpu_millis.is_some() || request.weight {
             run_weight()?;
             let dir = groups.make("cpu", &name)?;
-            let period: u64 = read_number(&dir.join("cpu.cfs_period_us")).unwrap_or(100_000);
-            // The kernel's smallest quota is 1 ms.
-            let quota = (period * millis / 1000).max(1000);
-            write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())?;
+            if let Some(millis) = request.cpu_millis {
+                let period: u64 = read_number(&dir.join("cpu.cfs_period_us")).unwrap_or(100_000);
+                // The kernel's smallest quota is 1 ms.
+                let quota = (period * millis / 1000).max(1000);
+                write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())?;
+            }
+            groups.cpu = Some(dir);
         }
         if let Some(cpus) = &request.cpus {
             let mems = run_cpuset()?;
@@ -262,6 +273,12 @@ impl Cgroups {
     /// The freezer group, if the bot has one.
     pub fn freezer(&self) -> Option<&Path> {
         self.freezer.as_deref()
+    }
+
+    /// The cpu group (whose `cpu.shares` the hold lowers), if the bot has
+    /// one.
+    pub fn cpu(&self) -> Option<&Path> {
+        self.cpu.as_deref()
     }
 
     /// The group whose `cpuacct.usage` counts the bot's CPU time, if it

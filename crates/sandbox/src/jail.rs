@@ -150,6 +150,10 @@ impl Guard for Jail {
         self.cgroups.freezer()
     }
 
+    fn weight(&self) -> Option<&Path> {
+        self.cgroups.cpu()
+    }
+
     fn relays_hold(&self) -> bool {
         self.namespaces
     }

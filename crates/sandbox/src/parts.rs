@@ -374,6 +374,7 @@ impl Sandbox {
             cpu_millis: has(crate::fairness::CPU)
                 .then_some(self.settings.cpu_millis)
                 .flatten(),
+            weight: has(crate::fairness::CPU),
             cpus: has(crate::fairness::CPUSET)
                 .then(|| self.settings.cpus.clone())
                 .flatten(),

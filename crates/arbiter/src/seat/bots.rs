@@ -84,6 +84,7 @@ impl Bots {
             _ = interrupt.wait_for(|&i| i) => None,
         };
         if record.is_none() {
+            seats.iter_mut().flatten().for_each(BotProcess::retire);
             for bot in seats.into_iter().flatten() {
                 bot.quit(QUIT_GRACE).await;
             }
@@ -91,7 +92,11 @@ impl Bots {
         }
         // Return healthy processes to the pool, held until their next
         // `newgame` (the games of others go on meanwhile), or shut them
-        // down.
+        // down, both given the least CPU weight before either is asked to
+        // quit (one quits while the other waits its turn).
+        if !self.reuse {
+            seats.iter_mut().flatten().for_each(BotProcess::retire);
+        }
         for (bot, seat) in [spec.south, spec.north].into_iter().zip(seats) {
             if let Some(mut process) = seat {
                 match self.reuse {
