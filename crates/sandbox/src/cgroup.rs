@@ -12,8 +12,9 @@
 //! - `cpu`: a CFS quota, so that a bot that starts threads on every core
 //!   gets its share (`cpu = "1"`: one core's time per period) and no more;
 //!   and the group's weight, which the hold lowers to the kernel's least
-//!   while the bot is held (see `aboure_process::hold`), made for every
-//!   held bot, `cpu = "unlimited"` or not.
+//!   while the bot is held (see `aboure_process::hold`). `cpu =
+//!   "unlimited"` makes no group: the bot's threads weigh as the machine's
+//!   other tasks do, as before there were groups.
 //! - `cpuset`: the cores the bots may run on (`cpus = "0,1"`).
 //! - `cpuacct`: for a bot with a `cpu-limit`, the CPU time of every task
 //!   that ever ran in its group, children the kernel reaped between two of
@@ -195,10 +196,6 @@ pub struct Request {
     pub freezer: bool,
     /// CPU time per period, in thousandths of a core.
     pub cpu_millis: Option<u64>,
-    /// A cpu group even without a quota: its weight, lowered while the bot
-    /// is held, keeps what the bot still runs then (a long system call,
-    /// which no freezer or stop interrupts) off the cores that others use.
-    pub weight: bool,
     /// The cores, as a cpuset list (`0,1`, `2-3`).
     pub cpus: Option<String>,
     /// A `cpuacct` group, to count the CPU time of a bot with a
@@ -247,15 +244,13 @@ impl Cgroups {
         if request.freezer {
             groups.freezer = Some(groups.make("freezer", &name)?);
         }
-        if request.cpu_millis.is_some() || request.weight {
+        if let Some(millis) = request.cpu_millis {
             run_weight()?;
             let dir = groups.make("cpu", &name)?;
-            if let Some(millis) = request.cpu_millis {
-                let period: u64 = read_number(&dir.join("cpu.cfs_period_us")).unwrap_or(100_000);
-                // The kernel's smallest quota is 1 ms.
-                let quota = (period * millis / 1000).max(1000);
-                write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())?;
-            }
+            let period: u64 = read_number(&dir.join("cpu.cfs_period_us")).unwrap_or(100_000);
+            // The kernel's smallest quota is 1 ms.
+            let quota = (period * millis / 1000).max(1000);
+            write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())?;
             groups.cpu = Some(dir);
         }
         if let Some(cpus) = &request.cpus {

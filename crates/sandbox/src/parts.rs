@@ -374,7 +374,6 @@ impl Sandbox {
             cpu_millis: has(crate::fairness::CPU)
                 .then_some(self.settings.cpu_millis)
                 .flatten(),
-            weight: has(crate::fairness::CPU),
             cpus: has(crate::fairness::CPUSET)
                 .then(|| self.settings.cpus.clone())
                 .flatten(),
