@@ -1,8 +1,9 @@
 #!/bin/sh
 # Plays honest moves (the test bot's, relayed), and just before each
-# bestmove starts 48 threads each reading 1 GiB of a sparse file in one
-# preadv: a system call that neither a freezer nor SIGSTOP interrupts, so
-# the reads run on while the bot is held through its opponent's move.
+# bestmove (and as it is asked to quit) starts 48 threads each reading 1 GiB
+# of a sparse file in one preadv: a system call that neither a freezer nor
+# SIGSTOP interrupts, so the reads run on while the bot is held through its
+# opponent's move (and while it quits and is killed).
 # usage: longread.sh MARKER TESTBOT
 script=$(cat <<'PY'
 import os, subprocess, sys, threading, time
@@ -23,6 +24,11 @@ bot = subprocess.Popen([sys.argv[2], "random", "--seed", "31"],
                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 def relay_in():
     for line in sys.stdin.buffer:
+        if line.startswith(b"quit"):
+            # Reads under way as the process is asked to quit, and killed.
+            for _ in range(48):
+                start.release()
+            time.sleep(0.005)
         bot.stdin.write(line)
         bot.stdin.flush()
     bot.stdin.close()

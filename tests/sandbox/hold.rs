@@ -608,7 +608,13 @@ fn a_held_bots_long_system_calls_take_next_to_no_cpu_from_its_computing_opponent
         "{after:?}"
     );
     println!("while its opponent computed ({wall:.2} s), the reader took {read:.2} s of CPU, the opponent {worked:.2} s");
-    assert!(worked > 1.0, "the opponent computed for {worked:.2} s");
+    // (On a busy machine the opponent gets less of the core, and so would
+    // the reader: the measure is their ratio.)
+    assert!(
+        wall > 1.0,
+        "the opponent was seen computing for {wall:.2} s"
+    );
+    assert!(worked > 0.2, "the opponent computed for {worked:.2} s");
     assert!(read < 0.1 * worked, "{read:.2} s against {worked:.2} s");
     std::fs::remove_dir_all(&dir).unwrap();
 }
