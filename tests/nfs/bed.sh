@@ -93,8 +93,11 @@ boot() {
     local g=$1
     mkdir -p "$BED/cmd/$g" "$BED/log" "$BED/pid" "$BED/mem/$g"
     rm -f "$BED/ready/$g"
+    # On a host with AMX, Debian's kernel 6.1 needs tests/nfs/uml.py.
+    local uml=(linux)
+    grep -qw amx_tile /proc/cpuinfo && uml=(python3 "$HERE/uml.py")
     # setsid: the guest's host processes form one group, stopped as one.
-    TMPDIR="$BED/mem/$g" ip netns exec "$NS" setsid linux \
+    TMPDIR="$BED/mem/$g" ip netns exec "$NS" setsid "${uml[@]}" \
         mem="$MEM" root=/dev/root rootfstype=hostfs rootflags=/ rw \
         init="$HERE/guest.sh" "eth0=tuntap,tap-$g" con=null con0=null,fd:1 \
         aboure_guest="$g" aboure_addr="$(addr "$g")" aboure_bed="$BED" \
