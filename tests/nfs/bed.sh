@@ -27,8 +27,9 @@
 # then N.rc. Everything lives in $ABOURE_NFS_BED (/tmp/aboure-nfsbed), the
 # network in the namespace $ABOURE_NFS_NS (aboure-nfs), so two beds can run; the
 # guests see the host's files, so the aboure binary runs there as built.
-# Needs root; installs Debian's user-mode-linux, nfs-kernel-server,
-# nfs-common, rpcbind and kmod (the guests' modprobe) if they are missing. `up` is idempotent: a bed
+# Needs root and cc (gcc, for tests/nfs/xstate.c); installs Debian's
+# user-mode-linux, nfs-kernel-server, nfs-common, rpcbind and kmod (the
+# guests' modprobe) if they are missing. `up` is idempotent: a bed
 # that answers is kept, a half-started one is torn down and started again.
 set -euo pipefail
 
@@ -57,6 +58,7 @@ install() {
     [ -x /sbin/mount.nfs ] || [ -x /usr/sbin/mount.nfs ] || missing+=(nfs-common)
     [ -x /usr/sbin/rpcbind ] || [ -x /sbin/rpcbind ] || missing+=(rpcbind)
     command -v modprobe >/dev/null 2>&1 || missing+=(kmod)
+    command -v cc >/dev/null 2>&1 || missing+=(gcc)
     [ ${#missing[@]} -eq 0 ] && return 0
     [ "$(id -u)" = 0 ] || die "needs root to install ${missing[*]}"
     command -v apt-get >/dev/null 2>&1 || die "install ${missing[*]} (no apt-get here)"
@@ -94,11 +96,15 @@ boot() {
     mkdir -p "$BED/cmd/$g" "$BED/log" "$BED/pid" "$BED/mem/$g"
     rm -f "$BED/ready/$g"
     # setsid: the guest's host processes form one group, stopped as one.
-    TMPDIR="$BED/mem/$g" ip netns exec "$NS" setsid linux \
+    # tests/nfs/xstate.c, for a host with AVX-512 or AMX; the guests' glibc
+    # without AVX-512, whose registers the guest kernel does not keep.
+    TMPDIR="$BED/mem/$g" ip netns exec "$NS" setsid \
+        env LD_PRELOAD="$BED/xstate.so" linux \
         mem="$MEM" root=/dev/root rootfstype=hostfs rootflags=/ rw \
         init="$HERE/guest.sh" "eth0=tuntap,tap-$g" con=null con0=null,fd:1 \
         aboure_guest="$g" aboure_addr="$(addr "$g")" aboure_bed="$BED" \
         aboure_lease="$LEASE" aboure_modules="$(modules)" \
+        GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD,-AMX_TILE \
         </dev/null >"$BED/log/$g.console" 2>&1 &
     echo $! >"$BED/pid/$g"
 }
@@ -134,6 +140,8 @@ up() {
     fi
     down >/dev/null 2>&1 || true
     mkdir -p "$BED/ready"
+    cc -O2 -shared -fPIC -o "$BED/xstate.so" "$HERE/xstate.c" -ldl ||
+        die "cannot build tests/nfs/xstate.c (cc, from gcc)"
     network
     boot server
     wait_ready server 120

@@ -27,9 +27,11 @@
 //!
 //! `O_APPEND` is not atomic on NFS (the client appends at the size it last
 //! saw), so lines are appended under an exclusive `flock` of the log
-//! itself, held for one write and one `fsync`, and taken by tries with
-//! backoff, never by a blocking call ([`crate::backoff`]: a blocking
-//! `flock` on NFSv4 with delegations was seen to spin): the same `flock` across
+//! itself, held for one write and one `fsync` and then unlocked, taken by
+//! tries with backoff, never by a blocking call, and tried by one thread of
+//! a process at a time ([`crate::backoff::hold`]: a blocking `flock` on
+//! NFSv4 with delegations was seen to spin, and a thousand threads of one
+//! process trying it at once stalled in LOCK calls): the same `flock` across
 //! machines the claims need already (on NFSv4 a byte-range lock on the
 //! server; taking it makes the client revalidate the file, so it appends
 //! at the true end). A write that fails is cut back; a line left cut short
@@ -167,24 +169,20 @@ impl FinishedLog {
             serde_json::to_writer(&mut text, &entry).map_err(io::Error::other)?;
             text.push(b'\n');
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .read(true)
-            .open(&self.path)?;
-        // A timeout says which lock; an error of the lock keeps its errno
-        // (a lost claim is told by it).
-        crate::backoff::lock(&file, crate::backoff::SHORT_HOLDS).map_err(|e| match e.kind() {
-            io::ErrorKind::TimedOut => io::Error::new(
-                e.kind(),
-                format!("the lock of {}: {e}", self.path.display()),
-            ),
-            _ => e,
-        })?;
-        let result = write_at_end(&file, &text);
-        // Unlocked when `file` closes, after the sync.
+        let open = |path: &Path| {
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .read(true)
+                .open(path)
+        };
+        // An error keeps its errno (a lost claim is told by it), an unlock's
+        // too; a timeout says which lock.
+        let result = crate::backoff::hold(&self.path, crate::backoff::SHORT_HOLDS, open, |file| {
+            write_at_end(file, &text)
+        });
         self.appended += u64::from(result.is_ok());
-        result
+        result.map(drop)
     }
 
     /// The games appended by any worker since the last call, each with
