@@ -63,6 +63,8 @@ mod traces;
 mod uids;
 #[path = "sandbox/unprivileged.rs"]
 mod unprivileged;
+#[path = "sandbox/weight.rs"]
+mod weight;
 #[path = "sandbox/world.rs"]
 mod world;
 

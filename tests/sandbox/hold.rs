@@ -12,12 +12,12 @@ use std::time::Instant;
 use super::*;
 
 /// Clock ticks a second of `/proc/PID/stat` (`USER_HZ`).
-const TICKS: f64 = 100.0;
+pub(super) const TICKS: f64 = 100.0;
 
 /// The spinners seen (by pid): CPU seconds and age in seconds at the last
 /// look (the age from the process's own start time, so a sampler slowed by
 /// a busy machine still sees its whole life).
-type Seen = HashMap<u32, (f64, f64)>;
+pub(super) type Seen = HashMap<u32, (f64, f64)>;
 
 /// CPU seconds (user and system) and age in seconds of process `pid`.
 fn usage(pid: u32) -> Option<(f64, f64)> {
@@ -157,7 +157,7 @@ fn a_spinner_is_held_while_its_opponent_starts_up() {
 }
 
 /// The pids of the processes whose command line holds `pattern`.
-fn pids(pattern: &str) -> Vec<u32> {
+pub(super) fn pids(pattern: &str) -> Vec<u32> {
     let found = Command::new("pgrep").args(["-f", pattern]).output();
     let text = found.map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
     text.unwrap_or_default()
@@ -192,7 +192,7 @@ fn watch_during(
 
 /// [`watch_during`] of the processes `find` names at each look, the other
 /// bot thinking when `during` says so.
-fn watch_found_during(
+pub(super) fn watch_found_during(
     find: impl Fn() -> Vec<u32> + Send + 'static,
     during: impl Fn() -> bool + Send + 'static,
     stop: Arc<AtomicBool>,
@@ -211,7 +211,7 @@ fn watch_found_during(
 
 /// The CPU seconds the watched processes took and the seconds that passed
 /// between consecutive looks that both saw the other bot thinking.
-fn while_thinking(looks: &[(bool, f64, Instant)]) -> (f64, f64) {
+pub(super) fn while_thinking(looks: &[(bool, f64, Instant)]) -> (f64, f64) {
     looks.windows(2).fold((0.0, 0.0), |(cpu, wall), pair| {
         let ((a, cpu_a, at_a), (b, cpu_b, at_b)) = (pair[0], pair[1]);
         if !(a && b) {
@@ -396,7 +396,7 @@ fn a_hold_freezes_the_bots_processes_and_not_its_sandboxs_helper_or_init() {
 
 /// The sandbox helper above process `pid`: the highest of its ancestors
 /// that runs `aboure sandbox-exec` (the init below it is a fork of it).
-fn helper_above(pid: u32) -> Option<u32> {
+pub(super) fn helper_above(pid: u32) -> Option<u32> {
     let sandbox = |pid: u32| {
         let command = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
         String::from_utf8_lossy(&command).contains("sandbox-exec")
@@ -478,143 +478,4 @@ fn the_sandbox_of_a_held_bot_does_not_look_at_its_descriptors_while_the_opponent
     let m = marker("holdfds");
     let bot = hostile("honest", "fdhold.sh", &m, &[&cache]);
     assert_helper_idle_while_held(&dir, bot, m);
-}
-
-/// The state letter (`R`, `S`, `D`...) and CPU seconds of process `pid`.
-fn state_and_cpu(pid: u32) -> Option<(char, f64)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let number = |i: usize| fields.get(i)?.parse::<f64>().ok();
-    let state = fields.first()?.chars().next()?;
-    Some((state, (number(11)? + number(12)?) / TICKS))
-}
-
-/// Until `stop`, every 5 ms: the CPU seconds of the processes matching
-/// `busy` and `other` (summed), added up over the intervals through which
-/// a `busy` process was running or runnable (`R`) at both ends: a busy
-/// test bot computing its move. Returns both, and the seconds counted.
-/// The pids are looked for anew every 100 ms.
-fn while_computing(
-    busy: &'static str,
-    other: String,
-    stop: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<(f64, f64, f64)> {
-    std::thread::spawn(move || {
-        let mut found: (Vec<u32>, Vec<u32>) = (vec![], vec![]);
-        let mut last: Option<(bool, f64, f64, Instant)> = None;
-        let mut counted = (0.0, 0.0, 0.0);
-        for look in 0u64.. {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            if look % 20 == 0 {
-                found = (pids(busy), pids(&other));
-            }
-            let seen = |pids: &[u32]| pids.iter().filter_map(|&p| state_and_cpu(p)).collect();
-            let (busy_now, other_now): (Vec<_>, Vec<_>) = (seen(&found.0), seen(&found.1));
-            let computing = busy_now.iter().any(|(state, _)| *state == 'R');
-            let sum = |v: &Vec<(char, f64)>| v.iter().map(|(_, cpu)| cpu).sum::<f64>();
-            let now = (computing, sum(&busy_now), sum(&other_now), Instant::now());
-            if let Some((true, busy_then, other_then, at)) = last {
-                if computing && look % 20 != 0 {
-                    counted.0 += (now.1 - busy_then).max(0.0);
-                    counted.1 += (now.2 - other_then).max(0.0);
-                    counted.2 += (now.3 - at).as_secs_f64();
-                }
-            }
-            last = Some(now);
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        counted
-    })
-}
-
-/// The weight (`cpu.shares`) of the cpu group of process `pid`, if it is
-/// one of aboure's.
-fn cpu_weight(pid: u32) -> Option<String> {
-    let groups = std::fs::read_to_string(format!("/proc/{pid}/cgroup")).ok()?;
-    let path = groups.lines().find_map(|line| {
-        let (controllers, path) = line.split_once(':')?.1.split_once(':')?;
-        controllers.split(',').any(|c| c == "cpu").then_some(path)
-    })?;
-    // A process on its way out is shown in the root group.
-    if !path.starts_with("/aboure/") {
-        return None;
-    }
-    let shares = std::fs::read_to_string(format!("/sys/fs/cgroup/cpu{path}/cpu.shares")).ok()?;
-    Some(shares.trim().to_owned())
-}
-
-/// Until `stop`: the weights of the cpu groups of the processes matching
-/// `other`, each time one that was seen beside a process matching `busy`
-/// is seen with none alive (its game over: its opponent gone).
-fn weights_after_games(
-    busy: &'static str,
-    other: String,
-    stop: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<Vec<String>> {
-    std::thread::spawn(move || {
-        let (mut weights, mut played) = (Vec::new(), std::collections::HashSet::new());
-        while !stop.load(Ordering::Relaxed) {
-            let others = pids(&other);
-            if pids(busy).is_empty() {
-                let after = others.into_iter().filter(|pid| played.contains(pid));
-                weights.extend(after.filter_map(cpu_weight));
-            } else {
-                played.extend(others);
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        weights
-    })
-}
-
-#[test]
-fn a_held_bots_long_system_calls_take_next_to_no_cpu_from_its_computing_opponent() {
-    // Attacks r04 and r15 of an outside round: 48 threads each starting a
-    // 1 GiB `preadv` of a sparse file just before `bestmove` run on through
-    // the hold (no freezer or stop interrupts a system call), and took a
-    // quarter of a computing opponent's work as root (here, without the
-    // weight: 1.07 to 1.16 s of the reader's CPU against 1.73 to 1.87 s of
-    // its opponent's, three runs). Held, the bot's cpu
-    // group weighs 2 against its opponent's 1024. Both bots share one core
-    // here (`cpus = "0"`), so what the reads take while the opponent
-    // computes, the opponent loses; the measure is the reader's CPU time
-    // against the opponent's while the opponent computes, both read from
-    // `/proc`, which other load on the machine does not skew.
-    let m = marker("longread");
-    const BUSY: &str = "busy --ms 400 --seed 7411";
-    let bots = testbot("honest", BUSY) + &hostile("reader", "longread.sh", &m, &[]);
-    let text = gauntlet_against("", &bots)
-        .replace("concurrency = 2", "concurrency = 1")
-        .replace(
-            "[openings]",
-            "[sandbox]\ncpus = \"0\"\n[adjudication]\nmax-plies = 10\n[openings]",
-        )
-        .replace("base = \"2s\"", "base = \"30s\"");
-    let dir = folder("sandbox-hold-longread");
-    let stop = Arc::new(AtomicBool::new(false));
-    let watcher = while_computing(BUSY, m.clone(), stop.clone());
-    let after = weights_after_games(BUSY, m.clone(), stop.clone());
-    run_and_check(&dir, &m, &text, 1);
-    stop.store(true, Ordering::Relaxed);
-    let (worked, read, wall) = watcher.join().unwrap();
-    // Its games over, the reader (quitting, then killed) keeps reading for
-    // a while: with the least weight too, not in the way of other games.
-    let after = after.join().unwrap();
-    println!("the reader's weight after its games: {after:?}");
-    assert!(
-        !after.is_empty() && after.iter().all(|w| w == "2"),
-        "{after:?}"
-    );
-    println!("while its opponent computed ({wall:.2} s), the reader took {read:.2} s of CPU, the opponent {worked:.2} s");
-    // (On a busy machine the opponent gets less of the core, and so would
-    // the reader: the measure is their ratio.)
-    assert!(
-        wall > 1.0,
-        "the opponent was seen computing for {wall:.2} s"
-    );
-    assert!(worked > 0.2, "the opponent computed for {worked:.2} s");
-    assert!(read < 0.1 * worked, "{read:.2} s against {worked:.2} s");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -111,8 +111,12 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
         ForkResult::Parent { child } => {
             crate::relay::set_init(child.as_raw());
             drop(status_w);
+            // Before the baton: the bot is never seen with its helper
+            // outside its group.
+            watch.charge_to_bot();
             baton.pass();
             let init_status = watch.wait(child, plan);
+            watch.leave_bot();
             let mut raw = [0u8; 4];
             let status = match std::fs::File::from(status_r).read_exact(&mut raw) {
                 Ok(()) => i32::from_ne_bytes(raw),
@@ -229,8 +233,10 @@ fn subreaper(plan: &Plan, watch: &Watch) -> Result<Infallible, String> {
     match unsafe { fork() }.map_err(|e| format!("fork: {e}"))? {
         ForkResult::Child => bot(plan, baton, BotGroups::open(plan)?),
         ForkResult::Parent { child } => {
+            watch.charge_to_bot();
             baton.pass();
             let status = watch.wait(child, plan);
+            watch.leave_bot();
             kill_descendants();
             relay(status)
         }

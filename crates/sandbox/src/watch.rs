@@ -27,6 +27,13 @@ pub(crate) struct Watch {
     /// and its walks over the bot's files and descriptors would otherwise
     /// go on while the opponent thinks).
     freezer: Option<std::fs::File>,
+    /// The `tasks` files of the bot's cpu and cpuset groups, where it has
+    /// them, which the helper joins once the bot's init is forked (see
+    /// [`Watch::charge_to_bot`]).
+    charge: Vec<std::fs::File>,
+    /// The `tasks` files of the helper's own cpu and cpuset groups, which
+    /// it goes back to once the bot is gone (see [`Watch::leave_bot`]).
+    home: Vec<std::fs::File>,
 }
 
 impl Watch {
@@ -45,14 +52,92 @@ impl Watch {
                     .map_err(|e| format!("cannot open {}: {e}", state.display()))
             })
             .transpose()?;
+        let charge = (plan.bot_cgroups.iter())
+            .filter(|dir| dir.join("cpu.shares").exists() || dir.join("cpuset.cpus").exists())
+            .map(|dir| {
+                let tasks = dir.join("tasks");
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&tasks)
+                    .map_err(|e| format!("cannot open {}: {e}", tasks.display()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let home = match charge.is_empty() {
+            true => Vec::new(),
+            false => own_groups()?,
+        };
         Ok(Watch {
             proc: HostProc::open()?,
             devices: crate::usage::devices(&plan.own_writable),
             clock,
             freezer,
+            charge,
+            home,
         })
     }
 
+    /// Moves the helper, once its setup is done and the bot's init forked,
+    /// into the bot's cpu and cpuset groups, at the highest priority within
+    /// them: its looks at the bot's files and descriptors then take the
+    /// bot's CPU share, on the bot's cores, first of all (an outside attack
+    /// of 400 processes holding 1,000 descriptors each made the helper
+    /// spend 12.8 s in eight games outside every group, taken from the
+    /// bots of other games), and can lower its weight while it is held.
+    /// Best effort: the bot is started already, and a helper left where
+    /// it was only measures as it did before.
+    pub(crate) fn charge_to_bot(&self) {
+        join_all(&self.charge, -20);
+    }
+
+    /// Moves the helper back to its own groups once the bot is gone: its
+    /// own ending (the bot's namespaces taken down with it) is not the
+    /// bot's, and within a bot's quota spent to the last it waited for the
+    /// next period (games 0.3 to 0.8 s longer under `cpu = "0.25"`).
+    pub(crate) fn leave_bot(&self) {
+        join_all(&self.home, 0);
+    }
+}
+
+/// Moves the calling thread into the groups whose `tasks` files are
+/// `groups`, at `nice`, if there are any.
+fn join_all(groups: &[std::fs::File], nice: libc::c_int) {
+    for mut tasks in groups {
+        // `0`: the thread that writes it.
+        let _ = std::io::Write::write_all(&mut tasks, b"0");
+    }
+    if !groups.is_empty() {
+        // SAFETY: setpriority has no memory-safety preconditions.
+        unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, nice) };
+    }
+}
+
+/// The `tasks` files of the calling process's cpu and cpuset groups.
+fn own_groups() -> Result<Vec<std::fs::File>, String> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup")
+        .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+    let mut files = Vec::new();
+    for line in groups.lines() {
+        let Some((controllers, path)) = line.split_once(':').and_then(|(_, l)| l.split_once(':'))
+        else {
+            continue;
+        };
+        let Some(controller) = (controllers.split(',')).find(|c| *c == "cpu" || *c == "cpuset")
+        else {
+            continue;
+        };
+        let tasks = std::path::Path::new("/sys/fs/cgroup")
+            .join(controllers)
+            .join(path.trim_start_matches('/'))
+            .join("tasks");
+        let file = std::fs::OpenOptions::new().write(true).open(&tasks);
+        files.push(
+            file.map_err(|e| format!("cannot open {} ({controller}): {e}", tasks.display()))?,
+        );
+    }
+    Ok(files)
+}
+
+impl Watch {
     /// Whether the bot is held: every task of its freezer group stopped
     /// (`FROZEN`; not while `FREEZING`), or, without one, a hold relayed
     /// to its init and no release since (see `relay`).
