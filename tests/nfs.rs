@@ -19,9 +19,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// `aboure bench workers` on the bed: the NFS traffic of sharing a run.
-mod bench;
-
 /// The lease the bed's server grants (tests/nfs/bed.sh).
 const LEASE: Duration = Duration::from_secs(15);
 

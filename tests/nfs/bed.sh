@@ -17,9 +17,10 @@
 # (NFSv4.2) and again at `/mnt/nfs-b` (NFSv4.2, `nosharecache`: a second,
 # separately cached mount); client2 also mounts it at `/mnt/nfs3` (NFSv3,
 # with statd and lockd). Delegations are on (the server's default).
-# Each guest has $ABOURE_NFS_MEM of memory (1G; only what is touched is
+# Each guest has $ABOURE_NFS_MEM of memory (2G; only what is touched is
 # taken): in 256M, 1,000 worker threads of `aboure bench workers` left the
-# guest's init unable to fork, and the guest stopped.
+# guest's init unable to fork, and the guest stopped; in 1G, one run of
+# eight had the bench killed by the guest's OOM killer at 864 MB resident.
 #
 # Commands reach a guest through a queue in the bed's folder (visible to
 # the guests through hostfs): `cmd/GUEST/N.sh`, which the guest's init
@@ -36,7 +37,7 @@ set -euo pipefail
 BED=${ABOURE_NFS_BED:-/tmp/aboure-nfsbed}
 NS=${ABOURE_NFS_NS:-aboure-nfs}
 LEASE=${ABOURE_NFS_LEASE:-15}
-MEM=${ABOURE_NFS_MEM:-1G}
+MEM=${ABOURE_NFS_MEM:-2G}
 HERE=$(cd "$(dirname "$0")" && pwd)
 GUESTS=(server client1 client2)
 

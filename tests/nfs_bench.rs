@@ -5,6 +5,20 @@
 //! recorded once (it exits 1 otherwise); the tests check its row says so
 //! too. The counts are client1's, before and after, so they include what
 //! the bench's own final read of the results costs, at every count alike.
+//!
+//! A test binary of its own: cargo runs a package's test binaries one
+//! after another, so these run once `tests` (every other end-to-end test,
+//! the NFS ones among them) has ended, with the machine to themselves. The
+//! bench at 1,000 workers keeps the host's cores busy for five to ten
+//! minutes (three user-mode-linux guests, a thousand threads in one of
+//! them); beside the timing tests of the sandbox and of fairness it would
+//! fail them, and they it. The bed is the one the NFS tests of `tests`
+//! started (or one started here), and it is left running as they leave it.
+
+#[path = "support/harness.rs"]
+mod harness;
+#[path = "support/nfsbed.rs"]
+mod nfsbed;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
