@@ -3,7 +3,8 @@
 //! nor be seen by one, and a bot must neither evict a shared file's pages
 //! nor learn which are in memory without reading them. Each is checked
 //! from outside: the test holds the locks a bot tries to take, and reads
-//! which pages of the shared file stay in memory.
+//! which pages of the shared file stay in memory. Nor may a bot hand the
+//! kernel's flusher threads the write-back of everyone's dirty pages.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -161,6 +162,65 @@ fn a_bot_evicts_no_page_of_a_shared_file_and_cannot_ask_which_are_in_memory() {
         ("io_setup", "refused (ENOSYS)"),
     ] {
         let said = reported(&log, &format!("pagecache: {call}: "));
+        assert_eq!(said, [answer, answer], "{call}: {log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Pages of `file` in memory and dirty ones among them, as `cachestat`
+/// (Linux 6.5) counts them.
+fn dirty_pages(file: &Path) -> (u64, u64) {
+    #[repr(C)]
+    struct Range {
+        off: u64,
+        len: u64,
+    }
+    let f = File::open(file).unwrap();
+    let range = Range { off: 0, len: 0 };
+    let mut stat = [0u64; 5];
+    // SAFETY: an open descriptor, a valid range (0 length: to the end)
+    // and room for the kernel's five counters.
+    let done = unsafe { libc::syscall(451, f.as_raw_fd(), &range, stat.as_mut_ptr(), 0) };
+    assert_eq!(done, 0, "cachestat: {}", std::io::Error::last_os_error());
+    (stat[0], stat[1])
+}
+
+#[test]
+fn a_bots_sync_writes_back_nothing_for_the_kernels_threads_to_do() {
+    // Attack f04 of the thirteenth outside round: a thread kept in
+    // `sync()` made the kernel's flusher threads write a 900 MiB mapping
+    // back at every move, CPU that no group of the bot's pays for.
+    let dir = folder("sandbox-flushes");
+    let (cache, arg) = write_folder(&dir);
+    // Dirty pages of the test's own on the same filesystem, which only a
+    // write-back of everyone's (or the machine's own) writes: a run in
+    // which they went is played again, up to three times.
+    let control = dir.join("control");
+    let mut log = String::new();
+    for attempt in 1..=3 {
+        let _ = std::fs::remove_dir_all(dir.join("out"));
+        std::fs::write(&control, vec![0xa5u8; 32 << 20]).unwrap();
+        let m = marker("flusher");
+        let bots =
+            hostile("flusher", "flusher.sh", &m, &[&arg]) + "sandbox = { write = [\"cache\"] }\n";
+        run_and_check(&dir, &m, &gauntlet(&bots), 1);
+        log = stderr_log(&dir.join("out"), "flusher");
+        println!("{log}");
+        let (cached, dirty) = dirty_pages(&cache.join("dirty"));
+        let (_, control_dirty) = dirty_pages(&control);
+        println!("{dirty} of {cached} pages dirty after the run, control {control_dirty}");
+        if control_dirty > 0 {
+            assert!(dirty > 0, "the bot's sync wrote its file back: {log}");
+            break;
+        }
+        assert!(
+            attempt < 3,
+            "the test's own dirty pages were written back in every run: the bot's sync, \
+             or the machine's: {log}"
+        );
+    }
+    for (call, answer) in [("sync", "returned"), ("syncfs", "0")] {
+        let said = reported(&log, &format!("flusher: {call}: "));
         assert_eq!(said, [answer, answer], "{call}: {log}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
