@@ -4,7 +4,8 @@
 //! nor learn which are in memory without reading them. Each is checked
 //! from outside: the test holds the locks a bot tries to take, and reads
 //! which pages of the shared file stay in memory. Nor may a bot hand the
-//! kernel's flusher threads the write-back of everyone's dirty pages.
+//! kernel's own threads work (the write-back of everyone's dirty pages,
+//! the teardown of SysV memory and queues it leaves).
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -222,6 +223,31 @@ fn a_bots_sync_writes_back_nothing_for_the_kernels_threads_to_do() {
     for (call, answer) in [("sync", "returned"), ("syncfs", "0")] {
         let said = reported(&log, &format!("flusher: {call}: "));
         assert_eq!(said, [answer, answer], "{call}: {log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bots_sysv_ipc_goes_in_its_own_time_and_queues_are_few() {
+    // Attacks f11 and f12 of the thirteenth outside round: 32 shared
+    // memory segments of 64 MiB, and 8,000 message queues, left for the
+    // kernel's thread to free when the bot's IPC namespace went (as root;
+    // unprivileged, the namespace has no root to set its limits).
+    let dir = folder("sandbox-sysvipc");
+    let m = marker("sysvipc");
+    let bots = hostile("ipc", "sysvipc.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "ipc");
+    println!("{log}");
+    for (what, answer) in [
+        ("shm_rmid_forced", "1"),
+        ("msgmni", "16"),
+        ("sem", "250 32000 32 128"),
+        ("detached segment", "gone"),
+        ("queues made", "16"),
+    ] {
+        let said = reported(&log, &format!("sysvipc: {what}: "));
+        assert_eq!(said, [answer, answer], "{what}: {log}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

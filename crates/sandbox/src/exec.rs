@@ -99,6 +99,9 @@ fn run(plan: &Plan) -> Result<Infallible, String> {
     }
     let new_network = !plan.network && plan.net.is_none();
     enter_namespaces(new_network, plan.identity.is_none())?;
+    if plan.identity.is_some() {
+        crate::ipc::bound();
+    }
     crate::relay::in_helper()?;
     let (status_r, status_w) = nix::unistd::pipe().map_err(|e| format!("pipe: {e}"))?;
     let baton = Baton::new()?;

@@ -62,6 +62,7 @@ mod free_space;
 mod handover;
 mod hardlink;
 mod identity;
+mod ipc;
 mod jail;
 mod known;
 mod launch;
