@@ -92,6 +92,7 @@ fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
     let bots = [
         hostile("hugeline", "hugeline.sh", &m, &[]),
         hostile("infoflood", "infoflood.sh", &m, &[]),
+        hostile("blankflood", "blankflood.sh", &m, &[]),
         hostile("stderrflood", "stderrflood.sh", &m, &[]),
     ]
     .concat();
@@ -108,6 +109,11 @@ fn floods_on_stdout_and_stderr_cost_a_bounded_amount_of_memory() {
             ("hugeline", Some(("protocol_violation", "line of"))),
             (
                 "infoflood",
+                Some(("protocol_violation", "bytes of output for one move")),
+            ),
+            // Blank lines are not handed over one by one, but still count.
+            (
+                "blankflood",
                 Some(("protocol_violation", "bytes of output for one move")),
             ),
             ("stderrflood", None),

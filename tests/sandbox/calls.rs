@@ -2,7 +2,8 @@
 //! checked from outside after a hostile bot's games: calls of later
 //! kernels that tag a bot's own files (`setxattrat`, `file_setattr`), and
 //! numbers the layer was not written against; `fallocate` and its forms
-//! as `ioctl`, which claim disk without writing it.
+//! as `ioctl`, which claim disk without writing it; a pipe made larger than
+//! the kernel's 64 KiB, which held lines for the arbiter to read.
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -121,5 +122,23 @@ fn fallocate_claims_no_disk_beyond_write_size() {
     // refused too (free space is a channel between bots): it fails as
     // without the call, and claims nothing.
     assert!(log.contains("posix_fallocate: refused (ENOSYS)"), "{log}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bot_cannot_make_its_stdout_pipe_larger_than_the_kernels_64_kib() {
+    // Attack f02 of the thirteenth outside round: a bot that made its
+    // stdout 1 MiB left a mebibyte of empty lines at each `bestmove`,
+    // which the arbiter read and parsed while the bot was held.
+    let dir = folder("sandbox-pipesize");
+    let m = marker("pipesize");
+    let bots = hostile("widener", "pipesize.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "widener");
+    println!("{log}");
+    for (what, answer) in [("set", "refused (EPERM)"), ("size", "65536")] {
+        let said = super::world::reported(&log, &format!("pipesize: {what}: "));
+        assert_eq!(said, [answer, answer], "{what}: {log}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

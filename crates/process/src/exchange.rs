@@ -169,9 +169,10 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         }
     }
 
-    /// Counts a line against [`MAX_MOVE_OUTPUT`]: the fault once past it.
-    fn count(&mut self, line: &str) -> Result<(), Fault> {
-        self.sent += line.len() + 1;
+    /// Counts a line, and the `blank` bytes of blank lines read before it,
+    /// against [`MAX_MOVE_OUTPUT`]: the fault once past it.
+    fn count(&mut self, line: &str, blank: usize) -> Result<(), Fault> {
+        self.sent += blank + line.len() + 1;
         if self.sent > MAX_MOVE_OUTPUT {
             return Err(Fault::TooMuch(format!(
                 "more than {MAX_MOVE_OUTPUT} bytes of output for one move"
@@ -185,8 +186,9 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         match self.next(deadline).await {
             None => Ok(None),
             Some(arrival) => {
+                let blank = arrival.blank;
                 let (at, line) = text(arrival)?;
-                self.count(&line)?;
+                self.count(&line, blank)?;
                 if let Some(report) = error_report(&line) {
                     self.reported = Some(report);
                 }
@@ -341,8 +343,9 @@ impl<W: AsyncWrite + Unpin> Channel<W> {
         }
         while let Some(arrival) = self.lines.try_next() {
             self.log_arrival(&arrival);
+            let blank = arrival.blank;
             let (at, line) = text(arrival)?;
-            self.count(&line)?;
+            self.count(&line, blank)?;
             self.turn.hear(at, &line)?;
         }
         Ok(())

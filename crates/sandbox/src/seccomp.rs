@@ -311,6 +311,14 @@ const SET_INODE_FLAGS: &[u64] = &[
     0x4030_5839, // FS_IOC_ZERO_RANGE
 ];
 
+/// `fcntl(F_SETPIPE_SZ)`: a pipe larger than the kernel's 64 KiB. A bot
+/// that made its stdout 1 MiB left a mebibyte of empty lines at each
+/// `bestmove`, which the arbiter read and parsed while the bot was held
+/// (about 75 ms of its CPU a move, charged to no bot: an outside attack);
+/// at the kernel's size, what a bot leaves is what 64 KiB holds. Refused
+/// as the kernel refuses a size past `pipe-max-size`.
+const F_SETPIPE_SZ: u64 = 1031;
+
 /// Every call the deny list names, for the check that the table of known
 /// numbers covers them.
 #[cfg(test)]
@@ -321,13 +329,19 @@ pub fn named_calls() -> impl Iterator<Item = i64> {
         .copied()
         .chain([libc::SYS_clone, libc::SYS_clone3, libc::SYS_ioctl])
         .chain([libc::SYS_fallocate, libc::SYS_setpgid, libc::SYS_setsid])
-        .chain([libc::SYS_sendmsg, libc::SYS_sendmmsg, libc::SYS_umask])
+        .chain([
+            libc::SYS_sendmsg,
+            libc::SYS_sendmmsg,
+            libc::SYS_umask,
+            libc::SYS_fcntl,
+        ])
         .chain(crate::free_space::CALLS.iter().copied())
         .chain([libc::SYS_openat, libc::SYS_mknodat, libc::SYS_openat2])
 }
 
-/// The deny list, with `clone` refused only for new namespaces and `ioctl`
-/// only for [`SET_INODE_FLAGS`]; without [`STAMPS`] when `stamps`.
+/// The deny list, with `clone` refused only for new namespaces, `ioctl`
+/// only for [`SET_INODE_FLAGS`] and `fcntl` only for [`F_SETPIPE_SZ`];
+/// without [`STAMPS`] when `stamps`.
 fn denied(arch: TargetArch, stamps: bool) -> Result<SeccompFilter, SetupError> {
     let fail = |e: seccompiler::BackendError| SetupError::Seccomp(e.to_string());
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = (DENIED.iter().chain(DENIED_LEGACY))
@@ -354,6 +368,11 @@ fn denied(arch: TargetArch, stamps: bool) -> Result<SeccompFilter, SetupError> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(fail)?;
     denied.insert(libc::SYS_ioctl, ioctl_rules);
+    let pipe_size =
+        SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, F_SETPIPE_SZ)
+            .and_then(|c| SeccompRule::new(vec![c]))
+            .map_err(fail)?;
+    denied.insert(libc::SYS_fcntl, vec![pipe_size]);
     SeccompFilter::new(
         denied,
         SeccompAction::Allow,
