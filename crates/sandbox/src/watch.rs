@@ -85,16 +85,7 @@ impl Watch {
     /// bots of other games), and can lower its weight while it is held.
     /// Best effort: the bot is started already, and a helper left where
     /// it was only measures as it did before.
-    ///
-    /// Where there are no groups to join (an unprivileged arbiter makes
-    /// none; a bot with `cpu = "unlimited"` has no cpu group), the helper
-    /// lowers its own priority instead, to [`UNCHARGED_NICE`].
     pub(crate) fn charge_to_bot(&self) {
-        if self.charge.is_empty() {
-            // SAFETY: setpriority has no memory-safety preconditions.
-            unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, UNCHARGED_NICE) };
-            return;
-        }
         join_all(&self.charge, -20);
     }
 
@@ -106,17 +97,6 @@ impl Watch {
         join_all(&self.home, 0);
     }
 }
-
-/// The helper's nice value while it watches a bot it cannot charge for
-/// its looks. Its weight is then 110 against a bot's 1024, so its looks
-/// take at most about a tenth of a core a bot wants (an outside attack of
-/// 400 processes holding 1,000 descriptors each, unprivileged, made the
-/// helper's looks take a bot in another game from 0.99 of its core to
-/// 0.33). Not the least weight (nice 19, 15): the helper also relays the
-/// bot's exit, and an unprivileged process may raise its nice value but
-/// never lower it again (`RLIMIT_NICE` is 0), so it ends the bot's life at
-/// this priority too.
-const UNCHARGED_NICE: libc::c_int = 10;
 
 /// Moves the calling thread into the groups whose `tasks` files are
 /// `groups`, at `nice`, if there are any.
