@@ -93,6 +93,7 @@ const CORE: &[&str] = &[
     "channels::a_lock_on_a_shared_file_neither_blocks_a_bot_nor_excludes_anyone",
     "channels::a_bots_sync_writes_back_nothing_for_the_kernels_threads_to_do",
     "calls::a_bot_cannot_make_its_stdout_pipe_larger_than_the_kernels_64_kib",
+    "world::a_bots_scratch_holds_at_most_16384_files",
     // Not here: `channels::a_bot_evicts_no_page_of_a_shared_file_and_cannot_ask_which_are_in_memory`.
     // In two fresh-clone runs of the whole suite on a machine with
     // AVX-512 and AMX, its unprivileged run found 512 of the shared

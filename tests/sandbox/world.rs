@@ -283,6 +283,27 @@ fn a_bot_fills_only_its_own_scratch_and_only_to_its_disk_size() {
 }
 
 #[test]
+fn a_bots_scratch_holds_at_most_16384_files() {
+    // Attack f05 of the thirteenth outside round: 65,536 empty files in a
+    // bot's `/tmp`, whose teardown at each exit took 0.33 s of CPU outside
+    // every group of the bot's.
+    let dir = folder("sandbox-tmpfiles");
+    let m = marker("tmpfiles");
+    let bots = hostile("many", "tmpfiles.sh", &m, &[]);
+    run_and_check(&dir, &m, &gauntlet(&bots), 1);
+    let log = stderr_log(&dir.join("out"), "many");
+    let made = reported(&log, "tmpfiles: made ");
+    assert_eq!(made.len(), 2, "{log}");
+    for count in made {
+        // The folder, and the bot's own files bound below the scratch when
+        // they live under the host's /tmp, take a few of the inodes.
+        let count: u32 = count.parse().unwrap();
+        assert!((16_000..16_384).contains(&count), "{count} files: {log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_bot_writes_its_write_path_as_its_own_uid() {
     let dir = folder("sandbox-writer");
     let m = marker("writer");

@@ -192,7 +192,7 @@ fn init(plan: &Plan, status: OwnedFd, from_helper: Baton) -> ! {
     // Opened while the host's cgroup folders are still in sight.
     let groups = BotGroups::open(plan).unwrap_or_else(|e| fail(&e));
     let world = match &plan.root {
-        Some(root) => crate::root::enter(root, owner(plan)),
+        Some(root) => crate::root::enter(root, owner(plan), plan.build),
         None => mount_proc(),
     };
     if let Err(e) = world {
@@ -493,7 +493,7 @@ pub fn probe_main() -> ! {
                 }],
                 scratch: 1 << 20,
             };
-            Ok(crate::root::enter(&root, owner)
+            Ok(crate::root::enter(&root, owner, false)
                 .err()
                 .map(|e| e.to_string()))
         });
