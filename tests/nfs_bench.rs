@@ -7,13 +7,14 @@
 //! the bench's own final read of the results costs, at every count alike.
 //!
 //! A test binary of its own: cargo runs a package's test binaries one
-//! after another, so these run once `tests` (every other end-to-end test,
-//! the NFS ones among them) has ended, with the machine to themselves. The
+//! after another, so these never run beside `tests` (every other
+//! end-to-end test, the NFS ones among them): `cargo test` runs this one
+//! first, `tests` once it has ended. The
 //! bench at 1,000 workers keeps the host's cores busy for five to ten
 //! minutes (three user-mode-linux guests, a thousand threads in one of
 //! them); beside the timing tests of the sandbox and of fairness it would
-//! fail them, and they it. The bed is the one the NFS tests of `tests`
-//! started (or one started here), and it is left running as they leave it.
+//! fail them, and they it. The bed is started by whichever test needs it
+//! first and left running for the others.
 
 #[path = "support/harness.rs"]
 mod harness;
