@@ -136,9 +136,7 @@ fn a_bot_cannot_make_its_stdout_pipe_larger_than_the_kernels_64_kib() {
     run_and_check(&dir, &m, &gauntlet(&bots), 1);
     let log = stderr_log(&dir.join("out"), "widener");
     println!("{log}");
-    for (what, answer) in [("set", "refused (EPERM)"), ("size", "65536")] {
-        let said = super::world::reported(&log, &format!("pipesize: {what}: "));
-        assert_eq!(said, [answer, answer], "{what}: {log}");
-    }
+    let answers = [("set", "refused (EPERM)"), ("size", "65536")];
+    super::world::said_twice(&log, "pipesize", &answers);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 
-use super::world::reported;
+use super::world::{reported, said_twice};
 use super::*;
 
 /// A folder `dir/shared` any bot may read, holding `name` with `bytes`;
@@ -154,17 +154,18 @@ fn a_bot_evicts_no_page_of_a_shared_file_and_cannot_ask_which_are_in_memory() {
         }
         assert!(attempt < 3, "the machine dropped pages in every run");
     }
-    for (call, answer) in [
-        ("fadvise dontneed", "done"),
-        ("madvise pageout", "done"),
-        // (`EOPNOTSUPP`, which Python names by its other name.)
-        ("nowait read", "refused (ENOTSUP)"),
-        ("cachestat", "refused (ENOSYS)"),
-        ("io_setup", "refused (ENOSYS)"),
-    ] {
-        let said = reported(&log, &format!("pagecache: {call}: "));
-        assert_eq!(said, [answer, answer], "{call}: {log}");
-    }
+    said_twice(
+        &log,
+        "pagecache",
+        &[
+            ("fadvise dontneed", "done"),
+            ("madvise pageout", "done"),
+            // (`EOPNOTSUPP`, which Python names by its other name.)
+            ("nowait read", "refused (ENOTSUP)"),
+            ("cachestat", "refused (ENOSYS)"),
+            ("io_setup", "refused (ENOSYS)"),
+        ],
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -220,10 +221,7 @@ fn a_bots_sync_writes_back_nothing_for_the_kernels_threads_to_do() {
              or the machine's: {log}"
         );
     }
-    for (call, answer) in [("sync", "returned"), ("syncfs", "0")] {
-        let said = reported(&log, &format!("flusher: {call}: "));
-        assert_eq!(said, [answer, answer], "{call}: {log}");
-    }
+    said_twice(&log, "flusher", &[("sync", "returned"), ("syncfs", "0")]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -239,15 +237,16 @@ fn a_bots_sysv_ipc_goes_in_its_own_time_and_queues_are_few() {
     run_and_check(&dir, &m, &gauntlet(&bots), 1);
     let log = stderr_log(&dir.join("out"), "ipc");
     println!("{log}");
-    for (what, answer) in [
-        ("shm_rmid_forced", "1"),
-        ("msgmni", "16"),
-        ("sem", "250 32000 32 128"),
-        ("detached segment", "gone"),
-        ("queues made", "16"),
-    ] {
-        let said = reported(&log, &format!("sysvipc: {what}: "));
-        assert_eq!(said, [answer, answer], "{what}: {log}");
-    }
+    said_twice(
+        &log,
+        "sysvipc",
+        &[
+            ("shm_rmid_forced", "1"),
+            ("msgmni", "16"),
+            ("sem", "250 32000 32 128"),
+            ("detached segment", "gone"),
+            ("queues made", "16"),
+        ],
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

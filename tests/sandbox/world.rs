@@ -37,6 +37,16 @@ pub(super) fn reported<'a>(log: &'a str, prefix: &str) -> Vec<&'a str> {
     log.lines().filter_map(|l| l.strip_prefix(prefix)).collect()
 }
 
+/// Asserts that each of the two processes of a hostile bot that logs
+/// `SCRIPT: WHAT: ANSWER` said, for each `(what, answer)`, that answer.
+#[track_caller]
+pub(super) fn said_twice(log: &str, script: &str, answers: &[(&str, &str)]) {
+    for (what, answer) in answers {
+        let said = reported(log, &format!("{script}: {what}: "));
+        assert_eq!(said, [*answer, *answer], "{what}: {log}");
+    }
+}
+
 #[test]
 fn a_bot_changes_no_metadata_of_a_planted_file_the_other_bot_or_aboure() {
     let dir = folder("sandbox-metadata");
